@@ -1,0 +1,81 @@
+// One interface for every way of asking a model: replay files, transformers.js, OpenAI-compatible servers.
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface GenerateRequest {
+  /** A plain completion prompt (base models). Exactly one of `prompt` and `messages`. */
+  prompt?: string;
+  /** Chat messages, rendered with the model's chat template (instruct models). */
+  messages?: ChatMessage[];
+  /** New-token budget; default 64. */
+  maxNewTokens?: number;
+  /** Total-length budget counting the prompt's tokens (HF `max_length`); overrides maxNewTokens when set. */
+  maxLength?: number;
+  /** Generation stops before the first occurrence of any of these strings. */
+  stop?: string[];
+  /** Stable identity of the benchmark item (e.g. `multiloko/italian/<id>`): replay looks answers up by it. */
+  itemKey?: string;
+}
+
+export interface GenerateResult {
+  text: string;
+  /** Wall time of the model call in ms; 0 for cache hits. */
+  latencyMs: number;
+  cached: boolean;
+}
+
+export interface ContinuationRequest {
+  prompt?: string;
+  messages?: ChatMessage[];
+  /** The text whose log-probability after the prompt (or as the assistant's reply) is wanted. */
+  continuation: string;
+  itemKey?: string;
+}
+
+export interface ContinuationResult {
+  /** Sum of natural-log probabilities of the continuation's tokens. */
+  logprob: number;
+  /** Number of scored tokens. */
+  tokenCount: number;
+  latencyMs: number;
+  cached: boolean;
+}
+
+export interface ModelDescription {
+  provider: string;
+  model: string;
+  revision?: string;
+  settings: Record<string, unknown>;
+}
+
+export interface ModelProvider {
+  describe(): ModelDescription;
+  generate(requests: GenerateRequest[]): Promise<GenerateResult[]>;
+  scoreContinuations(requests: ContinuationRequest[]): Promise<ContinuationResult[]>;
+  close?(): Promise<void>;
+}
+
+export type ProviderErrorKind =
+  | 'config' // bad provider string or options
+  | 'not-found' // model or replay answer not available
+  | 'unsupported' // the provider cannot do this (e.g. a server without logprobs)
+  | 'http' // non-retryable HTTP status
+  | 'timeout'
+  | 'network'
+  | 'invalid-response'
+  | 'inference';
+
+/** A typed provider failure; `message` is safe to show (never contains an API key). */
+export class ProviderError extends Error {
+  readonly kind: ProviderErrorKind;
+  readonly provider: string;
+  constructor(provider: string, kind: ProviderErrorKind, message: string, options?: { cause?: unknown }) {
+    super(`[${provider}] ${message}`, options);
+    this.name = 'ProviderError';
+    this.kind = kind;
+    this.provider = provider;
+  }
+}
