@@ -1,0 +1,146 @@
+// `lokal score`: the official eval.py's scoring of a predictions file, with its problems reported instead of crashing.
+import type { MultiLoKoDataset } from './data/index.ts';
+import type { PredictionRow } from './data/predictions.ts';
+import { assembleResults, scoreExample, type ExampleRecord } from './metrics/index.ts';
+
+export interface ScoreOptions {
+  /** What a dataset item without a prediction becomes: scored as '' and flagged (default), or left out as eval.py does. */
+  missing?: 'empty' | 'skip';
+  /** Match CSV string ids to numeric dataset ids (eval.py would raise KeyError). */
+  stringifyIds?: boolean;
+  /** Cross-language sums as Python ≤ 3.11 (`fold`, default) or ≥ 3.12 (`neumaier`) computes them. */
+  sum?: 'fold' | 'neumaier';
+}
+
+export interface ScoreProblems {
+  /** Prediction rows whose language key is not in the dataset (eval.py: KeyError). */
+  unknownLanguages: Array<{ language: string; line: number }>;
+  /** Prediction rows whose id is not in that language's references (eval.py: KeyError). */
+  unknownIds: Array<{ language: string; id: string | number; line: number }>;
+  /** Dataset items of a predicted language with no prediction. */
+  missing: Array<{ language: string; id: string | number }>;
+  /** Repeated (language, id) rows; the last one wins, as in eval.py. */
+  duplicates: Array<{ language: string; id: string | number; lines: number[] }>;
+  /** Dataset subsets with no prediction at all (not scored, as in eval.py). */
+  languagesWithoutPredictions: string[];
+}
+
+export interface ScoredRecord extends ExampleRecord {
+  /** No prediction was given: scored as the empty answer. */
+  missing?: true;
+}
+
+export type OfficialLayout = ReturnType<typeof assembleResults>;
+
+export interface ScoreOutput {
+  results: OfficialLayout;
+  problems: ScoreProblems;
+}
+
+const idKey = (id: string | number, stringify: boolean): string =>
+  stringify ? `s:${String(id)}` : `${typeof id === 'number' ? 'n' : 's'}:${String(id)}`;
+
+export function scoreMultiLoKoPredictions(
+  dataset: MultiLoKoDataset,
+  rows: PredictionRow[],
+  options: ScoreOptions = {},
+): ScoreOutput {
+  const stringify = options.stringifyIds ?? false;
+  const missingMode = options.missing ?? 'empty';
+  const subsets = new Map(dataset.subsets.map((s) => [s.key, s]));
+  const problems: ScoreProblems = {
+    unknownLanguages: [],
+    unknownIds: [],
+    missing: [],
+    duplicates: [],
+    languagesWithoutPredictions: [],
+  };
+
+  // language -> (id key -> row); Map keeps first insertion position while the last value wins, like a Python dict.
+  const byLanguage = new Map<string, Map<string, { id: string | number; prediction: string; lines: number[] }>>();
+  const itemIndex = new Map<string, Map<string, { id: string | number; targets: string[] }>>();
+  for (const row of rows) {
+    const subset = subsets.get(row.language);
+    if (!subset) {
+      problems.unknownLanguages.push({ language: row.language, line: row.line });
+      continue;
+    }
+    let index = itemIndex.get(row.language);
+    if (!index) {
+      index = new Map(subset.items.map((item) => [idKey(item.id, stringify), { id: item.id, targets: item.targets }]));
+      itemIndex.set(row.language, index);
+    }
+    const key = idKey(row.id, stringify);
+    const item = index.get(key);
+    if (!item) {
+      problems.unknownIds.push({ language: row.language, id: row.id, line: row.line });
+      continue;
+    }
+    let predictions = byLanguage.get(row.language);
+    if (!predictions) byLanguage.set(row.language, (predictions = new Map()));
+    const previous = predictions.get(key);
+    if (previous) {
+      previous.prediction = row.prediction;
+      previous.lines.push(row.line);
+    } else {
+      predictions.set(key, { id: item.id, prediction: row.prediction, lines: [row.line] });
+    }
+  }
+
+  const languages: Array<{ key: string; examples: Array<{ id: string | number; record: ScoredRecord }> }> = [];
+  for (const [language, predictions] of byLanguage) {
+    const index = itemIndex.get(language)!;
+    const examples: Array<{ id: string | number; record: ScoredRecord }> = [];
+    for (const [key, entry] of predictions) {
+      if (entry.lines.length > 1) problems.duplicates.push({ language, id: entry.id, lines: entry.lines });
+      const { scores, prediction, targets } = scoreExample(entry.prediction, index.get(key)!.targets);
+      examples.push({ id: entry.id, record: { ...scores, targets, prediction } });
+    }
+    for (const [key, item] of index) {
+      if (predictions.has(key)) continue;
+      problems.missing.push({ language, id: item.id });
+      if (missingMode === 'empty') {
+        const { scores, prediction, targets } = scoreExample('', item.targets);
+        examples.push({ id: item.id, record: { ...scores, targets, prediction, missing: true } });
+      }
+    }
+    languages.push({ key: language, examples });
+  }
+  problems.languagesWithoutPredictions = dataset.subsets.map((s) => s.key).filter((k) => !byLanguage.has(k));
+
+  if (languages.length === 0) {
+    throw new Error(
+      'No prediction matched the dataset: ' +
+        describeProblems(problems, dataset).join('; ') +
+        '. Check the `language` keys (folder names such as "italian", or "italian_translated_human_english") and the split.',
+    );
+  }
+  return { results: assembleResults(languages, { sum: options.sum ?? 'fold' }), problems };
+}
+
+const FIRST_FEW = 5;
+
+/** Human-readable lines about what did not line up; empty when everything matched. */
+export function describeProblems(problems: ScoreProblems, dataset?: MultiLoKoDataset): string[] {
+  const lines: string[] = [];
+  const few = <T>(list: T[], show: (x: T) => string) =>
+    list.slice(0, FIRST_FEW).map(show).join(', ') + (list.length > FIRST_FEW ? `, … (${list.length - FIRST_FEW} more)` : '');
+  if (problems.unknownLanguages.length) {
+    const names = [...new Set(problems.unknownLanguages.map((p) => p.language))];
+    const known = dataset ? ` (dataset has: ${dataset.subsets.map((s) => s.key).slice(0, 8).join(', ')}${dataset.subsets.length > 8 ? ', …' : ''})` : '';
+    lines.push(`${problems.unknownLanguages.length} prediction rows name a language not in the dataset: ${few(names, (n) => JSON.stringify(n))}${known}; skipped`);
+  }
+  if (problems.unknownIds.length) {
+    const hint = problems.unknownIds.some((p) => typeof p.id === 'string' && /^\d+$/.test(p.id))
+      ? ' (numeric-looking string ids: if the dataset ids are numbers, pass --stringify-ids)'
+      : '';
+    lines.push(`${problems.unknownIds.length} prediction rows have an id not in their language: ${few(problems.unknownIds, (p) => `${p.language}/${JSON.stringify(p.id)} (line ${p.line})`)}; skipped${hint}`);
+  }
+  if (problems.duplicates.length) {
+    lines.push(`${problems.duplicates.length} ids are predicted more than once (the last row wins): ${few(problems.duplicates, (p) => `${p.language}/${JSON.stringify(p.id)} (lines ${p.lines.join(', ')})`)}`);
+  }
+  if (problems.missing.length) {
+    lines.push(`${problems.missing.length} dataset items have no prediction: ${few(problems.missing, (p) => `${p.language}/${JSON.stringify(p.id)}`)}`);
+  }
+  return lines;
+}
