@@ -48,17 +48,17 @@ async function scoreCommand(argv: string[]): Promise<number> {
   }
   const { loadMultiLoKo } = await import('./data/index.ts');
   const { readPredictions } = await import('./data/predictions.ts');
-  const { scoreMultiLoKoPredictions, describeProblems } = await import('./score.ts');
+  const { scoreMultiLoKoPredictions, describeProblems, scoreOutputJson } = await import('./score.ts');
   const dataset = await loadMultiLoKo(values.dataset_location, values.subset);
   const rows = await readPredictions(values.predictions!);
-  const { results, problems } = scoreMultiLoKoPredictions(dataset, rows, {
+  const output = scoreMultiLoKoPredictions(dataset, rows, {
     missing: values.missing as 'empty' | 'skip' | undefined,
     stringifyIds: values['stringify-ids'],
     sum: values.sum as 'fold' | 'neumaier' | undefined,
   });
-  const report = describeProblems(problems, dataset);
-  for (const line of report) process.stderr.write(`lokal score: ${line}\n`);
-  const text = JSON.stringify({ ...results, lokal: { problems } }, null, 4);
+  const { problems } = output;
+  for (const line of describeProblems(problems, dataset)) process.stderr.write(`lokal score: ${line}\n`);
+  const text = scoreOutputJson(output);
   if (values.output) {
     await writeFileAtomic(values.output, text + '\n');
     process.stderr.write(`lokal score: wrote ${values.output}\n`);

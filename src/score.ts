@@ -1,7 +1,7 @@
 // `lokal score`: the official eval.py's scoring of a predictions file, with its problems reported instead of crashing.
 import type { MultiLoKoDataset } from './data/index.ts';
 import type { PredictionRow } from './data/predictions.ts';
-import { assembleResults, scoreExample, type ExampleRecord } from './metrics/index.ts';
+import { assembleResults, officialResultsJson, scoreExample, type ExampleRecord, type LanguageExamples } from './metrics/index.ts';
 
 export interface ScoreOptions {
   /** What a dataset item without a prediction becomes: scored as '' and flagged (default), or left out as eval.py does. */
@@ -33,8 +33,17 @@ export interface ScoredRecord extends ExampleRecord {
 export type OfficialLayout = ReturnType<typeof assembleResults>;
 
 export interface ScoreOutput {
+  /** eval.py's results as an object (integer-like ids reorder as JS object keys; write files with scoreOutputJson). */
   results: OfficialLayout;
+  /** The scored records per language, in eval.py's order. */
+  languages: LanguageExamples[];
   problems: ScoreProblems;
+  sum: 'fold' | 'neumaier';
+}
+
+/** The output file's text: eval.py's exact JSON (key order, `1.0` floats, int-0 f1) plus our `lokal` section. */
+export function scoreOutputJson(output: ScoreOutput, trailing: ReadonlyArray<[string, unknown]> = []): string {
+  return officialResultsJson(output.languages, { sum: output.sum, trailing: [['lokal', { problems: output.problems }], ...trailing] });
 }
 
 const idKey = (id: string | number, stringify: boolean): string =>
@@ -115,7 +124,8 @@ export function scoreMultiLoKoPredictions(
         '. Check the `language` keys (folder names such as "italian", or "italian_translated_human_english") and the split.',
     );
   }
-  return { results: assembleResults(languages, { sum: options.sum ?? 'fold' }), problems };
+  const sum = options.sum ?? 'fold';
+  return { results: assembleResults(languages, { sum }), languages, problems, sum };
 }
 
 const FIRST_FEW = 5;

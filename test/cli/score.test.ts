@@ -66,7 +66,10 @@ describe('lokal score on the fixture', () => {
     const run = lokal(['score', '--dataset_location', fixture, '--subset', 'dev', '--predictions', predictions, '--output', out, '--missing', 'skip', '--strict']);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
-    const result = JSON.parse(readFileSync(out, 'utf8'));
+    const text = readFileSync(out, 'utf8');
+    // Written as Python's json.dump writes it: floats keep their `.0`, 4-space indent, non-ASCII unescaped.
+    expect(text).toContain('\n                "em": 1.0,\n');
+    const result = JSON.parse(text);
     expect(result.italian.em).toBe(1);
     expect(result.italian['003_repubblica.txt']).toBeUndefined();
   });

@@ -1,0 +1,136 @@
+// The fast paths against straightforward second implementations: the 13a shortcut against the full 13a steps, the
+// interned chrF statistics against substring-keyed n-gram counting, sentence BLEU against a plain transcription of
+// METRICS.md §5 with string keys, and Levenshtein's private-use mapping and DP fallback against the DP.
+import { describe, expect, test } from 'vitest';
+import {
+  bleuTokens, chrfFromStatistics, chrfNgrams, chrfScore, chrfStatistics, codePointsOf, editDistance, levenshteinDp,
+  pythonSplit, sentenceBleu, tokens13a, tokens13aFull,
+} from '../../src/metrics/index.ts';
+import { chrfCharStatistics } from '../../src/metrics/chrfScore.ts';
+import { toPrivateUsePair } from '../../src/metrics/editDistance.ts';
+import { randomText, seeded } from './randomStrings.ts';
+
+const random = seeded(777);
+const WORDS = ['the', 'cat', 'sat', 'a', 'mat', 'Roma', 'città', '東京', '😀', 'x', '3.5', '1,000', 'e.g.', "it's", '(hi)', '-', 'a-b', '&amp;'];
+const sentence = () => randomText(random, Math.floor(random() * 12), [...WORDS.map((w) => w + ' '), ...WORDS]);
+const pairs = Array.from({ length: 400 }, () => ({
+  hyp: random() < 0.5 ? sentence() : randomText(random, Math.floor(random() * 14)),
+  refs: Array.from({ length: 1 + Math.floor(random() * 3) }, () => (random() < 0.5 ? sentence() : randomText(random, Math.floor(random() * 14)))),
+}));
+
+/** METRICS.md §5 written out plainly: string n-gram keys, merged reference maxima, closest length, exp smoothing. */
+function plainBleu(hyp: string, refs: string[], effectiveOrder = true): number {
+  const grams = (tokens: string[], n: number) => {
+    const m = new Map<string, number>();
+    for (let i = 0; i + n <= tokens.length; i++) m.set(tokens.slice(i, i + n).join(' '), (m.get(tokens.slice(i, i + n).join(' ')) ?? 0) + 1);
+    return m;
+  };
+  const h = bleuTokens(hyp);
+  const rs = refs.map(bleuTokens);
+  const c = h.length;
+  let r = rs[0]!.length;
+  for (const x of rs) if (Math.abs(x.length - c) < Math.abs(r - c) || (Math.abs(x.length - c) === Math.abs(r - c) && x.length < r)) r = x.length;
+  const correct: number[] = [];
+  const total: number[] = [];
+  for (let n = 1; n <= 4; n++) {
+    const merged = new Map<string, number>();
+    for (const x of rs) for (const [g, k] of grams(x, n)) merged.set(g, Math.max(merged.get(g) ?? 0, k));
+    let ok = 0;
+    for (const [g, k] of grams(h, n)) ok += Math.min(k, merged.get(g) ?? 0);
+    correct.push(ok);
+    total.push(Math.max(0, c - n + 1));
+  }
+  if (correct.every((x) => x === 0)) return 0;
+  const bp = c < r ? (c > 0 ? Math.exp(1 - r / c) : 0) : 1;
+  const p = [0, 0, 0, 0];
+  let f = 1;
+  let order = 4;
+  for (let n = 1; n <= 4; n++) {
+    if (total[n - 1] === 0) break;
+    if (effectiveOrder) order = n;
+    if (correct[n - 1] === 0) {
+      f *= 2;
+      p[n - 1] = 100 / (f * total[n - 1]!);
+    } else p[n - 1] = (100 * correct[n - 1]!) / total[n - 1]!;
+  }
+  let sum = 0;
+  for (let n = 0; n < order; n++) sum += p[n] === 0 ? -9999999999 : Math.log(p[n]!);
+  return bp * Math.exp(sum / order);
+}
+
+describe('13a shortcut', () => {
+  test('text without ASCII punctuation: the full steps equal a whitespace split', () => {
+    for (const { hyp, refs } of pairs) {
+      for (const s of [hyp, ...refs]) {
+        expect(tokens13a(s)).toEqual(tokens13aFull(s));
+        if (!/[\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]/.test(s)) expect(tokens13aFull(s)).toEqual(pythonSplit(s));
+      }
+    }
+  });
+});
+
+describe('chrF', () => {
+  test('interned character statistics equal substring-keyed counting', () => {
+    for (const { hyp, refs } of pairs) {
+      const h = chrfNgrams(hyp);
+      expect(chrfCharStatistics(hyp, refs)).toEqual(refs.map((r) => chrfStatistics(h, chrfNgrams(r))));
+    }
+  });
+  test('chrfScore (chrF and chrF++, with and without eps smoothing) is the best single-reference score', () => {
+    for (const { hyp, refs } of pairs) {
+      for (const wordOrder of [0, 2]) {
+        for (const epsSmoothing of [false, true]) {
+          const h = chrfNgrams(hyp, wordOrder);
+          const scores = refs.map((r) => chrfFromStatistics(chrfStatistics(h, chrfNgrams(r, wordOrder)), epsSmoothing));
+          expect(chrfScore(hyp, refs, { wordOrder, epsSmoothing })).toBe(Math.max(...scores));
+        }
+      }
+    }
+  });
+  test('bad arguments raise, as sacrebleu does', () => {
+    expect(() => chrfScore('a', [])).toThrow(/no references/);
+    expect(() => chrfScore(3 as unknown as string, ['a'])).toThrow(TypeError);
+    expect(() => chrfScore('a', 'a' as unknown as string[])).toThrow(TypeError);
+  });
+});
+
+describe('sentence BLEU', () => {
+  test('equals the plain transcription of §5 (same operations, so exactly)', () => {
+    for (const { hyp, refs } of pairs) {
+      expect(sentenceBleu(hyp, refs)).toBe(plainBleu(hyp, refs));
+      expect(sentenceBleu(hyp, refs, { effectiveOrder: false })).toBe(plainBleu(hyp, refs, false));
+    }
+    expect(pairs.filter(({ hyp, refs }) => sentenceBleu(hyp, refs) > 0).length).toBeGreaterThan(50);
+  });
+  test("'neumaier' summation differs from the fold only in the last bits", () => {
+    for (const { hyp, refs } of pairs) {
+      expect(Math.abs(sentenceBleu(hyp, refs, { sum: 'neumaier' }) - sentenceBleu(hyp, refs))).toBeLessThanOrEqual(1e-12);
+    }
+  });
+});
+
+describe('Levenshtein on code points', () => {
+  test('private-use mapping path equals the DP on astral-heavy random pairs', () => {
+    for (const { hyp, refs } of pairs) {
+      for (const r of refs) expect(editDistance(hyp, r)).toBe(levenshteinDp(codePointsOf(hyp), codePointsOf(r)));
+    }
+  });
+  test('long pairs (bit-parallel blocks beyond 32 and 64 units) equal the DP', () => {
+    for (let i = 0; i < 40; i++) {
+      // half BMP-only (fastest-levenshtein on the string itself), half with astral code points (private-use mapping)
+      const alphabet = i % 2 ? ['a', 'b', 'c', 'é', '東'] : ['a', 'b', 'c', '😀', '東'];
+      const a = randomText(random, 20 + Math.floor(random() * 200), alphabet);
+      const b = randomText(random, 20 + Math.floor(random() * 200), alphabet);
+      expect(editDistance(a, b)).toBe(levenshteinDp(codePointsOf(a), codePointsOf(b)));
+    }
+  });
+  test('more distinct code points than the private-use area: the DP fallback', () => {
+    // 6,450 distinct astral code points, every 100th (65 of them) replaced by a code point absent from a: each new one
+    // needs an edit and 65 substitutions suffice, so the distance is 65; 6,515 distinct code points exceed 6,400 slots.
+    const a = Array.from({ length: 6450 }, (_, i) => String.fromCodePoint(0x20000 + i));
+    const b = a.map((ch, i) => (i % 100 === 0 ? String.fromCodePoint(0x30000 + i) : ch));
+    expect(b.filter((ch, i) => ch !== a[i]).length).toBe(65);
+    expect(toPrivateUsePair(a.join(''), b.join(''))).toBeUndefined();
+    expect(editDistance(a.join(''), b.join(''))).toBe(65);
+  });
+});
