@@ -68,7 +68,7 @@ describe('lokal score on the fixture', () => {
     expect(run.stdout).toBe('');
     const text = readFileSync(out, 'utf8');
     // Written as Python's json.dump writes it: floats keep their `.0`, 4-space indent, non-ASCII unescaped.
-    expect(text).toContain('\n                "em": 1.0,\n');
+    expect(text).toContain('\n            "em": 1.0,\n');
     const result = JSON.parse(text);
     expect(result.italian.em).toBe(1);
     expect(result.italian['003_repubblica.txt']).toBeUndefined();
