@@ -1,0 +1,327 @@
+// `openai:<model>`: any OpenAI-compatible server (vLLM, llama.cpp server, Ollama, TGI, OpenAI). Chat completions
+// for generation; completions with echo + logprobs (prompts) or vLLM's prompt_logprobs (chat) for scoring.
+import { z } from 'zod';
+import { createLimiter, type Limiter } from './concurrency.ts';
+import { DEFAULT_RETRY_POLICY, HttpStatusError, postJson, redact, safeUrl, type RetryPolicy } from './http.ts';
+import {
+  ProviderError,
+  type ChatMessage,
+  type ContinuationRequest,
+  type ContinuationResult,
+  type GenerateRequest,
+  type GenerateResult,
+  type ModelDescription,
+  type ModelProvider,
+} from './types.ts';
+
+const PROVIDER = 'openai';
+const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+const DEFAULT_MAX_NEW_TOKENS = 64;
+/** OpenAI accepts at most 4 stop sequences; the rest are cut after the answer arrives. */
+const MAX_SERVER_STOPS = 4;
+
+export interface OpenAIProviderOptions {
+  /** Default: OPENAI_BASE_URL, else https://api.openai.com/v1. */
+  baseUrl?: string;
+  /** Default: OPENAI_API_KEY (may be absent for local servers). Never printed or stored. */
+  apiKey?: string;
+  /** Requests in flight at once (default 8; LOKAL_CONCURRENCY overrides). */
+  concurrency?: number;
+  /** Retry and timeout settings (defaults in DEFAULT_RETRY_POLICY). */
+  retry?: Partial<RetryPolicy>;
+  /** Recorded in describe() (servers do not report one). */
+  revision?: string;
+  /** Extra JSON fields for every request (e.g. { seed: 0 }). */
+  extraBody?: Record<string, unknown>;
+  env?: Record<string, string | undefined>;
+  onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
+}
+
+// --- response schemas (zod at the edge) -------------------------------------------------------------------------
+const Usage = z.object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int().optional() }).passthrough();
+const ChatTokenLogprob = z.object({ token: z.string(), logprob: z.number(), bytes: z.array(z.number().int()).nullish() }).passthrough();
+const PromptLogprobs = z.array(z.record(z.string(), z.object({ logprob: z.number() }).passthrough()).nullable());
+const ChatResponse = z
+  .object({
+    choices: z
+      .array(
+        z
+          .object({
+            message: z.object({ content: z.string().nullable().optional() }).passthrough(),
+            logprobs: z.object({ content: z.array(ChatTokenLogprob).nullable().optional() }).passthrough().nullish(),
+          })
+          .passthrough(),
+      )
+      .min(1),
+    usage: Usage.nullish(),
+    prompt_logprobs: PromptLogprobs.nullish(),
+  })
+  .passthrough();
+const CompletionLogprobs = z
+  .object({
+    tokens: z.array(z.string()),
+    token_logprobs: z.array(z.number().nullable()),
+    text_offset: z.array(z.number().int()),
+  })
+  .passthrough();
+const CompletionResponse = z
+  .object({
+    choices: z.array(z.object({ text: z.string(), logprobs: CompletionLogprobs.nullish() }).passthrough()).min(1),
+    usage: Usage.nullish(),
+  })
+  .passthrough();
+
+function parse<T>(schema: z.ZodType<T>, json: unknown, where: string): T {
+  const result = schema.safeParse(json);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    throw new ProviderError(PROVIDER, 'invalid-response', `${where}: unexpected response: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  }
+  return result.data;
+}
+
+const codePoints = (s: string) => [...s].length;
+
+export function cutAtStop(text: string, stops: string[]): string {
+  let end = text.length;
+  for (const s of stops) {
+    const at = s === '' ? -1 : text.indexOf(s);
+    if (at >= 0 && at < end) end = at;
+  }
+  return text.slice(0, end);
+}
+
+export class OpenAIProvider implements ModelProvider {
+  readonly baseUrl: string;
+  readonly concurrency: number;
+  private readonly apiKey?: string;
+  private readonly policy: RetryPolicy;
+  private readonly limiter: Limiter;
+
+  constructor(
+    readonly model: string,
+    private readonly options: OpenAIProviderOptions = {},
+  ) {
+    const vars = options.env ?? process.env;
+    if (model.trim() === '') throw new ProviderError(PROVIDER, 'config', 'empty model name: use openai:<model served by the server>');
+    this.baseUrl = (options.baseUrl ?? vars.OPENAI_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+    try {
+      new URL(this.baseUrl);
+    } catch {
+      throw new ProviderError(PROVIDER, 'config', `OPENAI_BASE_URL is not a URL: ${JSON.stringify(redact(this.baseUrl, options.apiKey ?? vars.OPENAI_API_KEY))}`);
+    }
+    this.apiKey = options.apiKey ?? vars.OPENAI_API_KEY ?? undefined;
+    const concurrency = options.concurrency ?? (vars.LOKAL_CONCURRENCY ? Number(vars.LOKAL_CONCURRENCY) : 8);
+    if (!Number.isInteger(concurrency) || concurrency < 1)
+      throw new ProviderError(PROVIDER, 'config', `concurrency must be a positive integer (LOKAL_CONCURRENCY), got ${concurrency}`);
+    this.concurrency = concurrency;
+    this.limiter = createLimiter(concurrency);
+    this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+  }
+
+  describe(): ModelDescription {
+    return {
+      provider: PROVIDER,
+      model: this.model,
+      ...(this.options.revision ? { revision: this.options.revision } : {}),
+      settings: {
+        baseUrl: safeUrl(this.baseUrl),
+        temperature: 0,
+        defaultMaxNewTokens: DEFAULT_MAX_NEW_TOKENS,
+        ...(this.options.extraBody ? { extraBody: this.options.extraBody } : {}),
+      },
+    };
+  }
+
+  /** One HTTP call inside the concurrency limit; `timer.ms` accumulates the time spent in calls. */
+  private post(endpoint: string, body: Record<string, unknown>, timer: { ms: number }): Promise<unknown> {
+    const headers: Record<string, string> = this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {};
+    return this.limiter(async () => {
+      const started = performance.now();
+      try {
+        const { json } = await postJson(`${this.baseUrl}${endpoint}`, { ...this.options.extraBody, ...body }, {
+          provider: PROVIDER,
+          headers,
+          policy: this.policy,
+          secret: this.apiKey,
+          onRetry: this.options.onRetry,
+        });
+        return json;
+      } finally {
+        timer.ms += performance.now() - started;
+      }
+    });
+  }
+
+  async generate(requests: GenerateRequest[]): Promise<GenerateResult[]> {
+    return Promise.all(
+      requests.map(async (req, i) => {
+        const timer = { ms: 0 };
+        const text = await this.generateOne(req, `request ${i}${req.itemKey ? ` (${req.itemKey})` : ''}`, timer);
+        return { text, latencyMs: timer.ms, cached: false };
+      }),
+    );
+  }
+
+  private async generateOne(req: GenerateRequest, where: string, timer: { ms: number }): Promise<string> {
+    if ((req.prompt === undefined) === (req.messages === undefined))
+      throw new ProviderError(PROVIDER, 'config', `${where}: exactly one of prompt and messages must be given`);
+    const stops = (req.stop ?? []).filter((s) => s !== '');
+    const limitByLength = req.maxLength !== undefined;
+    const common: Record<string, unknown> = {
+      model: this.model,
+      temperature: 0,
+      // maxLength counts prompt tokens: ask for at most maxLength new tokens, then cut using the reported usage.
+      max_tokens: limitByLength ? req.maxLength : (req.maxNewTokens ?? DEFAULT_MAX_NEW_TOKENS),
+      ...(stops.length > 0 ? { stop: stops.slice(0, MAX_SERVER_STOPS) } : {}),
+    };
+    if (req.messages !== undefined) {
+      const json = await this.post('/chat/completions', { ...common, messages: req.messages, ...(limitByLength ? { logprobs: true } : {}) }, timer);
+      const res = parse(ChatResponse, json, `${where}: POST /chat/completions`);
+      const choice = res.choices[0]!;
+      let text = choice.message.content ?? '';
+      if (limitByLength) {
+        const tokens = choice.logprobs?.content ?? undefined;
+        text = this.cutToBudget(text, req.maxLength!, res.usage?.prompt_tokens, tokens?.map((t) => (t.bytes ? Buffer.from(t.bytes).toString('utf8') : t.token)), where);
+      }
+      return cutAtStop(text, stops);
+    }
+    const json = await this.post('/completions', { ...common, prompt: req.prompt, ...(limitByLength ? { logprobs: 1 } : {}) }, timer);
+    const res = parse(CompletionResponse, json, `${where}: POST /completions`);
+    const choice = res.choices[0]!;
+    let text = choice.text;
+    if (limitByLength) text = this.cutToBudget(text, req.maxLength!, res.usage?.prompt_tokens, choice.logprobs?.tokens, where);
+    return cutAtStop(text, stops);
+  }
+
+  /** Keeps max(1, maxLength − prompt tokens) generated tokens (HF max_length semantics). */
+  private cutToBudget(text: string, maxLength: number, promptTokens: number | undefined, tokens: string[] | undefined, where: string): string {
+    if (promptTokens === undefined)
+      throw new ProviderError(PROVIDER, 'unsupported', `${where}: maxLength needs the prompt's token count, but the server reported no usage.prompt_tokens`);
+    const budget = Math.max(1, maxLength - promptTokens);
+    if (tokens === undefined) {
+      throw new ProviderError(PROVIDER, 'unsupported', `${where}: maxLength needs per-token logprobs to cut the answer, but the server returned none`);
+    }
+    return tokens.length <= budget ? text : tokens.slice(0, budget).join('');
+  }
+
+  async scoreContinuations(requests: ContinuationRequest[]): Promise<ContinuationResult[]> {
+    const prefixLengths = new Map<string, Promise<number[]>>(); // one P request per distinct conversation
+    return Promise.all(
+      requests.map(async (req, i) => {
+        const where = `request ${i}${req.itemKey ? ` (${req.itemKey})` : ''}`;
+        const timer = { ms: 0 };
+        if ((req.prompt === undefined) === (req.messages === undefined))
+          throw new ProviderError(PROVIDER, 'config', `${where}: exactly one of prompt and messages must be given`);
+        const scored =
+          req.messages !== undefined
+            ? await this.scoreChat(req.messages, req.continuation, where, prefixLengths, timer)
+            : await this.scorePrompt(req.prompt!, req.continuation, where, timer);
+        return { ...scored, latencyMs: timer.ms, cached: false };
+      }),
+    );
+  }
+
+  private unsupported(error: unknown, what: string, where: string): never {
+    if (error instanceof HttpStatusError && [400, 404, 405, 422, 501].includes(error.status))
+      throw new ProviderError(PROVIDER, 'unsupported', `${where}: the server at ${safeUrl(this.baseUrl)} cannot score continuations (${what}): HTTP ${error.status}${error.serverMessage ? `: ${error.serverMessage}` : ''}`);
+    throw error;
+  }
+
+  /** Completions with echo + logprobs: the logprobs of the prompt's own tokens after the prompt text. */
+  private async scorePrompt(prompt: string, continuation: string, where: string, timer: { ms: number }): Promise<{ logprob: number; tokenCount: number }> {
+    if (continuation === '') return { logprob: 0, tokenCount: 0 };
+    const what = '/completions with echo and logprobs';
+    let json: unknown;
+    try {
+      json = await this.post('/completions', { model: this.model, prompt: prompt + continuation, max_tokens: 1, temperature: 0, echo: true, logprobs: 1 }, timer);
+    } catch (error) {
+      this.unsupported(error, what, where);
+    }
+    const res = parse(CompletionResponse, json, `${where}: POST /completions`);
+    const lp = res.choices[0]!.logprobs;
+    if (!lp || lp.tokens.length === 0)
+      throw new ProviderError(PROVIDER, 'unsupported', `${where}: the server at ${safeUrl(this.baseUrl)} cannot score continuations: ${what} returned no logprobs`);
+    if (lp.token_logprobs.length !== lp.tokens.length || lp.text_offset.length !== lp.tokens.length)
+      throw new ProviderError(PROVIDER, 'invalid-response', `${where}: logprobs.tokens, token_logprobs and text_offset differ in length`);
+    // Offsets count characters of the Python string the server decoded, i.e. code points.
+    const start = codePoints(prompt);
+    const end = start + codePoints(continuation);
+    if (!lp.text_offset.includes(start))
+      throw new ProviderError(PROVIDER, 'inference', `${where}: no token starts where the continuation starts (code point ${start}); the tokenizer merges across the boundary (move trailing whitespace from the prompt to the continuation)`);
+    let logprob = 0;
+    let tokenCount = 0;
+    for (let i = 0; i < lp.tokens.length; i++) {
+      const offset = lp.text_offset[i]!;
+      if (offset < start || offset >= end) continue;
+      const value = lp.token_logprobs[i];
+      if (value === null || value === undefined)
+        throw new ProviderError(PROVIDER, 'invalid-response', `${where}: token ${i} (${JSON.stringify(lp.tokens[i])}) of the continuation has no logprob`);
+      logprob += value;
+      tokenCount++;
+    }
+    return { logprob, tokenCount };
+  }
+
+  /** vLLM chat completions with prompt_logprobs: token ids and logprobs of the rendered conversation. */
+  private async promptTokens(messages: ChatMessage[], addGenerationPrompt: boolean, where: string, timer: { ms: number }): Promise<Array<{ id: string; logprob: number } | null>> {
+    const what = "vLLM's prompt_logprobs on /chat/completions";
+    let json: unknown;
+    try {
+      json = await this.post('/chat/completions', {
+        model: this.model,
+        messages,
+        max_tokens: 1,
+        temperature: 0,
+        prompt_logprobs: 0,
+        add_generation_prompt: addGenerationPrompt,
+        continue_final_message: false,
+      }, timer);
+    } catch (error) {
+      this.unsupported(error, what, where);
+    }
+    const res = parse(ChatResponse, json, `${where}: POST /chat/completions`);
+    const entries = res.prompt_logprobs ?? (res.choices[0] as { prompt_logprobs?: unknown }).prompt_logprobs;
+    if (!entries)
+      throw new ProviderError(PROVIDER, 'unsupported', `${where}: the server at ${safeUrl(this.baseUrl)} cannot score chat replies: ${what} returned no prompt_logprobs (a vLLM server is needed)`);
+    const parsed = parse(PromptLogprobs, entries, `${where}: prompt_logprobs`);
+    return parsed.map((entry, i) => {
+      if (entry === null) return null;
+      const keys = Object.keys(entry);
+      if (keys.length !== 1)
+        throw new ProviderError(PROVIDER, 'invalid-response', `${where}: prompt_logprobs[${i}] has ${keys.length} entries; with prompt_logprobs=0 exactly one (the prompt token) is expected`);
+      return { id: keys[0]!, logprob: entry[keys[0]!]!.logprob };
+    });
+  }
+
+  /** METRICS.md §10.2 on a server: P = [user] + generation prompt, F = [user, assistant], sum over F after |P|. */
+  private async scoreChat(
+    messages: ChatMessage[],
+    continuation: string,
+    where: string,
+    prefixes: Map<string, Promise<number[]>>,
+    timer: { ms: number },
+  ): Promise<{ logprob: number; tokenCount: number }> {
+    const key = JSON.stringify(messages);
+    let prefixPromise = prefixes.get(key);
+    if (!prefixPromise) {
+      prefixPromise = this.promptTokens(messages, true, where, timer).then((t) => t.map((e) => (e ? Number(e.id) : -1)));
+      prefixes.set(key, prefixPromise);
+    }
+    const [prefix, full] = await Promise.all([prefixPromise, this.promptTokens([...messages, { role: 'assistant', content: continuation }], false, where, timer)]);
+    const mismatch = prefix.findIndex((id, i) => i > 0 && (full[i] === undefined || full[i] === null || Number(full[i]!.id) !== id));
+    if (mismatch >= 0 || full.length < prefix.length)
+      throw new ProviderError(PROVIDER, 'inference', `${where}: the prompt's ${prefix.length} tokens are not a prefix of the conversation's tokens (first difference at token ${mismatch >= 0 ? mismatch : full.length})`);
+    let logprob = 0;
+    for (let i = prefix.length; i < full.length; i++) {
+      const entry = full[i];
+      if (!entry) throw new ProviderError(PROVIDER, 'invalid-response', `${where}: prompt_logprobs[${i}] is null`);
+      logprob += entry.logprob;
+    }
+    return { logprob, tokenCount: full.length - prefix.length };
+  }
+}
+
+export function createOpenAIProvider(model: string, options?: OpenAIProviderOptions): OpenAIProvider {
+  return new OpenAIProvider(model, options);
+}

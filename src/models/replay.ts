@@ -1,0 +1,77 @@
+// The replay provider: answers read from a predictions file in `lokal score`'s input format, looked up by item key.
+import { readPredictions, type PredictionRow } from '../data/predictions.ts';
+import {
+  ProviderError,
+  type ContinuationRequest,
+  type ContinuationResult,
+  type GenerateRequest,
+  type GenerateResult,
+  type ModelDescription,
+  type ModelProvider,
+} from './types.ts';
+
+export interface ReplayOptions {
+  /**
+   * An item with no row in the file: answered with '' and flagged `missing` (default; `lokal score` scores it the
+   * same way), or a ProviderError of kind 'not-found' (the item test then fails).
+   */
+  onMissing?: 'empty' | 'fail';
+}
+
+/** A replay answer says whether the file had one; a missing answer is the empty string. */
+export interface ReplayResult extends GenerateResult {
+  missing: boolean;
+}
+
+/**
+ * The item key of a prediction row: `multiloko/<language>/<id>`, or `kalahi/<id>` for rows whose language is `kalahi`.
+ * Ids are compared as strings, so CSV files (string ids) line up with numeric dataset ids.
+ */
+export function replayKey(row: Pick<PredictionRow, 'language' | 'id'>): string {
+  return row.language === 'kalahi' ? `kalahi/${String(row.id)}` : `multiloko/${row.language}/${String(row.id)}`;
+}
+
+export class ReplayProvider implements ModelProvider {
+  readonly file: string;
+  readonly onMissing: 'empty' | 'fail';
+  readonly #answers: Map<string, string>;
+
+  /** Later rows win over earlier rows with the same key, as in eval.py. */
+  constructor(file: string, rows: readonly PredictionRow[], options: ReplayOptions = {}) {
+    this.file = file;
+    this.onMissing = options.onMissing ?? 'empty';
+    this.#answers = new Map(rows.map((row) => [replayKey(row), row.prediction]));
+  }
+
+  static async fromFile(file: string, options: ReplayOptions = {}): Promise<ReplayProvider> {
+    return new ReplayProvider(file, await readPredictions(file), options);
+  }
+
+  get size(): number {
+    return this.#answers.size;
+  }
+
+  describe(): ModelDescription {
+    return { provider: 'replay', model: this.file, settings: { onMissing: this.onMissing, answers: this.#answers.size } };
+  }
+
+  async generate(requests: GenerateRequest[]): Promise<ReplayResult[]> {
+    return requests.map((request) => this.answer(request.itemKey));
+  }
+
+  answer(itemKey: string | undefined): ReplayResult {
+    if (!itemKey) {
+      throw new ProviderError('replay', 'config', `a replay request needs an itemKey (e.g. "multiloko/italian/<id>"); file ${this.file}`);
+    }
+    const text = this.#answers.get(itemKey);
+    if (text !== undefined) return { text, latencyMs: 0, cached: false, missing: false };
+    if (this.onMissing === 'fail') {
+      throw new ProviderError('replay', 'not-found', `${this.file} has no prediction for ${itemKey} (a row {language, id, prediction})`);
+    }
+    return { text: '', latencyMs: 0, cached: false, missing: true };
+  }
+
+  async scoreContinuations(_requests: ContinuationRequest[]): Promise<ContinuationResult[]> {
+    throw new ProviderError('replay', 'unsupported', `a predictions file (${this.file}) has no log-probabilities; use a transformers: or openai: model`);
+  }
+}

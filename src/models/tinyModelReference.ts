@@ -1,0 +1,220 @@
+// The tiny model's network evaluated directly in TypeScript (float64) from the weights stored in its ONNX file:
+// an independent second computation of the logits for tests of the transformers.js path.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import onnxProto from 'onnx-proto';
+import { tinyWeightNames, type TinyLayerWeights } from './tinyModel.ts';
+
+const { onnx } = onnxProto;
+
+interface ReferenceConfig {
+  hidden: number;
+  heads: number;
+  headDim: number;
+  intermediate: number;
+  vocab: number;
+  layers: number;
+  eps: number;
+  theta: number;
+}
+
+type Weights = {
+  embed: Float64Array;
+  layers: Record<keyof TinyLayerWeights, Float64Array>[];
+  finalNorm: Float64Array;
+  lmHead: Float64Array;
+};
+
+export interface TinyReferenceModel {
+  config: ReferenceConfig;
+  /** Logits (float64) at every position of one unpadded sequence, positions 0..n-1. */
+  logits(ids: number[]): Float64Array[];
+  /** Natural-log probability of ids[i] given ids[0..i-1], summed over i in [start, ids.length); float64 log-softmax. */
+  continuationLogprob(ids: number[], start: number): number;
+  /** Greedy decoding: the argmax token (lowest id on exact ties) appended step by step. */
+  greedy(ids: number[], steps: number, eos?: number[]): { tokens: number[]; margins: number[] };
+}
+
+function readInitializers(file: string): Map<string, Float64Array> {
+  const model = onnx.ModelProto.decode(readFileSync(file));
+  const out = new Map<string, Float64Array>();
+  for (const t of model.graph?.initializer ?? []) {
+    if (t.dataType !== onnx.TensorProto.DataType.FLOAT || !t.rawData || !t.name) continue;
+    const raw = t.rawData;
+    const copy = new Uint8Array(raw.byteLength);
+    copy.set(raw);
+    out.set(t.name, Float64Array.from(new Float32Array(copy.buffer)));
+  }
+  return out;
+}
+
+export function loadTinyReferenceModel(dir: string): TinyReferenceModel {
+  const cfg = JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8'));
+  const config: ReferenceConfig = {
+    hidden: cfg.hidden_size,
+    heads: cfg.num_attention_heads,
+    headDim: cfg.head_dim ?? cfg.hidden_size / cfg.num_attention_heads,
+    intermediate: cfg.intermediate_size,
+    vocab: cfg.vocab_size,
+    layers: cfg.num_hidden_layers,
+    eps: cfg.rms_norm_eps,
+    theta: cfg.rope_theta,
+  };
+  const init = readInitializers(path.join(dir, 'onnx', 'model.onnx'));
+  const get = (name: string, size: number) => {
+    const t = init.get(name);
+    if (!t || t.length !== size) throw new Error(`${dir}/onnx/model.onnx: initializer ${name} missing or not of size ${size}`);
+    return t;
+  };
+  const { hidden: h, intermediate: m, vocab: v } = config;
+  const names = tinyWeightNames(config.layers);
+  const w: Weights = {
+    embed: get(names.embed, v * h),
+    finalNorm: get(names.finalNorm, h),
+    lmHead: get(names.lmHead, h * v),
+    layers: names.layers.map((n) => ({
+      inputNorm: get(n.inputNorm, h),
+      wq: get(n.wq, h * h),
+      wk: get(n.wk, h * h),
+      wv: get(n.wv, h * h),
+      wo: get(n.wo, h * h),
+      postNorm: get(n.postNorm, h),
+      wGate: get(n.wGate, h * m),
+      wUp: get(n.wUp, h * m),
+      wDown: get(n.wDown, m * h),
+    })),
+  };
+  const logits = (ids: number[]) => forward(config, w, ids);
+  return {
+    config,
+    logits,
+    continuationLogprob(ids, start) {
+      if (start < 1) throw new Error('the first scored token needs at least one token before it');
+      const rows = logits(ids);
+      let total = 0;
+      for (let i = start; i < ids.length; i++) total += logSoftmaxAt(rows[i - 1]!, ids[i]!);
+      return total;
+    },
+    greedy(ids, steps, eos = []) {
+      const seq = ids.slice();
+      const tokens: number[] = [];
+      const margins: number[] = [];
+      for (let s = 0; s < steps; s++) {
+        const row = logits(seq).at(-1)!;
+        let best = 0;
+        for (let j = 1; j < row.length; j++) if (row[j]! > row[best]!) best = j;
+        let second = -Infinity;
+        for (let j = 0; j < row.length; j++) if (j !== best && row[j]! > second) second = row[j]!;
+        tokens.push(best);
+        margins.push(row[best]! - second);
+        seq.push(best);
+        if (eos.includes(best)) break;
+      }
+      return { tokens, margins };
+    },
+  };
+}
+
+export function logSoftmaxAt(row: ArrayLike<number>, index: number): number {
+  let max = -Infinity;
+  for (let j = 0; j < row.length; j++) if (row[j]! > max) max = row[j]!;
+  let sum = 0;
+  for (let j = 0; j < row.length; j++) sum += Math.exp(row[j]! - max);
+  return row[index]! - max - Math.log(sum);
+}
+
+/** x [n, in] · W [in, out] → [n, out] */
+function matmul(x: Float64Array, n: number, inDim: number, wt: Float64Array, outDim: number): Float64Array {
+  const out = new Float64Array(n * outDim);
+  for (let r = 0; r < n; r++) {
+    for (let k = 0; k < inDim; k++) {
+      const a = x[r * inDim + k]!;
+      if (a === 0) continue;
+      const rowW = k * outDim;
+      const rowO = r * outDim;
+      for (let c = 0; c < outDim; c++) out[rowO + c]! += a * wt[rowW + c]!;
+    }
+  }
+  return out;
+}
+
+function rmsNorm(x: Float64Array, n: number, h: number, weight: Float64Array, eps: number): Float64Array {
+  const out = new Float64Array(n * h);
+  for (let r = 0; r < n; r++) {
+    let ms = 0;
+    for (let c = 0; c < h; c++) ms += x[r * h + c]! ** 2;
+    const inv = 1 / Math.sqrt(ms / h + eps);
+    for (let c = 0; c < h; c++) out[r * h + c] = x[r * h + c]! * inv * weight[c]!;
+  }
+  return out;
+}
+
+/** Rotary embedding on [n, heads*headDim] (HF Llama: rotate_half on the two halves of each head). */
+function rotary(t: Float64Array, n: number, heads: number, d: number, theta: number): Float64Array {
+  const out = new Float64Array(t.length);
+  const half = d / 2;
+  for (let p = 0; p < n; p++) {
+    for (let hd = 0; hd < heads; hd++) {
+      const base = p * heads * d + hd * d;
+      for (let i = 0; i < half; i++) {
+        const angle = p * Math.pow(theta, (-2 * i) / d);
+        const cs = Math.cos(angle);
+        const sn = Math.sin(angle);
+        const a = t[base + i]!;
+        const b = t[base + i + half]!;
+        out[base + i] = a * cs - b * sn;
+        out[base + i + half] = b * cs + a * sn;
+      }
+    }
+  }
+  return out;
+}
+
+function forward(cfg: ReferenceConfig, w: Weights, ids: number[]): Float64Array[] {
+  const { hidden: h, heads, headDim: d, intermediate: m, vocab: v } = cfg;
+  const n = ids.length;
+  let x = new Float64Array(n * h);
+  ids.forEach((id, p) => {
+    if (!Number.isInteger(id) || id < 0 || id >= v) throw new Error(`token id ${id} outside the vocabulary (size ${v})`);
+    x.set(w.embed.subarray(id * h, id * h + h), p * h);
+  });
+  for (const layer of w.layers) {
+    const hn = rmsNorm(x, n, h, layer.inputNorm, cfg.eps);
+    const q = rotary(matmul(hn, n, h, layer.wq, h), n, heads, d, cfg.theta);
+    const k = rotary(matmul(hn, n, h, layer.wk, h), n, heads, d, cfg.theta);
+    const val = matmul(hn, n, h, layer.wv, h);
+    const attn = new Float64Array(n * h);
+    const scale = 1 / Math.sqrt(d);
+    const scores = new Float64Array(n);
+    for (let hd = 0; hd < heads; hd++) {
+      for (let i = 0; i < n; i++) {
+        let max = -Infinity;
+        for (let j = 0; j <= i; j++) {
+          let s = 0;
+          for (let c = 0; c < d; c++) s += q[i * h + hd * d + c]! * k[j * h + hd * d + c]!;
+          scores[j] = s * scale;
+          if (scores[j]! > max) max = scores[j]!;
+        }
+        let sum = 0;
+        for (let j = 0; j <= i; j++) {
+          scores[j] = Math.exp(scores[j]! - max);
+          sum += scores[j]!;
+        }
+        for (let j = 0; j <= i; j++) {
+          const p = scores[j]! / sum;
+          for (let c = 0; c < d; c++) attn[i * h + hd * d + c]! += p * val[j * h + hd * d + c]!;
+        }
+      }
+    }
+    const o = matmul(attn, n, h, layer.wo, h);
+    x = x.map((value, idx) => value + o[idx]!);
+    const h2 = rmsNorm(x, n, h, layer.postNorm, cfg.eps);
+    const gate = matmul(h2, n, h, layer.wGate, m);
+    const up = matmul(h2, n, h, layer.wUp, m);
+    const act = gate.map((g, idx) => (g / (1 + Math.exp(-g))) * up[idx]!);
+    const down = matmul(act, n, m, layer.wDown, h);
+    x = x.map((value, idx) => value + down[idx]!);
+  }
+  const logits = matmul(rmsNorm(x, n, h, w.finalNorm, cfg.eps), n, h, w.lmHead, v);
+  return Array.from({ length: n }, (_, p) => logits.slice(p * v, p * v + v));
+}

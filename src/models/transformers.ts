@@ -1,0 +1,592 @@
+// `transformers:<model id or local path>`: local ONNX inference on CPU through @huggingface/transformers
+// (onnxruntime-node): greedy generation with the chat template, and batched continuation scoring from the logits.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { AutoModelForCausalLM, AutoTokenizer, env, LogLevel, StoppingCriteria, Tensor } from '@huggingface/transformers';
+import {
+  ProviderError,
+  type ChatMessage,
+  type ContinuationRequest,
+  type ContinuationResult,
+  type GenerateRequest,
+  type GenerateResult,
+  type ModelDescription,
+  type ModelProvider,
+} from './types.ts';
+
+/**
+ * Default model when nothing is configured: Qwen2.5-0.5B-Instruct (29+ languages, a chat template, 0.5B parameters)
+ * with 8-bit ONNX weights (onnx/model_quantized.onnx, ~0.5 GB) published by onnx-community for transformers.js.
+ */
+export const DEFAULT_MODEL = 'onnx-community/Qwen2.5-0.5B-Instruct';
+/** dtype of the default model's weights (transformers.js name: q8 → onnx/model_quantized.onnx). */
+export const DEFAULT_MODEL_DTYPE = 'q8';
+
+const PROVIDER = 'transformers';
+const DEFAULT_MAX_NEW_TOKENS = 64;
+/** Fixed cost of one forward pass, in padded token positions (measured on CPU: a few ms ≈ 16 tokens' work). */
+const CALL_OVERHEAD_TOKENS = 16;
+
+export type ModelDtype = 'fp32' | 'fp16' | 'q8' | 'int8' | 'uint8' | 'q4' | 'q4f16' | 'bnb4';
+/** Files transformers.js loads for each dtype, in the order a local folder is probed. */
+const DTYPE_FILES: Array<[ModelDtype, string]> = [
+  ['fp32', 'model.onnx'],
+  ['q8', 'model_quantized.onnx'],
+  ['q4', 'model_q4.onnx'],
+  ['int8', 'model_int8.onnx'],
+  ['uint8', 'model_uint8.onnx'],
+  ['fp16', 'model_fp16.onnx'],
+  ['q4f16', 'model_q4f16.onnx'],
+  ['bnb4', 'model_bnb4.onnx'],
+];
+
+export interface TransformersProviderOptions {
+  /** Weight variant; default: the first present in a local folder (fp32 first), else q8 (LOKAL_DTYPE overrides). */
+  dtype?: ModelDtype;
+  /** Hub revision (branch, tag or commit); default 'main'. */
+  revision?: string;
+  /** Folder holding local models as <dir>/<owner>/<name>/ (default: LOKAL_MODEL_DIR). */
+  modelDir?: string;
+  /** Download cache of transformers.js (default: LOKAL_MODEL_CACHE, else the library's default). */
+  cacheDir?: string;
+  /** Allow downloads from the Hugging Face Hub (default: true unless LOKAL_OFFLINE=1 or HF_HUB_OFFLINE=1). */
+  allowRemote?: boolean;
+  /** Sequences per forward pass when scoring continuations (default 8). */
+  batchSize?: number;
+  /** Upper bound on batch × length × vocabulary logits per forward pass (default 64M floats = 256 MB). */
+  maxBatchLogits?: number;
+  /** Run a prompt shared by several continuations once and reuse its key/value cache (default true). */
+  sharePrefix?: boolean;
+  /** onnxruntime intra-op threads (default: onnxruntime's choice). */
+  threads?: number;
+  /** Environment to read (default process.env); tests pass their own. */
+  env?: Record<string, string | undefined>;
+}
+
+interface Tokenizer {
+  (text: string | string[], options?: Record<string, unknown>): { input_ids: Tensor; attention_mask: Tensor };
+  encode(text: string, options?: { add_special_tokens?: boolean }): number[];
+  decode(ids: Array<number | bigint>, options?: { skip_special_tokens?: boolean }): string;
+  apply_chat_template(messages: ChatMessage[], options: Record<string, unknown>): unknown;
+  chat_template: unknown;
+  pad_token_id?: number | null;
+  eos_token_id?: number | null;
+}
+
+interface CausalLM {
+  (inputs: Record<string, unknown>): Promise<Record<string, Tensor>>;
+  generate(options: Record<string, unknown>): Promise<Tensor>;
+  generation_config?: { eos_token_id?: number | number[] | null; repetition_penalty?: number | null } | null;
+  config: { eos_token_id?: number | number[] | null; vocab_size?: number };
+  dispose(): Promise<unknown>;
+}
+
+type ModelSource = { kind: 'local'; path: string } | { kind: 'hub'; id: string };
+
+const HUB_ID = /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/;
+
+/** Where a model spec points: an existing folder (as given, or under LOKAL_MODEL_DIR) or a Hub id. */
+export function resolveModelSource(spec: string, modelDir: string | undefined): ModelSource {
+  const trimmed = spec.trim();
+  if (trimmed === '') throw new ProviderError(PROVIDER, 'config', 'empty model name: use transformers:<hub id or local folder>');
+  const asPath = path.resolve(trimmed);
+  if (existsSync(asPath) && statSync(asPath).isDirectory()) return { kind: 'local', path: asPath };
+  if (modelDir) {
+    const under = path.resolve(modelDir, trimmed);
+    if (existsSync(under) && statSync(under).isDirectory()) return { kind: 'local', path: under };
+  }
+  if (HUB_ID.test(trimmed)) return { kind: 'hub', id: trimmed };
+  throw new ProviderError(
+    PROVIDER,
+    'not-found',
+    `model folder "${trimmed}" does not exist (resolved to ${asPath}${modelDir ? `; also looked in LOKAL_MODEL_DIR=${modelDir}` : ''}) ` +
+      `and it is not a Hugging Face model id of the form owner/name`,
+  );
+}
+
+function envFlag(value: string | undefined): boolean {
+  return value !== undefined && /^(1|true|yes|on)$/i.test(value.trim());
+}
+
+/** A fingerprint of a local model folder, so a cache never mixes up two models saved at the same path. */
+function localFingerprint(dir: string): string {
+  const hash = createHash('sha256');
+  for (const name of ['config.json', 'generation_config.json', 'tokenizer.json', 'tokenizer_config.json']) {
+    const file = path.join(dir, name);
+    if (existsSync(file)) hash.update(name).update(readFileSync(file));
+  }
+  const onnxDir = path.join(dir, 'onnx');
+  if (existsSync(onnxDir)) {
+    for (const name of readdirSync(onnxDir).sort()) {
+      const st = statSync(path.join(onnxDir, name));
+      hash.update(`${name}:${st.size}:${st.mtimeMs}`);
+    }
+  }
+  return `local-${hash.digest('hex').slice(0, 16)}`;
+}
+
+function firstLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split('\n')[0]!.slice(0, 300);
+}
+
+/** Stops generation once the decoded new text contains any stop string (cut off afterwards). */
+class StopStringCriteria extends StoppingCriteria {
+  constructor(
+    private readonly tokenizer: Tokenizer,
+    private readonly promptLength: number,
+    private readonly stops: string[],
+  ) {
+    super();
+  }
+  override _call(inputIds: number[][]): boolean[] {
+    return inputIds.map((ids) => {
+      const text = this.tokenizer.decode(ids.slice(this.promptLength), { skip_special_tokens: true });
+      return this.stops.some((s) => text.includes(s));
+    });
+  }
+}
+
+/** Text before the first occurrence of any stop string. */
+export function cutAtStop(text: string, stops: string[]): string {
+  let end = text.length;
+  for (const s of stops) {
+    if (s === '') continue;
+    const at = text.indexOf(s);
+    if (at >= 0 && at < end) end = at;
+  }
+  return text.slice(0, end);
+}
+
+interface Loaded {
+  tokenizer: Tokenizer;
+  model: CausalLM;
+  eos: number[];
+  padId: number;
+  vocab: number;
+}
+
+interface Scoring {
+  index: number;
+  prefix: number[];
+  full: number[];
+}
+
+export class TransformersProvider implements ModelProvider {
+  readonly source: ModelSource;
+  readonly dtype: ModelDtype;
+  private readonly revision: string;
+  private readonly options: Required<Pick<TransformersProviderOptions, 'batchSize' | 'maxBatchLogits' | 'sharePrefix'>> &
+    TransformersProviderOptions;
+  private loading?: Promise<Loaded>;
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly modelDir?: string;
+  private readonly cacheDir?: string;
+  private readonly allowRemote: boolean;
+
+  constructor(
+    readonly modelSpec: string,
+    options: TransformersProviderOptions = {},
+  ) {
+    const vars = options.env ?? process.env;
+    this.modelDir = options.modelDir ?? vars.LOKAL_MODEL_DIR;
+    this.cacheDir = options.cacheDir ?? vars.LOKAL_MODEL_CACHE;
+    this.allowRemote = options.allowRemote ?? !(envFlag(vars.LOKAL_OFFLINE) || envFlag(vars.HF_HUB_OFFLINE));
+    this.options = { batchSize: 8, maxBatchLogits: 64 * 1024 * 1024, sharePrefix: true, ...options };
+    if (!Number.isInteger(this.options.batchSize) || this.options.batchSize < 1)
+      throw new ProviderError(PROVIDER, 'config', `batchSize must be a positive integer, got ${this.options.batchSize}`);
+    this.source = resolveModelSource(modelSpec, this.modelDir);
+    const requested = options.dtype ?? (vars.LOKAL_DTYPE as ModelDtype | undefined);
+    if (requested !== undefined && !DTYPE_FILES.some(([d]) => d === requested))
+      throw new ProviderError(PROVIDER, 'config', `unknown dtype "${requested}" (one of ${DTYPE_FILES.map(([d]) => d).join(', ')})`);
+    if (this.source.kind === 'local') {
+      const onnxDir = path.join(this.source.path, 'onnx');
+      const present = DTYPE_FILES.filter(([, file]) => existsSync(path.join(onnxDir, file)));
+      if (present.length === 0)
+        throw new ProviderError(
+          PROVIDER,
+          'not-found',
+          `${onnxDir} holds no ONNX weights (expected one of ${DTYPE_FILES.map(([, f]) => f).join(', ')})`,
+        );
+      this.dtype = requested ?? present[0]![0];
+      if (!present.some(([d]) => d === this.dtype))
+        throw new ProviderError(PROVIDER, 'not-found', `${onnxDir} has no weights for dtype ${this.dtype} (${DTYPE_FILES.find(([d]) => d === this.dtype)![1]})`);
+      this.revision = options.revision ?? localFingerprint(this.source.path);
+    } else {
+      this.dtype = requested ?? (this.source.id === DEFAULT_MODEL ? DEFAULT_MODEL_DTYPE : 'q8');
+      this.revision = options.revision ?? 'main';
+    }
+  }
+
+  describe(): ModelDescription {
+    return {
+      provider: PROVIDER,
+      model: this.source.kind === 'local' ? this.source.path : this.source.id,
+      revision: this.revision,
+      settings: {
+        dtype: this.dtype,
+        decoding: 'greedy',
+        defaultMaxNewTokens: DEFAULT_MAX_NEW_TOKENS,
+        device: 'cpu',
+        scoring: 'sum of float64 log-softmax over the continuation tokens',
+      },
+    };
+  }
+
+  /** Loads tokenizer and model once (also called lazily by generate/scoreContinuations). */
+  load(): Promise<Loaded> {
+    this.loading ??= this.doLoad();
+    return this.loading;
+  }
+
+  private async doLoad(): Promise<Loaded> {
+    if (!envFlag(process.env.LOKAL_DEBUG)) env.logLevel = LogLevel.ERROR;
+    env.allowLocalModels = true;
+    env.allowRemoteModels = this.source.kind === 'hub' && this.allowRemote;
+    if (this.modelDir) env.localModelPath = path.resolve(this.modelDir);
+    if (this.cacheDir) env.cacheDir = path.resolve(this.cacheDir);
+    const where = this.source.kind === 'local' ? this.source.path : this.source.id;
+    const common = { revision: this.revision.startsWith('local-') ? 'main' : this.revision };
+    try {
+      const tokenizer = (await AutoTokenizer.from_pretrained(where, common)) as unknown as Tokenizer;
+      const sessionOptions = this.options.threads ? { intraOpNumThreads: this.options.threads } : undefined;
+      const model = (await AutoModelForCausalLM.from_pretrained(where, {
+        ...common,
+        dtype: this.dtype,
+        device: 'cpu',
+        ...(sessionOptions ? { session_options: sessionOptions } : {}),
+      })) as unknown as CausalLM;
+      const eosRaw = model.generation_config?.eos_token_id ?? model.config.eos_token_id ?? tokenizer.eos_token_id;
+      const eos = (Array.isArray(eosRaw) ? eosRaw : eosRaw == null ? [] : [eosRaw]).map(Number);
+      const padId = Number(tokenizer.pad_token_id ?? eos[0] ?? 0);
+      return { tokenizer, model, eos, padId, vocab: Number(model.config.vocab_size ?? 0) };
+    } catch (error) {
+      throw this.loadError(error);
+    }
+  }
+
+  private loadError(error: unknown): ProviderError {
+    const reason = firstLine(error);
+    if (this.source.kind === 'local')
+      return new ProviderError(PROVIDER, 'not-found', `cannot load the model in ${this.source.path}: ${reason}`);
+    const looked = [
+      this.modelDir ? `LOKAL_MODEL_DIR=${path.resolve(this.modelDir)}/${this.source.id}` : undefined,
+      `the download cache ${env.cacheDir ?? '(none)'}`,
+    ].filter(Boolean);
+    const remote = this.allowRemote
+      ? `could not be downloaded from ${env.remoteHost} (${reason})`
+      : `downloads are disabled (LOKAL_OFFLINE/HF_HUB_OFFLINE; ${reason})`;
+    return new ProviderError(
+      PROVIDER,
+      'not-found',
+      `model "${this.source.id}" (dtype ${this.dtype}) is not available locally (looked in ${looked.join(' and ')}) and ${remote}. ` +
+        `Download it once with network access, set LOKAL_MODEL_DIR to a folder holding ${this.source.id}/ ` +
+        `(config.json, tokenizer.json, tokenizer_config.json, onnx/${DTYPE_FILES.find(([d]) => d === this.dtype)![1]}), ` +
+        `or pass a local folder: transformers:/path/to/model`,
+    );
+  }
+
+  /** Runs model work one call at a time (onnxruntime already uses every core for one call). */
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private promptIds(loaded: Loaded, req: { prompt?: string; messages?: ChatMessage[] }, where: string): number[] {
+    if ((req.prompt === undefined) === (req.messages === undefined))
+      throw new ProviderError(PROVIDER, 'config', `${where}: exactly one of prompt and messages must be given`);
+    if (req.messages !== undefined) return this.chatIds(loaded, req.messages, true);
+    return loaded.tokenizer.encode(req.prompt!, { add_special_tokens: true }).map(Number);
+  }
+
+  private chatIds(loaded: Loaded, messages: ChatMessage[], addGenerationPrompt: boolean): number[] {
+    if (!loaded.tokenizer.chat_template)
+      throw new ProviderError(
+        PROVIDER,
+        'unsupported',
+        `${this.describe().model} has no chat template (tokenizer_config.json chat_template): use plain prompts with this model`,
+      );
+    const ids = loaded.tokenizer.apply_chat_template(messages, {
+      add_generation_prompt: addGenerationPrompt,
+      tokenize: true,
+      return_tensor: false,
+      return_dict: false,
+    });
+    return (ids as Array<number | bigint>).map(Number);
+  }
+
+  async generate(requests: GenerateRequest[]): Promise<GenerateResult[]> {
+    const loaded = await this.load();
+    const results: GenerateResult[] = [];
+    for (const [i, req] of requests.entries()) {
+      results.push(await this.exclusive(() => this.generateOne(loaded, req, `request ${i}${req.itemKey ? ` (${req.itemKey})` : ''}`)));
+    }
+    return results;
+  }
+
+  private async generateOne(loaded: Loaded, req: GenerateRequest, where: string): Promise<GenerateResult> {
+    const ids = this.promptIds(loaded, req, where);
+    if (ids.length === 0) throw new ProviderError(PROVIDER, 'config', `${where}: the prompt is empty after tokenisation`);
+    const stops = (req.stop ?? []).filter((s) => s !== '');
+    const budget =
+      req.maxLength !== undefined ? { max_length: req.maxLength, max_new_tokens: null } : { max_new_tokens: req.maxNewTokens ?? DEFAULT_MAX_NEW_TOKENS };
+    const started = performance.now();
+    let sequences: Tensor;
+    try {
+      sequences = await loaded.model.generate({
+        input_ids: new Tensor('int64', BigInt64Array.from(ids.map(BigInt)), [1, ids.length]),
+        attention_mask: new Tensor('int64', new BigInt64Array(ids.length).fill(1n), [1, ids.length]),
+        ...budget,
+        do_sample: false,
+        num_beams: 1,
+        ...(stops.length > 0 ? { stopping_criteria: [new StopStringCriteria(loaded.tokenizer, ids.length, stops)] } : {}),
+      });
+    } catch (error) {
+      throw new ProviderError(PROVIDER, 'inference', `${where}: generation failed: ${firstLine(error)}`);
+    }
+    const latencyMs = performance.now() - started;
+    const all = (sequences.tolist() as Array<Array<bigint | number>>)[0]!.map(Number);
+    let generated = all.slice(ids.length);
+    const eosAt = generated.findIndex((t) => loaded.eos.includes(t));
+    if (eosAt >= 0) generated = generated.slice(0, eosAt);
+    const text = cutAtStop(loaded.tokenizer.decode(generated, { skip_special_tokens: true }), stops);
+    return { text, latencyMs, cached: false };
+  }
+
+  /** Token ids of the prompt (P) and of prompt + continuation (F); P must be a token prefix of F (METRICS.md §10.2). */
+  tokenizeContinuation(loaded: Loaded, req: ContinuationRequest, where: string): { prefix: number[]; full: number[] } {
+    let prefix: number[];
+    let full: number[];
+    if ((req.prompt === undefined) === (req.messages === undefined))
+      throw new ProviderError(PROVIDER, 'config', `${where}: exactly one of prompt and messages must be given`);
+    if (req.messages !== undefined) {
+      prefix = this.chatIds(loaded, req.messages, true);
+      full = this.chatIds(loaded, [...req.messages, { role: 'assistant', content: req.continuation }], false);
+    } else {
+      prefix = loaded.tokenizer.encode(req.prompt!, { add_special_tokens: true }).map(Number);
+      full = loaded.tokenizer.encode(req.prompt! + req.continuation, { add_special_tokens: true }).map(Number);
+    }
+    const mismatch = prefix.findIndex((t, i) => full[i] !== t);
+    if (mismatch >= 0 || full.length < prefix.length) {
+      const at = mismatch >= 0 ? mismatch : full.length;
+      throw new ProviderError(
+        PROVIDER,
+        'inference',
+        `${where}: the prompt's ${prefix.length} tokens are not a prefix of the tokens of prompt + continuation ` +
+          `(they differ at token ${at}: ${JSON.stringify(loaded.tokenizer.decode(prefix.slice(at, at + 3)))} vs ` +
+          `${JSON.stringify(loaded.tokenizer.decode(full.slice(at, at + 3)))}); the tokenizer merges across the boundary` +
+          (req.prompt !== undefined ? ' (move trailing whitespace from the prompt to the start of the continuation)' : ''),
+      );
+    }
+    if (prefix.length === 0 && full.length > 0)
+      throw new ProviderError(PROVIDER, 'config', `${where}: the prompt is empty after tokenisation, so the first continuation token has no context`);
+    return { prefix, full };
+  }
+
+  async scoreContinuations(requests: ContinuationRequest[]): Promise<ContinuationResult[]> {
+    const loaded = await this.load();
+    return this.exclusive(async () => {
+      const started = performance.now();
+      const items: Scoring[] = requests.map((req, index) => ({
+        index,
+        ...this.tokenizeContinuation(loaded, req, `request ${index}${req.itemKey ? ` (${req.itemKey})` : ''}`),
+      }));
+      const sums = new Array<number>(requests.length).fill(0);
+      const todo = items.filter((it) => it.full.length > it.prefix.length);
+      try {
+        const plain: Scoring[] = [];
+        if (this.options.sharePrefix) {
+          const groups = new Map<string, Scoring[]>();
+          for (const it of todo) {
+            const key = it.prefix.join(',');
+            groups.set(key, [...(groups.get(key) ?? []), it]);
+          }
+          const shared: Scoring[][] = [];
+          for (const group of groups.values()) {
+            if (group.length >= 2) shared.push(group);
+            else plain.push(...group);
+          }
+          await this.scoreSharedPrefixes(loaded, shared, sums);
+        } else plain.push(...todo);
+        await this.scorePlain(loaded, plain, sums);
+      } catch (error) {
+        if (error instanceof ProviderError) throw error;
+        throw new ProviderError(PROVIDER, 'inference', `continuation scoring failed: ${firstLine(error)}`);
+      }
+      // One batched computation: its wall time is shared equally by the requests it answered.
+      const latencyMs = requests.length > 0 ? (performance.now() - started) / requests.length : 0;
+      return items.map((it) => ({ logprob: sums[it.index]!, tokenCount: it.full.length - it.prefix.length, latencyMs, cached: false }));
+    });
+  }
+
+  /**
+   * Splits sequences into batches of similar length: sorted by length, then cut where padding would cost more than
+   * another forward pass (dynamic programming over Σ rows × longest + per-call overhead), within batchSize and the
+   * logits budget.
+   */
+  private batches<T>(items: T[], length: (t: T) => number, vocab: number): T[][] {
+    const sorted = [...items].sort((a, b) => length(a) - length(b));
+    const n = sorted.length;
+    const cost = new Array<number>(n + 1).fill(Infinity);
+    const cut = new Array<number>(n + 1).fill(0);
+    cost[0] = 0;
+    for (let i = 1; i <= n; i++) {
+      const longest = length(sorted[i - 1]!);
+      for (let j = i - 1; j >= 0 && i - j <= this.options.batchSize; j--) {
+        const rows = i - j;
+        if (rows > 1 && rows * longest * vocab > this.options.maxBatchLogits) break;
+        const total = cost[j]! + rows * longest + CALL_OVERHEAD_TOKENS;
+        if (total < cost[i]!) {
+          cost[i] = total;
+          cut[i] = j;
+        }
+      }
+    }
+    const out: T[][] = [];
+    for (let i = n; i > 0; i = cut[i]!) out.unshift(sorted.slice(cut[i]!, i));
+    return out;
+  }
+
+  /** One forward pass per sequence over prompt + continuation, right-padded batches. */
+  private async scorePlain(loaded: Loaded, items: Scoring[], sums: number[]): Promise<void> {
+    const vocab = loaded.vocab || 1;
+    for (const batch of this.batches(items, (it) => it.full.length, vocab)) {
+      const width = Math.max(...batch.map((it) => it.full.length));
+      const rows = batch.map((it) => it.full);
+      const logits = await this.forward(loaded, rows, width, 0, null);
+      batch.forEach((it, b) => {
+        sums[it.index] = sumLogprobs(logits, b, width, it.full, it.prefix.length - 1, it.prefix.length, it.full.length);
+      });
+    }
+  }
+
+  /**
+   * Each shared prompt runs once (prompts batched together, right-padded); its key/value cache, cut to its own
+   * length, is tiled over batches of its continuations, which then run with past = the prompt.
+   */
+  private async scoreSharedPrefixes(loaded: Loaded, groups: Scoring[][], sums: number[]): Promise<void> {
+    const vocab = loaded.vocab || 1;
+    const states = new Map<Scoring[], { last: Float32Array; cache: Record<string, Tensor> }>();
+    for (const batch of this.batches(groups, (g) => g[0]!.prefix.length, vocab)) {
+      const width = Math.max(...batch.map((g) => g[0]!.prefix.length));
+      const head = await this.forwardFull(loaded, batch.map((g) => g[0]!.prefix), width, 0, null);
+      batch.forEach((g, r) => {
+        const p = g[0]!.prefix.length;
+        states.set(g, { last: sliceRow(head.logits, r, width, p - 1).slice(), cache: cacheRow(head.present, r, p) });
+      });
+    }
+    for (const group of groups) {
+      const { last, cache } = states.get(group)!;
+      const p = group[0]!.prefix.length;
+      for (const batch of this.batches(group, (it) => it.full.length - p, vocab)) {
+        const width = Math.max(...batch.map((it) => it.full.length - p));
+        const logits = await this.forward(loaded, batch.map((it) => it.full.slice(p)), width, p, tileCache(cache, batch.length));
+        batch.forEach((it, b) => {
+          const cont = it.full.slice(p);
+          // the first continuation token is predicted by the prompt's last position
+          sums[it.index] = logSoftmaxAt(last, cont[0]!) + sumLogprobs(logits, b, width, cont, 0, 1, cont.length);
+        });
+      }
+    }
+  }
+
+  private async forward(loaded: Loaded, rows: number[][], width: number, past: number, cache: Record<string, Tensor> | null): Promise<Tensor> {
+    return (await this.forwardFull(loaded, rows, width, past, cache)).logits;
+  }
+
+  private async forwardFull(
+    loaded: Loaded,
+    rows: number[][],
+    width: number,
+    past: number,
+    cache: Record<string, Tensor> | null,
+  ): Promise<{ logits: Tensor; present: Record<string, Tensor> }> {
+    const b = rows.length;
+    const ids = new BigInt64Array(b * width).fill(BigInt(loaded.padId));
+    const mask = new BigInt64Array(b * (past + width));
+    const positions = new BigInt64Array(b * width);
+    rows.forEach((row, r) => {
+      row.forEach((t, j) => (ids[r * width + j] = BigInt(t)));
+      for (let j = 0; j < past + row.length; j++) mask[r * (past + width) + j] = 1n;
+      // Padding positions repeat the last real position (they are masked out and their outputs ignored).
+      for (let j = 0; j < width; j++) positions[r * width + j] = BigInt(past + Math.min(j, row.length - 1));
+    });
+    const inputs: Record<string, unknown> = {
+      input_ids: new Tensor('int64', ids, [b, width]),
+      attention_mask: new Tensor('int64', mask, [b, past + width]),
+      position_ids: new Tensor('int64', positions, [b, width]),
+    };
+    if (cache) inputs.past_key_values = cache;
+    const out = await loaded.model(inputs);
+    const present: Record<string, Tensor> = {};
+    for (const [name, t] of Object.entries(out)) {
+      if (name.startsWith('present')) present[name.replace('present', 'past_key_values')] = t;
+    }
+    const logits = out.logits!.type === 'float32' ? out.logits! : out.logits!.to('float32');
+    return { logits, present };
+  }
+
+  async close(): Promise<void> {
+    if (!this.loading) return;
+    const loaded = await this.loading.catch(() => undefined);
+    this.loading = undefined;
+    await loaded?.model.dispose();
+  }
+}
+
+function logSoftmaxAt(row: Float32Array, index: number): number {
+  let max = -Infinity;
+  for (let j = 0; j < row.length; j++) if (row[j]! > max) max = row[j]!;
+  let sum = 0;
+  for (let j = 0; j < row.length; j++) sum += Math.exp(row[j]! - max);
+  return row[index]! - max - Math.log(sum);
+}
+
+function sliceRow(logits: Tensor, b: number, width: number, position: number): Float32Array {
+  const vocab = logits.dims[2]!;
+  const data = logits.data as Float32Array;
+  const start = (b * width + position) * vocab;
+  return data.subarray(start, start + vocab);
+}
+
+/** Σ log p(tokens[t] | logits at position t - shift) for t in [from, to), float64. */
+function sumLogprobs(logits: Tensor, b: number, width: number, tokens: number[], firstPosition: number, from: number, to: number): number {
+  let total = 0;
+  for (let t = from, pos = firstPosition; t < to; t++, pos++) total += logSoftmaxAt(sliceRow(logits, b, width, pos), tokens[t]!);
+  return total;
+}
+
+/** Row r of a [batch, heads, length, dim] key/value cache, cut to its first `length` positions. */
+function cacheRow(present: Record<string, Tensor>, r: number, length: number): Record<string, Tensor> {
+  const out: Record<string, Tensor> = {};
+  for (const [name, t] of Object.entries(present)) {
+    const [, heads, total, dim] = t.dims as [number, number, number, number];
+    const data = t.data as Float32Array;
+    const row = new (data.constructor as Float32ArrayConstructor)(heads * length * dim);
+    for (let h = 0; h < heads; h++) {
+      const from = ((r * heads + h) * total) * dim;
+      row.set(data.subarray(from, from + length * dim), h * length * dim);
+    }
+    out[name] = new Tensor(t.type as 'float32', row, [1, heads, length, dim]);
+  }
+  return out;
+}
+
+/** Repeats a batch-1 key/value cache along the batch axis. */
+function tileCache(present: Record<string, Tensor>, copies: number): Record<string, Tensor> {
+  const out: Record<string, Tensor> = {};
+  for (const [name, t] of Object.entries(present)) {
+    const data = t.data as Float32Array;
+    const tiled = new (data.constructor as Float32ArrayConstructor)(data.length * copies);
+    for (let c = 0; c < copies; c++) tiled.set(data, c * data.length);
+    out[name] = new Tensor(t.type as 'float32', tiled, [copies, ...t.dims.slice(1)]);
+  }
+  return out;
+}
+
+/** `transformers:<spec>` provider; loading is lazy (first call) so construction never blocks. */
+export function createTransformersProvider(spec: string, options?: TransformersProviderOptions): TransformersProvider {
+  return new TransformersProvider(spec || DEFAULT_MODEL, options);
+}
