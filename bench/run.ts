@@ -1,0 +1,96 @@
+// `npm run bench`: every speed claim of the project, each measured against its baseline in this same run.
+// Usage: npm run bench [-- metrics replay models http]   (default: all)
+import { execFileSync, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { randomPairs } from './randomPairs.ts';
+import { scoreExample } from '../src/metrics/index.ts';
+
+interface Row {
+  benchmark: string;
+  subject: string;
+  baseline: string;
+  ratio: number;
+  goal: string;
+}
+
+const rows: Row[] = [];
+const fmt = (x: number, digits = 2) => x.toFixed(digits);
+
+/** 7,500 predictions with all MultiLoKo metrics: TypeScript vs the Python port of eval.py on the same pairs. */
+async function metrics(): Promise<void> {
+  const pairs = randomPairs(7500);
+  const warm = randomPairs(500, 1);
+  for (const p of warm) scoreExample(p.prediction, p.targets);
+  const start = performance.now();
+  for (const p of pairs) scoreExample(p.prediction, p.targets);
+  const tsSeconds = (performance.now() - start) / 1000;
+  console.log(`metrics: TypeScript scored ${pairs.length} items in ${fmt(tsSeconds, 3)} s (${Math.round(pairs.length / tsSeconds)} items/s)`);
+  if (spawnSync('python3', ['--version']).status !== 0) {
+    console.log('metrics: python3 not found, no baseline run');
+    return;
+  }
+  const port = fileURLToPath(new URL('./eval_port.py', import.meta.url));
+  const input = pairs.map((p) => JSON.stringify(p)).join('\n');
+  const out = JSON.parse(execFileSync('python3', [port], { input, maxBuffer: 1 << 28 }).toString()) as { seconds: number };
+  console.log(`metrics: Python port of eval.py (CPython difflib + the sacrebleu/editdistance algorithms in Python) ${fmt(out.seconds, 3)} s`);
+  rows.push({
+    benchmark: 'MultiLoKo scoring, 7,500 items',
+    subject: `${fmt(tsSeconds, 3)} s`,
+    baseline: `Python port ${fmt(out.seconds, 3)} s`,
+    ratio: out.seconds / tsSeconds,
+    goal: '≥ 5x faster',
+  });
+}
+
+/** Continuation scoring on a generated ~22M-parameter model: batched with shared prompts vs one sequence at a time. */
+async function models(): Promise<void> {
+  const { benchContinuationBatching } = await import('./models.ts');
+  const r = await benchContinuationBatching();
+  console.log(
+    `models: ${r.continuations} continuations (${r.scoredTokens} scored tokens) on a ${(r.parameters / 1e6).toFixed(1)}M-parameter model: ` +
+      `one-by-one ${fmt(r.oneByOneSeconds)} s, padded batches ${fmt(r.paddedBatchSeconds)} s, batched + shared prompt ${fmt(r.batchedSeconds)} s ` +
+      `(max |Δ logprob| ${r.maxAbsDifference.toExponential(1)})`,
+  );
+  rows.push({
+    benchmark: 'continuation scoring, batched + shared prompt',
+    subject: `${fmt(r.batchedThroughput, 1)} cont/s`,
+    baseline: `one-by-one ${fmt(r.oneByOneThroughput, 1)} cont/s`,
+    ratio: r.speedup,
+    goal: '≥ 3x',
+  });
+  rows.push({
+    benchmark: 'continuation scoring, padded batches only',
+    subject: `${fmt(r.paddedBatchThroughput, 1)} cont/s`,
+    baseline: `one-by-one ${fmt(r.oneByOneThroughput, 1)} cont/s`,
+    ratio: r.paddingOnlySpeedup,
+    goal: '(diagnostic)',
+  });
+}
+
+/** 1,000 requests to a 127.0.0.1 server answering after 100 ms, concurrency 32, against the ideal wall time. */
+async function http(): Promise<void> {
+  const { benchHttpConcurrency } = await import('./models.ts');
+  const r = await benchHttpConcurrency();
+  console.log(`http: ${r.requests} requests at ${r.latencyMs} ms, concurrency ${r.concurrency}: ${fmt(r.wallSeconds)} s (ideal ${fmt(r.idealSeconds, 3)} s, peak in flight ${r.maxInFlight})`);
+  rows.push({
+    benchmark: `OpenAI provider, ${r.requests} requests @ ${r.latencyMs} ms, c=${r.concurrency}`,
+    subject: `${fmt(r.wallSeconds)} s`,
+    baseline: `ideal ${fmt(r.idealSeconds, 3)} s`,
+    ratio: r.idealSeconds / r.wallSeconds,
+    goal: 'within 1.3x of ideal (≥ 0.77)',
+  });
+}
+
+const benches: Record<string, () => Promise<void>> = { metrics, models, http };
+
+const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches);
+for (const name of wanted) {
+  const bench = benches[name];
+  if (!bench) {
+    console.error(`unknown benchmark ${JSON.stringify(name)}; known: ${Object.keys(benches).join(', ')}`);
+    process.exit(2);
+  }
+  await bench();
+}
+console.log('\n| benchmark | ours | baseline | speed-up | goal |\n|---|---|---|---|---|');
+for (const r of rows) console.log(`| ${r.benchmark} | ${r.subject} | ${r.baseline} | ${fmt(r.ratio)}x | ${r.goal} |`);
