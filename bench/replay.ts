@@ -1,0 +1,86 @@
+// Benchmark: a replay evals run over 7,500 generated items (30 languages × 250), timed end to end as a child
+// `vitest run --project evals` — startup, collection, 7,500 item tests, the runner's aggregates and the roll-up reporter.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const VITEST_BIN = path.join(REPO_ROOT, 'node_modules', 'vitest', 'vitest.mjs');
+
+export interface ReplayBenchOptions {
+  languages?: number;
+  itemsPerLanguage?: number;
+}
+
+const ANSWERS = [['Roma', 'la città di Roma'], ['25 ottobre 2010', '2010-10-25'], ['São Paulo'], ['東京', '東京都'], ['Jean-Paul Sartre', 'Sartre'], ['1969']];
+
+/** Writes the dataset (local subsets only, like the 7,500-item leaderboard run) and a replay file answering every item. */
+function writeInputs(dir: string, languages: number, perLanguage: number): { dataset: string; predictions: string } {
+  const dataset = path.join(dir, 'benchmark_data');
+  const rows: string[] = [];
+  for (let l = 0; l < languages; l++) {
+    const language = `lang${String(l).padStart(2, '0')}`;
+    mkdirSync(path.join(dataset, language), { recursive: true });
+    const items: string[] = [];
+    for (let i = 0; i < perLanguage; i++) {
+      const id = `${String(i).padStart(3, '0')}_${language}.txt`;
+      const targets = ANSWERS[(l + i) % ANSWERS.length]!;
+      items.push(JSON.stringify({ id, question: `Question ${i} of ${language}: which place or date is meant here?`, targets }));
+      const variant = (l * 7 + i * 13) % 5;
+      const prediction = variant === 0 ? targets[0]! : variant === 1 ? `The ${targets[0]!}.` : variant === 2 ? `${targets[0]!} circa` : variant === 3 ? 'non lo so' : '';
+      rows.push(JSON.stringify({ language, id, prediction }));
+    }
+    writeFileSync(path.join(dataset, language, 'dev.jsonl'), `${items.join('\n')}\n`);
+  }
+  const predictions = path.join(dir, 'predictions.jsonl');
+  writeFileSync(predictions, `${rows.join('\n')}\n`);
+  return { dataset, predictions };
+}
+
+function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [VITEST_BIN, ...args], { cwd: REPO_ROOT, env: { ...process.env, CI: '1', NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+/** Times one replay evals run (default 30 × 250 = 7,500 items); throws if the run fails or scores a different count. */
+export async function benchReplay(options: ReplayBenchOptions = {}): Promise<{ items: number; seconds: number }> {
+  const languages = options.languages ?? 30;
+  const perLanguage = options.itemsPerLanguage ?? 250;
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-bench-'));
+  try {
+    const { dataset, predictions } = writeInputs(dir, languages, perLanguage);
+    const output = path.join(dir, 'results');
+    const start = process.hrtime.bigint();
+    const { code, output: log } = await run(['run', '--project', 'evals'], {
+      LOKAL_MULTILOKO: dataset,
+      LOKAL_MODEL: `replay:${predictions}`,
+      LOKAL_OUTPUT: output,
+      LOKAL_LANGUAGES: '',
+      LOKAL_SUBSETS: '',
+      LOKAL_LIMIT: '',
+      LOKAL_THRESHOLDS: '',
+      LOKAL_BASELINE: '',
+    });
+    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    if (code !== 0) throw new Error(`replay bench: vitest exited with ${code}\n${log.slice(-3000)}`);
+    const results = JSON.parse(readFileSync(path.join(output, 'multiloko.json'), 'utf8')) as { summary: { items: { scored: number } } };
+    const items = results.summary.items.scored;
+    if (items !== languages * perLanguage) throw new Error(`replay bench: scored ${items} items, expected ${languages * perLanguage}`);
+    return { items, seconds };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { items, seconds } = await benchReplay();
+  process.stdout.write(`replay evals run: ${items} items in ${seconds.toFixed(2)} s\n`);
+}

@@ -1,0 +1,87 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { LOKAL_DEFAULTS, LokalConfigError, resolveLokalConfig, resolveLokalSettings } from '../../src/vitest/config.ts';
+
+const dirs: string[] = [];
+function folder(config?: unknown, raw?: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-config-'));
+  dirs.push(dir);
+  if (raw !== undefined) writeFileSync(path.join(dir, 'lokal.config.json'), raw);
+  else if (config !== undefined) writeFileSync(path.join(dir, 'lokal.config.json'), JSON.stringify(config));
+  return dir;
+}
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+describe('resolveLokalConfig', () => {
+  test('defaults without file, options or environment', () => {
+    expect(resolveLokalConfig({}, { cwd: folder(), env: {} })).toEqual({
+      split: 'dev',
+      strict: false,
+      missing: 'empty',
+      maxNewTokens: 64,
+      output: 'results',
+      baselineTolerance: 0.02,
+    });
+  });
+
+  test('precedence: lokal.config.json < options < environment', () => {
+    const cwd = folder({ limit: 5, output: 'from-file', languages: ['italian'], thresholds: 'em>=0.1' });
+    const config = resolveLokalConfig({ limit: 7, thresholds: 'em>=0.2' }, { cwd, env: { LOKAL_LIMIT: '9' } });
+    expect(config.limit).toBe(9);
+    expect(config.thresholds).toBe('em>=0.2');
+    expect(config.output).toBe('from-file');
+    expect(config.languages).toEqual(['italian']);
+    expect(config.split).toBe('dev');
+  });
+
+  test('settings without defaults tell what was given', () => {
+    expect(resolveLokalSettings({}, { cwd: folder(), env: { LOKAL_OUTPUT: 'x' } })).toEqual({ output: 'x' });
+  });
+
+  test('environment values are parsed: lists, numbers, flags', () => {
+    const config = resolveLokalConfig({}, {
+      cwd: folder(),
+      env: {
+        LOKAL_LANGUAGES: 'italian, french  english',
+        LOKAL_SUBSETS: 'local,human',
+        LOKAL_STRICT: 'yes',
+        LOKAL_BASELINE_TOLERANCE: '0.05',
+        LOKAL_MODEL: 'replay:p.jsonl',
+        LOKAL_MISSING: 'fail',
+        LOKAL_THRESHOLDS: '',
+      },
+    });
+    expect(config.languages).toEqual(['italian', 'french', 'english']);
+    expect(config.subsets).toEqual(['local', 'human']);
+    expect(config.strict).toBe(true);
+    expect(config.baselineTolerance).toBe(0.05);
+    expect(config.model).toBe('replay:p.jsonl');
+    expect(config.missing).toBe('fail');
+    expect(config.thresholds).toBeUndefined();
+    expect(resolveLokalConfig({ strict: true }, { cwd: folder(), env: { LOKAL_STRICT: '0' } }).strict).toBe(false);
+    expect(resolveLokalConfig({ strict: true }, { cwd: folder(), env: { LOKAL_STRICT: '' } }).strict).toBe(false);
+  });
+
+  test('errors name the variable, file or field', () => {
+    const cwd = folder();
+    expect(() => resolveLokalConfig({}, { cwd, env: { LOKAL_LIMIT: 'abc' } })).toThrow(/^LOKAL_LIMIT: /);
+    expect(() => resolveLokalConfig({}, { cwd, env: { LOKAL_LIMIT: '0' } })).toThrow(/^LOKAL_LIMIT: Too small/);
+    expect(() => resolveLokalConfig({}, { cwd, env: { LOKAL_STRICT: 'maybe' } })).toThrow(/^LOKAL_STRICT: /);
+    expect(() => resolveLokalConfig({}, { cwd, env: { LOKAL_MISSING: 'skip' } })).toThrow(/^LOKAL_MISSING: /);
+    expect(() => resolveLokalConfig({ limit: -1 } as never, { cwd, env: {} })).toThrow(/^options field "limit": /);
+    const typo = folder({ limitt: 3 });
+    expect(() => resolveLokalConfig({}, { cwd: typo, env: {} })).toThrow(new RegExp(`^${path.join(typo, 'lokal.config.json')} field "limitt": unknown setting`));
+    const broken = folder(undefined, '{ "limit": 3, }');
+    expect(() => resolveLokalConfig({}, { cwd: broken, env: {} })).toThrow(/lokal\.config\.json: malformed JSON/);
+    expect(() => resolveLokalConfig({}, { cwd, env: { LOKAL_CONFIG: 'nope.json' } })).toThrow(LokalConfigError);
+  });
+
+  test('LOKAL_CONFIG points at another file', () => {
+    const dir = folder();
+    writeFileSync(path.join(dir, 'other.json'), JSON.stringify({ output: 'elsewhere' }));
+    expect(resolveLokalConfig({}, { cwd: dir, env: { LOKAL_CONFIG: 'other.json' } }).output).toBe('elsewhere');
+    expect(LOKAL_DEFAULTS.output).toBe('results');
+  });
+});
