@@ -25,20 +25,40 @@ async function metrics(): Promise<void> {
   for (const p of pairs) scoreExample(p.prediction, p.targets);
   const tsSeconds = (performance.now() - start) / 1000;
   console.log(`metrics: TypeScript scored ${pairs.length} items in ${fmt(tsSeconds, 3)} s (${Math.round(pairs.length / tsSeconds)} items/s)`);
-  if (spawnSync('python3', ['--version']).status !== 0) {
-    console.log('metrics: python3 not found, no baseline run');
-    return;
-  }
-  const port = fileURLToPath(new URL('./eval_port.py', import.meta.url));
-  const input = pairs.map((p) => JSON.stringify(p)).join('\n');
-  const out = JSON.parse(execFileSync('python3', [port], { input, maxBuffer: 1 << 28 }).toString()) as { seconds: number };
-  console.log(`metrics: Python port of eval.py (CPython difflib + the sacrebleu/editdistance algorithms in Python) ${fmt(out.seconds, 3)} s`);
+  const baseline = pythonPortSeconds(pairs);
+  if (baseline === undefined) return console.log('metrics: python3 not found, no baseline run');
+  console.log(`metrics: Python port of eval.py (CPython difflib + the sacrebleu/editdistance algorithms in Python) ${fmt(baseline, 3)} s`);
   rows.push({
     benchmark: 'MultiLoKo scoring, 7,500 items',
     subject: `${fmt(tsSeconds, 3)} s`,
-    baseline: `Python port ${fmt(out.seconds, 3)} s`,
-    ratio: out.seconds / tsSeconds,
+    baseline: `Python port ${fmt(baseline, 3)} s`,
+    ratio: baseline / tsSeconds,
     goal: '≥ 5x faster',
+  });
+}
+
+/** Scores (prediction, targets) pairs with the Python port of eval.py; returns its scoring seconds, or undefined. */
+function pythonPortSeconds(pairs: Array<{ prediction: string; targets: string[] }>): number | undefined {
+  if (spawnSync('python3', ['--version']).status !== 0) return undefined;
+  const port = fileURLToPath(new URL('./eval_port.py', import.meta.url));
+  const input = pairs.map((p) => JSON.stringify(p)).join('\n');
+  return (JSON.parse(execFileSync('python3', [port], { input, maxBuffer: 1 << 28 }).toString()) as { seconds: number }).seconds;
+}
+
+/** A whole `vitest run --project evals` with a replay model over 7,500 items vs scoring the same pairs in Python. */
+async function replay(): Promise<void> {
+  const { benchReplay } = await import('./replay.ts');
+  const r = await benchReplay();
+  console.log(`replay: vitest evals run over ${r.items} items (start-up, collection, tests, runner, reporter) ${fmt(r.seconds)} s`);
+  const baseline = pythonPortSeconds(r.pairs);
+  if (baseline === undefined) return console.log('replay: python3 not found, no baseline run');
+  console.log(`replay: Python port of eval.py scoring the same ${r.pairs.length} pairs (scoring only, no start-up) ${fmt(baseline)} s`);
+  rows.push({
+    benchmark: `replay evals run, ${r.items} items`,
+    subject: `${fmt(r.seconds)} s`,
+    baseline: `Python port scoring ${fmt(baseline)} s`,
+    ratio: baseline / r.seconds,
+    goal: '≥ 1x (no slower than the reference script)',
   });
 }
 
@@ -81,7 +101,7 @@ async function http(): Promise<void> {
   });
 }
 
-const benches: Record<string, () => Promise<void>> = { metrics, models, http };
+const benches: Record<string, () => Promise<void>> = { metrics, replay, models, http };
 
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches);
 for (const name of wanted) {
