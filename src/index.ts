@@ -1,0 +1,8 @@
+// vitest-lokal's public API: suites for eval files, and the building blocks (data, metrics, prompts, models).
+export * from './vitest/index.ts';
+export * as data from './data/index.ts';
+export * as metrics from './metrics/index.ts';
+export * as prompts from './prompts/index.ts';
+export * as models from './models/index.ts';
+export { scoreMultiLoKoPredictions, scoreOutputJson, describeProblems, type ScoreOptions, type ScoreOutput } from './score.ts';
+export { readPredictions, type PredictionRow } from './data/predictions.ts';
