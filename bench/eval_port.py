@@ -12,6 +12,7 @@ Input (stdin): JSON lines {"prediction": str, "targets": [str, ...]}. Output (st
 """
 import json
 import math
+import os
 import re
 import sys
 import time
@@ -168,6 +169,23 @@ def levenshtein(a, b):
     return prev[-1]
 
 
+# When the reference libraries are installed (sacrebleu 2.6.0; Levenshtein, a C code-point Levenshtein like
+# editdistance), use them: then BLEU, chrF and edit distance are the reference's own code. LOKAL_PORT_PURE=1 forces
+# the pure-Python algorithms above.
+ENGINE = "python-port"
+if not os.environ.get("LOKAL_PORT_PURE"):
+    try:
+        import sacrebleu
+        import Levenshtein
+
+        bleu = lambda hyp, refs: sacrebleu.sentence_bleu(hyp, refs).score  # noqa: E731
+        chrf = lambda hyp, refs: sacrebleu.sentence_chrf(hyp, refs).score  # noqa: E731
+        levenshtein = Levenshtein.distance
+        ENGINE = f"sacrebleu {sacrebleu.__version__} + Levenshtein"
+    except ImportError:
+        pass
+
+
 def score(prediction, targets):
     pred = normalize(prediction)
     targets = [normalize(t) for t in targets]
@@ -188,7 +206,7 @@ def main():
     start = time.perf_counter()
     items = [score(p["prediction"], p["targets"]) for p in pairs]
     seconds = time.perf_counter() - start
-    json.dump({"seconds": seconds, "items": items}, sys.stdout, ensure_ascii=False)
+    json.dump({"engine": ENGINE, "seconds": seconds, "items": items}, sys.stdout, ensure_ascii=False)
 
 
 if __name__ == "__main__":

@@ -29,3 +29,8 @@ export { decryptOpensslEnc, MULTILOKO_PASSWORD } from './opensslEnc.ts';
 export { FolderTree, MemoryTree, type DatasetTree } from './tree.ts';
 export { DATA_SOURCES, type DataSource } from './sources.ts';
 export { fetchData, KALAHI_ENV, type FetchDataOptions, type FetchedFile } from './fetch.ts';
+export {
+  loadKalahi, parseKalahiCsv, resolveKalahiFile, kalahiVariantOfFile, readKalahiResponses, parseKalahiResponsesJsonl,
+  KALAHI_VARIANTS, KALAHI_FILES, KALAHI_DEFAULT_DIR,
+  type KalahiVariant, type KalahiRow, type KalahiDataset, type KalahiResponseRow,
+} from './kalahi.ts';
