@@ -9,6 +9,8 @@ import { LOKAL_DEFAULTS, resolveLokalSettings, type LokalConfigInput } from '../
 import '../src/vitest/meta.ts';
 import { collectSubsets, judgeRun, officialLayout, summariseGroups, summariseRun, type RunSummary } from '../src/vitest/rollup.ts';
 import { gateLines, leaderboardLines, tableMetrics } from '../src/vitest/table.ts';
+import { headlineLines } from '../src/vitest/headlineTable.ts';
+import { describePrompts } from '../src/vitest/usage.ts';
 import { parseThresholds } from '../src/vitest/thresholds.ts';
 
 export type LokalReporterOptions = Pick<LokalConfigInput, 'output' | 'thresholds' | 'baseline' | 'baselineTolerance' | 'tableMetrics'>;
@@ -60,6 +62,10 @@ export default class LokalReporter implements Reporter {
       this.summary = summary;
       this.#log('');
       for (const line of leaderboardLines(subsets, groups, tableMetrics(settings.tableMetrics))) this.#log(line);
+      if (summary.headline) {
+        for (const line of headlineLines(summary.headline, { model: summary.model ?? '?', prompt: describePrompts(summary.prompt) })) this.#log(line);
+      }
+      this.#log(`lokal: ${describePrompts(summary.prompt)}; ${callsLine(summary)}`);
       for (const line of gateLines(judged.outcomes, judged.notApplied)) this.#log(line);
 
       const results = officialLayout(subsets);
@@ -76,4 +82,10 @@ export default class LokalReporter implements Reporter {
     }
     if (failed) process.exitCode = 1;
   }
+}
+
+/** `5 items from the cache, 0 asked the model` (replay: answers read from the file). */
+function callsLine(summary: RunSummary): string {
+  if (summary.model?.startsWith('replay:')) return `${summary.calls.model_calls} answers read from the predictions file`;
+  return `${summary.calls.cached} items from the cache, ${summary.calls.model_calls} asked the model`;
 }

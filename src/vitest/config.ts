@@ -2,9 +2,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { KALAHI_ENV_FIELDS, KALAHI_SETTINGS_SHAPE } from './kalahiSettings.ts';
 
 /** Which subsets of a language run: kinds, directions, or exact eval.py keys such as `italian_translated_human_english`. */
 export const SUBSET_KINDS = ['local', 'translated', 'human', 'machine', 'to-english', 'from-english'] as const;
+
+export const PROMPT_MODES = ['base', 'chat', 'auto'] as const;
+export const FEWSHOT_SETTINGS = ['dataset', 'official', 'none'] as const;
 
 /** One layer of settings (a file, options in code, the environment): every field optional, no defaults. */
 export const LokalConfigSchema = z.strictObject({
@@ -34,6 +38,37 @@ export const LokalConfigSchema = z.strictObject({
   baselineTolerance: z.number().min(0).max(1).optional(),
   /** Extra metrics in the printed table besides EM, F1, chrF (`all` or metric names). */
   tableMetrics: z.array(z.string().min(1)).optional(),
+
+  // --- prompts and answer extraction (src/vitest/prompt.ts) ---
+  /** Official base (few-shot completion) or chat prompt; `auto`: chat when the model is a chat model. */
+  prompt: z.enum(PROMPT_MODES).optional(),
+  /** Few-shot demonstrations of base prompts: the dataset's knowledge_fewshot.jsonl (else the official ones), the official ones, or none. */
+  fewshot: z.enum(FEWSHOT_SETTINGS).optional(),
+  /** Number of demonstrations in base prompts (official default 5). */
+  shots: z.number().int().min(0).optional(),
+  /** Answer extraction before scoring; unset: on for models, off for replay files. */
+  extract: z.boolean().optional(),
+
+  // --- model providers and the response cache (src/vitest/model.ts) ---
+  /** Response cache of transformers:/openai: models (never replay). */
+  cache: z.enum(['off', 'read', 'write', 'readwrite']).optional(),
+  /** Cache file (JSONL); default .lokal-cache/responses.jsonl. */
+  cacheFile: z.string().min(1).optional(),
+  /** transformers: weight variant. */
+  dtype: z.enum(['fp32', 'fp16', 'q8', 'int8', 'uint8', 'q4', 'q4f16', 'bnb4']).optional(),
+  /** transformers: folder holding local models as <dir>/<owner>/<name>/. */
+  modelDir: z.string().min(1).optional(),
+  /** transformers: download cache folder. */
+  modelCache: z.string().min(1).optional(),
+  /** transformers: never download. */
+  offline: z.boolean().optional(),
+  /** openai: requests in flight at once. */
+  concurrency: z.number().int().positive().optional(),
+  /** openai: server base URL (the API key is read from OPENAI_API_KEY only, never from files). */
+  baseUrl: z.string().url().optional(),
+
+  // --- Kalahi (src/vitest/kalahiSettings.ts) ---
+  ...KALAHI_SETTINGS_SHAPE,
 });
 
 export type LokalConfigInput = z.input<typeof LokalConfigSchema>;
@@ -45,6 +80,9 @@ export const LOKAL_DEFAULTS = {
   maxNewTokens: 64,
   output: 'results',
   baselineTolerance: 0.02,
+  prompt: 'auto',
+  fewshot: 'dataset',
+  shots: 5,
 } as const satisfies LokalConfigInput;
 
 type Defaulted = keyof typeof LOKAL_DEFAULTS;
@@ -68,6 +106,21 @@ const ENV_FIELDS: Record<string, { field: keyof LokalConfigInput; parse: (text: 
   LOKAL_BASELINE: { field: 'baseline', parse: (t) => t },
   LOKAL_BASELINE_TOLERANCE: { field: 'baselineTolerance', parse: number },
   LOKAL_TABLE_METRICS: { field: 'tableMetrics', parse: list },
+  // prompts, models, cache
+  LOKAL_PROMPT: { field: 'prompt', parse: (t) => t.trim() },
+  LOKAL_FEWSHOT: { field: 'fewshot', parse: (t) => t.trim() },
+  LOKAL_SHOTS: { field: 'shots', parse: number },
+  LOKAL_EXTRACT: { field: 'extract', parse: flag },
+  LOKAL_CACHE: { field: 'cache', parse: (t) => t.trim().toLowerCase() },
+  LOKAL_CACHE_FILE: { field: 'cacheFile', parse: (t) => t },
+  LOKAL_DTYPE: { field: 'dtype', parse: (t) => t.trim() },
+  LOKAL_MODEL_DIR: { field: 'modelDir', parse: (t) => t },
+  LOKAL_MODEL_CACHE: { field: 'modelCache', parse: (t) => t },
+  LOKAL_OFFLINE: { field: 'offline', parse: flag },
+  LOKAL_CONCURRENCY: { field: 'concurrency', parse: number },
+  OPENAI_BASE_URL: { field: 'baseUrl', parse: (t) => t.trim() },
+  // Kalahi (src/vitest/kalahiSettings.ts)
+  ...KALAHI_ENV_FIELDS,
 };
 
 function list(text: string): string[] {

@@ -1,39 +1,43 @@
 // The model as a worker-scoped fixture: one provider per worker and provider string, closed when the worker ends.
 import { test as base } from 'vitest';
-import { createProvider, type CreateProviderOptions } from '../models/index.ts';
 import type { ModelProvider } from '../models/types.ts';
 import { resolveLokalConfig } from './config.ts';
+import { lokalModelOptions, modelSpec, openLokalModel, type LokalModel, type LokalModelOptions } from './model.ts';
 
-/** Providers by provider string and options; building one twice (e.g. two suites in a file) reuses the first. */
+/** Models by provider string and options; building one twice (e.g. two suites in a file) reuses the first. */
 export class ModelPool {
-  readonly #providers = new Map<string, Promise<ModelProvider>>();
+  readonly #models = new Map<string, Promise<LokalModel>>();
 
-  get(spec: string, options: CreateProviderOptions = {}): Promise<ModelProvider> {
+  /** The built model (provider, cache wrapper, chat detection). */
+  open(spec: string, options: LokalModelOptions = {}): Promise<LokalModel> {
     const key = `${spec}\u0000${JSON.stringify(options)}`;
-    let provider = this.#providers.get(key);
-    if (!provider) {
-      provider = createProvider(spec, options);
-      this.#providers.set(key, provider);
+    let model = this.#models.get(key);
+    if (!model) {
+      model = openLokalModel(spec, options);
+      this.#models.set(key, model);
       // A failed build is not cached: the next test retries and reports its own error.
-      provider.catch(() => this.#providers.delete(key));
+      model.catch(() => this.#models.delete(key));
     }
-    return provider;
+    return model;
+  }
+
+  /** The provider tests call: cached (transformers:, openai:) or not (replay:, or cache off). */
+  async get(spec: string, options: LokalModelOptions = {}): Promise<ModelProvider> {
+    return (await this.open(spec, options)).provider;
   }
 
   async close(): Promise<void> {
-    const providers = [...this.#providers.values()];
-    this.#providers.clear();
-    const settled = await Promise.allSettled(providers);
-    await Promise.all(settled.map((s) => (s.status === 'fulfilled' ? s.value.close?.() : undefined)));
+    const models = [...this.#models.values()];
+    this.#models.clear();
+    const settled = await Promise.allSettled(models);
+    await Promise.all(settled.map((s) => (s.status === 'fulfilled' ? s.value.provider.close?.() : undefined)));
   }
 }
 
-export const NO_MODEL_MESSAGE =
-  'no model configured: set LOKAL_MODEL (e.g. LOKAL_MODEL=replay:predictions.jsonl, transformers:<id or path>, openai:<model>) or "model" in lokal.config.json';
-
 /**
  * `lokalTest`: Vitest's `test` with two worker-scoped fixtures — `lokalModels` (the pool) and `model` (the provider
- * named by LOKAL_MODEL or lokal.config.json). Use it in your own tests: `lokalTest('…', async ({ model }) => …)`.
+ * named by LOKAL_MODEL or lokal.config.json, else the default model; response cache included).
+ * Use it in your own tests: `lokalTest('…', async ({ model }) => …)`.
  */
 export const lokalTest = base
   .extend('lokalModels', { scope: 'worker' }, async ({}, { onCleanup }) => {
@@ -43,6 +47,5 @@ export const lokalTest = base
   })
   .extend('model', { scope: 'worker' }, async ({ lokalModels }) => {
     const config = resolveLokalConfig();
-    if (!config.model) throw new Error(NO_MODEL_MESSAGE);
-    return lokalModels.get(config.model, { replay: { onMissing: config.missing } });
+    return lokalModels.get(modelSpec(config), lokalModelOptions(config));
   });

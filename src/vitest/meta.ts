@@ -1,5 +1,6 @@
 // What lokal tests leave in Vitest's task meta (serialisable, so it survives blob reports and --merge-reports).
 import type { ExampleScores, MultiLoKoMetric } from '../metrics/index.ts';
+import type { ModelDescription } from '../models/types.ts';
 
 /** A subset as its gate test carries it from collection on (set even when tests are filtered out). */
 export interface LokalSubsetInfo {
@@ -31,6 +32,19 @@ export interface LokalSubsetInfo {
   baselineTolerance: number;
 }
 
+/** How an item was asked: the official prompt used (or none: replay), its few-shot examples, and answer extraction. */
+export interface LokalPromptUse {
+  /** `none`: a replay file answered, no prompt was sent. */
+  mode: 'base' | 'chat' | 'none';
+  /** Language of the prompt (the questions' language); null without a prompt. */
+  language: string | null;
+  /** Where the base prompt's demonstrations came from (chat prompts are zero-shot: `none`). */
+  fewshot: 'dataset' | 'official' | 'none';
+  shots: number;
+  /** The scored answer was extracted from the raw output (extractAnswer). */
+  extracted: boolean;
+}
+
 /** One scored item, with everything the reporter and Vitest UI need. */
 export interface LokalItemRecord {
   subset: string;
@@ -38,9 +52,11 @@ export interface LokalItemRecord {
   /** Position of the item in its subset file, for ordering. */
   index: number;
   itemKey: string;
-  /** The model's answer as given, and normalised (METRICS.md §9.1). */
+  /** The model's raw output; the answer scored (extracted from it, or the raw output as is); that answer normalised (METRICS.md §9.1). */
   rawPrediction: string;
+  answer: string;
   prediction: string;
+  prompt: LokalPromptUse;
   /** Normalised targets. */
   targets: string[];
   scores: ExampleScores;
@@ -61,9 +77,19 @@ export interface LokalSubsetAggregate extends LokalSubsetInfo {
   skipped: number;
   /** Means of every metric over the scored items (eval.py's per-language figures); absent when nothing was scored. */
   means?: Record<MultiLoKoMetric | 'edit_distance_first', number>;
+  /** Scored items answered from the response cache, and those the model answered (with their summed latency: cache hits excluded). */
+  cached: number;
+  modelCalls: number;
+  modelMs: number;
+  /** The distinct ways the items were asked, with how many items each. */
+  prompts: Array<LokalPromptUse & { items: number }>;
+  /** describe() of the model, as the gate test recorded it. */
+  modelDescription?: ModelDescription;
 }
 
 export interface LokalGateRecord {
+  /** describe() of the model that answered (never contains an API key). */
+  model?: ModelDescription;
   outcomes: Array<{ gate: string; figure: string; value: number; bound: number; op: string; pass: boolean; message: string }>;
 }
 

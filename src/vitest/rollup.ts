@@ -4,7 +4,10 @@ import { assembleResults, groupMetrics, type MultiLoKoMetric, type OfficialResul
 import { aggregateSubset, uniqueRecords, type ItemTestView } from './aggregate.ts';
 import { baselineAverage, judgeAgainstBaseline, type Baseline } from './baseline.ts';
 import type { LokalItemRecord, LokalSubsetAggregate } from './meta.ts';
+import type { ModelDescription } from '../models/types.ts';
+import { summariseHeadline, type HeadlineSummary } from './headline.ts';
 import { judgeCross, judgeSubset, unmatchedScopes, type CrossFigures, type Gate, type GateOutcome } from './thresholds.ts';
+import { summariseCalls, summarisePrompts, type CallSummary, type PromptSummary } from './usage.ts';
 
 export interface RolledSubset {
   aggregate: LokalSubsetAggregate;
@@ -58,7 +61,10 @@ export function collectSubsets(modules: ReadonlyArray<TestModule>): CollectedRun
   return { subsets, warnings };
 }
 
-/** The official results layout (what `lokal score` writes for the same answers in the same order). */
+/**
+ * The official results layout (what `lokal score` writes for the same answers in the same order). Extra keys on an
+ * item only where they say something: `missing: true` (no prediction, scored as ''), `cached: true` (from the cache).
+ */
 export function officialLayout(subsets: readonly RolledSubset[]): OfficialResults | undefined {
   const languages = subsets
     .filter((s) => s.records.length > 0)
@@ -66,7 +72,7 @@ export function officialLayout(subsets: readonly RolledSubset[]): OfficialResult
       key: s.aggregate.key,
       examples: s.records.map((r) => ({
         id: r.id,
-        record: { ...r.scores, targets: r.targets, prediction: r.prediction, ...(r.missing ? { missing: true } : {}) },
+        record: { ...r.scores, targets: r.targets, prediction: r.prediction, ...(r.missing ? { missing: true } : {}), ...(r.cached ? { cached: true } : {}) },
       })),
     }));
   return languages.length === 0 ? undefined : assembleResults(languages, { sum: 'fold' });
@@ -211,11 +217,17 @@ export interface RunSummary {
   benchmark: 'multiloko';
   split: string;
   model: string | undefined;
-  items: { selected: number; scored: number; missing: number; failed: number; skipped: number };
-  /** The leaderboard figure: average EM over the local subsets, ± 2 standard errors across languages. */
-  headline: { languages: number; em: number; em_se: number | null; em_2se: number | null; em_min: number; em_max: number; em_gap: number } | null;
+  /** The model's describe(): provider, model, revision, settings (never an API key). */
+  model_description: ModelDescription | null;
+  /** How items were asked: prompt mode, few-shot source, answer extraction. */
+  prompt: PromptSummary;
+  /** Cache hits and model calls; timing excludes cache hits. */
+  calls: CallSummary;
+  items: { selected: number; scored: number; missing: number; failed: number; skipped: number; cached: number };
+  /** The leaderboard figures: average EM over the local subsets ± 2 SE, gap, min, max; MTE and LE (headline.ts). */
+  headline: HeadlineSummary | null;
   groups: GroupSummary[];
-  subsets: Array<Pick<LokalSubsetAggregate, 'key' | 'name' | 'language' | 'translated' | 'selected' | 'total' | 'scored' | 'missing' | 'failed' | 'skipped'> & { translation: string | null; means: Record<string, number> | null }>;
+  subsets: Array<Pick<LokalSubsetAggregate, 'key' | 'name' | 'language' | 'translated' | 'selected' | 'total' | 'scored' | 'missing' | 'failed' | 'skipped' | 'cached' | 'prompts'> & { translation: string | null; means: Record<string, number> | null }>;
   gates: GateOutcome[];
   gates_not_applied: string[];
   gates_passed: boolean;
@@ -223,30 +235,24 @@ export interface RunSummary {
 
 export function summariseRun(subsets: readonly RolledSubset[], groups: readonly GroupSummary[], judged: { outcomes: GateOutcome[]; notApplied: string[] }): RunSummary {
   const first = subsets[0]?.aggregate;
-  const local = groups.find((g) => g.id === 'local');
+  const aggregates = subsets.map((s) => s.aggregate);
   const count = (f: (a: LokalSubsetAggregate) => number) => subsets.reduce((n, s) => n + f(s.aggregate), 0);
   return {
     benchmark: 'multiloko',
     split: first?.split ?? 'dev',
     model: first?.model,
+    model_description: aggregates.find((a) => a.modelDescription)?.modelDescription ?? null,
+    prompt: summarisePrompts(aggregates),
+    calls: summariseCalls(aggregates),
     items: {
       selected: count((a) => a.selected),
       scored: count((a) => a.scored),
       missing: count((a) => a.missing),
       failed: count((a) => a.failed),
       skipped: count((a) => a.skipped),
+      cached: count((a) => a.cached ?? 0),
     },
-    headline: local
-      ? {
-          languages: local.languages,
-          em: local.em.average,
-          em_se: local.em.se,
-          em_2se: local.em.se === null ? null : 2 * local.em.se,
-          em_min: local.figures.min_em!,
-          em_max: local.figures.max_em!,
-          em_gap: local.figures.gap_em!,
-        }
-      : null,
+    headline: summariseHeadline(subsets),
     groups: [...groups],
     subsets: subsets.map(({ aggregate: a }) => ({
       key: a.key,
@@ -260,6 +266,8 @@ export function summariseRun(subsets: readonly RolledSubset[], groups: readonly 
       missing: a.missing,
       failed: a.failed,
       skipped: a.skipped,
+      cached: a.cached ?? 0,
+      prompts: a.prompts ?? [],
       means: a.means ?? null,
     })),
     gates: judged.outcomes,

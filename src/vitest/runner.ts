@@ -5,6 +5,7 @@ import type { RunnerTestSuite as Suite } from 'vitest';
 import { TestRunner } from 'vitest';
 import { aggregateSubset, viewOfTask } from './aggregate.ts';
 import './meta.ts';
+import { kalahiSuiteAggregate } from './kalahiAggregate.ts';
 
 export default class LokalRunner extends TestRunner {
   override async onAfterRunSuite(suite: Suite): Promise<void> {
@@ -12,6 +13,9 @@ export default class LokalRunner extends TestRunner {
       const tests = suite.tasks.filter((task) => task.type === 'test').map(viewOfTask);
       const aggregate = aggregateSubset(tests);
       if (aggregate) suite.meta.lokalAggregate = aggregate;
+      // Kalahi variant suites: aggregates over their category describes (src/vitest/kalahiAggregate.ts).
+      const kalahi = kalahiSuiteAggregate(suite);
+      if (kalahi) suite.meta.lokalKalahiAggregate = kalahi;
     }
     await super.onAfterRunSuite(suite);
   }

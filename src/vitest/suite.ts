@@ -3,15 +3,17 @@ import { describe, type RunnerTestCase, type TestContext } from 'vitest';
 import { loadMultiLoKo, type MultiLoKoItem, type MultiLoKoSubset } from '../data/index.ts';
 import { scoreExample } from '../metrics/index.ts';
 import { parseProviderSpec } from '../models/index.ts';
-import type { ModelProvider } from '../models/types.ts';
+import type { GenerateRequest, ModelDescription, ModelProvider } from '../models/types.ts';
+import type { MultilokoFewshotChoice } from '../prompts/index.ts';
 import { aggregateSubset, viewOfTask } from './aggregate.ts';
 import { readBaseline, judgeAgainstBaseline, type Baseline } from './baseline.ts';
 import { resolveLokalConfig, type LokalConfig, type LokalConfigInput } from './config.ts';
-import { NO_MODEL_MESSAGE, lokalTest, type ModelPool } from './fixtures.ts';
+import { lokalTest, type ModelPool } from './fixtures.ts';
 import './matchers.ts';
 import type { LokalItemRecord, LokalSubsetInfo } from './meta.ts';
+import { lokalModelOptions, modelSpec, type LokalModelOptions } from './model.ts';
 import { GATE_TEST_NAME, itemTestName, multilokoItemKey, shorten, subsetLanguage, subsetName } from './names.ts';
-import { renderItemPrompt } from './prompt.ts';
+import { chooseFewshot, extractsAnswers, promptUse, renderItemPrompt, resolvePromptMode, scoredAnswer } from './prompt.ts';
 import { selectSubsets } from './select.ts';
 import { judgeSubset, parseThresholds, type GateOutcome } from './thresholds.ts';
 
@@ -25,45 +27,61 @@ export interface ItemAnswer {
   missing: boolean;
 }
 
-/** Asks the model one item; provider errors propagate (the item test fails with them). */
-export async function askModel(model: ModelProvider, item: MultiLoKoItem, subset: { file: string }, itemKey: string, maxNewTokens: number): Promise<ItemAnswer> {
-  const [result] = await model.generate([{ ...renderItemPrompt(item, subset), maxNewTokens, itemKey }]);
-  if (!result) throw new Error(`${model.describe().provider}: no answer for ${itemKey}`);
+/** Asks the model one request; provider errors propagate (the item test fails with them). */
+export async function askModel(model: ModelProvider, request: GenerateRequest): Promise<ItemAnswer> {
+  const [result] = await model.generate([request]);
+  if (!result) throw new Error(`${model.describe().provider}: no answer for ${request.itemKey ?? 'the request'}`);
   return { text: result.text, latencyMs: result.latencyMs, cached: result.cached, missing: (result as { missing?: boolean }).missing === true };
 }
 
 const quote = (text: string) => JSON.stringify(shorten(text, 80));
 
-/** One line for Vitest UI: `✓ EM 1 · F1 1 · chrF 100.0 · said "Roma" · targets "roma"`. */
-export function verdictLine(record: Pick<LokalItemRecord, 'rawPrediction' | 'targets' | 'scores' | 'missing'>): string {
+/** One line for Vitest UI: `✓ EM 1 · F1 1 · chrF 100.0 · said "Roma" · targets "roma"` (the answer scored). */
+export function verdictLine(record: Pick<LokalItemRecord, 'rawPrediction' | 'targets' | 'scores' | 'missing'> & { answer?: string }): string {
   const { em, f1, chrf } = record.scores;
   const mark = record.missing ? '∅' : em === 1 ? '✓' : '✗';
-  const said = record.missing ? 'no prediction (scored as empty)' : `said ${quote(record.rawPrediction)}`;
+  const said = record.missing ? 'no prediction (scored as empty)' : `said ${quote(record.answer ?? record.rawPrediction)}`;
   const targets = record.targets.slice(0, 3).map(quote).join(' | ') + (record.targets.length > 3 ? ` (+${record.targets.length - 3})` : '');
   return `${mark} EM ${em} · F1 ${Number(f1.toFixed(2))} · chrF ${chrf.toFixed(1)} · ${said} · targets ${targets}`;
+}
+
+/** What every item test of a subset shares. */
+interface SubsetJob {
+  subset: MultiLoKoSubset;
+  config: LokalConfig;
+  spec: string;
+  modelOptions: LokalModelOptions;
+  /** Demonstrations for base prompts in the subset's question language. */
+  fewshot: MultilokoFewshotChoice;
 }
 
 interface ItemJob {
   item: MultiLoKoItem;
   index: number;
-  subset: MultiLoKoSubset;
   itemKey: string;
-  config: LokalConfig;
+  shared: SubsetJob;
 }
 
-/** One item test: ask, score, record in meta, annotate; in strict mode a wrong answer fails it. */
+/** One item test: prompt, ask, extract, score, record in meta, annotate; in strict mode a wrong answer fails it. */
 async function runItem(job: ItemJob, models: ModelPool, task: TestContext['task'], annotate: TestContext['annotate']): Promise<void> {
-  const { item, index, subset, itemKey, config } = job;
-  const model = await models.get(config.model!, { replay: { onMissing: config.missing } });
-  const answer = await askModel(model, item, subset, itemKey, config.maxNewTokens);
-  const scored = scoreExample(answer.text, item.targets);
+  const { item, index, itemKey } = job;
+  const { subset, config, spec, modelOptions } = job.shared;
+  const model = await models.open(spec, modelOptions);
+  const mode = await resolvePromptMode(config.prompt, model);
+  const rendered = mode === 'none' ? undefined : renderItemPrompt(item, subset, { mode, fewshot: job.shared.fewshot, shots: config.shots });
+  const answer = await askModel(model.provider, { ...rendered?.request, maxNewTokens: config.maxNewTokens, itemKey });
+  const extract = extractsAnswers(config.extract, model.kind);
+  const scoredText = scoredAnswer(answer.text, { extract, mode, language: subset.questionLanguage, setting: config.prompt });
+  const scored = scoreExample(scoredText, item.targets);
   const record: LokalItemRecord = {
     subset: subset.key,
     id: item.id,
     index,
     itemKey,
     rawPrediction: answer.text,
+    answer: scoredText,
     prediction: scored.prediction,
+    prompt: promptUse(mode, subset.questionLanguage, rendered?.fewshot, extract),
     targets: scored.targets,
     scores: scored.scores,
     latencyMs: answer.latencyMs,
@@ -77,7 +95,16 @@ async function runItem(job: ItemJob, models: ModelPool, task: TestContext['task'
   if (config.strict) {
     if (answer.missing) throw new Error(`strict mode: no prediction for ${itemKey}`);
     // The test's own expect (created on first access), so the matcher records into this test.
-    task.context.expect(answer.text).toExactMatch(item.targets);
+    task.context.expect(scoredText).toExactMatch(item.targets);
+  }
+}
+
+/** describe() of the run's model for the results; undefined when it cannot be built (its item tests say why). */
+async function describeModel(models: ModelPool, spec: string, options: LokalModelOptions): Promise<ModelDescription | undefined> {
+  try {
+    return (await models.open(spec, options)).provider.describe();
+  } catch {
+    return undefined;
   }
 }
 
@@ -92,9 +119,10 @@ function loadBaseline(config: LokalConfig): Baseline | undefined {
  */
 export async function multilokoSuite(options: MultiLoKoSuiteOptions = {}): Promise<void> {
   const config = resolveLokalConfig(options);
+  const spec = modelSpec(config);
+  const modelOptions = lokalModelOptions(config);
   // Configuration mistakes fail the file once, at collection, instead of every item test.
-  if (!config.model) throw new Error(NO_MODEL_MESSAGE);
-  parseProviderSpec(config.model);
+  parseProviderSpec(spec);
   const gates = parseThresholds(config.thresholds);
   const baseline = loadBaseline(config);
   const dataset = await loadMultiLoKo(config.multiloko, config.split);
@@ -116,25 +144,28 @@ export async function multilokoSuite(options: MultiLoKoSuiteOptions = {}): Promi
       file: subset.file,
       selected: items.length,
       total: subset.items.length,
-      model: config.model,
+      model: spec,
       strict: config.strict,
       thresholds: config.thresholds,
       baseline: config.baseline,
       baselineTolerance: config.baselineTolerance,
     };
 
+    const shared: SubsetJob = { subset, config, spec, modelOptions, fewshot: chooseFewshot(dataset, subset.questionLanguage, config.fewshot) };
+
     describe(info.name, () => {
       // Building the provider before the items: an unreadable replay file fails the suite once, not each item.
       lokalTest.beforeAll(async ({ lokalModels }) => {
-        await lokalModels.get(config.model!, { replay: { onMissing: config.missing } });
+        await lokalModels.open(spec, modelOptions);
       });
       items.forEach((item, index) => {
-        const job: ItemJob = { item, index, subset, itemKey: multilokoItemKey(subset.key, item.id), config };
+        const job: ItemJob = { item, index, itemKey: multilokoItemKey(subset.key, item.id), shared };
         // A short test function: Vitest reads its source to find the fixtures it uses, once per test.
         lokalTest.concurrent(itemTestName(item), ({ lokalModels, task, annotate }) => runItem(job, lokalModels, task, annotate));
       });
 
-      lokalTest(GATE_TEST_NAME, { meta: { lokalSubset: info } }, async ({ task, annotate }) => {
+      lokalTest(GATE_TEST_NAME, { meta: { lokalSubset: info } }, async ({ task, annotate, lokalModels }) => {
+        const model = await describeModel(lokalModels, spec, modelOptions);
         const siblings = (task.suite?.tasks ?? []).filter((t) => t.type === 'test').map(viewOfTask);
         const aggregate = aggregateSubset(siblings)!;
         const outcomes: GateOutcome[] = [];
@@ -144,7 +175,7 @@ export async function multilokoSuite(options: MultiLoKoSuiteOptions = {}): Promi
           const vsBaseline = baseline && judgeAgainstBaseline(baseline, config.baselineTolerance, info.key, `${info.name} EM`, aggregate.means.em);
           if (vsBaseline) outcomes.push(vsBaseline);
         }
-        task.meta.lokalGate = { outcomes };
+        task.meta.lokalGate = { ...(model ? { model } : {}), outcomes };
         const summary = aggregate.means
           ? `EM ${aggregate.means.em.toFixed(4)} · F1 ${aggregate.means.f1.toFixed(4)} · chrF ${aggregate.means.chrf.toFixed(2)} over ${aggregate.scored} items` +
             (aggregate.missing ? ` (${aggregate.missing} without prediction)` : '')

@@ -108,8 +108,13 @@ export function parseThresholds(text: string | undefined): Gate[] {
   return text
     .split(/[,;\n]/u)
     .map((part) => part.trim())
-    .filter((part) => part !== '')
+    .filter((part) => part !== '' && !isKalahiClause(part))
     .map(parseGate);
+}
+
+/** `kalahi.mc1>=0.40`, `kalahi.ethics.bleu>=0.5`: Kalahi gates, parsed and judged by kalahiThresholds.ts. */
+export function isKalahiClause(clause: string): boolean {
+  return /^kalahi\./iu.test(clause.trim());
 }
 
 export function holds(value: number, op: GateOp, bound: number): boolean {

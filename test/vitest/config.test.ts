@@ -23,7 +23,32 @@ describe('resolveLokalConfig', () => {
       maxNewTokens: 64,
       output: 'results',
       baselineTolerance: 0.02,
+      prompt: 'auto',
+      fewshot: 'dataset',
+      shots: 5,
     });
+  });
+
+  test('prompt, model and cache settings from the environment', () => {
+    const config = resolveLokalConfig({}, {
+      cwd: folder({ prompt: 'base', dtype: 'fp32', baseUrl: 'http://file.example/v1' }),
+      env: {
+        LOKAL_PROMPT: 'chat', LOKAL_FEWSHOT: 'official', LOKAL_SHOTS: '0', LOKAL_EXTRACT: '1', LOKAL_CACHE: 'READ',
+        LOKAL_CACHE_FILE: 'c.jsonl', LOKAL_DTYPE: 'q8', LOKAL_MODEL_DIR: '/m', LOKAL_MODEL_CACHE: '/hf', LOKAL_OFFLINE: 'yes',
+        LOKAL_CONCURRENCY: '4', OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1',
+      },
+    });
+    expect(config).toMatchObject({
+      prompt: 'chat', fewshot: 'official', shots: 0, extract: true, cache: 'read', cacheFile: 'c.jsonl', dtype: 'q8', modelDir: '/m',
+      modelCache: '/hf', offline: true, concurrency: 4, baseUrl: 'http://127.0.0.1:8000/v1',
+    });
+    const cwd = folder();
+    expect(() => resolveLokalConfig({}, { cwd, env: { LOKAL_PROMPT: 'instruct' } })).toThrow(/^LOKAL_PROMPT: /);
+    expect(() => resolveLokalConfig({}, { cwd, env: { LOKAL_FEWSHOT: 'some' } })).toThrow(/^LOKAL_FEWSHOT: /);
+    expect(() => resolveLokalConfig({}, { cwd, env: { LOKAL_CACHE: 'on' } })).toThrow(/^LOKAL_CACHE: /);
+    expect(() => resolveLokalConfig({}, { cwd, env: { LOKAL_DTYPE: 'fp64' } })).toThrow(/^LOKAL_DTYPE: /);
+    expect(() => resolveLokalConfig({}, { cwd, env: { OPENAI_BASE_URL: 'localhost 8000' } })).toThrow(/^OPENAI_BASE_URL: /);
+    expect(() => resolveLokalConfig({}, { cwd, env: { LOKAL_CONCURRENCY: '0' } })).toThrow(/^LOKAL_CONCURRENCY: /);
   });
 
   test('precedence: lokal.config.json < options < environment', () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadMultiLoKo } from '../../src/data/index.ts';
 import { readPredictions } from '../../src/data/predictions.ts';
 import { scoreMultiLoKoPredictions } from '../../src/score.ts';
-import { REPO_ROOT, datasetSpec, predictionsFor, runVitest, writeDataset, writeJsonl, type ChildRun } from './helpers.ts';
+import { MULTILOKO_EVAL, REPO_ROOT, datasetSpec, predictionsFor, runVitest, writeDataset, writeJsonl, type ChildRun } from './helpers.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-e2e-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -59,7 +59,7 @@ describe('evals runs in child vitest processes', () => {
     const below = Math.floor(average * 100) / 100 - 0.01;
     const json = path.join(dir, 'vitest.json');
     const run = await runVitest(
-      ['run', '--project', 'evals', '--reporter=default', '--reporter=./reporters/lokal-reporter.ts', '--reporter=json', `--outputFile.json=${json}`],
+      ['run', '--project', 'evals', MULTILOKO_EVAL, '--reporter=default', '--reporter=./reporters/lokal-reporter.ts', '--reporter=json', `--outputFile.json=${json}`],
       env({ LOKAL_OUTPUT: output, LOKAL_THRESHOLDS: `em>=${below}` }),
     );
     expect(run.code, show(run)).toBe(0);
@@ -77,12 +77,23 @@ describe('evals runs in child vitest processes', () => {
         expect(s.means[metric], `${s.key}.${metric}`).toBe(reference[s.key]![metric]);
       }
     }
-    expect(summary.items).toEqual({ selected: 72, scored: 72, missing: 6, failed: 0, skipped: 0 });
+    expect(summary.items).toEqual({ selected: 72, scored: 72, missing: 6, failed: 0, skipped: 0, cached: 0 });
+    // Replay: no prompt is sent and predictions are scored as given.
+    expect(summary.prompt).toMatchObject({ mode: 'none', fewshot: 'none', shots: 0, extraction: false });
+    expect(summary.model_description).toMatchObject({ provider: 'replay', model: predictions });
     expect(summary.headline.languages).toBe(3);
     expect(summary.headline.em).toBe(average);
     expect(summary.headline.em_min).toBe(Math.min(...localEm));
     expect(summary.headline.em_gap).toBe(Math.max(...localEm) - Math.min(...localEm));
     expect(summary.headline.em_se).toBeCloseTo(pythonStandardError(localEm), 15);
+    // Mother tongue and locality effects from the same EMs: italian is the only language with translations here.
+    const em = (key: string) => reference[key]!.em as number;
+    expect(summary.headline.mte.human.per_language).toEqual({ italian: em('italian') - em('italian_translated_human_english') });
+    expect(summary.headline.mte.machine.per_language).toEqual({ italian: em('italian') - em('italian_translated_machine_english') });
+    expect(summary.headline.le.human.per_language).toEqual({ italian: em('italian') - em('english_translated_human_italian') });
+    expect(summary.headline.le.machine).toMatchObject({ languages: 0, average: null, skipped: ['french', 'italian'] });
+    expect(summary.headline.mte.human.skipped).toEqual(['french']);
+    expect(run.stdout).toContain(`| italian  | ${(100 * em('italian')).toFixed(2)} |`);
     expect(summary.groups.map((g: { id: string; subsets: string[] }) => [g.id, g.subsets])).toEqual([
       ['local', LOCAL],
       ['human-to-english', ['italian_translated_human_english']],
@@ -111,7 +122,7 @@ describe('evals runs in child vitest processes', () => {
   test('a cross-language gate above the achieved EM makes the run exit 1 although every test passed', async () => {
     const average = (localEm[0]! + localEm[1]! + localEm[2]!) / 3;
     const above = Math.min(1, Math.ceil(average * 100) / 100 + 0.01);
-    const run = await runVitest(['run', '--project', 'evals'], env({ LOKAL_OUTPUT: path.join(dir, 'above'), LOKAL_THRESHOLDS: `em>=${above},gap<=1` }));
+    const run = await runVitest(['run', '--project', 'evals', MULTILOKO_EVAL], env({ LOKAL_OUTPUT: path.join(dir, 'above'), LOKAL_THRESHOLDS: `em>=${above},gap<=1` }));
     expect(run.code, show(run)).toBe(1);
     expect(run.stdout).toMatch(/Tests\s+78 passed \(78\)/);
     expect(run.stdout).toContain(`✗ average EM (3 local languages) = ${average.toFixed(4)}, must be ≥ ${above.toFixed(4)} (gate em>=${above})`);
@@ -121,7 +132,7 @@ describe('evals runs in child vitest processes', () => {
 
   test('selection, strict mode and a missed subset gate fail their tests with figure, value and bound', async () => {
     const run = await runVitest(
-      ['run', '--project', 'evals'],
+      ['run', '--project', 'evals', MULTILOKO_EVAL],
       env({ LOKAL_OUTPUT: path.join(dir, 'strict'), LOKAL_LANGUAGES: 'italian', LOKAL_SUBSETS: 'local', LOKAL_LIMIT: '4', LOKAL_STRICT: '1', LOKAL_THRESHOLDS: 'italian.em>=0.99' }),
     );
     expect(run.code, show(run)).toBe(1);

@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const VITEST_BIN = path.join(REPO_ROOT, 'node_modules', 'vitest', 'vitest.mjs');
+/** Path filter for child runs: the MultiLoKo eval file only (the evals project also holds other benchmarks' files). */
+export const MULTILOKO_EVAL = 'evals/multiloko.eval.ts';
 
 export interface GeneratedItem {
   id: string | number;

@@ -14,7 +14,7 @@ function subset(key: string, order: number, em: number, translated?: { source: s
     ...(translated ? { translation: translated.kind } : {}),
     order, split: 'dev', location: '/d', file: `${key}.jsonl`, selected: 4, total: 4, model: 'replay:p', strict: false,
     thresholds: undefined, baseline: undefined, baselineTolerance: 0.02,
-    scored: 4, missing: 0, failed: 0, skipped: 0,
+    scored: 4, missing: 0, failed: 0, skipped: 0, cached: 0, modelCalls: 4, modelMs: 0, prompts: [],
     means: { em, f1: em, bleu: 100 * em, chrf: 100 * em, edit_distance: 1 - em, edit_similarity: em, edit_distance_first: 1 - em },
   };
   return { aggregate, records: [] };
@@ -69,8 +69,8 @@ describe('judgeRun', () => {
     expect(judged.notApplied).toEqual(['german.em>=0.1']);
     const summary = summariseRun(subsets, groups, judged);
     expect(summary.gates_passed).toBe(false);
-    expect(summary.headline).toEqual({ languages: 3, em: 0.5, em_se: 0.25 / Math.sqrt(3), em_2se: 0.5 / Math.sqrt(3), em_min: 0.25, em_max: 0.75, em_gap: 0.5 });
-    expect(summary.items).toEqual({ selected: 20, scored: 20, missing: 0, failed: 0, skipped: 0 });
+    expect(summary.headline).toMatchObject({ languages: 3, em: 0.5, em_se: 0.25 / Math.sqrt(3), em_2se: 0.5 / Math.sqrt(3), em_min: 0.25, em_max: 0.75, em_gap: 0.5 });
+    expect(summary.items).toEqual({ selected: 20, scored: 20, missing: 0, failed: 0, skipped: 0, cached: 0 });
   });
 
   test('cross-language gates are not applied when no local subset ran', () => {

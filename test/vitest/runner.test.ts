@@ -15,8 +15,13 @@ function scores(em: number, f1: number, chrf: number): ExampleScores {
   return { em, f1, bleu: chrf / 2, chrf, edit_distance: 1 - em, edit_similarity: f1, edit_distance_first: 2 };
 }
 
-function record(id: string | number, index: number, s: ExampleScores, missing = false): LokalItemRecord {
-  return { subset: 'italian', id, index, itemKey: `multiloko/italian/${id}`, rawPrediction: '', prediction: '', targets: ['x'], scores: s, latencyMs: 0, cached: false, missing, verdict: '' };
+const CHAT: LokalItemRecord['prompt'] = { mode: 'chat', language: 'italian', fewshot: 'none', shots: 0, extracted: true };
+
+function record(id: string | number, index: number, s: ExampleScores, missing = false, extra: Partial<LokalItemRecord> = {}): LokalItemRecord {
+  return {
+    subset: 'italian', id, index, itemKey: `multiloko/italian/${id}`, rawPrediction: '', answer: '', prediction: '', prompt: CHAT, targets: ['x'], scores: s,
+    latencyMs: 0, cached: false, missing, verdict: '', ...extra,
+  };
 }
 
 const item = (r: LokalItemRecord | undefined, state: ItemTestView['state'] = 'passed'): ItemTestView => ({ meta: r ? { lokalItem: r } : {}, state });
@@ -46,6 +51,20 @@ describe('aggregateSubset', () => {
       edit_similarity: (0.25 + 0.5 + 0 + 1) / 4,
       edit_distance_first: 2,
     });
+  });
+
+  test('cache hits, model calls and their time (cache hits and missing answers excluded), prompt uses, model description', () => {
+    const base: LokalItemRecord['prompt'] = { mode: 'base', language: 'italian', fewshot: 'official', shots: 5, extracted: true };
+    const description = { provider: 'openai', model: 'm', settings: { baseUrl: 'http://127.0.0.1:1/v1' } };
+    const aggregate = aggregateSubset([
+      item(record('a', 0, scores(1, 1, 1), false, { latencyMs: 120, prompt: base })),
+      item(record('b', 1, scores(1, 1, 1), false, { latencyMs: 0, cached: true, prompt: base })),
+      item(record('c', 2, scores(1, 1, 1), false, { latencyMs: 30.5 })),
+      item(record('d', 3, scores(1, 1, 1), true, { latencyMs: 7, prompt: base })),
+      { meta: { lokalSubset: info, lokalGate: { model: description, outcomes: [] } }, state: 'passed' },
+    ])!;
+    expect(aggregate).toMatchObject({ cached: 1, modelCalls: 2, modelMs: 150.5, modelDescription: description });
+    expect(aggregate.prompts).toEqual([{ ...base, items: 3 }, { ...CHAT, items: 1 }]);
   });
 
   test('uniqueRecords keeps the first position of a repeated id', () => {
@@ -89,6 +108,10 @@ describe('LokalRunner', () => {
       missing: 1,
       failed: 1,
       skipped: 0,
+      cached: 0,
+      modelCalls: 1,
+      modelMs: 0,
+      prompts: [{ ...CHAT, items: 2 }],
       means: { em: 0.5, f1: 0.75, bleu: 35, chrf: 70, edit_distance: 0.5, edit_similarity: 0.75, edit_distance_first: 2 },
     });
   });

@@ -1,0 +1,63 @@
+// The Kalahi tables as plain text, in the published layout (MC: MC1, MC2; generation: BLEURT, BERTScore, BLEU, ChrF,
+// METEOR, ROUGE-1, ROUGE-2, ROUGE-L as acc), one row for all prompts and one per category, plus the extra MC columns.
+import type { KalahiGroupFigures } from './kalahiMeta.ts';
+import { learnedStatus, type RolledKalahiSuite } from './kalahiResults.ts';
+import { KALAHI_LEARNED_METRICS, KALAHI_TABLE_METRICS } from './kalahiReply.ts';
+import { KALAHI_FIGURE_LABELS } from './kalahiThresholds.ts';
+import type { GateOutcome } from './thresholds.ts';
+
+const width = (text: string) => Array.from(text).length;
+
+function grid(rows: string[][]): string[] {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => width(r[c] ?? ''))));
+  return rows.map((r) => r.map((cell, c) => (c === 0 ? cell + ' '.repeat(widths[c]! - width(cell)) : ' '.repeat(widths[c]! - width(cell)) + cell)).join('  ').trimEnd());
+}
+
+const figure = (value: number | null | undefined) => (value === null || value === undefined ? '–' : value.toFixed(4));
+
+function groups(suite: RolledKalahiSuite): Array<[string, KalahiGroupFigures]> {
+  return [['all', suite.aggregate.overall], ...Object.entries(suite.aggregate.byCategory)];
+}
+
+export function kalahiTableLines(suites: readonly RolledKalahiSuite[]): string[] {
+  const lines: string[] = [];
+  for (const suite of suites) {
+    const a = suite.aggregate;
+    lines.push(`Kalahi · ${a.variant} · ${a.selected} of ${a.total} prompts · ${a.model}`);
+    const rows = groups(suite);
+    if (rows.some(([, g]) => g.mc)) {
+      const header = ['multiple choice', 'prompts', 'MC1', 'MC2', 'MC2 (normalised)', 'MC3'];
+      const body = rows.filter(([, g]) => g.mc).map(([name, g]) => {
+        const n = g.mc!.normalised;
+        return [name, String(g.mc!.scored), figure(n.mc1), figure(n.mc2), figure(n.mc2_normalised), figure(n.mc3)];
+      });
+      lines.push(...grid([header, ...body]).map((l) => `  ${l}`));
+    }
+    if (rows.some(([, g]) => g.generation)) {
+      const header = ['generation (acc)', 'replies', ...KALAHI_TABLE_METRICS.map((m) => KALAHI_FIGURE_LABELS[m])];
+      const body = rows.filter(([, g]) => g.generation).map(([name, g]) => {
+        const gen = g.generation!;
+        const extra = `${gen.skipped ? ` (${gen.skipped}∅)` : ''}${gen.failed ? ` (${gen.failed}✗)` : ''}`;
+        return [name, `${gen.scored}${extra}`, ...KALAHI_TABLE_METRICS.map((m) => figure(gen.metrics[m]?.acc))];
+      });
+      lines.push(...grid([header, ...body]).map((l) => `  ${l}`));
+      const status = learnedStatus(a);
+      for (const metric of KALAHI_LEARNED_METRICS) {
+        if (!status[metric].computed) lines.push(`  ${KALAHI_FIGURE_LABELS[metric]} not computed: ${status[metric].reason}`);
+      }
+      lines.push(`  budget ${a.budget.description} · ChrF column = ${a.labels.chrf} · ROUGE-L column = ${a.labels.rougeL}`);
+    }
+    if (rows.some(([, g]) => g.mc)) lines.push("  MC2 = the reference's (exp of exponentiated scores, ≈ 0.5 for every model); MC2 (normalised) = Σ relevant / Σ all scores");
+    if (a.failed > 0 || a.skipped > 0) lines.push(`  ${a.failed} prompt tests failed, ${a.skipped} skipped`);
+    lines.push('');
+  }
+  return lines;
+}
+
+export function kalahiGateLines(outcomes: readonly GateOutcome[], notApplied: readonly string[]): string[] {
+  if (outcomes.length === 0 && notApplied.length === 0) return [];
+  const lines = ['Kalahi gates'];
+  for (const o of outcomes) lines.push(`  ${o.pass ? '✓' : '✗'} ${o.message}`);
+  for (const clause of notApplied) lines.push(`  - ${clause}: not applied (no such variant, category or task in this run)`);
+  return lines;
+}

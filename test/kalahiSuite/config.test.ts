@@ -1,0 +1,72 @@
+// Kalahi settings: defaults (the reference's choices), lokal.config.json keys, LOKAL_* variables, and errors that name
+// the variable or field.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { resolveKalahiConfig } from '../../src/vitest/kalahiConfig.ts';
+
+const cwd = mkdtempSync(path.join(tmpdir(), 'lokal-kalahi-config-'));
+afterAll(() => rmSync(cwd, { recursive: true, force: true }));
+
+describe('resolveKalahiConfig', () => {
+  test('defaults: full variant, both tasks, max_length=256, chrF, the reference’s learned models', () => {
+    const config = resolveKalahiConfig({}, { cwd, env: {} });
+    expect(config).toMatchObject({
+      location: undefined,
+      variants: ['full'],
+      tasks: ['mc', 'generation'],
+      budget: 'max_length',
+      chrf: 'chrf',
+      learnedModels: { bertscore: 'microsoft/deberta-v3-large', bleurt: 'lucadiliello/BLEURT-20' },
+    });
+  });
+
+  test('environment: lists, options, off, and LOKAL_LIMIT / LOKAL_MODEL from the shared settings', () => {
+    const config = resolveKalahiConfig(
+      { kalahiVariant: 'unenriched' },
+      {
+        cwd,
+        env: {
+          LOKAL_KALAHI: '/data/kalahi',
+          LOKAL_KALAHI_VARIANT: 'unenriched, full',
+          LOKAL_KALAHI_TASKS: 'generation,mc',
+          LOKAL_KALAHI_BUDGET: 'new_tokens',
+          LOKAL_KALAHI_CHRF: 'chrF++',
+          LOKAL_BERTSCORE_MODEL: 'OFF',
+          LOKAL_BLEURT_MODEL: '/models/bleurt',
+          LOKAL_LIMIT: '3',
+          LOKAL_MODEL: 'transformers:/models/tiny',
+        },
+      },
+    );
+    expect(config).toMatchObject({
+      location: '/data/kalahi',
+      variants: ['unenriched', 'full'],
+      tasks: ['mc', 'generation'],
+      budget: 'new_tokens',
+      chrf: 'chrf++',
+      learnedModels: { bertscore: 'off', bleurt: '/models/bleurt' },
+    });
+    expect(config.base).toMatchObject({ limit: 3, model: 'transformers:/models/tiny' });
+  });
+
+  test('options in code and lokal.config.json; the environment wins', () => {
+    writeFileSync(path.join(cwd, 'lokal.config.json'), JSON.stringify({ kalahiTasks: ['generation'], kalahiVariant: ['partially_enriched'] }));
+    try {
+      expect(resolveKalahiConfig({}, { cwd, env: {} })).toMatchObject({ tasks: ['generation'], variants: ['partially_enriched'] });
+      expect(resolveKalahiConfig({ kalahiTasks: 'mc' }, { cwd, env: {} }).tasks).toEqual(['mc']);
+      expect(resolveKalahiConfig({ kalahiTasks: 'mc' }, { cwd, env: { LOKAL_KALAHI_TASKS: 'generation' } }).tasks).toEqual(['generation']);
+    } finally {
+      rmSync(path.join(cwd, 'lokal.config.json'));
+    }
+  });
+
+  test('bad values name the variable or field', () => {
+    expect(() => resolveKalahiConfig({}, { cwd, env: { LOKAL_KALAHI_VARIANT: 'enriched' } })).toThrow(/LOKAL_KALAHI_VARIANT/);
+    expect(() => resolveKalahiConfig({}, { cwd, env: { LOKAL_KALAHI_TASKS: 'mc,essay' } })).toThrow(/LOKAL_KALAHI_TASKS/);
+    expect(() => resolveKalahiConfig({}, { cwd, env: { LOKAL_KALAHI_BUDGET: '256' } })).toThrow(/LOKAL_KALAHI_BUDGET/);
+    expect(() => resolveKalahiConfig({}, { cwd, env: { LOKAL_KALAHI_CHRF: 'chrf+' } })).toThrow(/LOKAL_KALAHI_CHRF/);
+    expect(() => resolveKalahiConfig({ kalahiBudget: 'tokens' as never }, { cwd, env: {} })).toThrow(/options field "kalahiBudget"/);
+  });
+});

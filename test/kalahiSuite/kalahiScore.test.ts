@@ -1,0 +1,82 @@
+// `lokal kalahi score` on a small self-written Kalahi CSV: replies stripped, last reply of a repeated id scored, missing
+// and unknown ids reported; summaries equal the kalahi metric module's own scoreKalahiResponses.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, test } from 'vitest';
+import { loadKalahi } from '../../src/data/kalahi.ts';
+import { scoreKalahiResponses } from '../../src/metrics/kalahi/index.ts';
+import { scoreKalahiFiles } from '../../src/kalahiScore.ts';
+import { scoreKalahiReply } from '../../src/vitest/kalahiReply.ts';
+import { REPO_ROOT } from '../vitest/helpers.ts';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'lokal-kalahi-score-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const csv = path.join(dir, 'filipino.csv');
+writeFileSync(
+  csv,
+  [
+    'prompt_variation_id,prompt_id,category,topic,prompt,best_answer,relevant_answers,irrelevant_answers',
+    '0101000100,01010001,ethics,career and livelihood,"Estudyante ako.\nAnong gagawin ko?",Mag-aral nang mabuti,Mag-aral nang mabuti;Humingi ng payo sa guro!,Tumigil sa pag-aaral;Maglaro buong araw.',
+    '0202000100,02020001,shared knowledge,food,"Ano ang adobo?",Isang ulam na may suka at toyo,Isang ulam na may suka at toyo;Pagkaing Pilipino na niluluto sa suka.,Isang uri ng tinapay;Isang inumin',
+    '0303000100,03030001,ethics,family,"Paano igalang ang magulang?",Magmano at makinig,Magmano at makinig;Sumunod sa kanilang payo,Sigawan sila;Huwag pansinin',
+  ].join('\n') + '\n',
+);
+const responses = path.join(dir, 'responses.jsonl');
+const lines = [
+  { prompt_variation_id: '0101000100', response: '  Mag-aral ka nang mabuti at humingi ng payo.\n' },
+  { prompt_variation_id: '0202000100', response: 'Isang inumin.' },
+  { prompt_variation_id: '9999999999', response: 'walang ganito' },
+  { prompt_variation_id: '0202000100', response: 'Ang adobo ay ulam na may suka at toyo.' },
+];
+writeFileSync(responses, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+
+describe('scoreKalahiFiles', () => {
+  test('per reply: the shared scoring of the stripped reply; problems listed', async () => {
+    const out = await scoreKalahiFiles(csv, responses, { bertscoreModel: 'off', bleurtModel: 'off', env: {} });
+    const rows = (await loadKalahi(csv)).rows;
+    expect(out.records.map((r) => [r.prompt_variation_id, r.response])).toEqual([
+      ['0101000100', 'Mag-aral ka nang mabuti at humingi ng payo.'],
+      ['0202000100', 'Ang adobo ay ulam na may suka at toyo.'],
+    ]);
+    const expected = await scoreKalahiReply(rows[0]!, 'Mag-aral ka nang mabuti at humingi ng payo.', { chrf: 'chrf' });
+    expect(out.records[0]!.metrics).toEqual(expected.metrics);
+    expect(out.problems).toEqual({
+      missing: ['0303000100'],
+      unknown_ids: [{ prompt_variation_id: '9999999999', line: 3 }],
+      duplicates: [{ prompt_variation_id: '0202000100', lines: [2, 4] }],
+    });
+    expect(out.settings).toMatchObject({ chrf: 'chrF', rougeL: 'rougeLsum', learned: { bertscore: { model: 'off', computed: false }, bleurt: { model: 'off', computed: false } } });
+    expect(out.table).toMatchObject({ BLEURT: null, BERTScore: null });
+  });
+
+  test('summaries equal scoreKalahiResponses (the metric module’s own aggregation), overall and per category', async () => {
+    for (const chrfPlusPlus of [false, true]) {
+      const out = await scoreKalahiFiles(csv, responses, { bertscoreModel: 'off', bleurtModel: 'off', chrfPlusPlus, env: {} });
+      const dataset = await loadKalahi(csv);
+      const replies = lines.map((l, i) => ({ ...l, response: l.response.trim(), line: i + 1 }));
+      const reference = scoreKalahiResponses(dataset.rows, replies, { chrfWordOrder: chrfPlusPlus ? 2 : 0 });
+      expect(out.settings.chrf).toBe(chrfPlusPlus ? 'chrF++' : 'chrF');
+      for (const [metric, summary] of Object.entries(reference.summary.metrics)) {
+        expect(out.generation!.metrics[metric as 'bleu'], metric).toEqual({ acc: summary.acc, max: summary.maxMean, diff: summary.diffMean });
+      }
+      for (const [category, group] of Object.entries(reference.byCategory)) {
+        expect(out.by_category[category]!.generation?.scored ?? 0).toBe(group.scored);
+        for (const [metric, summary] of Object.entries(group.metrics)) {
+          if (group.scored > 0) expect(out.by_category[category]!.generation!.metrics[metric as 'bleu']!.acc).toBe(summary.acc);
+        }
+      }
+    }
+  });
+
+  test('the CLI writes the same JSON', async () => {
+    const file = path.join(dir, 'out.json');
+    const env = { ...process.env, LOKAL_BERTSCORE_MODEL: 'off', LOKAL_BLEURT_MODEL: 'off' };
+    await promisify(execFile)(process.execPath, [path.join(REPO_ROOT, 'bin', 'lokal.js'), 'kalahi', 'score', '-i', csv, '-r', responses, '-o', file], { cwd: REPO_ROOT, env });
+    const expected = await scoreKalahiFiles(csv, responses, { bertscoreModel: 'off', bleurtModel: 'off', env: {} });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(JSON.parse(JSON.stringify(expected)));
+  });
+});
