@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     // The lokal roll-up reporter is a no-op for runs without benchmark suites (e.g. the unit project).
-    reporters: ['default', './reporters/lokal-reporter.ts', './reporters/kalahi-reporter.ts'],
+    reporters: ['default', './reporters/lokal-reporter.ts', './reporters/no-data-reporter.ts', './reporters/kalahi-reporter.ts'],
     projects: [
       {
         test: {

@@ -1,6 +1,7 @@
 // Kalahi as Vitest tests: one describe per variant, one per category inside it, one concurrent test per prompt (MC
 // by log-probabilities and/or a greedy reply scored by the generation metrics), and a gate test per variant.
 import { afterAll, describe, type RunnerTestCase, type TestContext } from 'vitest';
+import { skipIfDataAbsent } from './dataAbsent.ts';
 import { loadKalahi, type KalahiRow } from '../data/kalahi.ts';
 import { parseProviderSpec } from '../models/index.ts';
 import { KALAHI_BUDGET_DESCRIPTIONS, KALAHI_TOKEN_BUDGET, resolveKalahiConfig, type KalahiConfig, type KalahiSuiteOptions } from './kalahiConfig.ts';
@@ -126,7 +127,14 @@ export async function kalahiSuite(options: KalahiSuiteOptions = {}): Promise<voi
   const gates = parseKalahiThresholds(config.base.thresholds);
   const modelOptions = lokalModelOptions(config.base);
   for (const [order, variant] of config.variants.entries()) {
-    const dataset = await loadKalahi(config.location, variant);
+    let dataset: Awaited<ReturnType<typeof loadKalahi>>;
+    try {
+      dataset = await loadKalahi(config.location, variant);
+    } catch (error) {
+      const how = 'set LOKAL_KALAHI to the folder of the Kalahi CSVs, or run `npx lokal data fetch --only kalahi`';
+      if (order === 0 && skipIfDataAbsent('kalahi', config.location !== undefined, error, how)) return;
+      throw error;
+    }
     const rows = config.base.limit === undefined ? dataset.rows : dataset.rows.slice(0, config.base.limit);
     const categories = [...new Set(rows.map((r) => r.category))];
     const info: KalahiRunInfo = {

@@ -1,5 +1,6 @@
 // MultiLoKo as Vitest tests: one describe per subset, one test per item, one gate test per subset.
 import { describe, type RunnerTestCase, type TestContext } from 'vitest';
+import { skipIfDataAbsent } from './dataAbsent.ts';
 import { loadMultiLoKo, type MultiLoKoItem, type MultiLoKoSubset } from '../data/index.ts';
 import { scoreExample } from '../metrics/index.ts';
 import { parseProviderSpec } from '../models/index.ts';
@@ -125,7 +126,14 @@ export async function multilokoSuite(options: MultiLoKoSuiteOptions = {}): Promi
   parseProviderSpec(spec);
   const gates = parseThresholds(config.thresholds);
   const baseline = loadBaseline(config);
-  const dataset = await loadMultiLoKo(config.multiloko, config.split);
+  let dataset: Awaited<ReturnType<typeof loadMultiLoKo>>;
+  try {
+    dataset = await loadMultiLoKo(config.multiloko, config.split);
+  } catch (error) {
+    const how = 'set LOKAL_MULTILOKO to benchmark_data.tar.xz.enc or the extracted folder, or run `npx lokal data fetch --only multiloko`';
+    if (skipIfDataAbsent('multiloko', config.multiloko !== undefined, error, how)) return;
+    throw error;
+  }
   const selected = selectSubsets(dataset, config);
 
   for (const { subset, order, items } of selected) {

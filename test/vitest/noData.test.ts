@@ -1,0 +1,47 @@
+// A benchmark without data: skipped (visibly) when its location was never configured, failed when a configured
+// location is wrong, and the whole run fails when no benchmark had data.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { REPO_ROOT, runVitest } from './helpers.ts';
+
+// The child runs from an empty folder, so the default data/ lookups find nothing whatever this checkout holds.
+const emptyCwd = mkdtempSync(path.join(tmpdir(), 'lokal-nodata-'));
+const config = ['--config', path.join(REPO_ROOT, 'vitest.config.ts'), '--root', REPO_ROOT, '--project', 'evals'];
+const predictions = path.join(emptyCwd, 'p.jsonl');
+writeFileSync(predictions, '{"language":"italian","id":"001_colosseo.txt","prediction":"Roma"}\n');
+const fixture = path.join(REPO_ROOT, 'data/fixtures/multiloko');
+
+describe('benchmarks without data', () => {
+  test('nothing configured and nothing in data/: both skipped with how-to, and the run exits 1', async () => {
+    const run = await runVitest(['run', ...config], { LOKAL_MODEL: `replay:${predictions}`, LOKAL_OUTPUT: emptyCwd }, emptyCwd);
+    expect(run.stderr + run.stdout).toContain('skipping kalahi: kalahi data not found in data/ — set LOKAL_KALAHI');
+    expect(run.stderr + run.stdout).toContain('skipping multiloko: multiloko data not found in data/ — set LOKAL_MULTILOKO');
+    expect(run.stderr).toContain('lokal: no benchmark ran');
+    expect(run.code).toBe(1);
+  }, 60_000);
+
+  test('one benchmark with data: the other is skipped and the run passes', async () => {
+    const run = await runVitest(['run', ...config], {
+      LOKAL_MODEL: `replay:${predictions}`,
+      LOKAL_MULTILOKO: fixture,
+      LOKAL_SUBSETS: 'local',
+      LOKAL_LANGUAGES: 'italian',
+      LOKAL_OUTPUT: emptyCwd,
+    }, emptyCwd);
+    expect(run.stderr + run.stdout).toContain('skipping kalahi');
+    expect(run.stderr).not.toContain('no benchmark ran');
+    expect(run.code).toBe(0);
+  }, 60_000);
+
+  test('a configured location that does not exist fails its file', async () => {
+    const run = await runVitest(['run', ...config, 'evals/kalahi.eval.ts'], {
+      LOKAL_MODEL: `replay:${predictions}`,
+      LOKAL_KALAHI: path.join(emptyCwd, 'nowhere'),
+      LOKAL_OUTPUT: emptyCwd,
+    }, emptyCwd);
+    expect(run.stdout + run.stderr).toMatch(/nowhere: Kalahi data not found/);
+    expect(run.code).toBe(1);
+  }, 60_000);
+});
