@@ -17,7 +17,7 @@ export interface ReplayBenchOptions {
 const ANSWERS = [['Roma', 'la città di Roma'], ['25 ottobre 2010', '2010-10-25'], ['São Paulo'], ['東京', '東京都'], ['Jean-Paul Sartre', 'Sartre'], ['1969']];
 
 /** Writes the dataset (local subsets only, like the 7,500-item leaderboard run) and a replay file answering every item. */
-function writeInputs(dir: string, languages: number, perLanguage: number): { dataset: string; predictions: string; pairs: Array<{ prediction: string; targets: string[] }> } {
+export function writeInputs(dir: string, languages: number, perLanguage: number): { dataset: string; predictions: string; pairs: Array<{ prediction: string; targets: string[] }> } {
   const dataset = path.join(dir, 'benchmark_data');
   const rows: string[] = [];
   const pairs: Array<{ prediction: string; targets: string[] }> = [];

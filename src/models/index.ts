@@ -1,7 +1,7 @@
 // One entry point for every provider: `createProvider('replay:<file>' | 'transformers:<id|path>' | 'openai:<model>')`.
-import { OpenAIProvider, type OpenAIProviderOptions } from './openai.ts';
+import type { OpenAIProviderOptions } from './openai.ts';
 import { ReplayProvider, type ReplayOptions } from './replay.ts';
-import { TransformersProvider, type TransformersProviderOptions } from './transformers.ts';
+import type { TransformersProviderOptions } from './transformers.ts';
 import { ProviderError, type ModelProvider } from './types.ts';
 
 export * from './types.ts';
@@ -33,10 +33,15 @@ export async function createProvider(spec: string, options: CreateProviderOption
         if (error instanceof ProviderError) throw error;
         throw new ProviderError('replay', 'not-found', (error as Error).message, { cause: error });
       });
-    case 'transformers':
+    // Loaded on demand: a replay run never pays for transformers.js and onnxruntime.
+    case 'transformers': {
+      const { TransformersProvider } = await import('./transformers.ts');
       return new TransformersProvider(target, options.transformers as TransformersProviderOptions | undefined);
-    case 'openai':
+    }
+    case 'openai': {
+      const { OpenAIProvider } = await import('./openai.ts');
       return new OpenAIProvider(target, options.openai as OpenAIProviderOptions | undefined);
+    }
     default:
       throw new ProviderError('lokal', 'config', `unknown provider ${JSON.stringify(kind)} in ${JSON.stringify(spec)}; expected one of ${PROVIDER_FORMS.join(', ')}`);
   }

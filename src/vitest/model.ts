@@ -4,7 +4,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_CACHE_FILE, withCache, type CacheMode } from '../models/cache.ts';
 import { createProvider, parseProviderSpec, type CreateProviderOptions } from '../models/index.ts';
-import { DEFAULT_MODEL, TransformersProvider, type TransformersProviderOptions } from '../models/transformers.ts';
+import { DEFAULT_MODEL } from '../models/defaults.ts';
+import type { TransformersProviderOptions } from '../models/transformers.ts';
 import type { OpenAIProviderOptions } from '../models/openai.ts';
 import type { ModelProvider } from '../models/types.ts';
 import type { LokalConfig } from './config.ts';
@@ -95,7 +96,8 @@ export async function isChatModel(provider: ModelProvider): Promise<boolean> {
   const description = provider.describe();
   if (typeof description.settings.chatTemplate === 'boolean') return description.settings.chatTemplate;
   if (description.provider === 'openai') return true;
-  if (provider instanceof TransformersProvider) {
+  const { TransformersProvider } = description.provider === 'transformers' ? await import('../models/transformers.ts') : { TransformersProvider: undefined };
+  if (TransformersProvider && provider instanceof TransformersProvider) {
     if (provider.source.kind === 'local') {
       const fromFiles = folderHasChatTemplate(provider.source.path);
       if (fromFiles !== undefined) return fromFiles;
