@@ -1,16 +1,7 @@
 // Deterministic multilingual (prediction, targets) pairs for the parity test and the benchmarks.
 
-/** mulberry32: a tiny seeded PRNG, so every run sees the same pairs. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../src/seededRandom.ts';
+
 
 // Words in the scripts of MultiLoKo's 31 languages, plus the characters the normaliser treats specially.
 const WORDS = [

@@ -34,7 +34,8 @@ export function* jsonlLines(text: string): Generator<{ line: number; raw: string
   }
 }
 
-function parseJsonLine(raw: string, file: string, line: number): unknown {
+/** JSON.parse of one line, a DataError naming file and line when it is not JSON. */
+export function parseJsonLine(raw: string, file: string, line: number): unknown {
   try {
     return JSON.parse(raw);
   } catch (cause) {

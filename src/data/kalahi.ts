@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
 import { DataError } from './errors.ts';
+import { jsonlLines, parseJsonLine } from './jsonl.ts';
 import {
   bestAnswerIndex,
   formatBestAnswer,
@@ -243,24 +244,16 @@ const ResponseSchema = z.looseObject({
 /** Parses JSONL text of `{prompt_variation_id, response}` rows; blank lines are ignored. */
 export function parseKalahiResponsesJsonl(text: string, file: string): KalahiResponseRow[] {
   const rows: KalahiResponseRow[] = [];
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i]!.replace(/\r$/, '');
-    if (raw.trim() === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch (error) {
-      throw new DataError(file, `malformed JSON: ${(error as Error).message}`, { line: i + 1, code: 'invalid-json' });
-    }
+  for (const { line, raw } of jsonlLines(text)) {
+    const value = parseJsonLine(raw, file, line);
     const parsed = ResponseSchema.safeParse(value);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       const field = issue.path.length > 0 ? String(issue.path[0]) : undefined;
       const detail = field === undefined ? 'expected a JSON object {prompt_variation_id, response}' : issue.message;
-      throw new DataError(file, detail, { line: i + 1, code: 'invalid-record', ...(field === undefined ? {} : { field }) });
+      throw new DataError(file, detail, { line, code: 'invalid-record', ...(field === undefined ? {} : { field }) });
     }
-    rows.push({ prompt_variation_id: parsed.data.prompt_variation_id, response: parsed.data.response, line: i + 1 });
+    rows.push({ prompt_variation_id: parsed.data.prompt_variation_id, response: parsed.data.response, line });
   }
   return rows;
 }

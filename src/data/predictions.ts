@@ -2,6 +2,8 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
+import { DataError, type DataErrorCode } from './errors.ts';
+import { jsonlLines, parseJsonLine } from './jsonl.ts';
 
 export interface PredictionRow {
   /** eval.py language key: a folder name or a translated-subset key such as `italian_translated_human_english`. */
@@ -19,16 +21,9 @@ const PredictionSchema = z.object({
   prediction: z.string(),
 });
 
-export class PredictionFileError extends Error {
-  constructor(
-    readonly file: string,
-    readonly line: number | undefined,
-    readonly field: string | undefined,
-    detail: string,
-  ) {
-    super(`${file}${line === undefined ? '' : `:${line}`}${field ? ` field "${field}"` : ''}: ${detail}`);
-    this.name = 'PredictionFileError';
-  }
+/** Bad prediction files raise the data layer's DataError (file, line, field). */
+function predictionError(file: string, line: number | undefined, field: string | undefined, detail: string, code: DataErrorCode): DataError {
+  return new DataError(file, detail, { ...(line === undefined ? {} : { line }), ...(field ? { field } : {}), code });
 }
 
 function validate(file: string, line: number, value: unknown): PredictionRow {
@@ -37,25 +32,14 @@ function validate(file: string, line: number, value: unknown): PredictionRow {
     const issue = parsed.error.issues[0]!;
     const field = issue.path.join('.') || undefined;
     const detail = issue.code === 'invalid_type' && issue.input === undefined ? 'is missing' : issue.message;
-    throw new PredictionFileError(file, line, field, `${detail} (expected {language, id, prediction})`);
+    throw predictionError(file, line, field, `${detail} (expected {language, id, prediction})`, 'invalid-record');
   }
   return { ...parsed.data, line };
 }
 
 export function parsePredictionsJsonl(text: string, file: string): PredictionRow[] {
   const rows: PredictionRow[] = [];
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i]!.replace(/\r$/, '');
-    if (raw.trim() === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch (error) {
-      throw new PredictionFileError(file, i + 1, undefined, `malformed JSON: ${(error as Error).message}`);
-    }
-    rows.push(validate(file, i + 1, value));
-  }
+  for (const { line, raw } of jsonlLines(text)) rows.push(validate(file, line, parseJsonLine(raw, file, line)));
   return rows;
 }
 
@@ -65,12 +49,12 @@ export function parsePredictionsCsv(text: string, file: string): PredictionRow[]
     records = parse(text, { columns: true, skip_empty_lines: true, bom: true, info: true }) as typeof records;
   } catch (error) {
     const e = error as Error & { lines?: number };
-    throw new PredictionFileError(file, e.lines, undefined, `malformed CSV: ${e.message}`);
+    throw predictionError(file, e.lines, undefined, `malformed CSV: ${e.message}`, 'invalid-record');
   }
   if (records.length > 0) {
     for (const column of ['language', 'id', 'prediction']) {
       if (!(column in records[0]!.record)) {
-        throw new PredictionFileError(file, 1, column, 'column is missing from the header (expected language,id,prediction)');
+        throw predictionError(file, 1, column, 'column is missing from the header (expected language,id,prediction)', 'invalid-record');
       }
     }
   }
@@ -80,7 +64,7 @@ export function parsePredictionsCsv(text: string, file: string): PredictionRow[]
 /** Reads a predictions file; `.csv` by extension, JSONL otherwise (as eval.py decides). */
 export async function readPredictions(file: string): Promise<PredictionRow[]> {
   const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new PredictionFileError(file, undefined, undefined, `cannot read predictions file (${error.code ?? error.message})`);
+    throw predictionError(file, undefined, undefined, `cannot read predictions file (${error.code ?? error.message})`, 'not-found');
   });
   return file.endsWith('.csv') ? parsePredictionsCsv(text, file) : parsePredictionsJsonl(text, file);
 }

@@ -3,6 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import onnxProto from 'onnx-proto';
+import { hashString, seededRandom } from '../seededRandom.ts';
 
 const { onnx } = onnxProto;
 
@@ -59,28 +60,7 @@ export function resolveTinyModelSpec(partial: Partial<TinyModelSpec> = {}): Tiny
 // ---------------------------------------------------------------------------------------------------------------
 // Deterministic weights
 
-/** FNV-1a over a string, used to give every weight tensor its own seeded stream. */
-function hashString(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h >>> 0;
-}
-
-/** mulberry32: small, fast, deterministic PRNG giving floats in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
+/** Uniform weights in [offset − scale, offset + scale); every tensor gets its own seeded stream. */
 function uniformTensor(seed: number, name: string, size: number, scale: number, offset = 0): Float32Array {
   const next = seededRandom(hashString(`${seed}:${name}`));
   const out = new Float32Array(size);

@@ -1,17 +1,9 @@
 // Seeded random multilingual strings for the differential tests: every script of the twelve, combining marks, the
 // punctuation set and its near misses, Python-only whitespace, astral and post-Unicode-14 characters, article words.
 
-/** mulberry32: a small seeded PRNG. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as seeded } from '../../src/seededRandom.ts';
+
+export { seeded };
 
 export const PIECES: readonly string[] = [
   // article words and their neighbours

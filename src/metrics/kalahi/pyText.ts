@@ -29,22 +29,5 @@ export function utf8ByteLength(s: string): number {
   return Buffer.byteLength(s, 'utf8');
 }
 
-/** Python's builtin sum() over floats: a plain left fold (≤ 3.11) or Neumaier compensation (≥ 3.12), METRICS.md §3.4. */
-export function pySum(values: readonly number[], mode: 'fold' | 'neumaier' = 'fold'): number {
-  if (values.length === 0) return 0;
-  if (mode === 'fold') {
-    let s = 0;
-    for (const v of values) s += v;
-    return s;
-  }
-  let s = values[0]!;
-  let c = 0;
-  for (let i = 1; i < values.length; i++) {
-    const x = values[i]!;
-    const t = s + x;
-    if (Math.abs(s) >= Math.abs(x)) c += s - t + x;
-    else c += x - t + s;
-    s = t;
-  }
-  return c !== 0 && Number.isFinite(c) ? s + c : s;
-}
+/** Python's builtin sum() over floats (METRICS.md §3.4): the shared implementation. */
+export { pythonSum as pySum } from '../pythonSum.ts';

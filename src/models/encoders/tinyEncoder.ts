@@ -4,6 +4,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { encodeOnnxModel, ONNX_BOOL, ONNX_FLOAT, ONNX_INT64, OnnxGraphBuilder, onnxValueInfo } from './onnxGraph.ts';
+import { hashString, seededRandom } from '../../seededRandom.ts';
+
 
 export type TinyEncoderKind = 'bert' | 'regression';
 
@@ -48,30 +50,9 @@ export function resolveTinyEncoderSpec(partial: Partial<TinyEncoderSpec> = {}): 
 // ---------------------------------------------------------------------------------------------------------------
 // Deterministic weights
 
-/** FNV-1a over a string: every weight tensor gets its own seeded stream, so adding a tensor changes no other. */
-function hashString(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h >>> 0;
-}
-
-/** mulberry32: a small deterministic PRNG giving floats in [0, 1). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
+/** Uniform weights in [offset − scale, offset + scale); every tensor gets its own stream, so adding one changes no other. */
 function uniform(seed: number, name: string, size: number, scale: number, offset = 0): Float32Array {
-  const next = mulberry32(hashString(`${seed}:${name}`));
+  const next = seededRandom(hashString(`${seed}:${name}`));
   const out = new Float32Array(size);
   for (let i = 0; i < size; i++) out[i] = offset + scale * (2 * next() - 1);
   return out;

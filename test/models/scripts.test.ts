@@ -1,0 +1,35 @@
+// The model-generating npm scripts: they write loadable model folders and reject bad arguments with exit code 2.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const tsx = path.join(root, 'node_modules/tsx/dist/cli.mjs');
+const run = (script: string, args: string[]) =>
+  spawnSync(process.execPath, [tsx, path.join(root, 'scripts', script), ...args], { cwd: root, encoding: 'utf8' });
+
+describe('make:tiny-model and make:tiny-encoder', () => {
+  test('write a model folder with the requested spec', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'lokal-script-'));
+    const model = run('make-tiny-model.ts', [path.join(dir, 'lm'), '--layers', '1', '--hidden', '16', '--heads', '2', '--seed', '5']);
+    expect(model.status).toBe(0);
+    expect(model.stdout).toContain('llama, 1 layers, hidden 16, 2 heads');
+    expect(JSON.parse(readFileSync(path.join(dir, 'lm/config.json'), 'utf8'))).toMatchObject({ num_hidden_layers: 1, hidden_size: 16 });
+    const encoder = run('make-tiny-encoder.ts', [path.join(dir, 'enc'), '--kind', 'regression']);
+    expect(encoder.status).toBe(0);
+    expect(encoder.stdout).toContain('regression encoder');
+    expect(existsSync(path.join(dir, 'enc/tokenizer.json'))).toBe(true);
+  }, 60_000);
+
+  test('bad arguments exit 2 with the usage line', () => {
+    const bad = run('make-tiny-model.ts', ['/tmp/x', '--layers', 'two']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('--layers must be an integer, got "two"');
+    expect(bad.stderr).toContain('usage: npm run make:tiny-model');
+    expect(run('make-tiny-encoder.ts', ['/tmp/x', '--kind', 'gpt']).status).toBe(2);
+    expect(run('make-tiny-encoder.ts', []).stderr).toContain('expected exactly one output folder');
+  }, 60_000);
+});
