@@ -2,10 +2,9 @@
 // loadable by transformers.js exactly like a model from the Hugging Face Hub. Used by tests and benches.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import onnxProto from 'onnx-proto';
 import { hashString, seededRandom } from '../seededRandom.ts';
+import { encodeOnnxModel, ONNX_BOOL, ONNX_FLOAT, ONNX_INT64, OnnxGraphBuilder, onnxValueInfo } from './onnxGraph.ts';
 
-const { onnx } = onnxProto;
 
 export interface TinyModelSpec {
   layers: number;
@@ -320,55 +319,7 @@ export function buildTinyTokenizer(spec: TinyModelSpec): TinyTokenizerFiles {
 // ---------------------------------------------------------------------------------------------------------------
 // ONNX graph
 
-const FLOAT = onnx.TensorProto.DataType.FLOAT;
-const INT64 = onnx.TensorProto.DataType.INT64;
-const BOOL = onnx.TensorProto.DataType.BOOL;
 const OPSET = 17;
-
-type Attr = number | number[] | string;
-
-class GraphBuilder {
-  nodes: InstanceType<typeof onnx.NodeProto>[] = [];
-  initializers: InstanceType<typeof onnx.TensorProto>[] = [];
-  private counter = 0;
-
-  node(op: string, inputs: string[], attrs: Record<string, Attr> = {}, output?: string): string {
-    const out = output ?? `${op.toLowerCase()}_${this.counter++}`;
-    const attribute = Object.entries(attrs).map(([name, value]) => {
-      if (typeof value === 'string') return { name, type: onnx.AttributeProto.AttributeType.STRING, s: new TextEncoder().encode(value) };
-      if (Array.isArray(value)) return { name, type: onnx.AttributeProto.AttributeType.INTS, ints: value };
-      return Number.isInteger(value) && name !== 'epsilon'
-        ? { name, type: onnx.AttributeProto.AttributeType.INT, i: value }
-        : { name, type: onnx.AttributeProto.AttributeType.FLOAT, f: value };
-    });
-    this.nodes.push(onnx.NodeProto.create({ opType: op, input: inputs, output: [out], name: `${op}_${this.counter++}`, attribute }));
-    return out;
-  }
-
-  floatInit(name: string, dims: number[], data: Float32Array): string {
-    const raw = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-    this.initializers.push(onnx.TensorProto.create({ name, dims, dataType: FLOAT, rawData: raw }));
-    return name;
-  }
-
-  int64Init(name: string, dims: number[], values: number[]): string {
-    const data = BigInt64Array.from(values.map((v) => BigInt(v)));
-    this.initializers.push(onnx.TensorProto.create({ name, dims, dataType: INT64, rawData: new Uint8Array(data.buffer) }));
-    return name;
-  }
-}
-
-function valueInfo(name: string, elemType: number, dims: Array<number | string>) {
-  return onnx.ValueInfoProto.create({
-    name,
-    type: {
-      tensorType: {
-        elemType,
-        shape: { dim: dims.map((d) => (typeof d === 'number' ? { dimValue: d } : { dimParam: d })) },
-      },
-    },
-  });
-}
 
 /** cos/sin tables of rotary embeddings, HF Llama layout: [positions, headDim] with the half-table repeated. */
 export function ropeTables(maxPositions: number, headDim: number, theta: number): { cos: Float32Array; sin: Float32Array } {
@@ -393,19 +344,19 @@ export function ropeTables(maxPositions: number, headDim: number, theta: number)
 export function buildTinyModelOnnx(spec: TinyModelSpec, weights: TinyModelWeights): Uint8Array {
   const { hidden: h, heads, intermediate: m, vocab: v, layers } = spec;
   const d = h / heads;
-  const g = new GraphBuilder();
+  const g = new OnnxGraphBuilder();
   const names = tinyWeightNames(layers);
 
   const inputs = [
-    valueInfo('input_ids', INT64, ['batch_size', 'sequence_length']),
-    valueInfo('attention_mask', INT64, ['batch_size', 'total_sequence_length']),
-    valueInfo('position_ids', INT64, ['batch_size', 'sequence_length']),
+    onnxValueInfo('input_ids', ONNX_INT64, ['batch_size', 'sequence_length']),
+    onnxValueInfo('attention_mask', ONNX_INT64, ['batch_size', 'total_sequence_length']),
+    onnxValueInfo('position_ids', ONNX_INT64, ['batch_size', 'sequence_length']),
   ];
-  const outputs = [valueInfo('logits', FLOAT, ['batch_size', 'sequence_length', v])];
+  const outputs = [onnxValueInfo('logits', ONNX_FLOAT, ['batch_size', 'sequence_length', v])];
   for (let i = 0; i < layers; i++) {
     for (const kind of ['key', 'value']) {
-      inputs.push(valueInfo(`past_key_values.${i}.${kind}`, FLOAT, ['batch_size', heads, 'past_sequence_length', d]));
-      outputs.push(valueInfo(`present.${i}.${kind}`, FLOAT, ['batch_size', heads, 'total_sequence_length', d]));
+      inputs.push(onnxValueInfo(`past_key_values.${i}.${kind}`, ONNX_FLOAT, ['batch_size', heads, 'past_sequence_length', d]));
+      outputs.push(onnxValueInfo(`present.${i}.${kind}`, ONNX_FLOAT, ['batch_size', heads, 'total_sequence_length', d]));
     }
   }
 
@@ -442,7 +393,7 @@ export function buildTinyModelOnnx(spec: TinyModelSpec, weights: TinyModelWeight
   const keyPos = g.node('Unsqueeze', [g.node('Range', [c.zero, totalLen, c.one]), c.axis0]); // [1, T]
   const queryLimit = g.node('Unsqueeze', [g.node('Add', [g.node('Add', [g.node('Range', [c.zero, seqLen, c.one]), pastLen]), c.one]), c.axis1]); // [S, 1]
   const causal = g.node('Less', [keyPos, queryLimit]); // [S, T]
-  const padding = g.node('Unsqueeze', [g.node('Cast', ['attention_mask'], { to: BOOL }), c.axes12]); // [B, 1, 1, T]
+  const padding = g.node('Unsqueeze', [g.node('Cast', ['attention_mask'], { to: ONNX_BOOL }), c.axes12]); // [B, 1, 1, T]
   const visible = g.node('And', [causal, padding]);
 
   const rmsNorm = (input: string, weightName: string, w: Float32Array) => {
@@ -479,14 +430,7 @@ export function buildTinyModelOnnx(spec: TinyModelSpec, weights: TinyModelWeight
   }
   g.node('MatMul', [rmsNorm(x, names.finalNorm, weights.finalNorm), g.floatInit(names.lmHead, [h, v], weights.lmHead)], {}, 'logits');
 
-  const model = onnx.ModelProto.create({
-    irVersion: 8,
-    opsetImport: [{ domain: '', version: OPSET }],
-    producerName: 'vitest-lokal make-tiny-model',
-    producerVersion: '1',
-    graph: onnx.GraphProto.create({ name: 'tiny_llama', node: g.nodes, initializer: g.initializers, input: inputs, output: outputs }),
-  });
-  return onnx.ModelProto.encode(model).finish();
+  return encodeOnnxModel(g, 'tiny_llama', inputs, outputs, OPSET, 'vitest-lokal make-tiny-model');
 }
 
 // ---------------------------------------------------------------------------------------------------------------

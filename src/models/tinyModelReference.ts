@@ -2,10 +2,9 @@
 // an independent second computation of the logits for tests of the transformers.js path.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import onnxProto from 'onnx-proto';
+import { readFloatInitializers } from './onnxGraph.ts';
 import { tinyWeightNames, type TinyLayerWeights } from './tinyModel.ts';
 
-const { onnx } = onnxProto;
 
 interface ReferenceConfig {
   hidden: number;
@@ -35,18 +34,6 @@ export interface TinyReferenceModel {
   greedy(ids: number[], steps: number, eos?: number[]): { tokens: number[]; margins: number[] };
 }
 
-function readInitializers(file: string): Map<string, Float64Array> {
-  const model = onnx.ModelProto.decode(readFileSync(file));
-  const out = new Map<string, Float64Array>();
-  for (const t of model.graph?.initializer ?? []) {
-    if (t.dataType !== onnx.TensorProto.DataType.FLOAT || !t.rawData || !t.name) continue;
-    const raw = t.rawData;
-    const copy = new Uint8Array(raw.byteLength);
-    copy.set(raw);
-    out.set(t.name, Float64Array.from(new Float32Array(copy.buffer)));
-  }
-  return out;
-}
 
 export function loadTinyReferenceModel(dir: string): TinyReferenceModel {
   const cfg = JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8'));
@@ -60,7 +47,7 @@ export function loadTinyReferenceModel(dir: string): TinyReferenceModel {
     eps: cfg.rms_norm_eps,
     theta: cfg.rope_theta,
   };
-  const init = readInitializers(path.join(dir, 'onnx', 'model.onnx'));
+  const init = readFloatInitializers(readFileSync(path.join(dir, 'onnx', 'model.onnx')));
   const get = (name: string, size: number) => {
     const t = init.get(name);
     if (!t || t.length !== size) throw new Error(`${dir}/onnx/model.onnx: initializer ${name} missing or not of size ${size}`);

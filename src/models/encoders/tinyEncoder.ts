@@ -3,7 +3,7 @@
 // for BERTScore) and `regression` (AutoModelForSequenceClassification with one logit, for BLEURT). Tests only.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { encodeOnnxModel, ONNX_BOOL, ONNX_FLOAT, ONNX_INT64, OnnxGraphBuilder, onnxValueInfo } from './onnxGraph.ts';
+import { encodeOnnxModel, ONNX_BOOL, ONNX_FLOAT, ONNX_INT64, OnnxGraphBuilder, onnxValueInfo } from '../onnxGraph.ts';
 import { hashString, seededRandom } from '../../seededRandom.ts';
 
 

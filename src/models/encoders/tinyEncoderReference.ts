@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { erf } from './erf.ts';
-import { readFloatInitializers } from './onnxGraph.ts';
+import { readFloatInitializers } from '../onnxGraph.ts';
 import { tinyEncoderWeightNames } from './tinyEncoder.ts';
 
 export interface TinyEncoderReferenceConfig {
