@@ -11,12 +11,12 @@ import {
   type GenerateResult,
   type ModelDescription,
   type ModelProvider,
+  DEFAULT_MAX_NEW_TOKENS,
 } from './types.ts';
 
 export const CACHE_MODES = ['off', 'read', 'write', 'readwrite'] as const;
 export type CacheMode = (typeof CACHE_MODES)[number];
 export const DEFAULT_CACHE_FILE = '.lokal-cache/responses.jsonl';
-const DEFAULT_MAX_NEW_TOKENS = 64;
 const CACHE_FORMAT = 1;
 
 export interface CacheOptions {

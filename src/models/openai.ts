@@ -12,11 +12,11 @@ import {
   type GenerateResult,
   type ModelDescription,
   type ModelProvider,
+  DEFAULT_MAX_NEW_TOKENS,
 } from './types.ts';
 
 const PROVIDER = 'openai';
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
-const DEFAULT_MAX_NEW_TOKENS = 64;
 /** OpenAI accepts at most 4 stop sequences; the rest are cut after the answer arrives. */
 const MAX_SERVER_STOPS = 4;
 

@@ -13,6 +13,7 @@ import {
   type GenerateResult,
   type ModelDescription,
   type ModelProvider,
+  DEFAULT_MAX_NEW_TOKENS,
 } from './types.ts';
 
 import { DEFAULT_MODEL, DEFAULT_MODEL_DTYPE } from './defaults.ts';
@@ -20,7 +21,6 @@ import { DEFAULT_MODEL, DEFAULT_MODEL_DTYPE } from './defaults.ts';
 export { DEFAULT_MODEL, DEFAULT_MODEL_DTYPE };
 
 const PROVIDER = 'transformers';
-const DEFAULT_MAX_NEW_TOKENS = 64;
 /** Fixed cost of one forward pass, in padded token positions (measured on CPU: a few ms ≈ 16 tokens' work). */
 const CALL_OVERHEAD_TOKENS = 16;
 

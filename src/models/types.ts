@@ -5,12 +5,15 @@ export interface ChatMessage {
   content: string;
 }
 
+/** New-token budget of a generate request that names none (every provider and the cache key agree on it). */
+export const DEFAULT_MAX_NEW_TOKENS = 64;
+
 export interface GenerateRequest {
   /** A plain completion prompt (base models). Exactly one of `prompt` and `messages`. */
   prompt?: string;
   /** Chat messages, rendered with the model's chat template (instruct models). */
   messages?: ChatMessage[];
-  /** New-token budget; default 64. */
+  /** New-token budget; default DEFAULT_MAX_NEW_TOKENS. */
   maxNewTokens?: number;
   /** Total-length budget counting the prompt's tokens (HF `max_length`); overrides maxNewTokens when set. */
   maxLength?: number;
