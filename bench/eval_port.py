@@ -201,7 +201,55 @@ def score(prediction, targets):
     }
 
 
+def run_like_eval_py(dataset, subset, predictions, output):
+    """eval.py's whole flow (METRICS.md §9.4): read every language's `<subset>.jsonl` and translated files, the
+    predictions JSONL, normalise, score, average per language in prediction order, aggregate, write the JSON."""
+    references = {}
+    for lang in sorted(os.listdir(dataset)):
+        folder = os.path.join(dataset, lang)
+        if "debug" in lang or not os.path.isdir(folder):
+            continue
+        files = [(os.path.join(folder, f"{subset}.jsonl"), lang)]
+        for name in sorted(os.listdir(folder)):
+            if name.startswith(f"{subset}_translated") and name.endswith(".jsonl"):
+                files.append((os.path.join(folder, name), name[: -len(".jsonl")].replace(subset, lang)))
+        for path, key in files:
+            if os.path.exists(path):
+                with open(path) as f:
+                    references[key] = {r["id"]: r["targets"] for r in map(json.loads, f)}
+    answers = {}
+    with open(predictions) as f:
+        for line in f:
+            row = json.loads(line)
+            answers.setdefault(row["language"], {})[row["id"]] = row["prediction"]
+    results = {}
+    names = ["em", "f1", "bleu", "chrf", "edit_distance", "edit_similarity"]
+    for lang, rows in answers.items():
+        results[lang] = {}
+        for id_, prediction in rows.items():
+            record = score(prediction, references[lang][id_])
+            results[lang][id_] = {k: record[k] for k in names + ["targets", "prediction"]}
+        for m in names:
+            total = 0
+            for id_ in rows:
+                total += results[lang][id_][m]
+            results[lang][m] = total / len(rows)
+    langs = [k for k in results]
+    group = {}
+    for m in names:
+        values = [results[k][m] for k in langs]
+        group[f"average_{m}"] = sum(values) / len(values)
+        group[f"max_{m}"] = max(values)
+        group[f"min_{m}"] = min(values)
+        group[f"gap_{m}"] = group[f"max_{m}"] - group[f"min_{m}"]
+    results["group_metrics"] = group
+    with open(output, "w") as f:
+        json.dump(results, f, ensure_ascii=False, indent=4)
+
+
 def main():
+    if len(sys.argv) == 5 and sys.argv[1] == "--eval":
+        return run_like_eval_py(sys.argv[2], "dev", sys.argv[3], sys.argv[4])
     pairs = [json.loads(line) for line in sys.stdin if line.strip()]
     start = time.perf_counter()
     items = [score(p["prediction"], p["targets"]) for p in pairs]

@@ -17,10 +17,9 @@ export interface ReplayBenchOptions {
 const ANSWERS = [['Roma', 'la città di Roma'], ['25 ottobre 2010', '2010-10-25'], ['São Paulo'], ['東京', '東京都'], ['Jean-Paul Sartre', 'Sartre'], ['1969']];
 
 /** Writes the dataset (local subsets only, like the 7,500-item leaderboard run) and a replay file answering every item. */
-export function writeInputs(dir: string, languages: number, perLanguage: number): { dataset: string; predictions: string; pairs: Array<{ prediction: string; targets: string[] }> } {
+export function writeInputs(dir: string, languages: number, perLanguage: number): { dataset: string; predictions: string } {
   const dataset = path.join(dir, 'benchmark_data');
   const rows: string[] = [];
-  const pairs: Array<{ prediction: string; targets: string[] }> = [];
   for (let l = 0; l < languages; l++) {
     const language = `lang${String(l).padStart(2, '0')}`;
     mkdirSync(path.join(dataset, language), { recursive: true });
@@ -32,13 +31,12 @@ export function writeInputs(dir: string, languages: number, perLanguage: number)
       const variant = (l * 7 + i * 13) % 5;
       const prediction = variant === 0 ? targets[0]! : variant === 1 ? `The ${targets[0]!}.` : variant === 2 ? `${targets[0]!} circa` : variant === 3 ? 'non lo so' : '';
       rows.push(JSON.stringify({ language, id, prediction }));
-      pairs.push({ prediction, targets });
     }
     writeFileSync(path.join(dataset, language, 'dev.jsonl'), `${items.join('\n')}\n`);
   }
   const predictions = path.join(dir, 'predictions.jsonl');
   writeFileSync(predictions, `${rows.join('\n')}\n`);
-  return { dataset, predictions, pairs };
+  return { dataset, predictions };
 }
 
 function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
@@ -53,12 +51,12 @@ function run(args: string[], env: Record<string, string>): Promise<{ code: numbe
 }
 
 /** Times one replay evals run (default 30 × 250 = 7,500 items); throws if the run fails or scores a different count. */
-export async function benchReplay(options: ReplayBenchOptions = {}): Promise<{ items: number; seconds: number; pairs: Array<{ prediction: string; targets: string[] }> }> {
+export async function benchReplay(options: ReplayBenchOptions = {}): Promise<{ items: number; seconds: number }> {
   const languages = options.languages ?? 30;
   const perLanguage = options.itemsPerLanguage ?? 250;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-bench-'));
   try {
-    const { dataset, predictions, pairs } = writeInputs(dir, languages, perLanguage);
+    const { dataset, predictions } = writeInputs(dir, languages, perLanguage);
     const output = path.join(dir, 'results');
     const start = process.hrtime.bigint();
     const { code, output: log } = await run(['run', '--project', 'evals'], {
@@ -76,7 +74,7 @@ export async function benchReplay(options: ReplayBenchOptions = {}): Promise<{ i
     const results = JSON.parse(readFileSync(path.join(output, 'multiloko.json'), 'utf8')) as { summary: { items: { scored: number } } };
     const items = results.summary.items.scored;
     if (items !== languages * perLanguage) throw new Error(`replay bench: scored ${items} items, expected ${languages * perLanguage}`);
-    return { items, seconds, pairs };
+    return { items, seconds };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,6 +1,9 @@
 // `npm run bench`: every speed claim of the project, each measured against its baseline in this same run.
 // Usage: npm run bench [-- metrics replay models http]   (default: all)
 import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomPairs } from './randomPairs.ts';
 import { scoreExample } from '../src/metrics/index.ts';
@@ -51,21 +54,31 @@ function pythonPortSeconds(pairs: Array<{ prediction: string; targets: string[] 
   return out.seconds;
 }
 
-/** A whole `vitest run --project evals` with a replay model over 7,500 items vs scoring the same pairs in Python. */
+/** A whole `vitest run --project evals` with a replay model over 7,500 items vs eval.py's whole flow in Python
+ * (start-up, reading the dataset and predictions, scoring, aggregating, writing the JSON) on the same files. */
 async function replay(): Promise<void> {
-  const { benchReplay } = await import('./replay.ts');
+  const { benchReplay, writeInputs } = await import('./replay.ts');
   const r = await benchReplay();
   console.log(`replay: vitest evals run over ${r.items} items (start-up, collection, tests, runner, reporter) ${fmt(r.seconds)} s`);
-  const baseline = pythonPortSeconds(r.pairs);
-  if (baseline === undefined) return console.log('replay: python3 not found, no baseline run');
-  console.log(`replay: Python eval.py pipeline scoring the same ${r.pairs.length} pairs (scoring only, no start-up) ${fmt(baseline)} s`);
-  rows.push({
-    benchmark: `replay evals run, ${r.items} items`,
-    subject: `${fmt(r.seconds)} s`,
-    baseline: `Python scoring ${fmt(baseline)} s`,
-    ratio: baseline / r.seconds,
-    goal: '≥ 1x (no slower than the reference script)',
-  });
+  if (spawnSync(python, ['--version']).status !== 0) return console.log('replay: python3 not found, no baseline run');
+  const dir = mkdtempSync(path.join(tmpdir(), 'lokal-bench-py-'));
+  try {
+    const { dataset, predictions } = writeInputs(dir, 30, 250);
+    const port = fileURLToPath(new URL('./eval_port.py', import.meta.url));
+    const start = performance.now();
+    execFileSync(python, [port, '--eval', dataset, predictions, path.join(dir, 'scores.json')]);
+    const baseline = (performance.now() - start) / 1000;
+    console.log(`replay: eval.py's flow in Python (${python}) on the same files, whole process ${fmt(baseline)} s`);
+    rows.push({
+      benchmark: `replay evals run, ${r.items} items`,
+      subject: `${fmt(r.seconds)} s`,
+      baseline: `Python eval.py flow ${fmt(baseline)} s`,
+      ratio: baseline / r.seconds,
+      goal: '≥ 1x (no slower than the reference script)',
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Continuation scoring on a generated ~22M-parameter model: batched with shared prompts vs one sequence at a time. */
