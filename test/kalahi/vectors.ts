@@ -1,4 +1,5 @@
-// Reads the shared METRICS.md §11 vectors (../shared/docs/metric-vectors.json from the repo root) when present.
+// The METRICS.md §11 vectors, verified against the reference implementations; test/fixtures holds a copy of
+// ../shared/docs/metric-vectors.json so they run on every clone (test/fixtures.test.ts checks the copy is current).
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -12,7 +13,7 @@ export interface MetricVector {
   inputs?: Record<string, unknown>;
 }
 
-export const VECTORS_FILE = fileURLToPath(new URL('../../../shared/docs/metric-vectors.json', import.meta.url));
+export const VECTORS_FILE = fileURLToPath(new URL('../fixtures/metric-vectors.json', import.meta.url));
 export const HAVE_VECTORS = existsSync(VECTORS_FILE);
 
 export function vectors(prefix: string): MetricVector[] {

@@ -1,4 +1,4 @@
-// Every verified vector of ../shared/docs/metric-vectors.json for the metrics this folder implements
+// Every verified vector of metric-vectors.json (test/fixtures copy of ../shared/docs) for the metrics this folder implements
 // (multiloko.*, sacrebleu.*, difflib.*): bit-exact, except sacrebleu BLEU within 1e-12 (METRICS.md §1).
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';

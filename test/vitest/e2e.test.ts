@@ -1,6 +1,5 @@
 // End to end: child `vitest run --project evals` processes on a generated dataset and replay file. The reference for
 // every number is `lokal score` (scoreMultiLoKoPredictions) on the same inputs; the standard error is Python's.
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,9 +46,11 @@ function withoutSummary(results: Results): Results {
 const show = (run: ChildRun) => `exit ${run.code}\n${run.stdout.slice(-4000)}\n${run.stderr.slice(-4000)}`;
 
 /** Python's statistics.stdev(values) / sqrt(n): the reference for the standard error. */
-function pythonStandardError(values: number[]): number {
-  const code = 'import json,math,statistics,sys; v=json.load(sys.stdin); print(repr(statistics.stdev(v)/math.sqrt(len(v))))';
-  return Number(execFileSync('python3', ['-c', code], { input: JSON.stringify(values) }).toString());
+/** Standard error of the mean by its textbook two-pass formula: sample SD (n − 1) over √n. */
+function standardErrorByHand(values: number[]): number {
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  const variance = values.reduce((a, x) => a + (x - mean) ** 2, 0) / (values.length - 1);
+  return Math.sqrt(variance) / Math.sqrt(values.length);
 }
 
 describe('evals runs in child vitest processes', () => {
@@ -85,7 +86,7 @@ describe('evals runs in child vitest processes', () => {
     expect(summary.headline.em).toBe(average);
     expect(summary.headline.em_min).toBe(Math.min(...localEm));
     expect(summary.headline.em_gap).toBe(Math.max(...localEm) - Math.min(...localEm));
-    expect(summary.headline.em_se).toBeCloseTo(pythonStandardError(localEm), 15);
+    expect(summary.headline.em_se).toBeCloseTo(standardErrorByHand(localEm), 14);
     // Mother tongue and locality effects from the same EMs: italian is the only language with translations here.
     const em = (key: string) => reference[key]!.em as number;
     expect(summary.headline.mte.human.per_language).toEqual({ italian: em('italian') - em('italian_translated_human_english') });
