@@ -5,7 +5,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
 import { DataError } from './errors.ts';
-import { jsonlLines, parseJsonLine } from './jsonl.ts';
+import { decodeUtf8, jsonlLines, parseJsonLine } from './jsonl.ts';
 import {
   bestAnswerIndex,
   formatBestAnswer,
@@ -212,13 +212,14 @@ export async function loadKalahi(
     throw new DataError(String(pathOrDir ?? KALAHI_DEFAULT_DIR), `unknown Kalahi variant "${variant}" (expected ${KALAHI_VARIANTS.join(', ')})`, { code: 'layout' });
   }
   const { file, variant: resolved } = await resolveKalahiFile(pathOrDir, variant, opts);
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch (error) {
     throw new DataError(file, `cannot read the file: ${(error as Error).message}`, { code: 'not-found', cause: error });
   }
-  return parseKalahiCsv(text, file, resolved);
+  // Strict UTF-8, as Python reads it: a replacement character would also change the byte counts MC scores divide by.
+  return parseKalahiCsv(decodeUtf8(bytes, file), file, resolved);
 }
 
 /** One reply of a `lokal kalahi score -r responses.jsonl` file. */
@@ -260,11 +261,11 @@ export function parseKalahiResponsesJsonl(text: string, file: string): KalahiRes
 
 /** Reads a responses JSONL file (`{prompt_variation_id, response}` per line). */
 export async function readKalahiResponses(file: string): Promise<KalahiResponseRow[]> {
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch (error) {
     throw new DataError(file, `cannot read the responses file: ${(error as Error).message}`, { code: 'not-found', cause: error });
   }
-  return parseKalahiResponsesJsonl(text, file);
+  return parseKalahiResponsesJsonl(decodeUtf8(bytes, file), file);
 }

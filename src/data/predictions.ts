@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
 import { DataError, type DataErrorCode } from './errors.ts';
-import { jsonlLines, parseJsonLine } from './jsonl.ts';
+import { decodeUtf8, jsonlLines, parseJsonLine } from './jsonl.ts';
 
 export interface PredictionRow {
   /** eval.py language key: a folder name or a translated-subset key such as `italian_translated_human_english`. */
@@ -63,8 +63,10 @@ export function parsePredictionsCsv(text: string, file: string): PredictionRow[]
 
 /** Reads a predictions file; `.csv` by extension, JSONL otherwise (as eval.py decides). */
 export async function readPredictions(file: string): Promise<PredictionRow[]> {
-  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+  const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
     throw predictionError(file, undefined, undefined, `cannot read predictions file (${error.code ?? error.message})`, 'not-found');
   });
+  // Strict UTF-8 as Python's open() reads it (a BOM is tolerated): bad bytes are an error, not U+FFFD.
+  const text = decodeUtf8(bytes, file);
   return file.endsWith('.csv') ? parsePredictionsCsv(text, file) : parsePredictionsJsonl(text, file);
 }

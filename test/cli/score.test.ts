@@ -1,10 +1,10 @@
 // `lokal score` end to end through the real bin, on the self-authored fixture and the real Italian archive.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync as makeTempDir, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import path, { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin/lokal.js');
@@ -12,6 +12,17 @@ const fixture = join(root, 'data/fixtures/multiloko');
 const realArchive = join(root, '../shared/data/multiloko/benchmark_data.tar.xz.enc');
 const port = join(root, 'bench/eval_port.py');
 const hasPython = spawnSync('python3', ['--version']).status === 0;
+
+const tempDirs: string[] = [];
+/** A temp folder removed when the file's tests end. */
+function mkdtempSync(prefix: string): string {
+  const dir = makeTempDir(prefix);
+  tempDirs.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
 
 function lokal(args: string[]) {
   const run = spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: 'utf8' });
@@ -124,4 +135,12 @@ describe.skipIf(!existsSync(realArchive) || !hasPython)('lokal score on the real
     // Every third item (0, 3, …, 249: 84 items) is its first target; a truncated answer may still equal another target.
     expect(out.italian.em).toBeGreaterThanOrEqual(84 / 250);
   });
+});
+
+test('a predictions file that is not valid UTF-8 is an error naming the file (Python would raise too)', () => {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'lokal-utf8-')), 'p.jsonl');
+  writeFileSync(file, Buffer.concat([Buffer.from('{"language":"italian","id":"001_colosseo.txt","prediction":"Rom'), Buffer.from([0xff]), Buffer.from('a"}\n')]));
+  const run = lokal(['score', '-d', fixture, '-s', 'dev', '-p', file]);
+  expect(run.code).toBe(2);
+  expect(run.stderr).toContain(`${file}: is not valid UTF-8 text`);
 });

@@ -1,6 +1,6 @@
 // The model-generating npm scripts: they write loadable model folders and reject bad arguments with exit code 2.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +22,7 @@ describe('make:tiny-model and make:tiny-encoder', () => {
     expect(encoder.status).toBe(0);
     expect(encoder.stdout).toContain('regression encoder');
     expect(existsSync(path.join(dir, 'enc/tokenizer.json'))).toBe(true);
+    rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 
   test('bad arguments exit 2 with the usage line', () => {

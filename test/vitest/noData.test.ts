@@ -1,9 +1,9 @@
 // A benchmark without data: skipped (visibly) when its location was never configured, failed when a configured
 // location is wrong, and the whole run fails when no benchmark had data.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { REPO_ROOT, runVitest } from './helpers.ts';
 
 // The child runs from an empty folder, so the default data/ lookups find nothing whatever this checkout holds.
@@ -12,6 +12,7 @@ const config = ['--config', path.join(REPO_ROOT, 'vitest.config.ts'), '--root', 
 const predictions = path.join(emptyCwd, 'p.jsonl');
 writeFileSync(predictions, '{"language":"italian","id":"001_colosseo.txt","prediction":"Roma"}\n');
 const fixture = path.join(REPO_ROOT, 'data/fixtures/multiloko');
+afterAll(() => rmSync(emptyCwd, { recursive: true, force: true }));
 
 describe('benchmarks without data', () => {
   test('nothing configured and nothing in data/: both skipped with how-to, and the run exits 1', async () => {
