@@ -6,6 +6,7 @@ import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
 import { DataError } from './errors.ts';
 import { decodeUtf8, jsonlLines, parseJsonLine } from './jsonl.ts';
+import { pyStrip } from '../metrics/kalahi/pyText.ts';
 import {
   bestAnswerIndex,
   formatBestAnswer,
@@ -65,17 +66,21 @@ export interface KalahiDataset {
   rows: KalahiRow[];
 }
 
+// Fields are kept exactly as read (pandas does not strip them; the prompt goes to the model verbatim); "empty"
+// means empty after Python's strip().
+const nonBlank = (message = 'must not be empty') => z.string().refine((s) => pyStrip(s) !== '', message);
+
 const RowSchema = z.object({
-  prompt_variation_id: z.string().trim().min(1, 'must not be empty'),
-  prompt_id: z.string().trim().min(1, 'must not be empty'),
+  prompt_variation_id: nonBlank(),
+  prompt_id: nonBlank(),
   base: z
     .enum(['TRUE', 'FALSE', 'True', 'False', 'true', 'false'], { message: 'must be TRUE or FALSE' })
     .transform((v) => v.toLowerCase() === 'true')
     .optional(),
-  category: z.string().trim().min(1, 'must not be empty'),
+  category: nonBlank(),
   topic: z.string(),
-  prompt: z.string().trim().min(1, 'must not be empty'),
-  best_answer: z.string().trim().min(1, 'must not be empty (the reference raises IndexError on it)'),
+  prompt: nonBlank(),
+  best_answer: nonBlank('must not be empty (the reference raises IndexError on it)'),
   relevant_answers: z.string(),
   irrelevant_answers: z.string(),
 });

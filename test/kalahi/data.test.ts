@@ -95,6 +95,11 @@ describe('parseKalahiCsv', () => {
 
   test('an empty irrelevant list loads (the generation metrics skip such rows)', () => {
     expect(parseKalahiCsv(`${HEADER}\n1,1,e,t,P,A,A,`, 'k.csv').rows[0]!.irrelevantAnswers).toEqual([]);
+    // The prompt reaches the model as written (pandas does not strip); only the answer lists are stripped and split.
+    const spaced = parseKalahiCsv(`${HEADER}\n1,1,e,t," Ano ang dapat gawin?\u3000",A,A,C`, 'k.csv').rows[0]!;
+    expect(spaced.prompt).toBe(' Ano ang dapat gawin?\u3000');
+    // U+0085 and U+001F are Python whitespace (JS trim keeps them): a best answer of only those is empty
+    expect(errorOf(() => parseKalahiCsv(`${HEADER}\n1,1,e,t,P,\u0085\u001f,A,C`, 'k.csv')).message).toMatch(/k\.csv:2 .*best_answer.*must not be empty/);
   });
 });
 
