@@ -26,6 +26,7 @@ export {
   type KalahiScorableRow,
   type KalahiScoreOptions,
   type KalahiMetricScore,
+  maxDiffAcc,
   type KalahiResponseScore,
   type KalahiResponseInput,
   type KalahiScoreReport,

@@ -59,6 +59,14 @@ function nanMax(values: readonly number[]): number {
   return best;
 }
 
+/** Kalahi's reduction of one metric over a reply's references: max over relevant, diff = max − max over irrelevant
+ * (both NaN-ignoring), acc = 1 when max relevant > max irrelevant (strict). */
+export function maxDiffAcc(relevant: number[], irrelevant: number[]): KalahiMetricScore {
+  const max = nanMax(relevant);
+  const maxIrrelevant = nanMax(irrelevant);
+  return { relevant, irrelevant, max, diff: max - maxIrrelevant, acc: max > maxIrrelevant ? 1 : 0 };
+}
+
 function labelsOf(opts: KalahiScoreOptions): KalahiScoreLabels {
   return { rougeL: opts.rougeL ?? 'rougeLsum', chrf: (opts.chrfWordOrder ?? 0) === 2 ? 'chrF++' : 'chrF' };
 }
@@ -106,11 +114,7 @@ export function scoreKalahiResponse(row: KalahiScorableRow, response: string, op
   const metrics: Partial<Record<KalahiGenerationMetric, KalahiMetricScore>> = {};
   for (const metric of KALAHI_GENERATION_METRICS) {
     if (!wanted.has(metric)) continue;
-    const rel = relevant.map((s) => s[metric]!);
-    const irr = irrelevant.map((s) => s[metric]!);
-    const maxRelevant = nanMax(rel);
-    const maxIrrelevant = nanMax(irr);
-    metrics[metric] = { relevant: rel, irrelevant: irr, max: maxRelevant, diff: maxRelevant - maxIrrelevant, acc: maxRelevant > maxIrrelevant ? 1 : 0 };
+    metrics[metric] = maxDiffAcc(relevant.map((s) => s[metric]!), irrelevant.map((s) => s[metric]!));
   }
   return { ...base, status: 'scored', metrics, labels: labelsOf(opts) };
 }
