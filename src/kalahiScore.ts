@@ -2,7 +2,7 @@
 // metrics exactly as an evals run scores the model's replies (same per-reply scoring, same summaries), no model asked.
 import { loadKalahi, readKalahiResponses, type KalahiResponseRow } from './data/kalahi.ts';
 import { pyStrip } from './metrics/kalahi/index.ts';
-import { DEFAULT_BERTSCORE_MODEL, DEFAULT_BLEURT_MODEL } from './models/encoders/index.ts';
+import { DEFAULT_BERTSCORE_MODEL, DEFAULT_BLEURT_MODEL } from './models/defaults.ts';
 import { summariseKalahi } from './vitest/kalahiAggregate.ts';
 import { isLearnedMetricOff } from './vitest/kalahiConfig.ts';
 import { closeLearnedScorers, learnedScorers } from './vitest/kalahiLearned.ts';

@@ -7,3 +7,8 @@
 export const DEFAULT_MODEL = 'onnx-community/Qwen2.5-0.5B-Instruct';
 /** dtype of the default model's weights (transformers.js name: q8 → onnx/model_quantized.onnx). */
 export const DEFAULT_MODEL_DTYPE = 'q8';
+
+/** BERTScore's model as the Kalahi reference calls it (bert_score's default layer for it: 12). */
+export const DEFAULT_BERTSCORE_MODEL = 'microsoft/deberta-v3-large';
+/** BLEURT-20 as a PyTorch/transformers port of the reference checkpoint. */
+export const DEFAULT_BLEURT_MODEL = 'lucadiliello/BLEURT-20';

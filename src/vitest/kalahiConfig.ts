@@ -1,6 +1,6 @@
 // A Kalahi run's settings: the shared lokal settings (model, limit, output, thresholds, …) plus the Kalahi keys, with
 // their defaults — the reference's choices (full variant, both tasks, max_length=256, chrF, its learned models).
-import { DEFAULT_BERTSCORE_MODEL, DEFAULT_BLEURT_MODEL } from '../models/encoders/index.ts';
+import { DEFAULT_BERTSCORE_MODEL, DEFAULT_BLEURT_MODEL } from '../models/defaults.ts';
 import { resolveLokalConfig, type LokalConfig, type LokalConfigInput, type ResolveOptions } from './config.ts';
 import type { KalahiLearnedMetric } from './kalahiMeta.ts';
 import { KALAHI_TASKS, type KalahiBudget, type KalahiChrf, type KalahiTask, type KalahiVariant } from './kalahiSettings.ts';

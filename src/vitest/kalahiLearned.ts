@@ -1,7 +1,7 @@
 // The learned metrics of Kalahi's generation task (BERTScore F1, BLEURT) as optional scorers: each is loaded once per
 // process and model; a model that cannot be loaded (e.g. offline without an ONNX export) or is switched off is
 // reported once as "not computed" with the reason, and every reply is still scored with the text metrics.
-import { createBertScorer, createBleurtScorer, type BertScorer, type BleurtScorer } from '../models/encoders/index.ts';
+import type { BertScorer, BleurtScorer } from '../models/encoders/index.ts';
 import { isLearnedMetricOff } from './kalahiConfig.ts';
 import type { KalahiLearnedMetric } from './kalahiMeta.ts';
 
@@ -56,9 +56,12 @@ async function open(metric: KalahiLearnedMetric, model: string): Promise<Opened>
   }
   try {
     if (metric === 'bertscore') {
+      // Loaded on demand: runs without learned metrics never load transformers.js for them.
+      const { createBertScorer } = await import('../models/encoders/index.ts');
       const scorer = await createBertScorer({ model });
       return { scorer: bertScoreOf(scorer, model), dispose: () => scorer.dispose() };
     }
+    const { createBleurtScorer } = await import('../models/encoders/index.ts');
     const scorer = await createBleurtScorer({ model });
     return { scorer: bleurtOf(scorer, model), dispose: () => scorer.dispose() };
   } catch (error) {

@@ -1,6 +1,7 @@
 // Kalahi as Vitest tests: one describe per variant, one per category inside it, one concurrent test per prompt (MC
 // by log-probabilities and/or a greedy reply scored by the generation metrics), and a gate test per variant.
 import { afterAll, describe, type RunnerTestCase, type TestContext } from 'vitest';
+import { annotateWithoutLocation } from './annotate.ts';
 import { skipIfDataAbsent } from './dataAbsent.ts';
 import { loadKalahi, type KalahiRow } from '../data/kalahi.ts';
 import { parseProviderSpec } from '../models/index.ts';
@@ -50,7 +51,7 @@ async function runPrompt(job: PromptJob, models: ModelPool, task: TestContext['t
   if (config.tasks.includes('mc')) {
     try {
       record.mc = await measureKalahiMC(model, row, itemKey);
-      await annotate(`MC ${kalahiMCVerdict(record.mc)}`, record.mc.normalised.mc1 === 1 ? 'mc-correct' : 'mc-wrong');
+      await annotateWithoutLocation(annotate, `MC ${kalahiMCVerdict(record.mc)}`, record.mc.normalised.mc1 === 1 ? 'mc-correct' : 'mc-wrong');
       if (config.base.strict && record.mc.normalised.mc1 !== 1) {
         errors.push(`strict mode: MC1 = 0, the model prefers ${record.mc.preferred.kind} answer ${JSON.stringify(record.mc.preferred.text)} over the best answer ${JSON.stringify(row.bestAnswer)}`);
       }
@@ -62,7 +63,7 @@ async function runPrompt(job: PromptJob, models: ModelPool, task: TestContext['t
     try {
       const learned = await learnedScorers(config.learnedModels);
       record.generation = await measureKalahiGeneration(model, row, itemKey, { budget: config.budget, chrf: config.chrf, learned });
-      await annotate(`generation ${kalahiGenerationVerdict(record.generation)}`, `generation-${record.generation.status}`);
+      await annotateWithoutLocation(annotate, `generation ${kalahiGenerationVerdict(record.generation)}`, `generation-${record.generation.status}`);
       // The reference aborts the whole metric loop on such an error; here only this prompt fails (METRICS.md §10.5).
       if (record.generation.status === 'failed') errors.push(`generation metrics: ${record.generation.reason}`);
     } catch (error) {

@@ -1,5 +1,6 @@
 // MultiLoKo as Vitest tests: one describe per subset, one test per item, one gate test per subset.
 import { describe, type RunnerTestCase, type TestContext } from 'vitest';
+import { annotateWithoutLocation } from './annotate.ts';
 import { skipIfDataAbsent } from './dataAbsent.ts';
 import { loadMultiLoKo, type MultiLoKoItem, type MultiLoKoSubset } from '../data/index.ts';
 import { scoreExample } from '../metrics/index.ts';
@@ -92,7 +93,7 @@ async function runItem(job: ItemJob, models: ModelPool, task: TestContext['task'
   };
   record.verdict = verdictLine(record);
   (task as RunnerTestCase).meta.lokalItem = record;
-  await annotate(record.verdict, record.missing ? 'missing' : record.scores.em === 1 ? 'correct' : 'wrong');
+  await annotateWithoutLocation(annotate, record.verdict, record.missing ? 'missing' : record.scores.em === 1 ? 'correct' : 'wrong');
   if (config.strict) {
     if (answer.missing) throw new Error(`strict mode: no prediction for ${itemKey}`);
     // The test's own expect (created on first access), so the matcher records into this test.
@@ -166,11 +167,12 @@ export async function multilokoSuite(options: MultiLoKoSuiteOptions = {}): Promi
       lokalTest.beforeAll(async ({ lokalModels }) => {
         await lokalModels.open(spec, modelOptions);
       });
-      items.forEach((item, index) => {
-        const job: ItemJob = { item, index, itemKey: multilokoItemKey(subset.key, item.id), shared };
-        // A short test function: Vitest reads its source to find the fixtures it uses, once per test.
-        lokalTest.concurrent(itemTestName(item), ({ lokalModels, task, annotate }) => runItem(job, lokalModels, task, annotate));
-      });
+      // One test function for every item (Vitest parses a test function's source for its fixtures once per function);
+      // an item test is the describe's task at its item's position (the item tests come first, in item order).
+      const jobs: ItemJob[] = items.map((item, index) => ({ item, index, itemKey: multilokoItemKey(subset.key, item.id), shared }));
+      const itemTest = ({ lokalModels, task, annotate }: TestContext & { lokalModels: ModelPool }) =>
+        runItem(jobs[task.suite!.tasks.indexOf(task)]!, lokalModels, task, annotate);
+      for (const item of items) lokalTest.concurrent(itemTestName(item), itemTest);
 
       lokalTest(GATE_TEST_NAME, { meta: { lokalSubset: info } }, async ({ task, annotate, lokalModels }) => {
         const model = await describeModel(lokalModels, spec, modelOptions);

@@ -4,8 +4,9 @@ import { isPythonWhitespace } from '../../metrics/pythonWhitespace.ts';
 import { bertScoreFromEmbeddings, bertScoreWeights, type BertScoreResult, type TokenEmbeddings } from '../../metrics/bertScore.ts';
 import { EncoderModelError, int64Matrix, loadEncoder, specialTokenId, type EncoderDtype, type EncoderLoadOptions, type LoadedEncoder } from './loadEncoder.ts';
 
-/** The model Kalahi's BERTScore uses (METRICS.md §10.4). */
-export const DEFAULT_BERTSCORE_MODEL = 'microsoft/deberta-v3-large';
+import { DEFAULT_BERTSCORE_MODEL } from '../defaults.ts';
+
+export { DEFAULT_BERTSCORE_MODEL };
 
 /**
  * bert_score's default layer (`model2layers` in bert_score/utils.py, tuned on WMT16) for models relevant here:

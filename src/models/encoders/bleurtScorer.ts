@@ -3,8 +3,9 @@
 import { BLEURT_20_MAX_SEQ_LENGTH, encodeBleurtPair } from '../../metrics/bleurt.ts';
 import { EncoderModelError, int64Matrix, loadEncoder, specialTokenId, type EncoderDtype, type EncoderLoadOptions, type LoadedEncoder } from './loadEncoder.ts';
 
-/** The BLEURT checkpoint Kalahi uses (BLEURT-20), as its PyTorch port's Hub id; it needs an ONNX export (MODELS.md). */
-export const DEFAULT_BLEURT_MODEL = 'lucadiliello/BLEURT-20';
+import { DEFAULT_BLEURT_MODEL } from '../defaults.ts';
+
+export { DEFAULT_BLEURT_MODEL };
 
 export interface BleurtScorerOptions extends EncoderLoadOptions {
   /** Hub id or local folder of a transformers.js (ONNX) export with one regression logit; default lucadiliello/BLEURT-20. */
