@@ -150,13 +150,18 @@ export class LokalConfigError extends Error {
   }
 }
 
-function validateLayer(layer: unknown, source: string, fieldNames?: Map<string, string>): LokalConfigInput {
+function validateLayer(layer: unknown, source: string, fieldNames?: Map<string, string>, rawValues?: Map<string, string>): LokalConfigInput {
   const parsed = LokalConfigSchema.safeParse(layer);
   if (parsed.success) return stripUndefined(parsed.data);
   const issue = parsed.error.issues[0]!;
   const field = issue.path.length ? String(issue.path[0]) : issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : undefined;
   const shown = field && fieldNames?.get(field);
-  if (shown) throw new LokalConfigError(shown, undefined, issue.message);
+  // Name the variable and echo what it was set to, so the mistake is visible without looking up the environment.
+  if (shown) {
+    const got = `got ${JSON.stringify(rawValues?.get(field!) ?? '')}`;
+    const hint = ENV_FIELDS[shown]?.parse === flag ? '; use 1/true/yes/on or 0/false/no/off' : '';
+    throw new LokalConfigError(shown, undefined, `${issue.message} (${got}${hint})`);
+  }
   throw new LokalConfigError(source, field, issue.code === 'unrecognized_keys' ? `unknown setting (known: ${Object.keys(LokalConfigSchema.shape).join(', ')})` : issue.message);
 }
 
@@ -184,13 +189,15 @@ export function readConfigFile(cwd: string, env: Readonly<Record<string, string 
 export function readConfigEnv(env: Readonly<Record<string, string | undefined>>): LokalConfigInput {
   const layer: Record<string, unknown> = {};
   const names = new Map<string, string>();
+  const raw = new Map<string, string>();
   for (const [name, { field, parse }] of Object.entries(ENV_FIELDS)) {
     const text = env[name];
     if (text === undefined || (text.trim() === '' && field !== 'strict')) continue;
     layer[field] = parse(text);
     names.set(field, name);
+    raw.set(field, text);
   }
-  return validateLayer(layer, 'environment', names);
+  return validateLayer(layer, 'environment', names, raw);
 }
 
 export interface ResolveOptions {

@@ -91,9 +91,9 @@ describe('resolveLokalConfig', () => {
 
   test('errors name the variable, file or field', () => {
     const cwd = folder();
-    expect(() => resolveLokalConfig({}, { cwd, env: { LOKAL_LIMIT: 'abc' } })).toThrow(/^LOKAL_LIMIT: /);
+    expect(() => resolveLokalConfig({}, { cwd, env: { LOKAL_LIMIT: 'abc' } })).toThrow(/^LOKAL_LIMIT: .*\(got "abc"\)$/);
     expect(() => resolveLokalConfig({}, { cwd, env: { LOKAL_LIMIT: '0' } })).toThrow(/^LOKAL_LIMIT: Too small/);
-    expect(() => resolveLokalConfig({}, { cwd, env: { LOKAL_STRICT: 'maybe' } })).toThrow(/^LOKAL_STRICT: /);
+    expect(() => resolveLokalConfig({}, { cwd, env: { LOKAL_STRICT: 'maybe' } })).toThrow(/^LOKAL_STRICT: .*\(got "maybe"; use 1\/true\/yes\/on or 0\/false\/no\/off\)$/);
     expect(() => resolveLokalConfig({}, { cwd, env: { LOKAL_MISSING: 'skip' } })).toThrow(/^LOKAL_MISSING: /);
     expect(() => resolveLokalConfig({ limit: -1 } as never, { cwd, env: {} })).toThrow(/^options field "limit": /);
     const typo = folder({ limitt: 3 });
