@@ -17,8 +17,9 @@ commands:
         --strict               exit 1 when any prediction row did not line up with the dataset
   data fetch [--dir data] [--only multiloko|kalahi]
         Download the official MultiLoKo archive and the Kalahi CSVs into data/ (resumable, checksummed).
-  kalahi score -i <kalahi csv> -r <responses.jsonl> [-o <out.json>]
-        Score existing Kalahi replies ({prompt_variation_id, response} rows) with the generation metrics.
+  kalahi score -i <kalahi csv> -r <responses.jsonl> [-o <out.json>] [--chrfpp]
+        Score existing Kalahi replies ({prompt_variation_id, response} rows) with the generation metrics
+        (--chrfpp: chrF++ as the paper names it, instead of the chrF the reference code computes).
 `;
 
 class UsageError extends Error {}
