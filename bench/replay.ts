@@ -59,7 +59,7 @@ export async function benchReplay(options: ReplayBenchOptions = {}): Promise<{ i
     const { dataset, predictions } = writeInputs(dir, languages, perLanguage);
     const output = path.join(dir, 'results');
     const start = process.hrtime.bigint();
-    const { code, output: log } = await run(['run', '--project', 'evals'], {
+    const { code, output: log } = await run(['run', '--project', 'evals', 'evals/multiloko.eval.ts'], {
       LOKAL_MULTILOKO: dataset,
       LOKAL_MODEL: `replay:${predictions}`,
       LOKAL_OUTPUT: output,
