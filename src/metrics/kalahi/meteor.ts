@@ -13,14 +13,20 @@ export interface MeteorOptions {
   wordnet?: WordNet;
 }
 
-/** nltk _match_enums: hypothesis items from last to first take the highest unmatched reference position of the same word. */
-function matchEnums(hyp: Enum, ref: Enum): [Match[], Enum, Enum] {
+/** Ascending reference positions of each word: popping gives the highest unmatched one, as nltk's index does. */
+function positionsByWord(ref: Enum): Map<string, number[]> {
   const positions = new Map<string, number[]>();
   ref.forEach(([, word], j) => {
     const list = positions.get(word);
     if (list) list.push(j);
     else positions.set(word, [j]);
   });
+  return positions;
+}
+
+/** nltk _match_enums: hypothesis items from last to first take the highest unmatched reference position of the same word. */
+function matchEnums(hyp: Enum, ref: Enum): [Match[], Enum, Enum] {
+  const positions = positionsByWord(ref);
   const matches: Match[] = [];
   const matchedHyp = new Set<number>();
   const matchedRef = new Set<number>();
@@ -37,12 +43,7 @@ function matchEnums(hyp: Enum, ref: Enum): [Match[], Enum, Enum] {
 }
 
 function wordnetMatch(hyp: Enum, ref: Enum, wordnet: WordNet): [Match[], Enum, Enum] {
-  const positions = new Map<string, number[]>();
-  ref.forEach(([, word], j) => {
-    const list = positions.get(word);
-    if (list) list.push(j);
-    else positions.set(word, [j]);
-  });
+  const positions = positionsByWord(ref);
   const matches: Match[] = [];
   const matchedHyp = new Set<number>();
   const matchedRef = new Set<number>();
