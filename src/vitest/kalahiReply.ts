@@ -2,7 +2,7 @@
 // by scoreKalahiResponse, the learned ones (BLEURT, BERTScore) per reference here, each reduced to max / diff / acc.
 // Shared by the Vitest path and `lokal kalahi score`, so both give the same numbers for the same replies.
 import type { KalahiRow } from '../data/kalahi.ts';
-import { scoreKalahiResponse, type KalahiMetricScore } from '../metrics/kalahi/index.ts';
+import { maxDiffAcc, scoreKalahiResponse, type KalahiMetricScore } from '../metrics/kalahi/index.ts';
 import type { LearnedScorers } from './kalahiLearned.ts';
 import type { KalahiGenerationRecord, KalahiLearnedMetric, KalahiMetric, KalahiMetricRecord } from './kalahiMeta.ts';
 import type { KalahiChrf } from './kalahiSettings.ts';
@@ -16,24 +16,9 @@ export function finiteOrNull(value: number): number | null {
   return Number.isNaN(value) ? null : value;
 }
 
-/** numpy nanmax: the largest non-NaN value, NaN when there is none. */
-function nanMax(values: readonly number[]): number {
-  let best = Number.NaN;
-  for (const v of values) if (!Number.isNaN(v) && (Number.isNaN(best) || v > best)) best = v;
-  return best;
-}
-
 /** max over relevant (NaN-ignoring), diff = max − max over irrelevant, acc = 1 when max relevant > max irrelevant. */
-export function metricRecord(relevant: readonly number[], irrelevant: readonly number[]): KalahiMetricRecord {
-  const maxRelevant = nanMax(relevant);
-  const maxIrrelevant = nanMax(irrelevant);
-  return {
-    relevant: relevant.map(finiteOrNull),
-    irrelevant: irrelevant.map(finiteOrNull),
-    max: finiteOrNull(maxRelevant),
-    diff: finiteOrNull(maxRelevant - maxIrrelevant),
-    acc: maxRelevant > maxIrrelevant ? 1 : 0,
-  };
+export function metricRecord(relevant: number[], irrelevant: number[]): KalahiMetricRecord {
+  return fromScore(maxDiffAcc(relevant, irrelevant));
 }
 
 function fromScore(score: KalahiMetricScore): KalahiMetricRecord {

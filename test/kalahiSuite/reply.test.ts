@@ -34,15 +34,6 @@ describe('metricRecord', () => {
     expect(metricRecord([0.25, 0.75], [Number.NaN, 0.5])).toEqual({ relevant: [0.25, 0.75], irrelevant: [null, 0.5], max: 0.75, diff: 0.25, acc: 1 });
     expect(metricRecord([Number.NaN], [0.1])).toEqual({ relevant: [null], irrelevant: [0.1], max: null, diff: null, acc: 0 });
   });
-
-  test('equals the metric module’s max / diff / acc on its per-reference scores', () => {
-    const reply = 'Mag-ipon ka ng pera sa bangko, at huwag bumili ng cellphone.';
-    const score = scoreKalahiResponse(cat, reply);
-    if (score.status !== 'scored') throw new Error('expected a scored reply');
-    for (const [metric, s] of Object.entries(score.metrics)) {
-      expect(metricRecord(s.relevant, s.irrelevant), metric).toEqual({ relevant: s.relevant, irrelevant: s.irrelevant, max: s.max, diff: s.diff, acc: s.acc });
-    }
-  });
 });
 
 const fakeLearned = (bleurt: (response: string, reference: string) => number): LearnedScorers => ({
