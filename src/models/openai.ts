@@ -14,6 +14,7 @@ import {
   type ModelProvider,
   DEFAULT_MAX_NEW_TOKENS,
 } from './types.ts';
+import { cutAtStop } from './providerText.ts';
 
 const PROVIDER = 'openai';
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -81,15 +82,6 @@ function parse<T>(schema: z.ZodType<T>, json: unknown, where: string): T {
 }
 
 const codePoints = (s: string) => [...s].length;
-
-export function cutAtStop(text: string, stops: string[]): string {
-  let end = text.length;
-  for (const s of stops) {
-    const at = s === '' ? -1 : text.indexOf(s);
-    if (at >= 0 && at < end) end = at;
-  }
-  return text.slice(0, end);
-}
 
 export class OpenAIProvider implements ModelProvider {
   readonly baseUrl: string;

@@ -17,6 +17,7 @@ import {
 } from './types.ts';
 
 import { DEFAULT_MODEL, DEFAULT_MODEL_DTYPE } from './defaults.ts';
+import { cutAtStop, envFlag, firstLine } from './providerText.ts';
 
 export { DEFAULT_MODEL, DEFAULT_MODEL_DTYPE };
 
@@ -101,10 +102,6 @@ export function resolveModelSource(spec: string, modelDir: string | undefined): 
   );
 }
 
-function envFlag(value: string | undefined): boolean {
-  return value !== undefined && /^(1|true|yes|on)$/i.test(value.trim());
-}
-
 /** A fingerprint of a local model folder, so a cache never mixes up two models saved at the same path. */
 function localFingerprint(dir: string): string {
   const hash = createHash('sha256');
@@ -122,11 +119,6 @@ function localFingerprint(dir: string): string {
   return `local-${hash.digest('hex').slice(0, 16)}`;
 }
 
-function firstLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.split('\n')[0]!.slice(0, 300);
-}
-
 /** Stops generation once the decoded new text contains any stop string (cut off afterwards). */
 class StopStringCriteria extends StoppingCriteria {
   constructor(
@@ -142,17 +134,6 @@ class StopStringCriteria extends StoppingCriteria {
       return this.stops.some((s) => text.includes(s));
     });
   }
-}
-
-/** Text before the first occurrence of any stop string. */
-export function cutAtStop(text: string, stops: string[]): string {
-  let end = text.length;
-  for (const s of stops) {
-    if (s === '') continue;
-    const at = text.indexOf(s);
-    if (at >= 0 && at < end) end = at;
-  }
-  return text.slice(0, end);
 }
 
 interface Loaded {

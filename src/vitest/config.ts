@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { KALAHI_ENV_FIELDS, KALAHI_SETTINGS_SHAPE } from './kalahiSettings.ts';
+import { DEFAULT_MAX_NEW_TOKENS } from '../models/types.ts';
 
 /** Which subsets of a language run: kinds, directions, or exact eval.py keys such as `italian_translated_human_english`. */
 export const SUBSET_KINDS = ['local', 'translated', 'human', 'machine', 'to-english', 'from-english'] as const;
@@ -77,7 +78,7 @@ export const LOKAL_DEFAULTS = {
   split: 'dev',
   strict: false,
   missing: 'empty',
-  maxNewTokens: 64,
+  maxNewTokens: DEFAULT_MAX_NEW_TOKENS,
   output: 'results',
   baselineTolerance: 0.02,
   prompt: 'auto',

@@ -4,6 +4,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { AutoModel, AutoModelForSequenceClassification, AutoTokenizer, env, LogLevel, Tensor } from '@huggingface/transformers';
+import { envFlag, firstLine } from '../providerText.ts';
 
 /** Weight variants transformers.js loads, and their file under onnx/ (probed in this order in a local folder). */
 export const ENCODER_DTYPE_FILES = [
@@ -66,15 +67,6 @@ export function resolveEncoderSource(task: EncoderTask, spec: string, modelDir: 
     task,
     `model folder "${trimmed}" does not exist (resolved to ${asPath}) and it is not a Hugging Face model id of the form owner/name`,
   );
-}
-
-function envFlag(value: string | undefined): boolean {
-  return value !== undefined && /^(1|true|yes|on)$/i.test(value.trim());
-}
-
-function firstLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.split('\n')[0]!.trim();
 }
 
 /** The parts of a transformers.js tokenizer the learned metrics use. */
