@@ -1,6 +1,7 @@
 // The headline as the official README's leaderboard table (EM × 100, ± = 2 SE across languages), then one row per
 // language and the mother tongue / locality effects for human and machine translations.
 import type { EffectFigures, HeadlineSummary } from './headline.ts';
+import { markdownTable } from './textTable.ts';
 
 /** A figure × 100 with 2 decimals, as the README prints EM ("31.03"); en dash when absent. */
 export function percent(value: number | null | undefined): string {
@@ -11,18 +12,6 @@ export function percent(value: number | null | undefined): string {
 export function withSpread(value: number | null, twoSE: number | null): string {
   if (value === null) return '–';
   return `${percent(value)} ± ${twoSE === null ? '–' : (100 * twoSE).toFixed(1)}`;
-}
-
-function width(text: string): number {
-  return Array.from(text).length;
-}
-
-/** A Markdown table with aligned columns: the first `textColumns` left, the figures right. */
-export function markdownTable(header: string[], rows: string[][], textColumns = 1): string[] {
-  const widths = header.map((h, c) => Math.max(3, width(h), ...rows.map((r) => width(r[c] ?? ''))));
-  const cell = (text: string, c: number) => (c < textColumns ? text + ' '.repeat(widths[c]! - width(text)) : ' '.repeat(widths[c]! - width(text)) + text);
-  const line = (cells: string[]) => `| ${cells.map(cell).join(' | ')} |`;
-  return [line(header), `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`, ...rows.map(line)];
 }
 
 export interface HeadlineContext {

@@ -16,7 +16,8 @@ export {
   renderItemPrompt, chooseFewshot, resolvePromptMode, extractsAnswers, scoredAnswer, promptUse, type ItemPrompt, type PromptMode, type RenderedItemPrompt,
 } from './prompt.ts';
 export { summariseHeadline, type HeadlineSummary, type EffectFigures } from './headline.ts';
-export { headlineLines, markdownTable } from './headlineTable.ts';
+export { headlineLines } from './headlineTable.ts';
+export { markdownTable, alignedColumns, displayWidth } from './textTable.ts';
 export { summarisePrompts, summariseCalls, describePrompts, type PromptSummary, type CallSummary } from './usage.ts';
 export { aggregateSubset, uniqueRecords } from './aggregate.ts';
 export { collectSubsets, officialLayout, summariseGroups, summariseRun, judgeRun, standardError, type RunSummary, type GroupSummary } from './rollup.ts';

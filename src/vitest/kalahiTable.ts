@@ -5,13 +5,7 @@ import { learnedStatus, type RolledKalahiSuite } from './kalahiResults.ts';
 import { KALAHI_LEARNED_METRICS, KALAHI_TABLE_METRICS } from './kalahiReply.ts';
 import { KALAHI_FIGURE_LABELS } from './kalahiThresholds.ts';
 import type { GateOutcome } from './thresholds.ts';
-
-const width = (text: string) => Array.from(text).length;
-
-function grid(rows: string[][]): string[] {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => width(r[c] ?? ''))));
-  return rows.map((r) => r.map((cell, c) => (c === 0 ? cell + ' '.repeat(widths[c]! - width(cell)) : ' '.repeat(widths[c]! - width(cell)) + cell)).join('  ').trimEnd());
-}
+import { alignedColumns, gateSection } from './textTable.ts';
 
 const figure = (value: number | null | undefined) => (value === null || value === undefined ? '–' : value.toFixed(4));
 
@@ -31,7 +25,7 @@ export function kalahiTableLines(suites: readonly RolledKalahiSuite[]): string[]
         const n = g.mc!.normalised;
         return [name, String(g.mc!.scored), figure(n.mc1), figure(n.mc2), figure(n.mc2_normalised), figure(n.mc3)];
       });
-      lines.push(...grid([header, ...body]).map((l) => `  ${l}`));
+      lines.push(...alignedColumns([header, ...body], (c) => c > 0).map((l) => `  ${l}`));
     }
     if (rows.some(([, g]) => g.generation)) {
       const header = ['generation (acc)', 'replies', ...KALAHI_TABLE_METRICS.map((m) => KALAHI_FIGURE_LABELS[m])];
@@ -40,7 +34,7 @@ export function kalahiTableLines(suites: readonly RolledKalahiSuite[]): string[]
         const extra = `${gen.skipped ? ` (${gen.skipped}∅)` : ''}${gen.failed ? ` (${gen.failed}✗)` : ''}`;
         return [name, `${gen.scored}${extra}`, ...KALAHI_TABLE_METRICS.map((m) => figure(gen.metrics[m]?.acc))];
       });
-      lines.push(...grid([header, ...body]).map((l) => `  ${l}`));
+      lines.push(...alignedColumns([header, ...body], (c) => c > 0).map((l) => `  ${l}`));
       const status = learnedStatus(a);
       for (const metric of KALAHI_LEARNED_METRICS) {
         if (!status[metric].computed) lines.push(`  ${KALAHI_FIGURE_LABELS[metric]} not computed: ${status[metric].reason}`);
@@ -55,9 +49,5 @@ export function kalahiTableLines(suites: readonly RolledKalahiSuite[]): string[]
 }
 
 export function kalahiGateLines(outcomes: readonly GateOutcome[], notApplied: readonly string[]): string[] {
-  if (outcomes.length === 0 && notApplied.length === 0) return [];
-  const lines = ['Kalahi gates'];
-  for (const o of outcomes) lines.push(`  ${o.pass ? '✓' : '✗'} ${o.message}`);
-  for (const clause of notApplied) lines.push(`  - ${clause}: not applied (no such variant, category or task in this run)`);
-  return lines;
+  return gateSection('Kalahi gates', outcomes, notApplied, 'no such variant, category or task in this run');
 }

@@ -2,6 +2,7 @@
 import { MULTILOKO_METRICS, type MultiLoKoMetric } from '../metrics/index.ts';
 import type { GroupSummary, RolledSubset } from './rollup.ts';
 import { METRIC_LABELS, UNIT_METRICS, type GateOutcome } from './thresholds.ts';
+import { alignedColumns, gateSection } from './textTable.ts';
 
 export const DEFAULT_TABLE_METRICS: readonly MultiLoKoMetric[] = ['em', 'f1', 'chrf'];
 
@@ -23,20 +24,6 @@ export function formatMetric(metric: MultiLoKoMetric, value: number): string {
   return metric === 'edit_distance' ? value.toFixed(2) : value.toFixed(1);
 }
 
-function width(text: string): number {
-  return Array.from(text).length;
-}
-
-function pad(text: string, size: number, right = false): string {
-  const fill = ' '.repeat(Math.max(0, size - width(text)));
-  return right ? fill + text : text + fill;
-}
-
-function grid(rows: string[][], rightAligned: (column: number) => boolean): string[] {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => width(r[c] ?? ''))));
-  return rows.map((r) => r.map((cell, c) => pad(cell, widths[c]!, rightAligned(c))).join('  ').trimEnd());
-}
-
 export function leaderboardLines(subsets: readonly RolledSubset[], groups: readonly GroupSummary[], metrics: readonly MultiLoKoMetric[]): string[] {
   const lines: string[] = [];
   const bySubset = new Map(subsets.map((s) => [s.aggregate.key, s]));
@@ -49,7 +36,7 @@ export function leaderboardLines(subsets: readonly RolledSubset[], groups: reado
     });
     const averages = ['average', '', ...metrics.map((m) => formatMetric(m, group.figures[`average_${m}`]!))];
     lines.push(`MultiLoKo · ${group.title}`);
-    lines.push(...grid([header, ...rows, averages], (c) => c > 0).map((l) => `  ${l}`));
+    lines.push(...alignedColumns([header, ...rows, averages], (c) => c > 0).map((l) => `  ${l}`));
     const em = group.em;
     const spread = em.se === null ? '(one language: no standard error)' : `± ${formatMetric('em', 2 * em.se)} (2 SE over ${group.languages} languages)`;
     lines.push(
@@ -61,9 +48,5 @@ export function leaderboardLines(subsets: readonly RolledSubset[], groups: reado
 }
 
 export function gateLines(outcomes: readonly GateOutcome[], notApplied: readonly string[]): string[] {
-  if (outcomes.length === 0 && notApplied.length === 0) return [];
-  const lines = ['MultiLoKo gates'];
-  for (const o of outcomes) lines.push(`  ${o.pass ? '✓' : '✗'} ${o.message}`);
-  for (const clause of notApplied) lines.push(`  - ${clause}: not applied (no such subset or no local subset in this run)`);
-  return lines;
+  return gateSection('MultiLoKo gates', outcomes, notApplied, 'no such subset or no local subset in this run');
 }

@@ -2,7 +2,8 @@
 // expected values are worked out by hand below (EM per subset chosen so every figure is a short decimal).
 import { describe, expect, test } from 'vitest';
 import { summariseHeadline } from '../../src/vitest/headline.ts';
-import { headlineLines, markdownTable, percent, withSpread } from '../../src/vitest/headlineTable.ts';
+import { headlineLines, percent, withSpread } from '../../src/vitest/headlineTable.ts';
+import { markdownTable } from '../../src/vitest/textTable.ts';
 import type { LokalSubsetAggregate } from '../../src/vitest/meta.ts';
 import { judgeRun, summariseGroups, summariseRun, type RolledSubset } from '../../src/vitest/rollup.ts';
 import { describePrompts } from '../../src/vitest/usage.ts';
