@@ -1,14 +1,14 @@
 import { describe, expect, test } from 'vitest';
 import { byteNormalisedScore, kalahiMC, KalahiMCError } from '../../src/metrics/kalahi/index.ts';
-import { HAVE_VECTORS, TOL_UNIT, vectors } from './vectors.ts';
+import { TOL_UNIT, vectors } from '../fixtures/vectors.ts';
 
 describe('kalahiMC: METRICS.md §11 vectors (metric-vectors.json kalahi.run_MC)', () => {
   const all = vectors('kalahi');
-  test.skipIf(!HAVE_VECTORS)('vectors file present and non-empty', () => {
+  test('vectors file present and non-empty', () => {
     expect(all.length).toBeGreaterThanOrEqual(9);
   });
   for (const v of all) {
-    test.skipIf(!HAVE_VECTORS)(`${v.variant}: ${JSON.stringify(v.inputs)}`, () => {
+    test(`${v.variant}: ${JSON.stringify(v.inputs)}`, () => {
       const inputs = v.inputs as { scores_relevant: number[]; scores_irrelevant: number[]; best_index: number };
       const r = kalahiMC(inputs.scores_relevant, inputs.scores_irrelevant, inputs.best_index);
       if (v.variant === 'MC1') expect(r.mc1).toBe(v.expected); // bit-exact

@@ -1,26 +1,14 @@
 // Every verified vector of metric-vectors.json (test/fixtures copy of ../shared/docs) for the metrics this folder implements
 // (multiloko.*, sacrebleu.*, difflib.*): bit-exact, except sacrebleu BLEU within 1e-12 (METRICS.md §1).
-import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import {
   bleuTokens, chrfScore, chrfWordTokens, editDistance, editSimilarity, exactMatch, normalizeAnswer, scoreExample,
   sentenceBleu, tokenF1, tokenize13a, type ExampleScores,
 } from '../../src/metrics/index.ts';
-import { hasMetricVectors, metricVectorsPath } from './paths.ts';
-
-interface Vector {
-  metric: string;
-  variant: string;
-  hypothesis: string;
-  references: string[];
-  expected: number | string;
-  note: string;
-}
+import { VECTORS_FILE, vectors as vectorsOf, type MetricVector as Vector } from '../fixtures/vectors.ts';
 
 const OURS = ['multiloko', 'sacrebleu', 'difflib'];
-const vectors: Vector[] = hasMetricVectors
-  ? (JSON.parse(readFileSync(metricVectorsPath, 'utf8')) as Vector[]).filter((v) => OURS.includes(v.metric.split('.')[0]!))
-  : [];
+const vectors: Vector[] = OURS.flatMap((family) => vectorsOf(family));
 
 /** What our implementation gives for one vector, and whether it is compared within the BLEU tolerance. */
 function evaluate(v: Vector): { got: number | string; tolerance: number } {
@@ -61,7 +49,7 @@ function evaluate(v: Vector): { got: number | string; tolerance: number } {
   }
 }
 
-describe.skipIf(!hasMetricVectors)(`metric vectors of ${metricVectorsPath} (skipped when the file is absent)`, () => {
+describe(`metric vectors of ${VECTORS_FILE}`, () => {
   test('the file holds vectors of every family this folder implements', () => {
     const families = new Set(vectors.map((v) => v.metric));
     for (const m of ['sacrebleu.sentence_chrf', 'sacrebleu.sentence_bleu', 'sacrebleu.tokenize_13a', 'multiloko.normalize_answer',
