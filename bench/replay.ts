@@ -1,7 +1,7 @@
 // Benchmark: a replay evals run over 7,500 generated items (30 languages × 250), timed end to end as a child
 // `vitest run --project evals` — startup, collection, 7,500 item tests, the runner's aggregates and the roll-up reporter.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,6 +75,49 @@ export async function benchReplay(options: ReplayBenchOptions = {}): Promise<{ i
     const items = results.summary.items.scored;
     if (items !== languages * perLanguage) throw new Error(`replay bench: scored ${items} items, expected ${languages * perLanguage}`);
     return { items, seconds };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Vitest's own floor for the same shape of run, with no lokal code: 30 describes × 250 concurrent tests, each
+ * storing a meta record and (by default) one annotation, as our item tests do. Runs in a temporary project whose
+ * node_modules links to this repository's, so it uses the very Vitest the evals run on.
+ */
+export async function benchVitestFloor(options: ReplayBenchOptions & { annotate?: boolean } = {}): Promise<{ tests: number; seconds: number }> {
+  const languages = options.languages ?? 30;
+  const perLanguage = options.itemsPerLanguage ?? 250;
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-bench-floor-'));
+  try {
+    symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+    writeFileSync(path.join(dir, 'vitest.config.mjs'), `export default { test: { include: ['floor.test.mjs'], maxConcurrency: 16 } };\n`);
+    writeFileSync(
+      path.join(dir, 'floor.test.mjs'),
+      [
+        `import { describe, test } from 'vitest';`,
+        `const annotate = ${options.annotate !== false};`,
+        `for (let l = 0; l < ${languages}; l++) describe('lang' + l, () => {`,
+        `  for (let i = 0; i < ${perLanguage}; i++) test.concurrent('item ' + i + ' · which place or date is meant here?', async ({ task, annotate: note }) => {`,
+        `    task.meta.item = { id: i, prediction: 'Roma', targets: ['roma'], scores: { em: 1, f1: 1, chrf: 100 }, latencyMs: 0, cached: false };`,
+        `    if (annotate) await note('✓ EM 1 · F1 1 · chrF 100.0 · said "Roma" · targets "roma"', 'correct');`,
+        `  });`,
+        `});`,
+      ].join('\n'),
+    );
+    const start = process.hrtime.bigint();
+    const child = spawn(process.execPath, [VITEST_BIN, 'run'], { cwd: dir, env: { ...process.env, CI: '1', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let log = '';
+    child.stdout.on('data', (d) => (log += d));
+    child.stderr.on('data', (d) => (log += d));
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', resolve);
+    });
+    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    const tests = languages * perLanguage;
+    if (code !== 0 || !log.includes(`${tests} passed`)) throw new Error(`vitest floor bench: exit ${code}\n${log.slice(-2000)}`);
+    return { tests, seconds };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

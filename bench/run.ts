@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomPairs } from './randomPairs.ts';
-import { scoreExample } from '../src/metrics/index.ts';
+import { scoreExample } from '../src/metrics/scoreExample.ts';
 
 interface Row {
   benchmark: string;
@@ -55,11 +55,15 @@ function pythonPortSeconds(pairs: Array<{ prediction: string; targets: string[] 
 }
 
 /** A whole `vitest run --project evals` with a replay model over 7,500 items vs eval.py's whole flow in Python
- * (start-up, reading the dataset and predictions, scoring, aggregating, writing the JSON) on the same files. */
+ * (start-up, reading the dataset and predictions, scoring, aggregating, writing the JSON) on the same files; beside it,
+ * Vitest alone running 7,500 tests of the same shape (the part of the run no lokal change can remove). */
 async function replay(): Promise<void> {
-  const { benchReplay, writeInputs } = await import('./replay.ts');
+  const { benchReplay, benchVitestFloor, writeInputs } = await import('./replay.ts');
   const r = await benchReplay();
   console.log(`replay: vitest evals run over ${r.items} items (start-up, collection, tests, runner, reporter) ${fmt(r.seconds)} s`);
+  const floor = await benchVitestFloor();
+  const bare = await benchVitestFloor({ annotate: false });
+  console.log(`replay: Vitest alone, ${floor.tests} concurrent tests with meta + one annotation each, no lokal code: ${fmt(floor.seconds)} s (without annotations ${fmt(bare.seconds)} s)`);
   if (spawnSync(python, ['--version']).status !== 0) return console.log('replay: python3 not found, no baseline run');
   const dir = mkdtempSync(path.join(tmpdir(), 'lokal-bench-py-'));
   try {
@@ -76,6 +80,28 @@ async function replay(): Promise<void> {
       ratio: baseline / r.seconds,
       goal: '≥ 1x (no slower than the reference script)',
     });
+    rows.push({
+      benchmark: `Vitest alone, ${floor.tests} annotated tests (no lokal code)`,
+      subject: `${fmt(floor.seconds)} s`,
+      baseline: `Python eval.py flow ${fmt(baseline)} s`,
+      ratio: baseline / floor.seconds,
+      goal: '(floor of any Vitest run of this shape)',
+    });
+    // LOKAL_EVAL_PY: a copy of the official eval.py (not shipped here) to time as well, run by LOKAL_REFERENCE_PYTHON.
+    const official = process.env.LOKAL_EVAL_PY;
+    if (official) {
+      const t = performance.now();
+      execFileSync(python, [official, '-d', dataset, '-s', 'dev', '-p', predictions, '-o', path.join(dir, 'official.json')]);
+      const seconds = (performance.now() - t) / 1000;
+      console.log(`replay: official eval.py (${official}) on the same files, whole process ${fmt(seconds)} s`);
+      rows.push({
+        benchmark: `replay evals run, ${r.items} items`,
+        subject: `${fmt(r.seconds)} s`,
+        baseline: `official eval.py ${fmt(seconds)} s`,
+        ratio: seconds / r.seconds,
+        goal: '≥ 1x (no slower than the reference script)',
+      });
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

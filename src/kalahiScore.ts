@@ -1,7 +1,7 @@
 // The engine of `lokal kalahi score -i <csv> -r <responses.jsonl>`: existing replies scored with Kalahi's generation
 // metrics exactly as an evals run scores the model's replies (same per-reply scoring, same summaries), no model asked.
 import { loadKalahi, readKalahiResponses, type KalahiResponseRow } from './data/kalahi.ts';
-import { pyStrip } from './metrics/kalahi/index.ts';
+import { pyStrip } from './metrics/kalahi/pyText.ts';
 import { DEFAULT_BERTSCORE_MODEL, DEFAULT_BLEURT_MODEL } from './models/defaults.ts';
 import { summariseKalahi } from './vitest/kalahiAggregate.ts';
 import { isLearnedMetricOff } from './vitest/kalahiConfig.ts';

@@ -1,7 +1,9 @@
 // `lokal score`: the official eval.py's scoring of a predictions file, with its problems reported instead of crashing.
-import type { MultiLoKoDataset } from './data/index.ts';
+import type { MultiLoKoDataset } from './data/multiloko.ts';
 import type { PredictionRow } from './data/predictions.ts';
-import { assembleResults, officialResultsJson, scoreExample, type ExampleRecord, type LanguageExamples } from './metrics/index.ts';
+import { assembleResults, officialResultsJson, type LanguageExamples } from './metrics/assembleResults.ts';
+import { scoreExample } from './metrics/scoreExample.ts';
+import type { ExampleRecord } from './metrics/metricNames.ts';
 
 export interface ScoreOptions {
   /** What a dataset item without a prediction becomes: scored as '' and flagged (default), or left out as eval.py does. */

@@ -1,5 +1,6 @@
 // A subset's figures from its item records: each id once (eval.py's dict: first position, last value), then the means.
-import { MULTILOKO_METRICS, languageMeans } from '../metrics/index.ts';
+import { MULTILOKO_METRICS } from '../metrics/metricNames.ts';
+import { languageMeans } from '../metrics/languageMeans.ts';
 import type { LokalGateRecord, LokalItemRecord, LokalPromptUse, LokalSubsetAggregate, LokalSubsetInfo } from './meta.ts';
 
 /** Python dict key of an id: 1 and "1" are different keys. */

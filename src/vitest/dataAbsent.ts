@@ -2,7 +2,7 @@
 // only one dataset can still run `npx vitest run evals`. A configured location that is wrong still fails.
 import { describe, test } from 'vitest';
 import { NO_DATA_SUITE_SUFFIX } from './noData.ts';
-import { DataError } from '../data/index.ts';
+import { DataError } from '../data/errors.ts';
 
 /** True when `error` means "default data location absent" and `configured` is false; then declares a skipped test. */
 export function skipIfDataAbsent(benchmark: string, configured: boolean, error: unknown, how: string): boolean {

@@ -1,7 +1,6 @@
 // A Kalahi suite's figures from its prompt records: MC means (NaN skipped, as pandas) and, per generation metric, the
 // means of acc / max / diff over the scored replies — overall and per category.
-import type { KalahiGroupFigures, KalahiGenerationSummary, KalahiLearnedMetric, KalahiMCFigures, KalahiMCSummary, KalahiPromptRecord, KalahiRunInfo, KalahiSuiteAggregate } from './kalahiMeta.ts';
-import { KALAHI_TABLE_METRICS } from './kalahiReply.ts';
+import { KALAHI_TABLE_METRICS, type KalahiGroupFigures, type KalahiGenerationSummary, type KalahiLearnedMetric, type KalahiMCFigures, type KalahiMCSummary, type KalahiPromptRecord, type KalahiRunInfo, type KalahiSuiteAggregate } from './kalahiMeta.ts';
 
 const MC_FIGURES = ['mc1', 'mc2', 'mc2_normalised', 'mc3', 'lprob_max', 'lprob_diff'] as const satisfies ReadonlyArray<keyof KalahiMCFigures>;
 

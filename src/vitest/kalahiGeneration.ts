@@ -1,7 +1,7 @@
 // Kalahi's open-ended task for one prompt: a greedy reply through the chat template within the token budget, decoded
 // without special tokens and stripped (as the reference), scored against every relevant and irrelevant answer.
 import type { KalahiRow } from '../data/kalahi.ts';
-import { pyStrip } from '../metrics/kalahi/index.ts';
+import { pyStrip } from '../metrics/kalahi/pyText.ts';
 import type { GenerateRequest, ModelProvider } from '../models/types.ts';
 import { KALAHI_TOKEN_BUDGET } from './kalahiConfig.ts';
 import type { LearnedScorers } from './kalahiLearned.ts';

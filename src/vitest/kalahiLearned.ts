@@ -1,7 +1,8 @@
 // The learned metrics of Kalahi's generation task (BERTScore F1, BLEURT) as optional scorers: each is loaded once per
 // process and model; a model that cannot be loaded (e.g. offline without an ONNX export) or is switched off is
 // reported once as "not computed" with the reason, and every reply is still scored with the text metrics.
-import type { BertScorer, BleurtScorer } from '../models/encoders/index.ts';
+import type { BertScorer } from '../models/encoders/bertScorer.ts';
+import type { BleurtScorer } from '../models/encoders/bleurtScorer.ts';
 import { isLearnedMetricOff } from './kalahiConfig.ts';
 import type { KalahiLearnedMetric } from './kalahiMeta.ts';
 

@@ -2,7 +2,8 @@
 // reference as its reply to the prompt (through the chat template, end-of-turn tokens included), byte-normalised,
 // then MC1 / MC2 / MC2 (normalised) / MC3 from the normalised scores and the same from the raw sums.
 import type { KalahiRow } from '../data/kalahi.ts';
-import { byteNormalisedScore, kalahiMC, utf8ByteLength, type KalahiMCResult } from '../metrics/kalahi/index.ts';
+import { byteNormalisedScore, kalahiMC, type KalahiMCResult } from '../metrics/kalahi/mc.ts';
+import { utf8ByteLength } from '../metrics/kalahi/pyText.ts';
 import type { ChatMessage, ModelProvider } from '../models/types.ts';
 import type { KalahiMCFigures, KalahiMCRecord, KalahiReferenceScore } from './kalahiMeta.ts';
 import { finiteOrNull } from './kalahiReply.ts';

@@ -1,12 +1,16 @@
 // What Kalahi tests leave in Vitest's task meta: plain JSON (NaN stored as null), so it survives blob reports and
 // --merge-reports.
-import type { KalahiGenerationMetric, KalahiScoreLabels } from '../metrics/kalahi/index.ts';
+import type { KalahiGenerationMetric, KalahiScoreLabels } from '../metrics/kalahi/score.ts';
 import type { KalahiBudget, KalahiTask, KalahiVariant } from './kalahiSettings.ts';
 
 /** The generation metrics of a Kalahi run: the text metrics plus the two learned ones. */
 export type KalahiTextMetric = KalahiGenerationMetric;
 export type KalahiLearnedMetric = 'bleurt' | 'bertscore';
 export type KalahiMetric = KalahiLearnedMetric | KalahiTextMetric;
+
+/** The generation metrics (kept here, free of the metric code, so the runner and reporters load without it) in the published table's column order. */
+export const KALAHI_TABLE_METRICS = ['bleurt', 'bertscore', 'bleu', 'chrf', 'meteor', 'rouge1', 'rouge2', 'rougeL'] as const satisfies readonly KalahiMetric[];
+export const KALAHI_LEARNED_METRICS = ['bleurt', 'bertscore'] as const satisfies readonly KalahiLearnedMetric[];
 
 /** One reference as the model's reply: Σ log p of its tokens (end-of-turn included), token and byte counts, score. */
 export interface KalahiReferenceScore {

@@ -2,14 +2,11 @@
 // by scoreKalahiResponse, the learned ones (BLEURT, BERTScore) per reference here, each reduced to max / diff / acc.
 // Shared by the Vitest path and `lokal kalahi score`, so both give the same numbers for the same replies.
 import type { KalahiRow } from '../data/kalahi.ts';
-import { maxDiffAcc, scoreKalahiResponse, type KalahiMetricScore } from '../metrics/kalahi/index.ts';
+import { maxDiffAcc, scoreKalahiResponse, type KalahiMetricScore } from '../metrics/kalahi/score.ts';
 import type { LearnedScorers } from './kalahiLearned.ts';
-import type { KalahiGenerationRecord, KalahiLearnedMetric, KalahiMetric, KalahiMetricRecord } from './kalahiMeta.ts';
+import { KALAHI_LEARNED_METRICS, KALAHI_TABLE_METRICS, type KalahiGenerationRecord, type KalahiLearnedMetric, type KalahiMetric, type KalahiMetricRecord } from './kalahiMeta.ts';
 import type { KalahiChrf } from './kalahiSettings.ts';
 
-/** The generation metrics in the published table's column order. */
-export const KALAHI_TABLE_METRICS = ['bleurt', 'bertscore', 'bleu', 'chrf', 'meteor', 'rouge1', 'rouge2', 'rougeL'] as const satisfies readonly KalahiMetric[];
-export const KALAHI_LEARNED_METRICS = ['bleurt', 'bertscore'] as const satisfies readonly KalahiLearnedMetric[];
 
 /** JSON has no NaN: stored as null. */
 export function finiteOrNull(value: number): number | null {

@@ -3,8 +3,7 @@
 // and every prompt's record.
 import type { TestModule } from 'vitest/node';
 import { aggregateKalahi, orderedRecords, type KalahiTestView } from './kalahiAggregate.ts';
-import type { KalahiGroupFigures, KalahiLearnedMetric, KalahiPromptRecord, KalahiSuiteAggregate } from './kalahiMeta.ts';
-import { KALAHI_LEARNED_METRICS, KALAHI_TABLE_METRICS } from './kalahiReply.ts';
+import { KALAHI_LEARNED_METRICS, KALAHI_TABLE_METRICS, type KalahiGroupFigures, type KalahiLearnedMetric, type KalahiPromptRecord, type KalahiSuiteAggregate } from './kalahiMeta.ts';
 import { KALAHI_FIGURE_LABELS } from './kalahiThresholds.ts';
 import type { GateOutcome } from './thresholds.ts';
 

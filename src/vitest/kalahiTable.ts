@@ -1,8 +1,7 @@
 // The Kalahi tables as plain text, in the published layout (MC: MC1, MC2; generation: BLEURT, BERTScore, BLEU, ChrF,
 // METEOR, ROUGE-1, ROUGE-2, ROUGE-L as acc), one row for all prompts and one per category, plus the extra MC columns.
-import type { KalahiGroupFigures } from './kalahiMeta.ts';
+import { KALAHI_LEARNED_METRICS, KALAHI_TABLE_METRICS, type KalahiGroupFigures } from './kalahiMeta.ts';
 import { learnedStatus, type RolledKalahiSuite } from './kalahiResults.ts';
-import { KALAHI_LEARNED_METRICS, KALAHI_TABLE_METRICS } from './kalahiReply.ts';
 import { KALAHI_FIGURE_LABELS } from './kalahiThresholds.ts';
 import type { GateOutcome } from './thresholds.ts';
 import { alignedColumns, gateSection } from './textTable.ts';

@@ -1,6 +1,5 @@
 // One-line verdicts for Vitest UI: which answer the model preferred (MC), and how its reply fared per metric.
-import type { KalahiGenerationRecord, KalahiMCRecord } from './kalahiMeta.ts';
-import { KALAHI_LEARNED_METRICS, KALAHI_TABLE_METRICS } from './kalahiReply.ts';
+import { KALAHI_LEARNED_METRICS, KALAHI_TABLE_METRICS, type KalahiGenerationRecord, type KalahiMCRecord } from './kalahiMeta.ts';
 import { shorten } from './names.ts';
 import { KALAHI_FIGURE_LABELS } from './kalahiThresholds.ts';
 

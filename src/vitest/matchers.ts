@@ -2,15 +2,13 @@
 // `expect(answer).toExactMatch(['Roma'])`. Each records its score in the running test's meta (`lokalScores`), using the
 // test that owns the `expect` — so concurrent tests record into their own task.
 import { expect, type MatcherState, type RunnerTestCase } from 'vitest';
-import {
-  chrfScore,
-  editDistance,
-  editSimilarity,
-  exactMatch,
-  normalizeAnswer,
-  sentenceBleu,
-  tokenF1,
-} from '../metrics/index.ts';
+import { chrfScore } from '../metrics/chrfScore.ts';
+import { editDistance } from '../metrics/editDistance.ts';
+import { editSimilarity } from '../metrics/editSimilarity.ts';
+import { exactMatch } from '../metrics/exactMatch.ts';
+import { normalizeAnswer } from '../metrics/normalizeAnswer.ts';
+import { sentenceBleu } from '../metrics/sentenceBleu.ts';
+import { tokenF1 } from '../metrics/tokenF1.ts';
 import './meta.ts';
 
 export type Targets = string | readonly string[];

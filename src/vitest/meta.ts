@@ -1,5 +1,5 @@
 // What lokal tests leave in Vitest's task meta (serialisable, so it survives blob reports and --merge-reports).
-import type { ExampleScores, MultiLoKoMetric } from '../metrics/index.ts';
+import type { ExampleScores, MultiLoKoMetric } from '../metrics/metricNames.ts';
 import type { ModelDescription } from '../models/types.ts';
 
 /** A subset as its gate test carries it from collection on (set even when tests are filtered out). */

@@ -1,6 +1,7 @@
 // Stable names: one describe per subset, one test per item, one gate test per subset — so `-t` filters and
 // baselines line up from run to run.
-import type { MultiLoKoItem, MultiLoKoSubset } from '../data/index.ts';
+import type { MultiLoKoItem } from '../data/schema.ts';
+import type { MultiLoKoSubset } from '../data/multiloko.ts';
 
 type SubsetShape = Pick<MultiLoKoSubset, 'folder' | 'sourceLanguage' | 'questionLanguage' | 'translated' | 'translation'>;
 

@@ -1,8 +1,10 @@
 // The request an item test sends: the official MultiLoKo prompt (base few-shot completion or chat message) in the
 // questions' language, and the answer that is scored (extracted from the raw output, or the output as given).
-import type { MultiLoKoDataset, MultiLoKoItem, MultiLoKoSubset } from '../data/index.ts';
+import type { MultiLoKoDataset, MultiLoKoSubset } from '../data/multiloko.ts';
+import type { MultiLoKoItem } from '../data/schema.ts';
 import type { GenerateRequest } from '../models/types.ts';
-import { extractAnswer, renderMultilokoPrompt, type MultilokoFewshotChoice, type MultilokoFewshotUsed } from '../prompts/index.ts';
+import { extractAnswer } from '../prompts/extractAnswer.ts';
+import { renderMultilokoPrompt, type MultilokoFewshotChoice, type MultilokoFewshotUsed } from '../prompts/renderMultilokoPrompt.ts';
 import type { LokalConfig } from './config.ts';
 import type { LokalPromptUse } from './meta.ts';
 

@@ -1,6 +1,8 @@
 // The roll-up of a run: subsets found in the reported modules, the official results layout, and the leaderboard summary.
 import type { TestModule, TestSuite } from 'vitest/node';
-import { assembleResults, groupMetrics, type MultiLoKoMetric, type OfficialResults } from '../metrics/index.ts';
+import { assembleResults, type OfficialResults } from '../metrics/assembleResults.ts';
+import { groupMetrics } from '../metrics/groupMetrics.ts';
+import type { MultiLoKoMetric } from '../metrics/metricNames.ts';
 import { aggregateSubset, uniqueRecords, type ItemTestView } from './aggregate.ts';
 import { baselineAverage, judgeAgainstBaseline, type Baseline } from './baseline.ts';
 import type { LokalItemRecord, LokalSubsetAggregate } from './meta.ts';

@@ -1,5 +1,6 @@
 // Which subsets and items a run covers: LOKAL_LANGUAGES, LOKAL_SUBSETS and LOKAL_LIMIT applied to a loaded dataset.
-import type { MultiLoKoDataset, MultiLoKoItem, MultiLoKoSubset } from '../data/index.ts';
+import type { MultiLoKoDataset, MultiLoKoSubset } from '../data/multiloko.ts';
+import type { MultiLoKoItem } from '../data/schema.ts';
 import { LokalConfigError, SUBSET_KINDS, type LokalConfig } from './config.ts';
 import { subsetLanguage } from './names.ts';
 

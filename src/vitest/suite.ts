@@ -2,11 +2,12 @@
 import { describe, type RunnerTestCase, type TestContext } from 'vitest';
 import { annotateWithoutLocation } from './annotate.ts';
 import { skipIfDataAbsent } from './dataAbsent.ts';
-import { loadMultiLoKo, type MultiLoKoItem, type MultiLoKoSubset } from '../data/index.ts';
-import { scoreExample } from '../metrics/index.ts';
+import { loadMultiLoKo, type MultiLoKoSubset } from '../data/multiloko.ts';
+import type { MultiLoKoItem } from '../data/schema.ts';
+import { scoreExample } from '../metrics/scoreExample.ts';
 import { parseProviderSpec } from '../models/index.ts';
 import type { GenerateRequest, ModelDescription, ModelProvider } from '../models/types.ts';
-import type { MultilokoFewshotChoice } from '../prompts/index.ts';
+import type { MultilokoFewshotChoice } from '../prompts/renderMultilokoPrompt.ts';
 import { aggregateSubset, viewOfTask } from './aggregate.ts';
 import { readBaseline, judgeAgainstBaseline, type Baseline } from './baseline.ts';
 import { resolveLokalConfig, type LokalConfig, type LokalConfigInput } from './config.ts';

@@ -1,5 +1,5 @@
 // Gates: `LOKAL_THRESHOLDS` clauses (`em>=0.30,gap<=0.40,italian.em>=0.35`) and a baseline with an allowed drop.
-import { MULTILOKO_METRICS, type MultiLoKoMetric } from '../metrics/index.ts';
+import { MULTILOKO_METRICS, type MultiLoKoMetric } from '../metrics/metricNames.ts';
 
 export type GateOp = '>=' | '>' | '<=' | '<';
 export type CrossFigure = 'average' | 'min' | 'max' | 'gap';

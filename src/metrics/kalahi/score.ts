@@ -1,7 +1,7 @@
 // Kalahi open-ended scoring of existing replies (METRICS.md §10.4): every reference scored once with one prediction and
 // one reference, max over relevant, diff against max over irrelevant, acc = max relevant > max irrelevant.
 // BLEURT and BERTScore are model-based and plug in elsewhere; this module is model-free.
-import { chrfScore } from '../index.ts';
+import { chrfScore } from '../chrfScore.ts';
 import { BleuZeroDivisionError, hfBleu } from './hfBleu.ts';
 import { meteor } from './meteor.ts';
 import { rougeScores } from './rouge.ts';
