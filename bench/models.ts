@@ -30,6 +30,31 @@ export interface BatchingBenchResult {
   paddingOnlySpeedup: number;
   /** Largest |logprob difference| between the three runs (should be float32 noise). */
   maxAbsDifference: number;
+  /** Forward passes and tokens (real / with padding) each mode ran in its timed run. */
+  work: { oneByOne: ModeWork; padded: ModeWork; batched: ModeWork };
+  /** Tokens one-by-one runs ÷ tokens batched + shared runs: the speed-up if every token cost the same. */
+  tokenBound: number;
+}
+
+export interface ModeWork {
+  forwardCalls: number;
+  tokens: number;
+  paddedTokens: number;
+}
+
+/** What a provider's counters grew by while `work` ran. */
+async function counted<T>(provider: TransformersProvider, work: () => Promise<T>): Promise<{ value: T; work: ModeWork }> {
+  const before = { ...provider.scoringStats };
+  const value = await work();
+  const after = provider.scoringStats;
+  return {
+    value,
+    work: {
+      forwardCalls: after.forwardCalls - before.forwardCalls,
+      tokens: after.tokens - before.tokens,
+      paddedTokens: after.paddedTokens - before.paddedTokens,
+    },
+  };
 }
 
 const TOPICS = [
@@ -85,16 +110,19 @@ export async function benchContinuationBatching(options: { modelDir?: string; th
     await batched.scoreContinuations(requests.slice(0, 2));
 
     let t = performance.now();
-    const single = [];
-    for (const r of requests) single.push(...(await oneByOne.scoreContinuations([r])));
+    const { value: single, work: oneByOneWork } = await counted(oneByOne, async () => {
+      const out = [];
+      for (const r of requests) out.push(...(await oneByOne.scoreContinuations([r])));
+      return out;
+    });
     const oneByOneSeconds = (performance.now() - t) / 1000;
 
     t = performance.now();
-    const pad = await padded.scoreContinuations(requests);
+    const { value: pad, work: paddedWork } = await counted(padded, () => padded.scoreContinuations(requests));
     const paddedBatchSeconds = (performance.now() - t) / 1000;
 
     t = performance.now();
-    const all = await batched.scoreContinuations(requests);
+    const { value: all, work: batchedWork } = await counted(batched, () => batched.scoreContinuations(requests));
     const batchedSeconds = (performance.now() - t) / 1000;
 
     let maxAbsDifference = 0;
@@ -116,6 +144,8 @@ export async function benchContinuationBatching(options: { modelDir?: string; th
       speedup: oneByOneSeconds / batchedSeconds,
       paddingOnlySpeedup: oneByOneSeconds / paddedBatchSeconds,
       maxAbsDifference,
+      work: { oneByOne: oneByOneWork, padded: paddedWork, batched: batchedWork },
+      tokenBound: oneByOneWork.tokens / batchedWork.tokens,
     };
   } finally {
     await Promise.all([oneByOne.close(), padded.close(), batched.close()]);

@@ -77,6 +77,22 @@ interface CausalLM {
   generation_config?: { eos_token_id?: number | number[] | null; repetition_penalty?: number | null } | null;
   config: { eos_token_id?: number | number[] | null; vocab_size?: number };
   dispose(): Promise<unknown>;
+  sessions?: Record<string, OrtSession>;
+}
+
+/** The parts of onnxruntime's InferenceSession used to fetch the logits alone. */
+interface OrtSession {
+  inputNames: readonly string[];
+  outputNames: readonly string[];
+  inputMetadata?: ReadonlyArray<{ name: string; type?: string; shape?: ReadonlyArray<number | string> }>;
+  run(feeds: Record<string, unknown>, fetches: string[]): Promise<Record<string, unknown>>;
+}
+
+/** A decoder session whose inputs are exactly ids, mask, positions and past keys/values of a known shape. */
+interface LogitsSession {
+  session: OrtSession;
+  /** Cache inputs with their element type and [heads, dim]. */
+  past: Array<{ name: string; type: 'float32' | 'float16'; heads: number; dim: number }>;
 }
 
 type ModelSource = { kind: 'local'; path: string } | { kind: 'hub'; id: string };
@@ -142,12 +158,28 @@ interface Loaded {
   eos: number[];
   padId: number;
   vocab: number;
+  /** Set when scoring may run the session directly and skip copying out the key/value outputs it does not use. */
+  logitsSession?: LogitsSession;
 }
 
 interface Scoring {
   index: number;
   prefix: number[];
   full: number[];
+}
+
+/** A prompt run once: its length, the logits at its last position and its key/value cache ([1, heads, length, dim]). */
+interface PromptState {
+  length: number;
+  last: Float32Array;
+  cache: Record<string, Tensor>;
+}
+
+/** Key/value caches of a batch's prompts, each right-aligned in `width` positions (see gatherPast). */
+interface GatheredPast {
+  width: number;
+  lengths: number[];
+  cache: Record<string, Tensor>;
 }
 
 export class TransformersProvider implements ModelProvider {
@@ -157,6 +189,8 @@ export class TransformersProvider implements ModelProvider {
   private readonly options: Required<Pick<TransformersProviderOptions, 'batchSize' | 'maxBatchLogits' | 'sharePrefix'>> &
     TransformersProviderOptions;
   private loading?: Promise<Loaded>;
+  /** Work done by scoreContinuations so far (benchmarks report it): forward passes, tokens run, padded positions. */
+  readonly scoringStats = { forwardCalls: 0, tokens: 0, paddedTokens: 0 };
   private queue: Promise<unknown> = Promise.resolve();
   private readonly modelDir?: string;
   private readonly cacheDir?: string;
@@ -237,7 +271,7 @@ export class TransformersProvider implements ModelProvider {
       const eosRaw = model.generation_config?.eos_token_id ?? model.config.eos_token_id ?? tokenizer.eos_token_id;
       const eos = (Array.isArray(eosRaw) ? eosRaw : eosRaw == null ? [] : [eosRaw]).map(Number);
       const padId = Number(tokenizer.pad_token_id ?? eos[0] ?? 0);
-      return { tokenizer, model, eos, padId, vocab: Number(model.config.vocab_size ?? 0) };
+      return { tokenizer, model, eos, padId, vocab: Number(model.config.vocab_size ?? 0), logitsSession: logitsSession(model) };
     } catch (error) {
       throw this.loadError(error);
     }
@@ -332,19 +366,30 @@ export class TransformersProvider implements ModelProvider {
     return { text, latencyMs, cached: false };
   }
 
-  /** Token ids of the prompt (P) and of prompt + continuation (F); P must be a token prefix of F (METRICS.md §10.2). */
-  tokenizeContinuation(loaded: Loaded, req: ContinuationRequest, where: string): { prefix: number[]; full: number[] } {
+  /**
+   * Token ids of the prompt (P) and of prompt + continuation (F); P must be a token prefix of F (METRICS.md §10.2).
+   * `prompts` memoises P by prompt within one call (a Kalahi question is scored with several answers).
+   */
+  tokenizeContinuation(
+    loaded: Loaded,
+    req: ContinuationRequest,
+    where: string,
+    prompts?: Map<string, number[]>,
+  ): { prefix: number[]; full: number[] } {
     let prefix: number[];
     let full: number[];
     if ((req.prompt === undefined) === (req.messages === undefined))
       throw new ProviderError(PROVIDER, 'config', `${where}: exactly one of prompt and messages must be given`);
+    const key = req.messages !== undefined ? `m${JSON.stringify(req.messages)}` : `p${req.prompt!}`;
+    const known = prompts?.get(key);
     if (req.messages !== undefined) {
-      prefix = this.chatIds(loaded, req.messages, true);
+      prefix = known ?? this.chatIds(loaded, req.messages, true);
       full = this.chatIds(loaded, [...req.messages, { role: 'assistant', content: req.continuation }], false);
     } else {
-      prefix = loaded.tokenizer.encode(req.prompt!, { add_special_tokens: true }).map(Number);
+      prefix = known ?? loaded.tokenizer.encode(req.prompt!, { add_special_tokens: true }).map(Number);
       full = loaded.tokenizer.encode(req.prompt! + req.continuation, { add_special_tokens: true }).map(Number);
     }
+    prompts?.set(key, prefix);
     const mismatch = prefix.findIndex((t, i) => full[i] !== t);
     if (mismatch >= 0 || full.length < prefix.length) {
       const at = mismatch >= 0 ? mismatch : full.length;
@@ -366,9 +411,10 @@ export class TransformersProvider implements ModelProvider {
     const loaded = await this.load();
     return this.exclusive(async () => {
       const started = performance.now();
+      const prompts = new Map<string, number[]>();
       const items: Scoring[] = requests.map((req, index) => ({
         index,
-        ...this.tokenizeContinuation(loaded, req, `request ${index}${req.itemKey ? ` (${req.itemKey})` : ''}`),
+        ...this.tokenizeContinuation(loaded, req, `request ${index}${req.itemKey ? ` (${req.itemKey})` : ''}`, prompts),
       }));
       const sums = new Array<number>(requests.length).fill(0);
       const todo = items.filter((it) => it.full.length > it.prefix.length);
@@ -378,13 +424,13 @@ export class TransformersProvider implements ModelProvider {
           const groups = new Map<string, Scoring[]>();
           for (const it of todo) {
             const key = it.prefix.join(',');
-            groups.set(key, [...(groups.get(key) ?? []), it]);
+            const group = groups.get(key);
+            if (group) group.push(it);
+            else groups.set(key, [it]);
           }
           const shared: Scoring[][] = [];
-          for (const group of groups.values()) {
-            if (group.length >= 2) shared.push(group);
-            else plain.push(...group);
-          }
+          // A prompt scored once gains nothing from a cached prefix: it runs whole, without key/value copies.
+          for (const group of groups.values()) (group.length >= 2 ? shared.push(group) : plain.push(...group));
           await this.scoreSharedPrefixes(loaded, shared, sums);
         } else plain.push(...todo);
         await this.scorePlain(loaded, plain, sums);
@@ -399,9 +445,9 @@ export class TransformersProvider implements ModelProvider {
   }
 
   /**
-   * Splits sequences into batches of similar length: sorted by length, then cut where padding would cost more than
-   * another forward pass (dynamic programming over Σ rows × longest + per-call overhead), within batchSize and the
-   * logits budget.
+   * Splits sequences into batches of similar length: sorted by length (stable, so equal lengths keep the caller's
+   * order), then cut where padding would cost more than another forward pass (dynamic programming over
+   * Σ rows × longest + per-call overhead), within batchSize and the logits budget.
    */
   private batches<T>(items: T[], length: (t: T) => number, vocab: number): T[][] {
     const sorted = [...items].sort((a, b) => length(a) - length(b));
@@ -431,8 +477,7 @@ export class TransformersProvider implements ModelProvider {
     const vocab = loaded.vocab || 1;
     for (const batch of this.batches(items, (it) => it.full.length, vocab)) {
       const width = Math.max(...batch.map((it) => it.full.length));
-      const rows = batch.map((it) => it.full);
-      const logits = await this.forward(loaded, rows, width, 0, null);
+      const { logits } = await this.forwardFull(loaded, batch.map((it) => it.full), width, null);
       batch.forEach((it, b) => {
         sums[it.index] = sumLogprobs(logits, b, width, it.full, it.prefix.length - 1, it.prefix.length, it.full.length);
       });
@@ -440,62 +485,102 @@ export class TransformersProvider implements ModelProvider {
   }
 
   /**
-   * Each shared prompt runs once (prompts batched together, right-padded); its key/value cache, cut to its own
-   * length, is tiled over batches of its continuations, which then run with past = the prompt.
+   * Each shared prompt runs once (prompts batched together, right-padded) and keeps its own key/value cache; the
+   * token prefix common to all those prompts (an instruction, a chat header) runs once before them. Then the
+   * continuations of all prompts, sorted by length, run in batches across prompts: each row's past is its own
+   * prompt's cache, left-padded to the batch's longest prompt and masked there (see `forwardFull`).
    */
   private async scoreSharedPrefixes(loaded: Loaded, groups: Scoring[][], sums: number[]): Promise<void> {
     const vocab = loaded.vocab || 1;
-    const states = new Map<Scoring[], { last: Float32Array; cache: Record<string, Tensor> }>();
-    for (const batch of this.batches(groups, (g) => g[0]!.prefix.length, vocab)) {
-      const width = Math.max(...batch.map((g) => g[0]!.prefix.length));
-      const head = await this.forwardFull(loaded, batch.map((g) => g[0]!.prefix), width, 0, null);
+    const prompts = groups.map((g) => g[0]!.prefix);
+    // every prompt keeps at least one token of its own, whose logits predict its first continuation token
+    const common = Math.min(commonPrefixLength(prompts), ...prompts.map((p) => p.length - 1));
+    let root: PromptState | undefined;
+    if (prompts.length >= 2 && common * (prompts.length - 1) > CALL_OVERHEAD_TOKENS) {
+      const head = await this.forwardFull(loaded, [prompts[0]!.slice(0, common)], common, null, true);
+      root = { length: common, last: new Float32Array(0), cache: cacheRow(head.present, 0, common) };
+    }
+    const skip = root?.length ?? 0;
+    const states = new Map<Scoring[], PromptState>();
+    for (const batch of this.batches(groups, (g) => g[0]!.prefix.length - skip, vocab)) {
+      const width = Math.max(...batch.map((g) => g[0]!.prefix.length - skip));
+      const past = root ? gatherPast(batch.map(() => root)) : null;
+      const head = await this.forwardFull(loaded, batch.map((g) => g[0]!.prefix.slice(skip)), width, past, true);
       batch.forEach((g, r) => {
         const p = g[0]!.prefix.length;
-        states.set(g, { last: sliceRow(head.logits, r, width, p - 1).slice(), cache: cacheRow(head.present, r, p) });
+        // present = the common prefix (no padding: every row has it whole) followed by this row's own tokens
+        states.set(g, { length: p, last: sliceRow(head.logits, r, width, p - skip - 1).slice(), cache: cacheRow(head.present, r, p) });
       });
     }
-    for (const group of groups) {
-      const { last, cache } = states.get(group)!;
-      const p = group[0]!.prefix.length;
-      for (const batch of this.batches(group, (it) => it.full.length - p, vocab)) {
-        const width = Math.max(...batch.map((it) => it.full.length - p));
-        const logits = await this.forward(loaded, batch.map((it) => it.full.slice(p)), width, p, tileCache(cache, batch.length));
-        batch.forEach((it, b) => {
-          const cont = it.full.slice(p);
-          // the first continuation token is predicted by the prompt's last position
-          sums[it.index] = logSoftmaxAt(last, cont[0]!) + sumLogprobs(logits, b, width, cont, 0, 1, cont.length);
-        });
-      }
+    // Sorted by prompt length first, so continuations of equal length share a batch with prompts of similar length.
+    const rows = groups
+      .flatMap((g) => g.map((it) => ({ it, state: states.get(g)! })))
+      .sort((a, b) => a.state.length - b.state.length);
+    let past: { states: PromptState[]; gathered: GatheredPast } | undefined;
+    for (const batch of this.batches(rows, (r) => r.it.full.length - r.state.length, vocab)) {
+      const conts = batch.map((r) => r.it.full.slice(r.state.length));
+      const width = Math.max(...conts.map((c) => c.length));
+      const pastStates = batch.map((r) => r.state);
+      // N questions × the same K answers: consecutive batches often take the same prompts in the same order
+      if (!past || past.states.length !== pastStates.length || past.states.some((st, r) => st !== pastStates[r]))
+        past = { states: pastStates, gathered: gatherPast(pastStates) };
+      const { logits } = await this.forwardFull(loaded, conts, width, past.gathered);
+      batch.forEach(({ it, state }, b) => {
+        const cont = conts[b]!;
+        // the first continuation token is predicted by the prompt's last position
+        sums[it.index] = logSoftmaxAt(state.last, cont[0]!) + sumLogprobs(logits, b, width, cont, 0, 1, cont.length);
+      });
     }
   }
 
-  private async forward(loaded: Loaded, rows: number[][], width: number, past: number, cache: Record<string, Tensor> | null): Promise<Tensor> {
-    return (await this.forwardFull(loaded, rows, width, past, cache)).logits;
-  }
-
+  /**
+   * One forward pass over right-padded rows. With `past`, row r continues its own prompt of pastLengths[r] tokens,
+   * stored right-aligned in a cache of pastWidth positions: the attention mask hides the slots before it and the
+   * row's padding, and position ids continue from the row's own prompt length (the cache holds keys already rotated
+   * at their true positions, so where a row sits in the buffer does not matter for rotary embeddings).
+   */
   private async forwardFull(
     loaded: Loaded,
     rows: number[][],
     width: number,
-    past: number,
-    cache: Record<string, Tensor> | null,
+    past: GatheredPast | null,
+    wantPresent = false,
   ): Promise<{ logits: Tensor; present: Record<string, Tensor> }> {
     const b = rows.length;
+    this.scoringStats.forwardCalls++;
+    for (const row of rows) this.scoringStats.tokens += row.length;
+    this.scoringStats.paddedTokens += b * width;
+    const pastWidth = past?.width ?? 0;
+    const total = pastWidth + width;
     const ids = new BigInt64Array(b * width).fill(BigInt(loaded.padId));
-    const mask = new BigInt64Array(b * (past + width));
+    const mask = new BigInt64Array(b * total);
     const positions = new BigInt64Array(b * width);
     rows.forEach((row, r) => {
-      row.forEach((t, j) => (ids[r * width + j] = BigInt(t)));
-      for (let j = 0; j < past + row.length; j++) mask[r * (past + width) + j] = 1n;
+      const own = past?.lengths[r] ?? 0;
+      for (let j = 0; j < row.length; j++) ids[r * width + j] = BigInt(row[j]!);
+      mask.fill(1n, r * total + pastWidth - own, r * total + pastWidth + row.length);
       // Padding positions repeat the last real position (they are masked out and their outputs ignored).
-      for (let j = 0; j < width; j++) positions[r * width + j] = BigInt(past + Math.min(j, row.length - 1));
+      for (let j = 0; j < width; j++) positions[r * width + j] = BigInt(own + Math.min(j, row.length - 1));
     });
     const inputs: Record<string, unknown> = {
       input_ids: new Tensor('int64', ids, [b, width]),
-      attention_mask: new Tensor('int64', mask, [b, past + width]),
+      attention_mask: new Tensor('int64', mask, [b, total]),
       position_ids: new Tensor('int64', positions, [b, width]),
     };
-    if (cache) inputs.past_key_values = cache;
+    const direct = loaded.logitsSession;
+    if (direct && !wantPresent) {
+      // Same feeds transformers.js would build, but only the logits are copied out of onnxruntime.
+      const feeds: Record<string, unknown> = {};
+      for (const [name, t] of Object.entries(inputs)) feeds[name] = (t as Tensor).ort_tensor;
+      for (const { name, type, heads, dim } of direct.past) {
+        const t = past?.cache[name] ?? new Tensor(type, type === 'float32' ? new Float32Array(0) : new Uint16Array(0), [b, heads, 0, dim]);
+        feeds[name] = t.ort_tensor;
+      }
+      const out = (await direct.session.run(feeds, ['logits'])).logits as { type: 'float32'; data: Float32Array; dims: readonly number[] };
+      const logits = new Tensor(out.type, out.data, [...out.dims]);
+      return { logits: logits.type === 'float32' ? logits : logits.to('float32'), present: {} };
+    }
+    if (past) inputs.past_key_values = past.cache;
     const out = await loaded.model(inputs);
     const present: Record<string, Tensor> = {};
     for (const [name, t] of Object.entries(out)) {
@@ -535,6 +620,14 @@ function sumLogprobs(logits: Tensor, b: number, width: number, tokens: number[],
   return total;
 }
 
+/** Number of leading tokens all sequences share. */
+function commonPrefixLength(sequences: number[][]): number {
+  const first = sequences[0] ?? [];
+  let n = 0;
+  while (n < first.length && sequences.every((s) => s[n] === first[n])) n++;
+  return n;
+}
+
 /** Row r of a [batch, heads, length, dim] key/value cache, cut to its first `length` positions. */
 function cacheRow(present: Record<string, Tensor>, r: number, length: number): Record<string, Tensor> {
   const out: Record<string, Tensor> = {};
@@ -551,16 +644,44 @@ function cacheRow(present: Record<string, Tensor>, r: number, length: number): R
   return out;
 }
 
-/** Repeats a batch-1 key/value cache along the batch axis. */
-function tileCache(present: Record<string, Tensor>, copies: number): Record<string, Tensor> {
-  const out: Record<string, Tensor> = {};
-  for (const [name, t] of Object.entries(present)) {
-    const data = t.data as Float32Array;
-    const tiled = new (data.constructor as Float32ArrayConstructor)(data.length * copies);
-    for (let c = 0; c < copies; c++) tiled.set(data, c * data.length);
-    out[name] = new Tensor(t.type as 'float32', tiled, [copies, ...t.dims.slice(1)]);
+/**
+ * The model's session, when it takes nothing but input_ids, attention_mask, position_ids and
+ * past_key_values.N.key/value of shape [batch, heads, past, dim] (Llama/Qwen exports); other models (merged decoders
+ * with use_cache_branch, num_logits_to_keep, …) run through transformers.js.
+ */
+function logitsSession(model: CausalLM): LogitsSession | undefined {
+  const session = model.sessions && Object.keys(model.sessions).length === 1 ? model.sessions.model : undefined;
+  if (!session?.inputMetadata || typeof session.run !== 'function' || !session.outputNames.includes('logits')) return undefined;
+  const past: LogitsSession['past'] = [];
+  for (const meta of session.inputMetadata) {
+    if (['input_ids', 'attention_mask', 'position_ids'].includes(meta.name)) continue;
+    const [, heads, , dim] = meta.shape ?? [];
+    const type = meta.type;
+    if (!/^past_key_values\.\d+\.(key|value)$/.test(meta.name) || meta.shape?.length !== 4 || typeof heads !== 'number' || typeof dim !== 'number') return undefined;
+    if (type !== 'float32' && type !== 'float16') return undefined;
+    past.push({ name: meta.name, type, heads, dim });
   }
-  return out;
+  return session.inputNames.includes('position_ids') && session.inputNames.includes('attention_mask') ? { session, past } : undefined;
+}
+
+/** Caches of several prompts as one batch: row r right-aligned in [rows, heads, longest prompt, dim], zeros before. */
+function gatherPast(states: PromptState[]): GatheredPast {
+  const width = Math.max(...states.map((s) => s.length));
+  const cache: Record<string, Tensor> = {};
+  for (const name of Object.keys(states[0]!.cache)) {
+    const first = states[0]!.cache[name]!;
+    const [, heads, , dim] = first.dims as [number, number, number, number];
+    // zeros, not garbage, in the masked slots: a masked weight of 0 times NaN would still be NaN
+    const data = new ((first.data as Float32Array).constructor as Float32ArrayConstructor)(states.length * heads * width * dim);
+    states.forEach((s, r) => {
+      const row = s.cache[name]!.data as Float32Array;
+      for (let h = 0; h < heads; h++) {
+        data.set(row.subarray(h * s.length * dim, (h + 1) * s.length * dim), ((r * heads + h) * width + width - s.length) * dim);
+      }
+    });
+    cache[name] = new Tensor(first.type as 'float32', data, [states.length, heads, width, dim]);
+  }
+  return { width, lengths: states.map((s) => s.length), cache };
 }
 
 /** `transformers:<spec>` provider; loading is lazy (first call) so construction never blocks. */

@@ -132,6 +132,103 @@ describe('transformers provider: continuation scoring', () => {
   });
 });
 
+describe('transformers provider: continuations batched across prompts', () => {
+  const instruction = 'Sagutin ang tanong nang maikli at malinaw, sa isang pangungusap lamang. ';
+  const longQuestion: ChatMessage[] = [
+    { role: 'user', content: `${instruction}Question: Which river flows through the capital city, how long is it, and which towns does it pass?` },
+  ];
+  const shortQuestion: ChatMessage[] = [{ role: 'user', content: 'Oo?' }];
+  const promptLength = (req: ContinuationRequest) => (req.messages ? chatIds(req.messages, true) : ids(tokenizer.encode(req.prompt))).length;
+  const fullLength = (req: ContinuationRequest) => promptLength(req) + referenceScore(req).tokenCount;
+
+  /** Scores requests one at a time (batch 1, no sharing): the baseline every batched layout must reproduce. */
+  async function oneByOne(reqs: ContinuationRequest[]) {
+    const single = new TransformersProvider(dir, { env: {}, batchSize: 1, sharePrefix: false, threads: 1 });
+    try {
+      const out = [];
+      for (const r of reqs) out.push(...(await single.scoreContinuations([r])));
+      return out;
+    } finally {
+      await single.close();
+    }
+  }
+
+  async function expectExact(reqs: ContinuationRequest[], results: Array<{ logprob: number; tokenCount: number }>) {
+    const baseline = await oneByOne(reqs);
+    results.forEach((r, i) => {
+      const expected = referenceScore(reqs[i]!);
+      expect(r.tokenCount).toBe(expected.tokenCount);
+      closeTo(r.logprob, expected.logprob);
+      // float32 noise only: the same network, summed in other orders; a leak from a masked slot would be far larger
+      expect(Math.abs(r.logprob - baseline[i]!.logprob)).toBeLessThanOrEqual(1e-7 * Math.max(1, Math.abs(expected.logprob)));
+    });
+  }
+
+  test('rows whose prompts differ by dozens of tokens share one continuation batch without seeing the masked slots', async () => {
+    const answers = ['Oo, tama.', 'Oo, tama!'];
+    // precondition: equal continuation lengths, so the four rows form one batch with no padding of their own
+    expect(new Set(answers.map((a) => referenceScore({ messages: shortQuestion, continuation: a }).tokenCount)).size).toBe(1);
+    const reqs = [longQuestion, shortQuestion].flatMap((messages) => answers.map((continuation) => ({ messages, continuation })));
+    expect(promptLength(reqs[0]!) - promptLength(reqs[2]!)).toBeGreaterThan(40);
+    const p = new TransformersProvider(dir, { env: {}, batchSize: 8, threads: 1 });
+    try {
+      const results = await p.scoreContinuations(reqs);
+      // two prompt runs (too different in length to pad together) + one run of all four continuations
+      expect(p.scoringStats.forwardCalls).toBe(3);
+      expect(p.scoringStats.tokens).toBe(promptLength(reqs[0]!) + promptLength(reqs[2]!) + reqs.reduce((s, r) => s + referenceScore(r).tokenCount, 0));
+      await expectExact(reqs, results);
+    } finally {
+      await p.close();
+    }
+  });
+
+  test('mixed prompts (common instruction, lone prompt, one-token continuation) equal one-by-one and the reference', async () => {
+    const oneToken = [' a', ' A', '.', '!', '?', ' 1'].find((c) => referenceScore({ prompt: `${instruction}Sagot:`, continuation: c }).tokenCount === 1);
+    expect(oneToken).toBeDefined();
+    const reqs: ContinuationRequest[] = [
+      { prompt: `${instruction}Sagot:`, continuation: oneToken! },
+      { prompt: `${instruction}Sagot:`, continuation: ' Maynila, ang kabisera.' },
+      { prompt: `${instruction}Ano ang kabisera ng Pilipinas? Sagot:`, continuation: oneToken! },
+      { prompt: `${instruction}Ano ang kabisera ng Pilipinas? Sagot:`, continuation: ' Maynila.' },
+      { prompt: `${instruction}Ano ang kabisera ng Pilipinas? Sagot:`, continuation: ' Quezon City, dati.' },
+      { prompt: `${instruction}Ano ang pinakamahabang ilog sa buong bansa, at gaano ito kahaba? Sagot:`, continuation: ' Ang Cagayan.' },
+      { prompt: `${instruction}Ano ang pinakamahabang ilog sa buong bansa, at gaano ito kahaba? Sagot:`, continuation: oneToken! },
+      { prompt: 'A lone prompt:', continuation: ' scored whole.' },
+      { prompt: `${instruction}Sagot:`, continuation: '' },
+    ];
+    const prompts = [0, 2, 5].map((i) => ids(tokenizer.encode(reqs[i]!.prompt)));
+    let common = 0;
+    while (prompts.every((q) => q[common] === prompts[0]![common])) common++;
+    expect(common).toBeGreaterThan(16); // precondition: long enough to be run once for all three prompts
+    for (const batchSize of [2, 3, 16]) {
+      const p = new TransformersProvider(dir, { env: {}, batchSize, threads: 1 });
+      try {
+        const results = await p.scoreContinuations(reqs);
+        // the common prefix once, each prompt's own tokens once, every continuation, and the lone request whole
+        const shared = reqs.slice(0, 7).reduce((s, r) => s + referenceScore(r).tokenCount, 0);
+        expect(p.scoringStats.tokens).toBe(common + prompts.reduce((s, q) => s + q.length - common, 0) + shared + fullLength(reqs[7]!));
+        expect(results[8]).toMatchObject({ logprob: 0, tokenCount: 0 });
+        await expectExact(reqs, results);
+      } finally {
+        await p.close();
+      }
+    }
+  });
+
+  test('the transformers.js forward path (models whose session takes other inputs) gives the same numbers', async () => {
+    const reqs = [longQuestion, shortQuestion].flatMap((messages) => ['Oo.', 'Hindi, sa tingin ko ay hindi.'].map((continuation) => ({ messages, continuation })));
+    const p = new TransformersProvider(dir, { env: {}, threads: 1 });
+    try {
+      const loaded = await p.load();
+      expect(loaded.logitsSession).toBeDefined(); // precondition: the tiny model takes the direct path by default
+      loaded.logitsSession = undefined;
+      await expectExact(reqs, await p.scoreContinuations(reqs));
+    } finally {
+      await p.close();
+    }
+  });
+});
+
 describe('transformers provider: generation', () => {
   test('greedy decoding equals the argmax of the reference network, step by step', async () => {
     const steps = 12;
