@@ -168,6 +168,13 @@ interface Scoring {
   full: number[];
 }
 
+/** One scoreContinuations call waiting for its results. */
+interface ScoringCall {
+  requests: ContinuationRequest[];
+  resolve(results: ContinuationResult[]): void;
+  reject(error: unknown): void;
+}
+
 /** A prompt run once: its length, the logits at its last position and its key/value cache ([1, heads, length, dim]). */
 interface PromptState {
   length: number;
@@ -192,6 +199,8 @@ export class TransformersProvider implements ModelProvider {
   /** Work done by scoreContinuations so far (benchmarks report it): forward passes, tokens run, padded positions. */
   readonly scoringStats = { forwardCalls: 0, tokens: 0, paddedTokens: 0 };
   private queue: Promise<unknown> = Promise.resolve();
+  /** Scoring calls waiting for the model to be free; a call made meanwhile joins them. */
+  private waitingScoring?: ScoringCall[];
   private readonly modelDir?: string;
   private readonly cacheDir?: string;
   private readonly allowRemote: boolean;
@@ -409,39 +418,73 @@ export class TransformersProvider implements ModelProvider {
 
   async scoreContinuations(requests: ContinuationRequest[]): Promise<ContinuationResult[]> {
     const loaded = await this.load();
-    return this.exclusive(async () => {
-      const started = performance.now();
-      const prompts = new Map<string, number[]>();
-      const items: Scoring[] = requests.map((req, index) => ({
-        index,
-        ...this.tokenizeContinuation(loaded, req, `request ${index}${req.itemKey ? ` (${req.itemKey})` : ''}`, prompts),
-      }));
-      const sums = new Array<number>(requests.length).fill(0);
-      const todo = items.filter((it) => it.full.length > it.prefix.length);
-      try {
-        const plain: Scoring[] = [];
-        if (this.options.sharePrefix) {
-          const groups = new Map<string, Scoring[]>();
-          for (const it of todo) {
-            const key = it.prefix.join(',');
-            const group = groups.get(key);
-            if (group) group.push(it);
-            else groups.set(key, [it]);
-          }
-          const shared: Scoring[][] = [];
-          // A prompt scored once gains nothing from a cached prefix: it runs whole, without key/value copies.
-          for (const group of groups.values()) (group.length >= 2 ? shared.push(group) : plain.push(...group));
-          await this.scoreSharedPrefixes(loaded, shared, sums);
-        } else plain.push(...todo);
-        await this.scorePlain(loaded, plain, sums);
-      } catch (error) {
-        if (error instanceof ProviderError) throw error;
-        throw new ProviderError(PROVIDER, 'inference', `continuation scoring failed: ${firstLine(error)}`);
+    // Calls made while the model is busy wait together and then run as one, so continuations of different callers'
+    // prompts share batches (Kalahi's concurrent prompt tests each ask for one prompt's answers).
+    return new Promise((resolve, reject) => {
+      if (this.waitingScoring) {
+        this.waitingScoring.push({ requests, resolve, reject });
+        return;
       }
-      // One batched computation: its wall time is shared equally by the requests it answered.
-      const latencyMs = requests.length > 0 ? (performance.now() - started) / requests.length : 0;
-      return items.map((it) => ({ logprob: sums[it.index]!, tokenCount: it.full.length - it.prefix.length, latencyMs, cached: false }));
+      const calls: ScoringCall[] = [{ requests, resolve, reject }];
+      this.waitingScoring = calls;
+      void this.exclusive(async () => {
+        this.waitingScoring = undefined;
+        await this.scoreCalls(loaded, calls);
+      });
     });
+  }
+
+  /** One run over the requests of several calls; a call whose requests cannot be tokenised fails alone. */
+  private async scoreCalls(loaded: Loaded, calls: ScoringCall[]): Promise<void> {
+    const started = performance.now();
+    const prompts = new Map<string, number[]>();
+    const items: Scoring[] = [];
+    const accepted: Array<{ call: ScoringCall; items: Scoring[] }> = [];
+    for (const call of calls) {
+      try {
+        const base = items.length;
+        const own = call.requests.map((req, i) => ({
+          index: base + i,
+          ...this.tokenizeContinuation(loaded, req, `request ${i}${req.itemKey ? ` (${req.itemKey})` : ''}`, prompts),
+        }));
+        items.push(...own);
+        accepted.push({ call, items: own });
+      } catch (error) {
+        call.reject(error);
+      }
+    }
+    const sums = new Array<number>(items.length).fill(0);
+    try {
+      await this.scoreItems(loaded, items, sums);
+    } catch (error) {
+      const failure = error instanceof ProviderError ? error : new ProviderError(PROVIDER, 'inference', `continuation scoring failed: ${firstLine(error)}`);
+      for (const { call } of accepted) call.reject(failure);
+      return;
+    }
+    // One batched computation: its wall time is shared equally by the requests it answered.
+    const latencyMs = items.length > 0 ? (performance.now() - started) / items.length : 0;
+    for (const { call, items: own } of accepted) {
+      call.resolve(own.map((it) => ({ logprob: sums[it.index]!, tokenCount: it.full.length - it.prefix.length, latencyMs, cached: false })));
+    }
+  }
+
+  private async scoreItems(loaded: Loaded, items: Scoring[], sums: number[]): Promise<void> {
+    const todo = items.filter((it) => it.full.length > it.prefix.length);
+    const plain: Scoring[] = [];
+    if (this.options.sharePrefix) {
+      const groups = new Map<string, Scoring[]>();
+      for (const it of todo) {
+        const key = it.prefix.join(',');
+        const group = groups.get(key);
+        if (group) group.push(it);
+        else groups.set(key, [it]);
+      }
+      const shared: Scoring[][] = [];
+      // A prompt scored once gains nothing from a cached prefix: it runs whole, without key/value copies.
+      for (const group of groups.values()) (group.length >= 2 ? shared.push(group) : plain.push(...group));
+      await this.scoreSharedPrefixes(loaded, shared, sums);
+    } else plain.push(...todo);
+    await this.scorePlain(loaded, plain, sums);
   }
 
   /**

@@ -215,6 +215,36 @@ describe('transformers provider: continuations batched across prompts', () => {
     }
   });
 
+  test('calls waiting for the model run as one: each gets its own results, a bad call fails alone, fewer passes', async () => {
+    const questions: ChatMessage[][] = ['Ano ang kabisera ng Pilipinas?', 'Saan dumadaloy ang Ilog Pasig?', 'Sino si Rizal?'].map((content) => [
+      { role: 'user', content },
+    ]);
+    const calls = questions.map((messages) => ['Oo.', 'Hindi, sa tingin ko ay hindi.', 'Maynila.'].map((continuation) => ({ messages, continuation })));
+    const bad = [{ continuation: 'neither prompt nor messages' } as ContinuationRequest];
+    const together = new TransformersProvider(dir, { env: {}, batchSize: 16, threads: 1 });
+    const apart = new TransformersProvider(dir, { env: {}, batchSize: 16, threads: 1 });
+    try {
+      await together.load();
+      // made in one tick, as concurrent tests do: all four wait for the model together
+      const settled = await Promise.allSettled([calls[0]!, bad, calls[1]!, calls[2]!].map((reqs) => together.scoreContinuations(reqs)));
+      const failure = settled[1]!;
+      expect(failure.status).toBe('rejected');
+      expect((failure as PromiseRejectedResult).reason).toBeInstanceOf(ProviderError);
+      expect(String((failure as PromiseRejectedResult).reason.message)).toMatch(/exactly one of prompt and messages/);
+      for (const [k, i] of [[0, 0], [1, 2], [2, 3]] as const) {
+        expect(settled[i]!.status).toBe('fulfilled');
+        await expectExact(calls[k]!, (settled[i] as PromiseFulfilledResult<Array<{ logprob: number; tokenCount: number }>>).value);
+      }
+      for (const reqs of calls) await apart.scoreContinuations(reqs);
+      // apart: each call runs its prompt and its continuations; together: prompts batched, continuations across prompts
+      expect(together.scoringStats.forwardCalls).toBeLessThan(apart.scoringStats.forwardCalls);
+      expect(together.scoringStats.tokens).toBeLessThanOrEqual(apart.scoringStats.tokens);
+    } finally {
+      await together.close();
+      await apart.close();
+    }
+  });
+
   test('the transformers.js forward path (models whose session takes other inputs) gives the same numbers', async () => {
     const reqs = [longQuestion, shortQuestion].flatMap((messages) => ['Oo.', 'Hindi, sa tingin ko ay hindi.'].map((continuation) => ({ messages, continuation })));
     const p = new TransformersProvider(dir, { env: {}, threads: 1 });
