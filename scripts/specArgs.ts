@@ -5,17 +5,20 @@ import { parseArgs } from 'node:util';
 export class UsageError extends Error {}
 
 /**
- * Parses `<dir> [--flag N ...] [--text value ...]`: `integers` maps flags to spec keys, `strings` names free-text
- * flags. Throws UsageError with the usage line on any mistake; returns null for --help (after printing usage).
+ * Parses `<dir> [--flag N ...] [--text value ...] [--switch ...]`: `integers` maps flags to spec keys, `strings` names
+ * free-text flags, `switches` names value-less flags (true when given). Throws UsageError with the usage line on any
+ * mistake; returns null for --help (after printing usage).
  */
 export function parseSpecArgs<K extends string>(
   argv: string[],
   usage: string,
   integers: Record<string, K>,
   strings: readonly string[] = [],
-): { dir: string; spec: Partial<Record<K, number>>; text: Record<string, string | undefined> } | null {
+  switches: readonly string[] = [],
+): { dir: string; spec: Partial<Record<K, number>>; text: Record<string, string | undefined>; switches: Record<string, boolean> } | null {
   const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
   for (const flag of [...Object.keys(integers), ...strings]) options[flag] = { type: 'string' };
+  for (const flag of switches) options[flag] = { type: 'boolean' };
   let parsed;
   try {
     parsed = parseArgs({ args: argv, allowPositionals: true, options });
@@ -38,7 +41,8 @@ export function parseSpecArgs<K extends string>(
     spec[key] = value;
   }
   const text = Object.fromEntries(strings.map((flag) => [flag, parsed.values[flag] as string | undefined]));
-  return { dir: path.resolve(parsed.positionals[0]!), spec, text };
+  const on = Object.fromEntries(switches.map((flag) => [flag, parsed.values[flag] === true]));
+  return { dir: path.resolve(parsed.positionals[0]!), spec, text, switches: on };
 }
 
 /** Runs a script's body, mapping UsageError to exit code 2 and any other failure to 1 with its message. */

@@ -1,5 +1,6 @@
 // A small Llama-style causal LM that the project generates itself (ONNX graph + byte-level BPE tokenizer),
 // loadable by transformers.js exactly like a model from the Hugging Face Hub. Used by tests and benches.
+// Optional grouped-query attention (kvHeads < heads) and q/k/v biases give it the shape of Qwen2.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { hashString, seededRandom } from '../seededRandom.ts';
@@ -10,6 +11,10 @@ export interface TinyModelSpec {
   layers: number;
   hidden: number;
   heads: number;
+  /** Key/value heads (grouped-query attention when fewer than heads); defaults to heads. */
+  kvHeads: number;
+  /** Biases on the q/k/v projections (Qwen2); the config then says model_type "qwen2". */
+  qkvBias: boolean;
   intermediate: number;
   /** Total vocabulary size (256 bytes + learned merges + 3 special tokens). */
   vocab: number;
@@ -23,6 +28,8 @@ export const TINY_MODEL_DEFAULTS: TinyModelSpec = {
   layers: 2,
   hidden: 32,
   heads: 4,
+  kvHeads: 4,
+  qkvBias: false,
   intermediate: 64,
   vocab: 384,
   seed: 1,
@@ -44,11 +51,14 @@ export function resolveTinyModelSpec(partial: Partial<TinyModelSpec> = {}): Tiny
   // Head dimension 64 for wide models (as most LLMs), 4 heads for narrow test models.
   if (partial.heads === undefined) spec.heads = spec.hidden >= 128 && spec.hidden % 64 === 0 ? spec.hidden / 64 : 4;
   if (partial.intermediate === undefined) spec.intermediate = spec.hidden * 2;
+  if (partial.kvHeads === undefined) spec.kvHeads = spec.heads;
   const problems: string[] = [];
-  for (const key of ['layers', 'hidden', 'heads', 'intermediate', 'vocab', 'maxPositions'] as const) {
+  for (const key of ['layers', 'hidden', 'heads', 'kvHeads', 'intermediate', 'vocab', 'maxPositions'] as const) {
     if (!Number.isInteger(spec[key]) || spec[key] < 1) problems.push(`${key} must be a positive integer (got ${spec[key]})`);
   }
   if (!Number.isInteger(spec.seed)) problems.push(`seed must be an integer (got ${spec.seed})`);
+  if (typeof spec.qkvBias !== 'boolean') problems.push(`qkvBias must be true or false (got ${String(spec.qkvBias)})`);
+  if (spec.heads % spec.kvHeads !== 0) problems.push(`heads (${spec.heads}) must be divisible by kvHeads (${spec.kvHeads})`);
   if (spec.hidden % spec.heads !== 0) problems.push(`hidden (${spec.hidden}) must be divisible by heads (${spec.heads})`);
   else if ((spec.hidden / spec.heads) % 2 !== 0) problems.push(`head dimension hidden/heads (${spec.hidden / spec.heads}) must be even for rotary embeddings`);
   if (spec.vocab < 256 + TINY_SPECIAL_TOKENS.length) problems.push(`vocab must be at least ${256 + TINY_SPECIAL_TOKENS.length} (256 bytes + 3 special tokens), got ${spec.vocab}`);
@@ -70,18 +80,27 @@ function uniformTensor(seed: number, name: string, size: number, scale: number, 
 export interface TinyLayerWeights {
   inputNorm: Float32Array; // [hidden]
   wq: Float32Array; // [hidden, hidden] (in, out)
-  wk: Float32Array;
-  wv: Float32Array;
-  wo: Float32Array;
+  wk: Float32Array; // [hidden, kvHeads * headDim]
+  wv: Float32Array; // [hidden, kvHeads * headDim]
+  wo: Float32Array; // [hidden, hidden]
   postNorm: Float32Array; // [hidden]
   wGate: Float32Array; // [hidden, intermediate]
   wUp: Float32Array; // [hidden, intermediate]
   wDown: Float32Array; // [intermediate, hidden]
 }
 
+/** Projection biases, added after the q/k/v MatMuls (Qwen2 has them, Llama does not). */
+export interface TinyLayerBiases {
+  bq: Float32Array; // [hidden]
+  bk: Float32Array; // [kvHeads * headDim]
+  bv: Float32Array; // [kvHeads * headDim]
+}
+
 export interface TinyModelWeights {
   embed: Float32Array; // [vocab, hidden]
   layers: TinyLayerWeights[];
+  /** One per layer when spec.qkvBias. */
+  biases?: TinyLayerBiases[];
   finalNorm: Float32Array; // [hidden]
   lmHead: Float32Array; // [hidden, vocab] (in, out)
 }
@@ -106,21 +125,26 @@ export function tinyWeightNames(layers: number) {
         wDown: `${p}.mlp.down_proj.weight`,
       } satisfies Record<keyof TinyLayerWeights, string>;
     }),
+    biases: Array.from({ length: layers }, (_, i) => {
+      const p = `model.layers.${i}.self_attn`;
+      return { bq: `${p}.q_proj.bias`, bk: `${p}.k_proj.bias`, bv: `${p}.v_proj.bias` } satisfies Record<keyof TinyLayerBiases, string>;
+    }),
   };
 }
 
 /** Uniform weights scaled by 1/sqrt(fan_in) (unit-variance activations), norms near 1, a sharp-ish LM head. */
 export function makeTinyModelWeights(spec: TinyModelSpec): TinyModelWeights {
   const { hidden: h, intermediate: m, vocab: v, seed } = spec;
+  const kv = (h / spec.heads) * spec.kvHeads;
   const names = tinyWeightNames(spec.layers);
   const lin = (fanIn: number) => Math.sqrt(3 / fanIn);
-  return {
+  const weights: TinyModelWeights = {
     embed: uniformTensor(seed, names.embed, v * h, 1),
     layers: names.layers.map((n) => ({
       inputNorm: uniformTensor(seed, n.inputNorm, h, 0.1, 1),
       wq: uniformTensor(seed, n.wq, h * h, lin(h)),
-      wk: uniformTensor(seed, n.wk, h * h, lin(h)),
-      wv: uniformTensor(seed, n.wv, h * h, lin(h)),
+      wk: uniformTensor(seed, n.wk, h * kv, lin(h)),
+      wv: uniformTensor(seed, n.wv, h * kv, lin(h)),
       wo: uniformTensor(seed, n.wo, h * h, lin(h)),
       postNorm: uniformTensor(seed, n.postNorm, h, 0.1, 1),
       wGate: uniformTensor(seed, n.wGate, h * m, lin(h)),
@@ -130,11 +154,18 @@ export function makeTinyModelWeights(spec: TinyModelSpec): TinyModelWeights {
     finalNorm: uniformTensor(seed, names.finalNorm, h, 0.1, 1),
     lmHead: uniformTensor(seed, names.lmHead, h * v, 2 * lin(h)),
   };
+  // Biases of the same order as the projected values, so dropping one would move the logits well beyond float noise.
+  if (spec.qkvBias) {
+    weights.biases = names.biases.map((n) => ({ bq: uniformTensor(seed, n.bq, h, 0.5), bk: uniformTensor(seed, n.bk, kv, 0.5), bv: uniformTensor(seed, n.bv, kv, 0.5) }));
+  }
+  return weights;
 }
 
 export function tinyParameterCount(spec: TinyModelSpec): number {
   const { hidden: h, intermediate: m, vocab: v, layers } = spec;
-  return 2 * v * h + h + layers * (4 * h * h + 3 * h * m + 2 * h);
+  const kv = (h / spec.heads) * spec.kvHeads;
+  const bias = spec.qkvBias ? h + 2 * kv : 0;
+  return 2 * v * h + h + layers * (2 * h * h + 2 * h * kv + bias + 3 * h * m + 2 * h);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -338,12 +369,15 @@ export function ropeTables(maxPositions: number, headDim: number, theta: number)
 
 /**
  * The decoder graph with the interface transformers.js uses for Llama-type models: inputs input_ids,
- * attention_mask, position_ids and past_key_values.N.key/value ([batch_size, heads, past_sequence_length, headDim]);
+ * attention_mask, position_ids and past_key_values.N.key/value ([batch_size, kvHeads, past_sequence_length, headDim]);
  * outputs logits and present.N.key/value.
  */
 export function buildTinyModelOnnx(spec: TinyModelSpec, weights: TinyModelWeights): Uint8Array {
-  const { hidden: h, heads, intermediate: m, vocab: v, layers } = spec;
+  const { hidden: h, heads, kvHeads, intermediate: m, vocab: v, layers } = spec;
   const d = h / heads;
+  const kv = kvHeads * d;
+  const groups = heads / kvHeads;
+  if (spec.qkvBias !== (weights.biases !== undefined)) throw new Error(`tiny model: spec.qkvBias is ${spec.qkvBias} but the weights ${weights.biases ? 'have' : 'lack'} biases`);
   const g = new OnnxGraphBuilder();
   const names = tinyWeightNames(layers);
 
@@ -355,8 +389,8 @@ export function buildTinyModelOnnx(spec: TinyModelSpec, weights: TinyModelWeight
   const outputs = [onnxValueInfo('logits', ONNX_FLOAT, ['batch_size', 'sequence_length', v])];
   for (let i = 0; i < layers; i++) {
     for (const kind of ['key', 'value']) {
-      inputs.push(onnxValueInfo(`past_key_values.${i}.${kind}`, ONNX_FLOAT, ['batch_size', heads, 'past_sequence_length', d]));
-      outputs.push(onnxValueInfo(`present.${i}.${kind}`, ONNX_FLOAT, ['batch_size', heads, 'total_sequence_length', d]));
+      inputs.push(onnxValueInfo(`past_key_values.${i}.${kind}`, ONNX_FLOAT, ['batch_size', kvHeads, 'past_sequence_length', d]));
+      outputs.push(onnxValueInfo(`present.${i}.${kind}`, ONNX_FLOAT, ['batch_size', kvHeads, 'total_sequence_length', d]));
     }
   }
 
@@ -377,6 +411,16 @@ export function buildTinyModelOnnx(spec: TinyModelSpec, weights: TinyModelWeight
     halfMid: g.int64Init('const.half_mid', [1], [d / 2]),
     halfEnd: g.int64Init('const.half_end', [1], [d]),
   };
+  // Only grouped-query graphs get these, so models with kvHeads = heads keep their exact bytes.
+  const gqa =
+    groups === 1
+      ? undefined
+      : {
+          kvHeadsShape: g.int64Init('const.kv_heads_shape', [4], [0, 0, kvHeads, d]),
+          axis2: g.int64Init('const.axes2', [1], [2]),
+          repeat: g.int64Init('const.kv_repeat', [5], [1, 1, groups, 1, 1]),
+          repeatedShape: g.int64Init('const.kv_repeated_shape', [4], [0, heads, -1, d]),
+        };
   const rope = ropeTables(spec.maxPositions, d, spec.ropeTheta);
   const cosTable = g.floatInit('rope.cos', [spec.maxPositions, d], rope.cos);
   const sinTable = g.floatInit('rope.sin', [spec.maxPositions, d], rope.sin);
@@ -401,7 +445,14 @@ export function buildTinyModelOnnx(spec: TinyModelSpec, weights: TinyModelWeight
     const inv = g.node('Reciprocal', [g.node('Sqrt', [g.node('Add', [meanSquare, c.eps])])]);
     return g.node('Mul', [g.node('Mul', [input, inv]), g.floatInit(weightName, [h], w)]);
   };
-  const splitHeads = (input: string) => g.node('Transpose', [g.node('Reshape', [input, c.headsShape])], { perm: [0, 2, 1, 3] });
+  const splitHeads = (input: string, shape = c.headsShape) => g.node('Transpose', [g.node('Reshape', [input, shape])], { perm: [0, 2, 1, 3] });
+  const project = (input: string, name: string, w: Float32Array, out: number, biasName?: string, bias?: Float32Array) => {
+    const y = g.node('MatMul', [input, g.floatInit(name, [h, out], w)]);
+    return bias ? g.node('Add', [y, g.floatInit(biasName!, [out], bias)]) : y;
+  };
+  // [B, kvHeads, T, D] → [B, heads, T, D], query head j reading key/value head floor(j / groups) (HF repeat_kv).
+  const repeatKv = (t: string) =>
+    gqa ? g.node('Reshape', [g.node('Expand', [g.node('Unsqueeze', [t, gqa.axis2]), gqa.repeat]), gqa.repeatedShape]) : t;
   const rotary = (t: string) => {
     const first = g.node('Slice', [t, c.halfStart, c.halfMid, c.axis3]);
     const second = g.node('Slice', [t, c.halfMid, c.halfEnd, c.axis3]);
@@ -412,15 +463,18 @@ export function buildTinyModelOnnx(spec: TinyModelSpec, weights: TinyModelWeight
   for (let i = 0; i < layers; i++) {
     const n = names.layers[i]!;
     const w = weights.layers[i]!;
+    const b = weights.biases?.[i];
+    const bn = names.biases[i]!;
+    const kvShape = gqa?.kvHeadsShape ?? c.headsShape;
     const hNorm = rmsNorm(x, n.inputNorm, w.inputNorm);
-    const q = rotary(splitHeads(g.node('MatMul', [hNorm, g.floatInit(n.wq, [h, h], w.wq)])));
-    const k = rotary(splitHeads(g.node('MatMul', [hNorm, g.floatInit(n.wk, [h, h], w.wk)])));
-    const val = splitHeads(g.node('MatMul', [hNorm, g.floatInit(n.wv, [h, h], w.wv)]));
+    const q = rotary(splitHeads(project(hNorm, n.wq, w.wq, h, bn.bq, b?.bq)));
+    const k = rotary(splitHeads(project(hNorm, n.wk, w.wk, kv, bn.bk, b?.bk), kvShape));
+    const val = splitHeads(project(hNorm, n.wv, w.wv, kv, bn.bv, b?.bv), kvShape);
     const keys = g.node('Concat', [`past_key_values.${i}.key`, k], { axis: 2 }, `present.${i}.key`);
     const values = g.node('Concat', [`past_key_values.${i}.value`, val], { axis: 2 }, `present.${i}.value`);
-    const scores = g.node('Mul', [g.node('MatMul', [q, g.node('Transpose', [keys], { perm: [0, 1, 3, 2] })]), c.scale]);
+    const scores = g.node('Mul', [g.node('MatMul', [q, g.node('Transpose', [repeatKv(keys)], { perm: [0, 1, 3, 2] })]), c.scale]);
     const probs = g.node('Softmax', [g.node('Where', [visible, scores, c.negBig])], { axis: -1 });
-    const merged = g.node('Reshape', [g.node('Transpose', [g.node('MatMul', [probs, values])], { perm: [0, 2, 1, 3] }), c.mergeShape]);
+    const merged = g.node('Reshape', [g.node('Transpose', [g.node('MatMul', [probs, repeatKv(values)])], { perm: [0, 2, 1, 3] }), c.mergeShape]);
     x = g.node('Add', [x, g.node('MatMul', [merged, g.floatInit(n.wo, [h, h], w.wo)])]);
     const h2 = rmsNorm(x, n.postNorm, w.postNorm);
     const gate = g.node('MatMul', [h2, g.floatInit(n.wGate, [h, m], w.wGate)]);
@@ -450,23 +504,26 @@ export function writeTinyModel(dir: string, partial: Partial<TinyModelSpec> = {}
   const weights = makeTinyModelWeights(spec);
   const onnxBytes = buildTinyModelOnnx(spec, weights);
   const ids = tokenizer.specialIds;
+  // Llama's attention_bias would put a bias on o_proj too; Qwen2 has exactly the q/k/v biases, so biased models say qwen2.
+  const family = spec.qkvBias
+    ? { architectures: ['Qwen2ForCausalLM'], model_type: 'qwen2' }
+    : { architectures: ['LlamaForCausalLM'], model_type: 'llama' };
+  const biasFields = spec.qkvBias ? { use_sliding_window: false } : { attention_bias: false, mlp_bias: false };
   const config = {
-    architectures: ['LlamaForCausalLM'],
-    model_type: 'llama',
+    ...family,
     vocab_size: spec.vocab,
     hidden_size: spec.hidden,
     intermediate_size: spec.intermediate,
     num_hidden_layers: spec.layers,
     num_attention_heads: spec.heads,
-    num_key_value_heads: spec.heads,
+    num_key_value_heads: spec.kvHeads,
     head_dim: spec.hidden / spec.heads,
     hidden_act: 'silu',
     max_position_embeddings: spec.maxPositions,
     rms_norm_eps: spec.rmsNormEps,
     rope_theta: spec.ropeTheta,
     tie_word_embeddings: false,
-    attention_bias: false,
-    mlp_bias: false,
+    ...biasFields,
     bos_token_id: null,
     eos_token_id: ids['<|im_end|>'],
     pad_token_id: ids['<|endoftext|>'],

@@ -3,13 +3,17 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { readFloatInitializers } from './onnxGraph.ts';
-import { tinyWeightNames, type TinyLayerWeights } from './tinyModel.ts';
+import { tinyWeightNames, type TinyLayerBiases, type TinyLayerWeights } from './tinyModel.ts';
 
 
 interface ReferenceConfig {
   hidden: number;
   heads: number;
+  /** Key/value heads: query head j attends with key/value head floor(j / (heads / kvHeads)). */
+  kvHeads: number;
   headDim: number;
+  /** Biases on the q/k/v projections (model_type qwen2). */
+  qkvBias: boolean;
   intermediate: number;
   vocab: number;
   layers: number;
@@ -20,6 +24,7 @@ interface ReferenceConfig {
 type Weights = {
   embed: Float64Array;
   layers: Record<keyof TinyLayerWeights, Float64Array>[];
+  biases?: Record<keyof TinyLayerBiases, Float64Array>[];
   finalNorm: Float64Array;
   lmHead: Float64Array;
 };
@@ -37,10 +42,14 @@ export interface TinyReferenceModel {
 
 export function loadTinyReferenceModel(dir: string): TinyReferenceModel {
   const cfg = JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8'));
+  // Llama's attention_bias also biases o_proj, which the tiny model never has: refuse rather than compute something else.
+  if (cfg.model_type === 'llama' && cfg.attention_bias === true) throw new Error(`${dir}/config.json: attention_bias true (o_proj bias) is not supported`);
   const config: ReferenceConfig = {
     hidden: cfg.hidden_size,
     heads: cfg.num_attention_heads,
+    kvHeads: cfg.num_key_value_heads ?? cfg.num_attention_heads,
     headDim: cfg.head_dim ?? cfg.hidden_size / cfg.num_attention_heads,
+    qkvBias: cfg.model_type === 'qwen2',
     intermediate: cfg.intermediate_size,
     vocab: cfg.vocab_size,
     layers: cfg.num_hidden_layers,
@@ -53,7 +62,11 @@ export function loadTinyReferenceModel(dir: string): TinyReferenceModel {
     if (!t || t.length !== size) throw new Error(`${dir}/onnx/model.onnx: initializer ${name} missing or not of size ${size}`);
     return t;
   };
+  if (!Number.isInteger(config.kvHeads) || config.kvHeads < 1 || config.heads % config.kvHeads !== 0) {
+    throw new Error(`${dir}/config.json: num_key_value_heads ${config.kvHeads} does not divide num_attention_heads ${config.heads}`);
+  }
   const { hidden: h, intermediate: m, vocab: v } = config;
+  const kv = config.kvHeads * config.headDim;
   const names = tinyWeightNames(config.layers);
   const w: Weights = {
     embed: get(names.embed, v * h),
@@ -62,14 +75,15 @@ export function loadTinyReferenceModel(dir: string): TinyReferenceModel {
     layers: names.layers.map((n) => ({
       inputNorm: get(n.inputNorm, h),
       wq: get(n.wq, h * h),
-      wk: get(n.wk, h * h),
-      wv: get(n.wv, h * h),
+      wk: get(n.wk, h * kv),
+      wv: get(n.wv, h * kv),
       wo: get(n.wo, h * h),
       postNorm: get(n.postNorm, h),
       wGate: get(n.wGate, h * m),
       wUp: get(n.wUp, h * m),
       wDown: get(n.wDown, m * h),
     })),
+    biases: config.qkvBias ? names.biases.map((n) => ({ bq: get(n.bq, h), bk: get(n.bk, kv), bv: get(n.bv, kv) })) : undefined,
   };
   const logits = (ids: number[]) => forward(config, w, ids);
   return {
@@ -110,9 +124,10 @@ export function logSoftmaxAt(row: ArrayLike<number>, index: number): number {
   return row[index]! - max - Math.log(sum);
 }
 
-/** x [n, in] · W [in, out] → [n, out] */
-function matmul(x: Float64Array, n: number, inDim: number, wt: Float64Array, outDim: number): Float64Array {
+/** x [n, in] · W [in, out] (+ bias [out]) → [n, out] */
+function matmul(x: Float64Array, n: number, inDim: number, wt: Float64Array, outDim: number, bias?: Float64Array): Float64Array {
   const out = new Float64Array(n * outDim);
+  if (bias) for (let r = 0; r < n; r++) out.set(bias, r * outDim);
   for (let r = 0; r < n; r++) {
     for (let k = 0; k < inDim; k++) {
       const a = x[r * inDim + k]!;
@@ -158,27 +173,31 @@ function rotary(t: Float64Array, n: number, heads: number, d: number, theta: num
 }
 
 function forward(cfg: ReferenceConfig, w: Weights, ids: number[]): Float64Array[] {
-  const { hidden: h, heads, headDim: d, intermediate: m, vocab: v } = cfg;
+  const { hidden: h, heads, kvHeads, headDim: d, intermediate: m, vocab: v } = cfg;
+  const kv = kvHeads * d;
+  const groups = heads / kvHeads;
   const n = ids.length;
   let x = new Float64Array(n * h);
   ids.forEach((id, p) => {
     if (!Number.isInteger(id) || id < 0 || id >= v) throw new Error(`token id ${id} outside the vocabulary (size ${v})`);
     x.set(w.embed.subarray(id * h, id * h + h), p * h);
   });
-  for (const layer of w.layers) {
+  for (const [li, layer] of w.layers.entries()) {
+    const b = w.biases?.[li];
     const hn = rmsNorm(x, n, h, layer.inputNorm, cfg.eps);
-    const q = rotary(matmul(hn, n, h, layer.wq, h), n, heads, d, cfg.theta);
-    const k = rotary(matmul(hn, n, h, layer.wk, h), n, heads, d, cfg.theta);
-    const val = matmul(hn, n, h, layer.wv, h);
+    const q = rotary(matmul(hn, n, h, layer.wq, h, b?.bq), n, heads, d, cfg.theta);
+    const k = rotary(matmul(hn, n, h, layer.wk, kv, b?.bk), n, kvHeads, d, cfg.theta);
+    const val = matmul(hn, n, h, layer.wv, kv, b?.bv);
     const attn = new Float64Array(n * h);
     const scale = 1 / Math.sqrt(d);
     const scores = new Float64Array(n);
     for (let hd = 0; hd < heads; hd++) {
+      const kvBase = Math.floor(hd / groups) * d;
       for (let i = 0; i < n; i++) {
         let max = -Infinity;
         for (let j = 0; j <= i; j++) {
           let s = 0;
-          for (let c = 0; c < d; c++) s += q[i * h + hd * d + c]! * k[j * h + hd * d + c]!;
+          for (let c = 0; c < d; c++) s += q[i * h + hd * d + c]! * k[j * kv + kvBase + c]!;
           scores[j] = s * scale;
           if (scores[j]! > max) max = scores[j]!;
         }
@@ -189,7 +208,7 @@ function forward(cfg: ReferenceConfig, w: Weights, ids: number[]): Float64Array[
         }
         for (let j = 0; j <= i; j++) {
           const p = scores[j]! / sum;
-          for (let c = 0; c < d; c++) attn[i * h + hd * d + c]! += p * val[j * h + hd * d + c]!;
+          for (let c = 0; c < d; c++) attn[i * h + hd * d + c]! += p * val[j * kv + kvBase + c]!;
         }
       }
     }
