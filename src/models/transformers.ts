@@ -160,6 +160,12 @@ interface Loaded {
   vocab: number;
   /** Set when scoring may run the session directly and skip copying out the key/value outputs it does not use. */
   logitsSession?: LogitsSession;
+  /**
+   * Rows with prompts of different lengths may share a continuation batch (shorter prompts padded and masked in the
+   * cache): only for graphs that take position ids, i.e. attention from mask and positions (optimum exports). Fused
+   * attention ops that locate the cache by per-row lengths would misread a padded cache, so those batch equal lengths.
+   */
+  padPast: boolean;
 }
 
 interface Scoring {
@@ -280,7 +286,8 @@ export class TransformersProvider implements ModelProvider {
       const eosRaw = model.generation_config?.eos_token_id ?? model.config.eos_token_id ?? tokenizer.eos_token_id;
       const eos = (Array.isArray(eosRaw) ? eosRaw : eosRaw == null ? [] : [eosRaw]).map(Number);
       const padId = Number(tokenizer.pad_token_id ?? eos[0] ?? 0);
-      return { tokenizer, model, eos, padId, vocab: Number(model.config.vocab_size ?? 0), logitsSession: logitsSession(model) };
+      const padPast = Object.values(model.sessions ?? {}).some((session) => session.inputNames.includes('position_ids'));
+      return { tokenizer, model, eos, padId, vocab: Number(model.config.vocab_size ?? 0), logitsSession: logitsSession(model), padPast };
     } catch (error) {
       throw this.loadError(error);
     }
@@ -560,7 +567,16 @@ export class TransformersProvider implements ModelProvider {
       .flatMap((g) => g.map((it) => ({ it, state: states.get(g)! })))
       .sort((a, b) => a.state.length - b.state.length);
     let past: { states: PromptState[]; gathered: GatheredPast } | undefined;
-    for (const batch of this.batches(rows, (r) => r.it.full.length - r.state.length, vocab)) {
+    const continuation = (r: (typeof rows)[number]) => r.it.full.length - r.state.length;
+    // rows are sorted by prompt length, so equal lengths are runs
+    const classes = loaded.padPast ? [rows] : rows.reduce<Array<typeof rows>>((runs, r) => {
+      const last = runs.at(-1);
+      if (last && last[0]!.state.length === r.state.length) last.push(r);
+      else runs.push([r]);
+      return runs;
+    }, []);
+    const batches = classes.flatMap((same) => this.batches(same, continuation, vocab));
+    for (const batch of batches) {
       const conts = batch.map((r) => r.it.full.slice(r.state.length));
       const width = Math.max(...conts.map((c) => c.length));
       const pastStates = batch.map((r) => r.state);

@@ -182,6 +182,24 @@ describe('transformers provider: continuations batched across prompts', () => {
     }
   });
 
+  test('a graph without position ids never gets a padded cache: only prompts of equal length share a batch', async () => {
+    const answers = ['Oo, tama.', 'Oo, tama!'];
+    const reqs = [longQuestion, shortQuestion].flatMap((messages) => answers.map((continuation) => ({ messages, continuation })));
+    const p = new TransformersProvider(dir, { env: {}, batchSize: 8, threads: 1 });
+    try {
+      const loaded = await p.load();
+      expect(loaded.padPast).toBe(true); // precondition: the tiny graph takes position_ids
+      loaded.padPast = false;
+      const results = await p.scoreContinuations(reqs);
+      // two prompt runs + one continuation run per prompt length (the padded layout needs one: see the test above)
+      expect(p.scoringStats.forwardCalls).toBe(4);
+      expect(p.scoringStats.paddedTokens).toBe(p.scoringStats.tokens);
+      await expectExact(reqs, results);
+    } finally {
+      await p.close();
+    }
+  });
+
   test('mixed prompts (common instruction, lone prompt, one-token continuation) equal one-by-one and the reference', async () => {
     const oneToken = [' a', ' A', '.', '!', '?', ' 1'].find((c) => referenceScore({ prompt: `${instruction}Sagot:`, continuation: c }).tokenCount === 1);
     expect(oneToken).toBeDefined();
