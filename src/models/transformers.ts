@@ -17,14 +17,14 @@ import {
 } from './types.ts';
 
 import { DEFAULT_MODEL, DEFAULT_MODEL_DTYPE } from './defaults.ts';
+import { cacheRow, commonPrefixLength, gatherPast, type GatheredPast, type PromptState } from './kvCache.ts';
+import { CALL_OVERHEAD_TOKENS, lengthBatches } from './lengthBatches.ts';
+import { logSoftmaxAt, sliceRow, sumLogprobs } from './logitRows.ts';
 import { cutAtStop, envFlag, firstLine } from './providerText.ts';
 
 export { DEFAULT_MODEL, DEFAULT_MODEL_DTYPE };
 
 const PROVIDER = 'transformers';
-/** Fixed cost of one forward pass, in padded token positions (measured on CPU: a few ms ≈ 16 tokens' work). */
-const CALL_OVERHEAD_TOKENS = 16;
-
 export type ModelDtype = 'fp32' | 'fp16' | 'q8' | 'int8' | 'uint8' | 'q4' | 'q4f16' | 'bnb4';
 /** Files transformers.js loads for each dtype, in the order a local folder is probed. */
 const DTYPE_FILES: Array<[ModelDtype, string]> = [
@@ -179,20 +179,6 @@ interface ScoringCall {
   requests: ContinuationRequest[];
   resolve(results: ContinuationResult[]): void;
   reject(error: unknown): void;
-}
-
-/** A prompt run once: its length, the logits at its last position and its key/value cache ([1, heads, length, dim]). */
-interface PromptState {
-  length: number;
-  last: Float32Array;
-  cache: Record<string, Tensor>;
-}
-
-/** Key/value caches of a batch's prompts, each right-aligned in `width` positions (see gatherPast). */
-interface GatheredPast {
-  width: number;
-  lengths: number[];
-  cache: Record<string, Tensor>;
 }
 
 export class TransformersProvider implements ModelProvider {
@@ -494,38 +480,14 @@ export class TransformersProvider implements ModelProvider {
     await this.scorePlain(loaded, plain, sums);
   }
 
-  /**
-   * Splits sequences into batches of similar length: sorted by length (stable, so equal lengths keep the caller's
-   * order), then cut where padding would cost more than another forward pass (dynamic programming over
-   * Σ rows × longest + per-call overhead), within batchSize and the logits budget.
-   */
-  private batches<T>(items: T[], length: (t: T) => number, vocab: number): T[][] {
-    const sorted = [...items].sort((a, b) => length(a) - length(b));
-    const n = sorted.length;
-    const cost = new Array<number>(n + 1).fill(Infinity);
-    const cut = new Array<number>(n + 1).fill(0);
-    cost[0] = 0;
-    for (let i = 1; i <= n; i++) {
-      const longest = length(sorted[i - 1]!);
-      for (let j = i - 1; j >= 0 && i - j <= this.options.batchSize; j--) {
-        const rows = i - j;
-        if (rows > 1 && rows * longest * vocab > this.options.maxBatchLogits) break;
-        const total = cost[j]! + rows * longest + CALL_OVERHEAD_TOKENS;
-        if (total < cost[i]!) {
-          cost[i] = total;
-          cut[i] = j;
-        }
-      }
-    }
-    const out: T[][] = [];
-    for (let i = n; i > 0; i = cut[i]!) out.unshift(sorted.slice(cut[i]!, i));
-    return out;
+  private lengthBatches<T>(items: T[], length: (t: T) => number, vocab: number): T[][] {
+    return lengthBatches(items, length, { batchSize: this.options.batchSize, maxBatchLogits: this.options.maxBatchLogits, vocab });
   }
 
   /** One forward pass per sequence over prompt + continuation, right-padded batches. */
   private async scorePlain(loaded: Loaded, items: Scoring[], sums: number[]): Promise<void> {
     const vocab = loaded.vocab || 1;
-    for (const batch of this.batches(items, (it) => it.full.length, vocab)) {
+    for (const batch of this.lengthBatches(items, (it) => it.full.length, vocab)) {
       const width = Math.max(...batch.map((it) => it.full.length));
       const { logits } = await this.forwardFull(loaded, batch.map((it) => it.full), width, null);
       batch.forEach((it, b) => {
@@ -552,7 +514,7 @@ export class TransformersProvider implements ModelProvider {
     }
     const skip = root?.length ?? 0;
     const states = new Map<Scoring[], PromptState>();
-    for (const batch of this.batches(groups, (g) => g[0]!.prefix.length - skip, vocab)) {
+    for (const batch of this.lengthBatches(groups, (g) => g[0]!.prefix.length - skip, vocab)) {
       const width = Math.max(...batch.map((g) => g[0]!.prefix.length - skip));
       const past = root ? gatherPast(batch.map(() => root)) : null;
       const head = await this.forwardFull(loaded, batch.map((g) => g[0]!.prefix.slice(skip)), width, past, true);
@@ -575,7 +537,7 @@ export class TransformersProvider implements ModelProvider {
       else runs.push([r]);
       return runs;
     }, []);
-    const batches = classes.flatMap((same) => this.batches(same, continuation, vocab));
+    const batches = classes.flatMap((same) => this.lengthBatches(same, continuation, vocab));
     for (const batch of batches) {
       const conts = batch.map((r) => r.it.full.slice(r.state.length));
       const width = Math.max(...conts.map((c) => c.length));
@@ -657,52 +619,6 @@ export class TransformersProvider implements ModelProvider {
   }
 }
 
-function logSoftmaxAt(row: Float32Array, index: number): number {
-  let max = -Infinity;
-  for (let j = 0; j < row.length; j++) if (row[j]! > max) max = row[j]!;
-  let sum = 0;
-  for (let j = 0; j < row.length; j++) sum += Math.exp(row[j]! - max);
-  return row[index]! - max - Math.log(sum);
-}
-
-function sliceRow(logits: Tensor, b: number, width: number, position: number): Float32Array {
-  const vocab = logits.dims[2]!;
-  const data = logits.data as Float32Array;
-  const start = (b * width + position) * vocab;
-  return data.subarray(start, start + vocab);
-}
-
-/** Σ log p(tokens[t] | logits at position t - shift) for t in [from, to), float64. */
-function sumLogprobs(logits: Tensor, b: number, width: number, tokens: number[], firstPosition: number, from: number, to: number): number {
-  let total = 0;
-  for (let t = from, pos = firstPosition; t < to; t++, pos++) total += logSoftmaxAt(sliceRow(logits, b, width, pos), tokens[t]!);
-  return total;
-}
-
-/** Number of leading tokens all sequences share. */
-function commonPrefixLength(sequences: number[][]): number {
-  const first = sequences[0] ?? [];
-  let n = 0;
-  while (n < first.length && sequences.every((s) => s[n] === first[n])) n++;
-  return n;
-}
-
-/** Row r of a [batch, heads, length, dim] key/value cache, cut to its first `length` positions. */
-function cacheRow(present: Record<string, Tensor>, r: number, length: number): Record<string, Tensor> {
-  const out: Record<string, Tensor> = {};
-  for (const [name, t] of Object.entries(present)) {
-    const [, heads, total, dim] = t.dims as [number, number, number, number];
-    const data = t.data as Float32Array;
-    const row = new (data.constructor as Float32ArrayConstructor)(heads * length * dim);
-    for (let h = 0; h < heads; h++) {
-      const from = ((r * heads + h) * total) * dim;
-      row.set(data.subarray(from, from + length * dim), h * length * dim);
-    }
-    out[name] = new Tensor(t.type as 'float32', row, [1, heads, length, dim]);
-  }
-  return out;
-}
-
 /**
  * The model's session, when it takes nothing but input_ids, attention_mask, position_ids and
  * past_key_values.N.key/value of shape [batch, heads, past, dim] (Llama/Qwen exports); other models (merged decoders
@@ -721,26 +637,6 @@ function logitsSession(model: CausalLM): LogitsSession | undefined {
     past.push({ name: meta.name, type, heads, dim });
   }
   return session.inputNames.includes('position_ids') && session.inputNames.includes('attention_mask') ? { session, past } : undefined;
-}
-
-/** Caches of several prompts as one batch: row r right-aligned in [rows, heads, longest prompt, dim], zeros before. */
-function gatherPast(states: PromptState[]): GatheredPast {
-  const width = Math.max(...states.map((s) => s.length));
-  const cache: Record<string, Tensor> = {};
-  for (const name of Object.keys(states[0]!.cache)) {
-    const first = states[0]!.cache[name]!;
-    const [, heads, , dim] = first.dims as [number, number, number, number];
-    // zeros, not garbage, in the masked slots: a masked weight of 0 times NaN would still be NaN
-    const data = new ((first.data as Float32Array).constructor as Float32ArrayConstructor)(states.length * heads * width * dim);
-    states.forEach((s, r) => {
-      const row = s.cache[name]!.data as Float32Array;
-      for (let h = 0; h < heads; h++) {
-        data.set(row.subarray(h * s.length * dim, (h + 1) * s.length * dim), ((r * heads + h) * width + width - s.length) * dim);
-      }
-    });
-    cache[name] = new Tensor(first.type as 'float32', data, [states.length, heads, width, dim]);
-  }
-  return { width, lengths: states.map((s) => s.length), cache };
 }
 
 /** `transformers:<spec>` provider; loading is lazy (first call) so construction never blocks. */

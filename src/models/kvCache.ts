@@ -1,0 +1,61 @@
+// Key/value caches of prompts run once and continued by several continuations: cut one row out of a batch's cache,
+// and gather several prompts' caches into one batch (left-padded with zeros, masked by the caller).
+import { Tensor } from '@huggingface/transformers';
+
+/** A prompt run once: its length, the logits at its last position and its key/value cache ([1, heads, length, dim]). */
+export interface PromptState {
+  length: number;
+  last: Float32Array;
+  cache: Record<string, Tensor>;
+}
+
+/** Key/value caches of a batch's prompts, each right-aligned in `width` positions (see gatherPast). */
+export interface GatheredPast {
+  width: number;
+  lengths: number[];
+  cache: Record<string, Tensor>;
+}
+
+/** Number of leading tokens all sequences share. */
+export function commonPrefixLength(sequences: number[][]): number {
+  const first = sequences[0] ?? [];
+  let n = 0;
+  while (n < first.length && sequences.every((s) => s[n] === first[n])) n++;
+  return n;
+}
+
+/** Row r of a [batch, heads, length, dim] key/value cache, cut to its first `length` positions. */
+export function cacheRow(present: Record<string, Tensor>, r: number, length: number): Record<string, Tensor> {
+  const out: Record<string, Tensor> = {};
+  for (const [name, t] of Object.entries(present)) {
+    const [, heads, total, dim] = t.dims as [number, number, number, number];
+    const data = t.data as Float32Array;
+    const row = new (data.constructor as Float32ArrayConstructor)(heads * length * dim);
+    for (let h = 0; h < heads; h++) {
+      const from = ((r * heads + h) * total) * dim;
+      row.set(data.subarray(from, from + length * dim), h * length * dim);
+    }
+    out[name] = new Tensor(t.type as 'float32', row, [1, heads, length, dim]);
+  }
+  return out;
+}
+
+/** Caches of several prompts as one batch: row r right-aligned in [rows, heads, longest prompt, dim], zeros before. */
+export function gatherPast(states: PromptState[]): GatheredPast {
+  const width = Math.max(...states.map((s) => s.length));
+  const cache: Record<string, Tensor> = {};
+  for (const name of Object.keys(states[0]!.cache)) {
+    const first = states[0]!.cache[name]!;
+    const [, heads, , dim] = first.dims as [number, number, number, number];
+    // zeros, not garbage, in the masked slots: a masked weight of 0 times NaN would still be NaN
+    const data = new ((first.data as Float32Array).constructor as Float32ArrayConstructor)(states.length * heads * width * dim);
+    states.forEach((s, r) => {
+      const row = s.cache[name]!.data as Float32Array;
+      for (let h = 0; h < heads; h++) {
+        data.set(row.subarray(h * s.length * dim, (h + 1) * s.length * dim), ((r * heads + h) * width + width - s.length) * dim);
+      }
+    });
+    cache[name] = new Tensor(first.type as 'float32', data, [states.length, heads, width, dim]);
+  }
+  return { width, lengths: states.map((s) => s.length), cache };
+}
