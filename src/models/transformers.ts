@@ -555,7 +555,7 @@ export class TransformersProvider implements ModelProvider {
   }
 
   /**
-   * One forward pass over right-padded rows. With `past`, row r continues its own prompt of pastLengths[r] tokens,
+   * One forward pass over right-padded rows. With `past`, row r continues its own prompt of past.lengths[r] tokens,
    * stored right-aligned in a cache of pastWidth positions: the attention mask hides the slots before it and the
    * row's padding, and position ids continue from the row's own prompt length (the cache holds keys already rotated
    * at their true positions, so where a row sits in the buffer does not matter for rotary embeddings).
