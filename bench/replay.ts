@@ -39,9 +39,9 @@ export function writeInputs(dir: string, languages: number, perLanguage: number)
   return { dataset, predictions };
 }
 
-function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+function run(args: string[], env: Record<string, string>, cwd = REPO_ROOT): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [VITEST_BIN, ...args], { cwd: REPO_ROOT, env: { ...process.env, CI: '1', NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [VITEST_BIN, ...args], { cwd, env: { ...process.env, CI: '1', NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
@@ -106,14 +106,7 @@ export async function benchVitestFloor(options: ReplayBenchOptions & { annotate?
       ].join('\n'),
     );
     const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, [VITEST_BIN, 'run'], { cwd: dir, env: { ...process.env, CI: '1', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let log = '';
-    child.stdout.on('data', (d) => (log += d));
-    child.stderr.on('data', (d) => (log += d));
-    const code = await new Promise<number | null>((resolve, reject) => {
-      child.on('error', reject);
-      child.on('close', resolve);
-    });
+    const { code, output: log } = await run(['run'], {}, dir);
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
     const tests = languages * perLanguage;
     if (code !== 0 || !log.includes(`${tests} passed`)) throw new Error(`vitest floor bench: exit ${code}\n${log.slice(-2000)}`);

@@ -530,13 +530,13 @@ export class TransformersProvider implements ModelProvider {
       .sort((a, b) => a.state.length - b.state.length);
     let past: { states: PromptState[]; gathered: GatheredPast } | undefined;
     const continuation = (r: (typeof rows)[number]) => r.it.full.length - r.state.length;
-    // rows are sorted by prompt length, so equal lengths are runs
-    const classes = loaded.padPast ? [rows] : rows.reduce<Array<typeof rows>>((runs, r) => {
-      const last = runs.at(-1);
-      if (last && last[0]!.state.length === r.state.length) last.push(r);
-      else runs.push([r]);
-      return runs;
-    }, []);
+    // Without a padded cache, only rows of equal prompt length may share a pass (rows are sorted, so they are runs).
+    const classes: Array<typeof rows> = [];
+    for (const r of rows) {
+      const last = classes.at(-1);
+      if (last && (loaded.padPast || last[0]!.state.length === r.state.length)) last.push(r);
+      else classes.push([r]);
+    }
     const batches = classes.flatMap((same) => this.lengthBatches(same, continuation, vocab));
     for (const batch of batches) {
       const conts = batch.map((r) => r.it.full.slice(r.state.length));
