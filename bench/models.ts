@@ -3,9 +3,9 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startFakeOpenAIServer, toyAnswer } from '../src/models/fakeOpenAIServer.ts';
+import { startFakeOpenAIServer, toyAnswer } from '../test/support/fakeOpenAIServer.ts';
 import { OpenAIProvider } from '../src/models/openai.ts';
-import { tinyParameterCount, resolveTinyModelSpec, writeTinyModel, type TinyModelSpec } from '../src/models/tinyModel.ts';
+import { tinyParameterCount, resolveTinyModelSpec, writeTinyModel, type TinyModelSpec } from '../test/support/tinyModel.ts';
 import { TransformersProvider } from '../src/models/transformers.ts';
 import type { ContinuationRequest } from '../src/models/types.ts';
 

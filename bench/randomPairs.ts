@@ -1,6 +1,6 @@
 // Deterministic multilingual (prediction, targets) pairs for the parity test and the benchmarks.
 
-import { seededRandom } from '../src/seededRandom.ts';
+import { seededRandom } from '../test/support/seededRandom.ts';
 
 
 // Words in the scripts of MultiLoKo's 31 languages, plus the characters the normaliser treats specially.

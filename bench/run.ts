@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ModeWork } from './models.ts';
 import { randomPairs } from './randomPairs.ts';
-import { scoreExample } from '../src/metrics/scoreExample.ts';
+import { scoreExample } from '../src/benchmarks/multiloko/metrics/scoreExample.ts';
 
 interface Row {
   benchmark: string;

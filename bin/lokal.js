@@ -3,5 +3,5 @@
 import { register } from 'tsx/esm/api';
 
 register();
-const { main } = await import('../src/cli.ts');
+const { main } = await import('../src/cli/index.ts');
 process.exitCode = await main(process.argv.slice(2));

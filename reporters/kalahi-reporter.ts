@@ -3,12 +3,12 @@
 // meta alone, so it gives the same results after `--merge-reports`. A no-op for runs without Kalahi suites.
 import path from 'node:path';
 import type { Reporter, SerializedError, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
-import { writeFileAtomic } from '../src/io.ts';
-import { LOKAL_DEFAULTS, resolveLokalSettings, type LokalConfigInput } from '../src/vitest/config.ts';
-import '../src/vitest/kalahiMeta.ts';
-import { collectKalahi, kalahiResults, resultsText, type KalahiResults } from '../src/vitest/kalahiResults.ts';
-import { kalahiGateLines, kalahiTableLines } from '../src/vitest/kalahiTable.ts';
-import { judgeKalahi, parseKalahiThresholds } from '../src/vitest/kalahiThresholds.ts';
+import { writeFileAtomic } from '../src/core/io.ts';
+import { LOKAL_DEFAULTS, resolveLokalSettings, type LokalConfigInput } from '../src/core/settings.ts';
+import '../src/benchmarks/kalahi/records.ts';
+import { collectKalahi, kalahiResults, resultsText, type KalahiResults } from '../src/benchmarks/kalahi/results.ts';
+import { kalahiGateLines, kalahiTableLines } from '../src/benchmarks/kalahi/table.ts';
+import { judgeKalahi, parseKalahiThresholds } from '../src/benchmarks/kalahi/gates.ts';
 
 export type KalahiReporterOptions = Pick<LokalConfigInput, 'output' | 'thresholds'>;
 

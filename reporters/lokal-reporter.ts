@@ -3,15 +3,15 @@
 // reporters (default, json, junit, html) and in `--merge-reports` runs, from task meta alone.
 import path from 'node:path';
 import type { Reporter, SerializedError, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
-import { writeFileAtomic } from '../src/io.ts';
-import { readBaseline } from '../src/vitest/baseline.ts';
-import { LOKAL_DEFAULTS, resolveLokalSettings, type LokalConfigInput } from '../src/vitest/config.ts';
-import '../src/vitest/meta.ts';
-import { collectSubsets, judgeRun, officialLayout, summariseGroups, summariseRun, type RunSummary } from '../src/vitest/rollup.ts';
-import { gateLines, leaderboardLines, tableMetrics } from '../src/vitest/table.ts';
-import { headlineLines } from '../src/vitest/headlineTable.ts';
-import { describePrompts } from '../src/vitest/usage.ts';
-import { parseThresholds } from '../src/vitest/thresholds.ts';
+import { writeFileAtomic } from '../src/core/io.ts';
+import { readBaseline } from '../src/benchmarks/multiloko/baseline.ts';
+import { LOKAL_DEFAULTS, resolveLokalSettings, type LokalConfigInput } from '../src/core/settings.ts';
+import '../src/benchmarks/multiloko/records.ts';
+import { collectSubsets, judgeRun, officialLayout, summariseGroups, summariseRun, type RunSummary } from '../src/benchmarks/multiloko/rollup.ts';
+import { gateLines, leaderboardLines, tableMetrics } from '../src/benchmarks/multiloko/table.ts';
+import { headlineLines } from '../src/benchmarks/multiloko/headlineTable.ts';
+import { describePrompts } from '../src/benchmarks/multiloko/usage.ts';
+import { parseThresholds } from '../src/benchmarks/multiloko/gates.ts';
 
 export type LokalReporterOptions = Pick<LokalConfigInput, 'output' | 'thresholds' | 'baseline' | 'baselineTolerance' | 'tableMetrics'>;
 

@@ -2,7 +2,7 @@
 //   npx tsx scripts/fake-openai-server.ts [--port 8011] [--latency-ms 0] [--api-key KEY]
 //   OPENAI_BASE_URL=http://127.0.0.1:8011/v1 LOKAL_MODEL=openai:toy npx vitest run evals
 import { parseArgs } from 'node:util';
-import { startFakeOpenAIServer } from '../src/models/fakeOpenAIServer.ts';
+import { startFakeOpenAIServer } from '../test/support/fakeOpenAIServer.ts';
 
 const { values } = parseArgs({
   options: { port: { type: 'string', default: '8011' }, 'latency-ms': { type: 'string', default: '0' }, 'api-key': { type: 'string' } },

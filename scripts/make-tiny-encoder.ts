@@ -1,7 +1,7 @@
 // npm run make:tiny-encoder -- <dir> [--kind bert|regression] [--seed S] [--layers N] [--hidden H] [--heads A] [--intermediate I]
 // Writes a small BERT-style encoder (ONNX + WordPiece tokenizer + configs) that transformers.js loads like a Hub model:
 // kind bert for BERTScore (every layer's hidden states), kind regression for BLEURT (one logit).
-import { writeTinyEncoder } from '../src/models/encoders/tinyEncoder.ts';
+import { writeTinyEncoder } from '../test/support/tinyEncoder.ts';
 import { parseSpecArgs, runScript, UsageError } from './specArgs.ts';
 
 const USAGE =

@@ -1,7 +1,7 @@
 // npm run make:tiny-model -- <dir> [--layers N] [--hidden H] [--heads A] [--kv-heads K] [--qkv-bias] [--intermediate I] [--vocab V] [--seed S]
 // Writes a small Llama-style causal LM (ONNX + tokenizer + configs) that transformers.js loads like a Hub model;
 // --kv-heads below --heads gives grouped-query attention and --qkv-bias q/k/v biases (the Qwen2 shape).
-import { writeTinyModel } from '../src/models/tinyModel.ts';
+import { writeTinyModel } from '../test/support/tinyModel.ts';
 import { parseSpecArgs, runScript } from './specArgs.ts';
 
 const USAGE =

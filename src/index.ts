@@ -2,7 +2,7 @@
 export * from './vitest/index.ts';
 export * as data from './data/index.ts';
 export * as metrics from './metrics/index.ts';
-export * as prompts from './prompts/index.ts';
+export * as prompts from './benchmarks/multiloko/prompts/index.ts';
 export * as models from './models/index.ts';
-export { scoreMultiLoKoPredictions, scoreOutputJson, describeProblems, type ScoreOptions, type ScoreOutput } from './score.ts';
-export { readPredictions, type PredictionRow } from './data/predictions.ts';
+export { scoreMultiLoKoPredictions, scoreOutputJson, describeProblems, type ScoreOptions, type ScoreOutput } from './benchmarks/multiloko/score.ts';
+export { readPredictions, type PredictionRow } from './benchmarks/multiloko/data/predictions.ts';

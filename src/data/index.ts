@@ -5,7 +5,7 @@ export {
   MultiLoKoFewshotItemSchema,
   type MultiLoKoItem,
   type MultiLoKoFewshotItem,
-} from './schema.ts';
+} from '../benchmarks/multiloko/data/schema.ts';
 export {
   loadMultiLoKo,
   openMultiLoKo,
@@ -13,8 +13,8 @@ export {
   type MultiLoKoDataset,
   type MultiLoKoSubset,
   type LoadMultiLoKoOptions,
-} from './multiloko.ts';
-export { discoverSplit, subsetKey, FEWSHOT_FILE, type SubsetFile } from './layout.ts';
+} from '../benchmarks/multiloko/data/multiloko.ts';
+export { discoverSplit, subsetKey, FEWSHOT_FILE, type SubsetFile } from '../benchmarks/multiloko/data/layout.ts';
 export {
   locateMultiLoKo,
   howToProvideMultiLoKo,
@@ -23,14 +23,14 @@ export {
   MULTILOKO_ARCHIVE_NAME,
   DEFAULT_DATA_DIR,
   type MultiLoKoLocation,
-} from './locate.ts';
-export { openMultiLoKoArchive, readTarFiles } from './archive.ts';
+} from '../benchmarks/multiloko/data/locate.ts';
+export { openMultiLoKoArchive, readTarFiles } from '../benchmarks/multiloko/data/archive.ts';
 export { decryptOpensslEnc, MULTILOKO_PASSWORD } from './opensslEnc.ts';
 export { FolderTree, MemoryTree, type DatasetTree } from './tree.ts';
-export { DATA_SOURCES, type DataSource } from './sources.ts';
-export { fetchData, KALAHI_ENV, type FetchDataOptions, type FetchedFile } from './fetch.ts';
+export { DATA_SOURCES, type DataSource } from '../cli/sources.ts';
+export { fetchData, KALAHI_ENV, type FetchDataOptions, type FetchedFile } from '../cli/fetch.ts';
 export {
   loadKalahi, parseKalahiCsv, resolveKalahiFile, kalahiVariantOfFile, readKalahiResponses, parseKalahiResponsesJsonl,
   KALAHI_VARIANTS, KALAHI_FILES, KALAHI_DEFAULT_DIR,
   type KalahiVariant, type KalahiRow, type KalahiDataset, type KalahiResponseRow,
-} from './kalahi.ts';
+} from '../benchmarks/kalahi/data.ts';

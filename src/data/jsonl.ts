@@ -7,7 +7,7 @@ import {
   describeFirstIssue,
   type MultiLoKoFewshotItem,
   type MultiLoKoItem,
-} from './schema.ts';
+} from '../benchmarks/multiloko/data/schema.ts';
 
 /** Strict UTF-8 (as Python's open() on the reference side), a leading BOM tolerated. */
 export function decodeUtf8(bytes: Uint8Array, file: string): string {

@@ -1,10 +1,10 @@
 // sacrebleu sentence_chrf (METRICS.md §4): character 6-grams (whitespace deleted), optional word n-grams (chrF++),
 // beta 2, averaged precision and recall over effective orders, best single reference; 0-100 scale.
-import { codePointOffsets } from './codePoints.ts';
+import { codePointOffsets } from '../core/python/codePoints.ts';
 import { chrfWordTokens } from './chrfWordTokens.ts';
 import { MetricsError } from './errors.ts';
 import { NgramTrie } from './ngramTrie.ts';
-import { deletePythonWhitespace, isPythonWhitespace } from './pythonWhitespace.ts';
+import { deletePythonWhitespace, isPythonWhitespace } from '../core/python/pythonWhitespace.ts';
 
 export interface ChrfOptions {
   /** Word n-gram order: 0 = chrF (default), 2 = chrF++. */

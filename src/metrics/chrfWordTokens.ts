@@ -1,5 +1,5 @@
 // sacrebleu chrF++ word tokens (METRICS.md §4): split on Python whitespace, split off one ASCII punctuation character.
-import { pythonSplit } from './pythonWhitespace.ts';
+import { pythonSplit } from '../core/python/pythonWhitespace.ts';
 
 const ASCII_PUNCT = new Set(Array.from('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~'));
 

@@ -3,7 +3,7 @@
 // private-use BMP units (DESIGN.md, dependency note); a pair with more distinct code points than that area falls back
 // to the plain DP.
 import { distance } from 'fastest-levenshtein';
-import { codePointsOf, hasSurrogates } from './codePoints.ts';
+import { codePointsOf, hasSurrogates } from '../core/python/codePoints.ts';
 import { levenshteinDp } from './levenshteinDp.ts';
 
 const PRIVATE_USE_FIRST = 0xe000;

@@ -1,5 +1,5 @@
 // eval.py's edit similarity of one pair: difflib's SequenceMatcher(None, a, b).ratio() on code points (not symmetric).
-import { codePointsOf } from './codePoints.ts';
+import { codePointsOf } from '../core/python/codePoints.ts';
 import { sequenceMatcherRatio } from './sequenceMatcherRatio.ts';
 
 /** `SequenceMatcher(None, a, b, autojunk=opts.autojunk ?? True).ratio()`. */

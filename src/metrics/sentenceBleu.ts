@@ -1,9 +1,9 @@
 // sacrebleu sentence_bleu (METRICS.md §5): 13a, `exp` smoothing, effective order on by default, 0-100 scale.
 import { MetricsError } from './errors.ts';
 import { NgramTrie } from './ngramTrie.ts';
-import { pythonSum, type PythonSumMode } from './pythonSum.ts';
-import { pythonRstrip } from './pythonWhitespace.ts';
-import { tokens13a } from './tokenize13a.ts';
+import { pythonSum, type PythonSumMode } from '../core/python/pythonSum.ts';
+import { pythonRstrip } from '../core/python/pythonWhitespace.ts';
+import { tokens13a } from '../core/python/tokenize13a.ts';
 
 export interface SentenceBleuOptions {
   /** sacrebleu `use_effective_order` (default true, as in sentence_bleu). */

@@ -1,8 +1,8 @@
 // The model as a worker-scoped fixture: one provider per worker and provider string, closed when the worker ends.
 import { test as base } from 'vitest';
 import type { ModelProvider } from '../models/types.ts';
-import { resolveLokalConfig } from './config.ts';
-import { lokalModelOptions, modelSpec, openLokalModel, type LokalModel, type LokalModelOptions } from './model.ts';
+import { resolveLokalConfig } from '../core/settings.ts';
+import { lokalModelOptions, modelSpec, openLokalModel, type LokalModel, type LokalModelOptions } from '../models/open.ts';
 
 /** Models by provider string and options; building one twice (e.g. two suites in a file) reuses the first. */
 export class ModelPool {

@@ -5,11 +5,11 @@ import { expect, type MatcherState, type RunnerTestCase } from 'vitest';
 import { chrfScore } from '../metrics/chrfScore.ts';
 import { editDistance } from '../metrics/editDistance.ts';
 import { editSimilarity } from '../metrics/editSimilarity.ts';
-import { exactMatch } from '../metrics/exactMatch.ts';
-import { normalizeAnswer } from '../metrics/normalizeAnswer.ts';
+import { exactMatch } from '../benchmarks/multiloko/metrics/exactMatch.ts';
+import { normalizeAnswer } from '../benchmarks/multiloko/metrics/normalizeAnswer.ts';
 import { sentenceBleu } from '../metrics/sentenceBleu.ts';
-import { tokenF1 } from '../metrics/tokenF1.ts';
-import './meta.ts';
+import { tokenF1 } from '../benchmarks/multiloko/metrics/tokenF1.ts';
+import '../benchmarks/multiloko/records.ts';
 
 export type Targets = string | readonly string[];
 

@@ -3,9 +3,9 @@
 // also after `--shard` + `--reporter=blob` + `--merge-reports`.
 import type { RunnerTestSuite as Suite } from 'vitest';
 import { TestRunner } from 'vitest';
-import { aggregateSubset, viewOfTask } from './aggregate.ts';
-import './meta.ts';
-import { kalahiSuiteAggregate } from './kalahiAggregate.ts';
+import { aggregateSubset, viewOfTask } from '../benchmarks/multiloko/aggregate.ts';
+import '../benchmarks/multiloko/records.ts';
+import { kalahiSuiteAggregate } from '../benchmarks/kalahi/aggregate.ts';
 
 export default class LokalRunner extends TestRunner {
   override async onAfterRunSuite(suite: Suite): Promise<void> {

@@ -1,7 +1,7 @@
 // eval.py's language keys and Python's sort order, checked against python3 itself (second method).
 import { spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
-import { compareCodePoints, subsetKey } from '../../src/data/layout.ts';
+import { compareCodePoints, subsetKey } from '../../src/benchmarks/multiloko/data/layout.ts';
 import { hasCommand } from './helpers.ts';
 
 const CASES: Array<[name: string, split: string, folder: string]> = [

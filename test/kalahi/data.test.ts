@@ -11,8 +11,8 @@ import {
   parseKalahiCsv,
   parseKalahiResponsesJsonl,
   readKalahiResponses,
-} from '../../src/data/kalahi.ts';
-import { formatBestAnswer, splitMultiAnswer } from '../../src/metrics/kalahi/index.ts';
+} from '../../src/benchmarks/kalahi/data.ts';
+import { formatBestAnswer, splitMultiAnswer } from '../../src/benchmarks/kalahi/metrics/index.ts';
 
 const HEADER = 'prompt_variation_id,prompt_id,category,topic,prompt,best_answer,relevant_answers,irrelevant_answers';
 

@@ -8,7 +8,7 @@ import {
   rougeScores,
   rougeScoresMulti,
   rougeTokenize,
-} from '../../src/metrics/kalahi/index.ts';
+} from '../../src/benchmarks/kalahi/metrics/index.ts';
 import { TOL_UNIT, vectors } from '../fixtures/vectors.ts';
 
 describe('HF bleu / tokenizer_13a / chrf / rouge: metric-vectors.json', () => {

@@ -1,6 +1,6 @@
 // Kalahi's per-metric reduction (METRICS.md §10.4), values worked out by hand.
 import { expect, test } from 'vitest';
-import { maxDiffAcc } from '../../src/metrics/kalahi/index.ts';
+import { maxDiffAcc } from '../../src/benchmarks/kalahi/metrics/index.ts';
 
 test('max over relevant, diff against the max over irrelevant, acc strict; NaN ignored as numpy nanmax does', () => {
   // max relevant 0.5, max irrelevant 0.25: diff 0.25, acc 1

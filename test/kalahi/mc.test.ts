@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { byteNormalisedScore, kalahiMC, KalahiMCError } from '../../src/metrics/kalahi/index.ts';
+import { byteNormalisedScore, kalahiMC, KalahiMCError } from '../../src/benchmarks/kalahi/metrics/index.ts';
 import { TOL_UNIT, vectors } from '../fixtures/vectors.ts';
 
 describe('kalahiMC: METRICS.md §11 vectors (metric-vectors.json kalahi.run_MC)', () => {

@@ -14,7 +14,7 @@ import {
   singleMeteorScore,
   treebankTokenize,
   wordTokenize,
-} from '../../src/metrics/kalahi/index.ts';
+} from '../../src/benchmarks/kalahi/metrics/index.ts';
 import { vectors } from '../fixtures/vectors.ts';
 
 describe('METEOR / nltk: metric-vectors.json (bit-exact)', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { scoreKalahiResponse, scoreKalahiResponses, type KalahiScorableRow } from '../../src/metrics/kalahi/index.ts';
+import { scoreKalahiResponse, scoreKalahiResponses, type KalahiScorableRow } from '../../src/benchmarks/kalahi/metrics/index.ts';
 
 const ROW: KalahiScorableRow = {
   promptVariationId: '0101000100',

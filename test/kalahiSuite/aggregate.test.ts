@@ -1,8 +1,8 @@
 // The runner-side aggregation: only a variant suite (whose direct child is the gate test) gets aggregates, over the
 // prompt tests of its category describes; failed and skipped prompt tests are counted.
 import { describe, expect, test } from 'vitest';
-import { kalahiSuiteAggregate } from '../../src/vitest/kalahiAggregate.ts';
-import type { KalahiPromptRecord, KalahiRunInfo } from '../../src/vitest/kalahiMeta.ts';
+import { kalahiSuiteAggregate } from '../../src/benchmarks/kalahi/aggregate.ts';
+import type { KalahiPromptRecord, KalahiRunInfo } from '../../src/benchmarks/kalahi/records.ts';
 
 const info = {
   benchmark: 'kalahi',

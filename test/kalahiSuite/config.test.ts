@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { resolveKalahiConfig } from '../../src/vitest/kalahiConfig.ts';
+import { resolveKalahiConfig } from '../../src/benchmarks/kalahi/config.ts';
 
 const cwd = mkdtempSync(path.join(tmpdir(), 'lokal-kalahi-config-'));
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, test } from 'vitest';
-import { loadKalahi } from '../../src/data/kalahi.ts';
-import { scoreKalahiResponses } from '../../src/metrics/kalahi/index.ts';
-import { scoreKalahiFiles } from '../../src/kalahiScore.ts';
+import { loadKalahi } from '../../src/benchmarks/kalahi/data.ts';
+import { scoreKalahiResponses } from '../../src/benchmarks/kalahi/metrics/index.ts';
+import { scoreKalahiFiles } from '../../src/benchmarks/kalahi/score.ts';
 import { REPO_ROOT } from '../vitest/helpers.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'lokal-kalahi-score-'));

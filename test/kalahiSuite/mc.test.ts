@@ -2,8 +2,8 @@
 // (METRICS.md §10.2–10.3: exp(L / UTF-8 bytes), MC1 strict, MC2 with its double exponent, MC3).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
-import { kalahiMCRecord, kalahiReferences } from '../../src/vitest/kalahiMC.ts';
-import { kalahiMCVerdict } from '../../src/vitest/kalahiVerdict.ts';
+import { kalahiMCRecord, kalahiReferences } from '../../src/benchmarks/kalahi/mcTask.ts';
+import { kalahiMCVerdict } from '../../src/benchmarks/kalahi/verdict.ts';
 
 const hasPython = spawnSync('python3', ['--version']).status === 0;
 

@@ -1,13 +1,13 @@
 // Scoring one reply (text metrics + learned ones) and summarising prompt records: values by hand (METRICS.md §10.4
 // and §11 vectors) and against the kalahi metric module's own max/diff/acc.
 import { describe, expect, test } from 'vitest';
-import type { KalahiRow } from '../../src/data/kalahi.ts';
-import { scoreKalahiResponse } from '../../src/metrics/kalahi/index.ts';
-import { meanSkippingNull, summariseKalahi } from '../../src/vitest/kalahiAggregate.ts';
-import type { LearnedScorers } from '../../src/vitest/kalahiLearned.ts';
-import type { KalahiGenerationRecord, KalahiPromptRecord } from '../../src/vitest/kalahiMeta.ts';
-import { metricRecord, scoreKalahiReply } from '../../src/vitest/kalahiReply.ts';
-import { kalahiGenerationVerdict } from '../../src/vitest/kalahiVerdict.ts';
+import type { KalahiRow } from '../../src/benchmarks/kalahi/data.ts';
+import { scoreKalahiResponse } from '../../src/benchmarks/kalahi/metrics/index.ts';
+import { meanSkippingNull, summariseKalahi } from '../../src/benchmarks/kalahi/aggregate.ts';
+import type { LearnedScorers } from '../../src/benchmarks/kalahi/learned.ts';
+import type { KalahiGenerationRecord, KalahiPromptRecord } from '../../src/benchmarks/kalahi/records.ts';
+import { metricRecord, scoreKalahiReply } from '../../src/benchmarks/kalahi/reply.ts';
+import { kalahiGenerationVerdict } from '../../src/benchmarks/kalahi/verdict.ts';
 
 function row(relevant: string[], irrelevant: string[], id = '0101000100', category = 'ethics'): KalahiRow {
   return {

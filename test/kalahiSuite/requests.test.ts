@@ -1,13 +1,13 @@
 // What a prompt test asks the model: the requests' shape (chat message, continuation per reference, token budget) and
 // the replay path (`{language: "kalahi", id, prediction}` rows), with a recording fake provider.
 import { describe, expect, test } from 'vitest';
-import type { KalahiRow } from '../../src/data/kalahi.ts';
+import type { KalahiRow } from '../../src/benchmarks/kalahi/data.ts';
 import { ReplayProvider } from '../../src/models/replay.ts';
 import type { ContinuationRequest, GenerateRequest, ModelProvider } from '../../src/models/types.ts';
-import { measureKalahiGeneration } from '../../src/vitest/kalahiGeneration.ts';
-import type { LearnedScorers } from '../../src/vitest/kalahiLearned.ts';
-import { measureKalahiMC } from '../../src/vitest/kalahiMC.ts';
-import { kalahiItemKey, kalahiTestName } from '../../src/vitest/kalahiNames.ts';
+import { measureKalahiGeneration } from '../../src/benchmarks/kalahi/generation.ts';
+import type { LearnedScorers } from '../../src/benchmarks/kalahi/learned.ts';
+import { measureKalahiMC } from '../../src/benchmarks/kalahi/mcTask.ts';
+import { kalahiItemKey, kalahiTestName } from '../../src/benchmarks/kalahi/names.ts';
 
 const row: KalahiRow = {
   promptVariationId: '0101000100',

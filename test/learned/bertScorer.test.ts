@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bertScoreFromEmbeddings } from '../../src/metrics/bertScore.ts';
 import { createBertScorer, type BertScorer } from '../../src/models/encoders/bertScorer.ts';
 import { EncoderModelError } from '../../src/models/encoders/loadEncoder.ts';
-import { writeTinyEncoder, type TinyEncoderInfo } from '../../src/models/encoders/tinyEncoder.ts';
-import { loadTinyEncoderReference, type TinyEncoderReference } from '../../src/models/encoders/tinyEncoderReference.ts';
+import { writeTinyEncoder, type TinyEncoderInfo } from '../support/tinyEncoder.ts';
+import { loadTinyEncoderReference, type TinyEncoderReference } from '../support/tinyEncoderReference.ts';
 
 // A tiny 3-layer encoder stands in for deberta-v3-large: BERTScore through transformers.js must equal the greedy
 // matching applied to the reference network's float64 embeddings of the same token ids.

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createBleurtScorer, type BleurtScorer } from '../../src/models/encoders/bleurtScorer.ts';
 import { EncoderModelError } from '../../src/models/encoders/loadEncoder.ts';
-import { writeTinyEncoder, type TinyEncoderInfo } from '../../src/models/encoders/tinyEncoder.ts';
-import { loadTinyEncoderReference, type TinyEncoderReference } from '../../src/models/encoders/tinyEncoderReference.ts';
+import { writeTinyEncoder, type TinyEncoderInfo } from '../support/tinyEncoder.ts';
+import { loadTinyEncoderReference, type TinyEncoderReference } from '../support/tinyEncoderReference.ts';
 
 // A tiny regression cross-encoder stands in for BLEURT-20: the scorer's output for a pair must equal the reference
 // network's regression output on [CLS] reference [SEP] candidate [SEP] with segment ids 0…0 1…1.

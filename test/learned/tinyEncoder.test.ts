@@ -4,9 +4,9 @@ import path from 'node:path';
 import { AutoModel, AutoModelForSequenceClassification, AutoTokenizer, Tensor } from '@huggingface/transformers';
 import onnxProto from 'onnx-proto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { erf } from '../../src/models/encoders/erf.ts';
-import { writeTinyEncoder, type TinyEncoderInfo } from '../../src/models/encoders/tinyEncoder.ts';
-import { loadTinyEncoderReference, type TinyEncoderReference } from '../../src/models/encoders/tinyEncoderReference.ts';
+import { erf } from '../support/erf.ts';
+import { writeTinyEncoder, type TinyEncoderInfo } from '../support/tinyEncoder.ts';
+import { loadTinyEncoderReference, type TinyEncoderReference } from '../support/tinyEncoderReference.ts';
 
 // Two tiny encoders (2 layers, hidden 16): built in a few ms, loaded through AutoTokenizer/AutoModel/
 // AutoModelForSequenceClassification, compared with the same network evaluated in float64 from the ONNX weights.

@@ -1,7 +1,7 @@
 // Seeded random multilingual strings for the differential tests: every script of the twelve, combining marks, the
 // punctuation set and its near misses, Python-only whitespace, astral and post-Unicode-14 characters, article words.
 
-import { seededRandom as seeded } from '../../src/seededRandom.ts';
+import { seededRandom as seeded } from '../support/seededRandom.ts';
 
 export { seeded };
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 import { generateCacheKey, parseCacheMode, scoreCacheKey, withCache } from '../../src/models/cache.ts';
-import { startFakeOpenAIServer, toyAnswer } from '../../src/models/fakeOpenAIServer.ts';
+import { startFakeOpenAIServer, toyAnswer } from '../support/fakeOpenAIServer.ts';
 import type { ContinuationRequest, GenerateRequest, ModelDescription, ModelProvider } from '../../src/models/types.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'lokal-cache-test-'));

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { startFakeOpenAIServer, toyAnswer, toyLogprob, toyRenderChat, type FakeServer, type FakeServerOptions } from '../../src/models/fakeOpenAIServer.ts';
+import { startFakeOpenAIServer, toyAnswer, toyLogprob, toyRenderChat, type FakeServer, type FakeServerOptions } from '../support/fakeOpenAIServer.ts';
 import { OpenAIProvider, type OpenAIProviderOptions } from '../../src/models/openai.ts';
 import { ProviderError } from '../../src/models/types.ts';
 

@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { AutoTokenizer, Tensor } from '@huggingface/transformers';
 import onnxProto from 'onnx-proto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { resolveTinyModelSpec, tinyParameterCount, tinyWeightNames, writeTinyModel, type TinyModelInfo, type TinyModelSpec } from '../../src/models/tinyModel.ts';
-import { loadTinyReferenceModel, type TinyReferenceModel } from '../../src/models/tinyModelReference.ts';
+import { resolveTinyModelSpec, tinyParameterCount, tinyWeightNames, writeTinyModel, type TinyModelInfo, type TinyModelSpec } from '../support/tinyModel.ts';
+import { loadTinyReferenceModel, type TinyReferenceModel } from '../support/tinyModelReference.ts';
 import { TransformersProvider } from '../../src/models/transformers.ts';
 import type { ChatMessage, ContinuationRequest } from '../../src/models/types.ts';
 

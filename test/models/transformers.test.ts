@@ -4,8 +4,8 @@ import path from 'node:path';
 import { AutoTokenizer } from '@huggingface/transformers';
 import onnxProto from 'onnx-proto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { loadTinyReferenceModel, type TinyReferenceModel } from '../../src/models/tinyModelReference.ts';
-import { writeTinyModel, type TinyModelInfo } from '../../src/models/tinyModel.ts';
+import { loadTinyReferenceModel, type TinyReferenceModel } from '../support/tinyModelReference.ts';
+import { writeTinyModel, type TinyModelInfo } from '../support/tinyModel.ts';
 import { TransformersProvider } from '../../src/models/transformers.ts';
 import { ProviderError, type ChatMessage, type ContinuationRequest } from '../../src/models/types.ts';
 

@@ -1,7 +1,7 @@
 // Answer extraction: first line, echoed answer token, chat answer frame.
 import { describe, expect, test } from 'vitest';
-import { chatAnswerFrame, extractAnswer } from '../../src/prompts/extractAnswer.ts';
-import { MULTILOKO_PROMPT_LANGUAGES, multilokoLanguagePrompts } from '../../src/prompts/multilokoPromptTable.ts';
+import { chatAnswerFrame, extractAnswer } from '../../src/benchmarks/multiloko/prompts/extractAnswer.ts';
+import { MULTILOKO_PROMPT_LANGUAGES, multilokoLanguagePrompts } from '../../src/benchmarks/multiloko/prompts/multilokoPromptTable.ts';
 
 describe.each(MULTILOKO_PROMPT_LANGUAGES.map((language) => [language]))('per language: %s', (language) => {
   const { answerToken, questionToken, fewshotExamples } = multilokoLanguagePrompts(language);

@@ -8,7 +8,7 @@ import {
   motherTongueEffect,
   multilokoHeadline,
   parseMultilokoSubsetKey,
-} from '../../src/metrics/multilokoEffects.ts';
+} from '../../src/benchmarks/multiloko/metrics/multilokoEffects.ts';
 
 // EM per eval.py key, in percent (the functions keep the caller's scale).
 const EM: Record<string, number> = {

@@ -1,9 +1,9 @@
 // The Jinja renderer must behave like upstream jinja_format: jinja2.Template(t, keep_trailing_newline=True).
 import { spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
-import { renderOfficialJinja } from '../../src/prompts/officialJinja.ts';
-import { MULTILOKO_PROMPT_LANGUAGES, MULTILOKO_PROMPT_TABLE } from '../../src/prompts/multilokoPromptTable.ts';
-import { renderMultilokoPrompt } from '../../src/prompts/renderMultilokoPrompt.ts';
+import { renderOfficialJinja } from '../../src/benchmarks/multiloko/prompts/officialJinja.ts';
+import { MULTILOKO_PROMPT_LANGUAGES, MULTILOKO_PROMPT_TABLE } from '../../src/benchmarks/multiloko/prompts/multilokoPromptTable.ts';
+import { renderMultilokoPrompt } from '../../src/benchmarks/multiloko/prompts/renderMultilokoPrompt.ts';
 
 describe('renderOfficialJinja: Jinja defaults, trailing newline kept', () => {
   test('no trim_blocks: the newline after a plain block tag stays', () => {

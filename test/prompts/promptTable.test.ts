@@ -6,10 +6,10 @@ import {
   MULTILOKO_PROMPT_TABLE,
   parseMultilokoPromptTable,
   type MultilokoPromptFix,
-} from '../../src/prompts/multilokoPromptTable.ts';
+} from '../../src/benchmarks/multiloko/prompts/multilokoPromptTable.ts';
 
 const UPSTREAM = new URL('../../../shared/data/multiloko/official_prompts.json', import.meta.url);
-const FIXES_MD = new URL('../../src/prompts/FIXES.md', import.meta.url);
+const FIXES_MD = new URL('../../src/benchmarks/multiloko/prompts/FIXES.md', import.meta.url);
 
 // The 31 folder names of the benchmark (README / FA_TOKENS of examples/prompts.py), in FA_TOKENS order.
 const LANGUAGES = [

@@ -1,12 +1,12 @@
 // Golden prompts written by hand from the official templates (examples/prompts.py), and structural checks for all 31.
 import { describe, expect, test } from 'vitest';
-import { MULTILOKO_PROMPT_LANGUAGES, multilokoLanguagePrompts } from '../../src/prompts/multilokoPromptTable.ts';
+import { MULTILOKO_PROMPT_LANGUAGES, multilokoLanguagePrompts } from '../../src/benchmarks/multiloko/prompts/multilokoPromptTable.ts';
 import {
   renderMultilokoPrompt,
   type RenderMultilokoPromptOptions,
   type RenderedMultilokoBasePrompt,
   type RenderedMultilokoChatPrompt,
-} from '../../src/prompts/renderMultilokoPrompt.ts';
+} from '../../src/benchmarks/multiloko/prompts/renderMultilokoPrompt.ts';
 
 function base(options: Omit<RenderMultilokoPromptOptions, 'mode'>): RenderedMultilokoBasePrompt {
   const rendered = renderMultilokoPrompt({ ...options, mode: 'base' });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { LOKAL_DEFAULTS, LokalConfigError, resolveLokalConfig, resolveLokalSettings } from '../../src/vitest/config.ts';
+import { LOKAL_DEFAULTS, LokalConfigError, resolveLokalConfig, resolveLokalSettings } from '../../src/core/settings.ts';
 
 const dirs: string[] = [];
 function folder(config?: unknown, raw?: string): string {

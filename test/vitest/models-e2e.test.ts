@@ -7,10 +7,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadMultiLoKo, type MultiLoKoItem } from '../../src/data/index.ts';
 import { scoreExample } from '../../src/metrics/index.ts';
-import { startFakeOpenAIServer, toyAnswer, toyRenderChat, type FakeServer } from '../../src/models/fakeOpenAIServer.ts';
-import { writeTinyModel } from '../../src/models/tinyModel.ts';
-import { extractAnswer, renderMultilokoPrompt, type RenderedMultilokoChatPrompt } from '../../src/prompts/index.ts';
-import type { LokalItemRecord } from '../../src/vitest/meta.ts';
+import { startFakeOpenAIServer, toyAnswer, toyRenderChat, type FakeServer } from '../support/fakeOpenAIServer.ts';
+import { writeTinyModel } from '../support/tinyModel.ts';
+import { extractAnswer, renderMultilokoPrompt, type RenderedMultilokoChatPrompt } from '../../src/benchmarks/multiloko/prompts/index.ts';
+import type { LokalItemRecord } from '../../src/benchmarks/multiloko/records.ts';
 import { MULTILOKO_EVAL, REPO_ROOT, runVitest, type ChildRun } from './helpers.ts';
 
 const ARCHIVE = path.resolve(REPO_ROOT, '../shared/data/multiloko/benchmark_data.tar.xz.enc');

@@ -7,14 +7,14 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { DEFAULT_CACHE_FILE } from '../../src/models/cache.ts';
 import { OpenAIProvider } from '../../src/models/openai.ts';
 import { ReplayProvider } from '../../src/models/replay.ts';
-import { writeTinyModel } from '../../src/models/tinyModel.ts';
+import { writeTinyModel } from '../support/tinyModel.ts';
 import { DEFAULT_MODEL, TransformersProvider } from '../../src/models/transformers.ts';
 import type { ModelProvider } from '../../src/models/types.ts';
 import { ModelPool } from '../../src/vitest/fixtures.ts';
 import {
   DEFAULT_MODEL_SPEC, folderHasChatTemplate, isChatModel, lokalModelOptions, modelSpec, openLokalModel,
-} from '../../src/vitest/model.ts';
-import { chooseFewshot, extractsAnswers, promptUse, renderItemPrompt, resolvePromptMode, scoredAnswer } from '../../src/vitest/prompt.ts';
+} from '../../src/models/open.ts';
+import { chooseFewshot, extractsAnswers, promptUse, renderItemPrompt, resolvePromptMode, scoredAnswer } from '../../src/benchmarks/multiloko/itemPrompt.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-prompt-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,10 +1,10 @@
 // Roll-up pieces with hand-computed figures: groups, cross-language and baseline gates, the printed table.
 import { describe, expect, test } from 'vitest';
-import { parseBaseline } from '../../src/vitest/baseline.ts';
-import type { LokalSubsetAggregate } from '../../src/vitest/meta.ts';
-import { judgeRun, standardError, summariseGroups, summariseRun, type RolledSubset } from '../../src/vitest/rollup.ts';
-import { leaderboardLines, tableMetrics } from '../../src/vitest/table.ts';
-import { parseThresholds } from '../../src/vitest/thresholds.ts';
+import { parseBaseline } from '../../src/benchmarks/multiloko/baseline.ts';
+import type { LokalSubsetAggregate } from '../../src/benchmarks/multiloko/records.ts';
+import { judgeRun, standardError, summariseGroups, summariseRun, type RolledSubset } from '../../src/benchmarks/multiloko/rollup.ts';
+import { leaderboardLines, tableMetrics } from '../../src/benchmarks/multiloko/table.ts';
+import { parseThresholds } from '../../src/benchmarks/multiloko/gates.ts';
 
 function subset(key: string, order: number, em: number, translated?: { source: string; question: string; kind: 'human' | 'machine' }): RolledSubset {
   const aggregate: LokalSubsetAggregate = {

@@ -1,8 +1,8 @@
 // The runner's aggregates, checked against means folded by hand from the records below.
 import { describe, expect, test } from 'vitest';
 import type { ExampleScores } from '../../src/metrics/index.ts';
-import { aggregateSubset, uniqueRecords, type ItemTestView } from '../../src/vitest/aggregate.ts';
-import type { LokalItemRecord, LokalSubsetInfo } from '../../src/vitest/meta.ts';
+import { aggregateSubset, uniqueRecords, type ItemTestView } from '../../src/benchmarks/multiloko/aggregate.ts';
+import type { LokalItemRecord, LokalSubsetInfo } from '../../src/benchmarks/multiloko/records.ts';
 import LokalRunner from '../../src/vitest/runner.ts';
 
 const info: LokalSubsetInfo = {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { MultiLoKoDataset, MultiLoKoSubset } from '../../src/data/index.ts';
-import { itemTestName, multilokoItemKey, shorten, subsetLanguage, subsetName } from '../../src/vitest/names.ts';
-import { selectSubsets } from '../../src/vitest/select.ts';
+import { itemTestName, multilokoItemKey, shorten, subsetLanguage, subsetName } from '../../src/benchmarks/multiloko/names.ts';
+import { selectSubsets } from '../../src/benchmarks/multiloko/select.ts';
 
 function subset(folder: string, file: string, questionLanguage = folder, translation?: 'human' | 'machine'): MultiLoKoSubset {
   const translated = translation !== undefined;

@@ -1,6 +1,6 @@
 // BERTScore through transformers.js: contextual token embeddings from one layer of an encoder (bert_score's defaults:
 // no idf, no baseline rescaling, [CLS]/[SEP] weighted 0), then the greedy matching of src/metrics/bertScore.ts.
-import { isPythonWhitespace } from '../../metrics/pythonWhitespace.ts';
+import { isPythonWhitespace } from '../../core/python/pythonWhitespace.ts';
 import { bertScoreFromEmbeddings, bertScoreWeights, type BertScoreResult, type TokenEmbeddings } from '../../metrics/bertScore.ts';
 import { EncoderModelError, int64Matrix, loadEncoder, specialTokenId, type EncoderDtype, type EncoderLoadOptions, type LoadedEncoder } from './loadEncoder.ts';
 

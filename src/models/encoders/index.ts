@@ -12,4 +12,4 @@ export {
 } from './bertScorer.ts';
 export { createBleurtScorer, DEFAULT_BLEURT_MODEL, type BleurtScorer, type BleurtScorerDescription, type BleurtScorerOptions } from './bleurtScorer.ts';
 export { EncoderModelError, resolveEncoderSource, type EncoderDtype, type EncoderLoadOptions, type EncoderSource } from './loadEncoder.ts';
-export { writeTinyEncoder, TINY_ENCODER_DEFAULTS, type TinyEncoderInfo, type TinyEncoderKind, type TinyEncoderSpec } from './tinyEncoder.ts';
+export { writeTinyEncoder, TINY_ENCODER_DEFAULTS, type TinyEncoderInfo, type TinyEncoderKind, type TinyEncoderSpec } from '../../../test/support/tinyEncoder.ts';

@@ -1,0 +1,168 @@
+// What Kalahi tests leave in Vitest's task meta: plain JSON (NaN stored as null), so it survives blob reports and
+// --merge-reports.
+import type { KalahiGenerationMetric, KalahiScoreLabels } from './metrics/score.ts';
+import type { KalahiBudget, KalahiTask, KalahiVariant } from './settings.ts';
+
+/** The generation metrics of a Kalahi run: the text metrics plus the two learned ones. */
+export type KalahiTextMetric = KalahiGenerationMetric;
+export type KalahiLearnedMetric = 'bleurt' | 'bertscore';
+export type KalahiMetric = KalahiLearnedMetric | KalahiTextMetric;
+
+/** The generation metrics (kept here, free of the metric code, so the runner and reporters load without it) in the published table's column order. */
+export const KALAHI_TABLE_METRICS = ['bleurt', 'bertscore', 'bleu', 'chrf', 'meteor', 'rouge1', 'rouge2', 'rougeL'] as const satisfies readonly KalahiMetric[];
+export const KALAHI_LEARNED_METRICS = ['bleurt', 'bertscore'] as const satisfies readonly KalahiLearnedMetric[];
+
+/** One reference as the model's reply: Σ log p of its tokens (end-of-turn included), token and byte counts, score. */
+export interface KalahiReferenceScore {
+  kind: 'relevant' | 'irrelevant';
+  /** Position in its list (relevant or irrelevant answers). */
+  index: number;
+  text: string;
+  best: boolean;
+  logprob: number;
+  tokens: number;
+  /** UTF-8 bytes of the formatted reference (the divisor). */
+  bytes: number;
+  /** exp(logprob / bytes). */
+  score: number;
+}
+
+/** MC figures of one prompt; null where the reference's arithmetic gives NaN. */
+export interface KalahiMCFigures {
+  mc1: number;
+  /** The reference's MC2 (exp of already exponentiated scores). */
+  mc2: number | null;
+  /** Single-exponent MC2 (the paper's prose); null for the un-normalised figures, where it has no meaning. */
+  mc2_normalised: number | null;
+  mc3: number;
+  lprob_max: number;
+  lprob_diff: number;
+}
+
+export interface KalahiMCRecord {
+  references: KalahiReferenceScore[];
+  /** From byte-normalised scores (the published columns). */
+  normalised: KalahiMCFigures;
+  /** From the raw log-probability sums (the reference's "non norm" columns). */
+  nonNormalised: KalahiMCFigures;
+  /** The reference with the highest byte-normalised score: what the model prefers. */
+  preferred: { kind: 'relevant' | 'irrelevant'; index: number; text: string; score: number; best: boolean };
+  latencyMs: number;
+  cached: boolean;
+}
+
+/** One metric over a reply: per-reference values, max over relevant, diff against the irrelevant max, acc. */
+export interface KalahiMetricRecord {
+  relevant: Array<number | null>;
+  irrelevant: Array<number | null>;
+  max: number | null;
+  diff: number | null;
+  acc: number;
+}
+
+export type KalahiGenerationStatus = 'scored' | 'skipped' | 'failed';
+
+export interface KalahiGenerationRecord {
+  /** The reply as scored: decoded without special tokens and stripped (as the reference). */
+  response: string;
+  status: KalahiGenerationStatus;
+  /** Why it was not scored (skipped: empty-response, no-relevant-answers, no-irrelevant-answers; failed: the error). */
+  reason?: string;
+  metrics: Partial<Record<KalahiMetric, KalahiMetricRecord>>;
+  /** Learned metrics that could not be computed in this run, with the reason (one per metric, same for every prompt). */
+  notComputed: Partial<Record<KalahiLearnedMetric, string>>;
+  latencyMs: number;
+  cached: boolean;
+  /** A replay file had no reply (scored as the empty string, hence skipped). */
+  missing: boolean;
+}
+
+export interface KalahiPromptRecord {
+  /** The suite key (variant), e.g. `full`. */
+  suite: string;
+  promptVariationId: string;
+  promptId: string;
+  category: string;
+  topic: string;
+  /** Row in the file (1-based, header excluded), for ordering. */
+  row: number;
+  itemKey: string;
+  mc?: KalahiMCRecord;
+  generation?: KalahiGenerationRecord;
+}
+
+/** What the run was asked to do, carried by the suite's gate test from collection on. */
+export interface KalahiRunInfo {
+  benchmark: 'kalahi';
+  variant: KalahiVariant;
+  file: string;
+  /** Position of the suite among the variants, for ordering. */
+  order: number;
+  selected: number;
+  total: number;
+  categories: string[];
+  model: string;
+  tasks: KalahiTask[];
+  budget: { kind: KalahiBudget; tokens: number; description: string };
+  labels: KalahiScoreLabels;
+  learnedModels: Record<KalahiLearnedMetric, string>;
+  strict: boolean;
+  thresholds: string | undefined;
+}
+
+/** Means of one metric over the scored replies. */
+export interface KalahiMetricMeans {
+  acc: number;
+  max: number | null;
+  diff: number | null;
+}
+
+export interface KalahiGenerationSummary {
+  scored: number;
+  skipped: number;
+  failed: number;
+  metrics: Partial<Record<KalahiMetric, KalahiMetricMeans>>;
+}
+
+export interface KalahiMCSummary {
+  scored: number;
+  /** Means over prompts, NaN (null) skipped. */
+  normalised: Record<keyof KalahiMCFigures, number | null>;
+  nonNormalised: Record<keyof KalahiMCFigures, number | null>;
+}
+
+export interface KalahiGroupFigures {
+  prompts: number;
+  mc?: KalahiMCSummary;
+  generation?: KalahiGenerationSummary;
+}
+
+/** Per-suite aggregates written by the lokal runner when the Kalahi suite ends. */
+export interface KalahiSuiteAggregate extends KalahiRunInfo {
+  /** Prompt tests with a record, and those that failed or were skipped without one. */
+  recorded: number;
+  failed: number;
+  skipped: number;
+  overall: KalahiGroupFigures;
+  byCategory: Record<string, KalahiGroupFigures>;
+  /** Learned metrics not computed, with the reason. */
+  notComputed: Partial<Record<KalahiLearnedMetric, string>>;
+}
+
+export interface KalahiGateRecord {
+  outcomes: Array<{ gate: string; figure: string; value: number | null; bound: number; op: string; pass: boolean; message: string }>;
+  notApplied: string[];
+}
+
+declare module '@vitest/runner' {
+  interface TaskMeta {
+    /** Kalahi prompt tests: what was measured. */
+    lokalKalahiItem?: KalahiPromptRecord;
+    /** Kalahi gate tests: the run they guard. */
+    lokalKalahiRun?: KalahiRunInfo;
+    /** Kalahi gate tests: what they judged. */
+    lokalKalahiGate?: KalahiGateRecord;
+    /** Kalahi suites: aggregates computed by the lokal runner. */
+    lokalKalahiAggregate?: KalahiSuiteAggregate;
+  }
+}

@@ -1,0 +1,121 @@
+// The Kalahi roll-up: suites found in the reported modules (aggregates from suite meta, written by the lokal runner),
+// and `kalahi.json` — per variant the published tables' figures, MC and generation summaries, per-category breakdowns
+// and every prompt's record.
+import type { TestModule } from 'vitest/node';
+import { aggregateKalahi, orderedRecords, type KalahiTestView } from './aggregate.ts';
+import { KALAHI_LEARNED_METRICS, KALAHI_TABLE_METRICS, type KalahiGroupFigures, type KalahiLearnedMetric, type KalahiPromptRecord, type KalahiSuiteAggregate } from './records.ts';
+import { KALAHI_FIGURE_LABELS } from './gates.ts';
+import type { GateOutcome } from '../multiloko/gates.ts';
+
+export interface RolledKalahiSuite {
+  aggregate: KalahiSuiteAggregate;
+  records: KalahiPromptRecord[];
+}
+
+interface ReportedTest {
+  meta(): object;
+  result(): { state: string };
+}
+
+function viewOf(test: ReportedTest): KalahiTestView {
+  return { meta: test.meta() as KalahiTestView['meta'], state: test.result().state as KalahiTestView['state'] };
+}
+
+/** The Kalahi variant suites of a run (the suites whose direct child is a Kalahi gate test), ordered by variant. */
+export function collectKalahi(modules: ReadonlyArray<TestModule>): { suites: RolledKalahiSuite[]; warnings: string[] } {
+  const suites: RolledKalahiSuite[] = [];
+  let withoutRunner = 0;
+  for (const module of modules) {
+    for (const suite of module.children.allSuites()) {
+      const direct = [...suite.children.tests()].map(viewOf);
+      if (!direct.some((t) => t.meta.lokalKalahiRun)) continue;
+      const all = [...suite.children.allTests()].map(viewOf);
+      let aggregate = suite.meta().lokalKalahiAggregate;
+      if (!aggregate) {
+        withoutRunner++;
+        aggregate = aggregateKalahi(all)!;
+      }
+      const records = orderedRecords(all.flatMap((t) => (t.meta.lokalKalahiItem ? [t.meta.lokalKalahiItem] : [])));
+      suites.push({ aggregate, records });
+    }
+  }
+  const warnings =
+    withoutRunner > 0
+      ? [`${withoutRunner} Kalahi suites carry no aggregates: configure the lokal runner (runner: './src/vitest/runner.ts') in the evals project; computed here instead`]
+      : [];
+  suites.sort((a, b) => a.aggregate.order - b.aggregate.order);
+  return { suites, warnings };
+}
+
+/** The published tables' figures of a group: MC1, MC2 and the generation metrics' acc (null when not computed). */
+export function publishedRow(group: KalahiGroupFigures): { mc?: Record<'MC1' | 'MC2', number | null>; generation?: Record<string, number | null> } {
+  const out: ReturnType<typeof publishedRow> = {};
+  if (group.mc) out.mc = { MC1: group.mc.normalised.mc1, MC2: group.mc.normalised.mc2 };
+  if (group.generation) {
+    out.generation = Object.fromEntries(KALAHI_TABLE_METRICS.map((m) => [KALAHI_FIGURE_LABELS[m], group.generation!.metrics[m]?.acc ?? null]));
+  }
+  return out;
+}
+
+/** How each learned metric was (or was not) computed. */
+export function learnedStatus(aggregate: Pick<KalahiSuiteAggregate, 'learnedModels' | 'notComputed' | 'tasks'>): Record<KalahiLearnedMetric, { model: string; computed: boolean; reason?: string }> {
+  const out = {} as Record<KalahiLearnedMetric, { model: string; computed: boolean; reason?: string }>;
+  for (const metric of KALAHI_LEARNED_METRICS) {
+    const reason = aggregate.tasks.includes('generation') ? aggregate.notComputed[metric] : 'generation task not run';
+    out[metric] = { model: aggregate.learnedModels[metric], computed: reason === undefined, ...(reason === undefined ? {} : { reason }) };
+  }
+  return out;
+}
+
+function groupJson(group: KalahiGroupFigures) {
+  return {
+    prompts: group.prompts,
+    table: publishedRow(group),
+    ...(group.mc ? { mc: { scored: group.mc.scored, ...group.mc.normalised, non_norm: group.mc.nonNormalised } } : {}),
+    ...(group.generation ? { generation: group.generation } : {}),
+  };
+}
+
+/** One variant's section of kalahi.json. */
+export function variantJson(suite: RolledKalahiSuite) {
+  const a = suite.aggregate;
+  return {
+    file: a.file,
+    model: a.model,
+    tasks: a.tasks,
+    items: { selected: a.selected, total: a.total, recorded: a.recorded, failed: a.failed, skipped: a.skipped },
+    settings: {
+      budget: a.budget,
+      chrf: a.labels.chrf,
+      rougeL: a.labels.rougeL,
+      mc2: "MC2 is the reference's: exp of the already exponentiated byte-normalised scores; mc2_normalised is the single-exponent form",
+      learned: learnedStatus(a),
+    },
+    ...groupJson(a.overall),
+    by_category: Object.fromEntries(Object.entries(a.byCategory).map(([c, g]) => [c, groupJson(g)])),
+    records: suite.records,
+  };
+}
+
+export interface KalahiResults {
+  benchmark: 'kalahi';
+  variants: Record<string, ReturnType<typeof variantJson>>;
+  gates: GateOutcome[];
+  gates_not_applied: string[];
+  gates_passed: boolean;
+}
+
+export function kalahiResults(suites: readonly RolledKalahiSuite[], judged: { outcomes: GateOutcome[]; notApplied: string[] }): KalahiResults {
+  return {
+    benchmark: 'kalahi',
+    variants: Object.fromEntries(suites.map((s) => [s.aggregate.variant, variantJson(s)])),
+    gates: judged.outcomes,
+    gates_not_applied: judged.notApplied,
+    gates_passed: judged.outcomes.every((o) => o.pass),
+  };
+}
+
+/** kalahi.json's text (JSON has no NaN: a NaN figure is written as null). */
+export function resultsText(results: KalahiResults): string {
+  return `${JSON.stringify(results, null, 2)}\n`;
+}

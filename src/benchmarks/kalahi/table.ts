@@ -1,0 +1,52 @@
+// The Kalahi tables as plain text, in the published layout (MC: MC1, MC2; generation: BLEURT, BERTScore, BLEU, ChrF,
+// METEOR, ROUGE-1, ROUGE-2, ROUGE-L as acc), one row for all prompts and one per category, plus the extra MC columns.
+import { KALAHI_LEARNED_METRICS, KALAHI_TABLE_METRICS, type KalahiGroupFigures } from './records.ts';
+import { learnedStatus, type RolledKalahiSuite } from './results.ts';
+import { KALAHI_FIGURE_LABELS } from './gates.ts';
+import type { GateOutcome } from '../multiloko/gates.ts';
+import { alignedColumns, gateSection } from '../../core/textTable.ts';
+
+const figure = (value: number | null | undefined) => (value === null || value === undefined ? '–' : value.toFixed(4));
+
+function groups(suite: RolledKalahiSuite): Array<[string, KalahiGroupFigures]> {
+  return [['all', suite.aggregate.overall], ...Object.entries(suite.aggregate.byCategory)];
+}
+
+export function kalahiTableLines(suites: readonly RolledKalahiSuite[]): string[] {
+  const lines: string[] = [];
+  for (const suite of suites) {
+    const a = suite.aggregate;
+    lines.push(`Kalahi · ${a.variant} · ${a.selected} of ${a.total} prompts · ${a.model}`);
+    const rows = groups(suite);
+    if (rows.some(([, g]) => g.mc)) {
+      const header = ['multiple choice', 'prompts', 'MC1', 'MC2', 'MC2 (normalised)', 'MC3'];
+      const body = rows.filter(([, g]) => g.mc).map(([name, g]) => {
+        const n = g.mc!.normalised;
+        return [name, String(g.mc!.scored), figure(n.mc1), figure(n.mc2), figure(n.mc2_normalised), figure(n.mc3)];
+      });
+      lines.push(...alignedColumns([header, ...body], (c) => c > 0).map((l) => `  ${l}`));
+    }
+    if (rows.some(([, g]) => g.generation)) {
+      const header = ['generation (acc)', 'replies', ...KALAHI_TABLE_METRICS.map((m) => KALAHI_FIGURE_LABELS[m])];
+      const body = rows.filter(([, g]) => g.generation).map(([name, g]) => {
+        const gen = g.generation!;
+        const extra = `${gen.skipped ? ` (${gen.skipped}∅)` : ''}${gen.failed ? ` (${gen.failed}✗)` : ''}`;
+        return [name, `${gen.scored}${extra}`, ...KALAHI_TABLE_METRICS.map((m) => figure(gen.metrics[m]?.acc))];
+      });
+      lines.push(...alignedColumns([header, ...body], (c) => c > 0).map((l) => `  ${l}`));
+      const status = learnedStatus(a);
+      for (const metric of KALAHI_LEARNED_METRICS) {
+        if (!status[metric].computed) lines.push(`  ${KALAHI_FIGURE_LABELS[metric]} not computed: ${status[metric].reason}`);
+      }
+      lines.push(`  budget ${a.budget.description} · ChrF column = ${a.labels.chrf} · ROUGE-L column = ${a.labels.rougeL}`);
+    }
+    if (rows.some(([, g]) => g.mc)) lines.push("  MC2 = the reference's (exp of exponentiated scores, ≈ 0.5 for every model); MC2 (normalised) = Σ relevant / Σ all scores");
+    if (a.failed > 0 || a.skipped > 0) lines.push(`  ${a.failed} prompt tests failed, ${a.skipped} skipped`);
+    lines.push('');
+  }
+  return lines;
+}
+
+export function kalahiGateLines(outcomes: readonly GateOutcome[], notApplied: readonly string[]): string[] {
+  return gateSection('Kalahi gates', outcomes, notApplied, 'no such variant, category or task in this run');
+}

@@ -1,0 +1,87 @@
+// A baseline: an earlier results JSON (`lokal score` output or this reporter's multiloko.json) that EM must not drop below.
+import { readFileSync } from 'node:fs';
+import { judge, type GateOutcome } from './gates.ts';
+
+export interface Baseline {
+  file: string;
+  /** eval.py language key → that subset's EM in the baseline. */
+  em: Map<string, number>;
+}
+
+export class BaselineError extends Error {
+  constructor(
+    readonly file: string,
+    readonly field: string | undefined,
+    detail: string,
+  ) {
+    super(`baseline ${file}${field ? ` field "${field}"` : ''}: ${detail}`);
+    this.name = 'BaselineError';
+  }
+}
+
+/** Top-level keys of results files that are not languages: eval.py's aggregates, our summary, `lokal score`'s problems. */
+const NOT_LANGUAGES = new Set(['group_metrics', 'summary', 'lokal']);
+
+/** Reads the per-language EM of a results file in the official layout; see NOT_LANGUAGES. */
+export function parseBaseline(text: string, file: string): Baseline {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new BaselineError(file, undefined, `malformed JSON: ${(error as Error).message}`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new BaselineError(file, undefined, 'expected an object keyed by language (the layout of `lokal score` output)');
+  }
+  const em = new Map<string, number>();
+  for (const [key, entry] of Object.entries(value as Record<string, unknown>)) {
+    if (NOT_LANGUAGES.has(key)) continue;
+    if (entry === null || typeof entry !== 'object') continue;
+    const figure = (entry as Record<string, unknown>).em;
+    if (typeof figure !== 'number' || !Number.isFinite(figure)) {
+      throw new BaselineError(file, `${key}.em`, 'is missing or not a number (expected each language entry to hold its mean "em")');
+    }
+    em.set(key, figure);
+  }
+  if (em.size === 0) throw new BaselineError(file, undefined, 'holds no language entry with an "em" mean');
+  return { file, em };
+}
+
+export function readBaseline(file: string): Baseline {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new BaselineError(file, undefined, `cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  return parseBaseline(text, file);
+}
+
+/** The gate label of a baseline check, e.g. `baseline(-0.02)`. */
+export function baselineGateName(tolerance: number): string {
+  return `baseline(-${tolerance})`;
+}
+
+/** One subset's EM against its baseline EM minus the allowed drop; undefined when the baseline lacks the subset. */
+export function judgeAgainstBaseline(
+  baseline: Baseline,
+  tolerance: number,
+  key: string,
+  figure: string,
+  value: number,
+): GateOutcome | undefined {
+  const base = baseline.em.get(key);
+  if (base === undefined) return undefined;
+  const outcome = judge(baselineGateName(tolerance), figure, value, '>=', base - tolerance);
+  outcome.message += `; baseline ${base} in ${baseline.file}`;
+  return outcome;
+}
+
+/** Mean of the baseline's EM over the given keys (those of both runs), by a plain left fold. */
+export function baselineAverage(baseline: Baseline, keys: readonly string[]): { keys: string[]; average: number } | undefined {
+  const common = keys.filter((k) => baseline.em.has(k));
+  if (common.length === 0) return undefined;
+  let sum = 0;
+  for (const k of common) sum += baseline.em.get(k)!;
+  return { keys: common, average: sum / common.length };
+}

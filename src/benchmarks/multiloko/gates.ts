@@ -1,0 +1,197 @@
+// Gates: `LOKAL_THRESHOLDS` clauses (`em>=0.30,gap<=0.40,italian.em>=0.35`) and a baseline with an allowed drop.
+import { MULTILOKO_METRICS, type MultiLoKoMetric } from './metrics/metricNames.ts';
+
+export type GateOp = '>=' | '>' | '<=' | '<';
+export type CrossFigure = 'average' | 'min' | 'max' | 'gap';
+
+/**
+ * Where a clause applies.
+ * - `cross`: a figure across the local languages (the headline): `em` and `average` mean the average, plus min/max/gap.
+ * - `subset`: one subset by eval.py key (`italian`, `italian_translated_human_english`).
+ * - `each`: every local subset (`local.em>=…`) or every subset (`*.em>=…`).
+ */
+export type GateScope =
+  | { kind: 'cross'; figure: CrossFigure }
+  | { kind: 'subset'; key: string }
+  | { kind: 'each'; which: 'local' | 'all' };
+
+export interface Gate {
+  /** The clause as written, for messages. */
+  clause: string;
+  scope: GateScope;
+  metric: MultiLoKoMetric;
+  op: GateOp;
+  bound: number;
+}
+
+export interface GateOutcome {
+  /** The clause, or `baseline` for baseline checks. */
+  gate: string;
+  /** What was measured, in words: `average EM (3 local languages)`, `italian · local EM`. */
+  figure: string;
+  value: number;
+  op: GateOp;
+  bound: number;
+  pass: boolean;
+  message: string;
+}
+
+export class ThresholdError extends Error {
+  constructor(
+    readonly clause: string,
+    detail: string,
+  ) {
+    super(`LOKAL_THRESHOLDS clause ${JSON.stringify(clause)}: ${detail}`);
+    this.name = 'ThresholdError';
+  }
+}
+
+const OPS: Record<string, GateOp> = { '>=': '>=', '≥': '>=', '>': '>', '<=': '<=', '≤': '<=', '<': '<' };
+const CROSS_ALIASES: Record<string, CrossFigure> = { average: 'average', avg: 'average', mean: 'average', min: 'min', max: 'max', gap: 'gap' };
+/** Metrics on a 0–1 scale; chrF and BLEU are 0–100, edit distance is a count. */
+export const UNIT_METRICS: ReadonlySet<MultiLoKoMetric> = new Set(['em', 'f1', 'edit_similarity']);
+
+export const METRIC_LABELS: Record<MultiLoKoMetric, string> = {
+  em: 'EM',
+  f1: 'F1',
+  bleu: 'BLEU',
+  chrf: 'chrF',
+  edit_distance: 'edit distance',
+  edit_similarity: 'edit similarity',
+};
+
+const CLAUSE = /^(?:(?<scope>[^.\s<>=≤≥]+)\.)?(?<figure>[A-Za-z_][A-Za-z0-9_]*)\s*(?<op>>=|<=|≥|≤|>|<)\s*(?<bound>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)$/u;
+
+function asMetric(name: string, clause: string): MultiLoKoMetric {
+  const lower = name.toLowerCase();
+  if ((MULTILOKO_METRICS as readonly string[]).includes(lower)) return lower as MultiLoKoMetric;
+  throw new ThresholdError(clause, `unknown figure ${JSON.stringify(name)}; metrics: ${MULTILOKO_METRICS.join(', ')}; cross-language: average, min, max, gap (optionally _<metric>, e.g. gap_f1)`);
+}
+
+/** Parses one clause such as `em>=0.3`, `gap_f1<=0.2`, `italian.em>=0.35`, `local.chrf>40`. */
+export function parseGate(text: string): Gate {
+  const clause = text.trim();
+  const match = CLAUSE.exec(clause);
+  if (!match) {
+    throw new ThresholdError(clause, 'expected [<subset>.]<figure><op><number>, e.g. em>=0.30, gap<=0.40, italian.em>=0.35');
+  }
+  const { scope: scopeText, figure, op, bound: boundText } = match.groups!;
+  const bound = Number(boundText);
+  const lower = figure!.toLowerCase();
+  const cross = /^(average|avg|mean|min|max|gap)(?:_(.+))?$/u.exec(lower);
+  let scope: GateScope;
+  let metric: MultiLoKoMetric;
+  if (cross && !(MULTILOKO_METRICS as readonly string[]).includes(lower)) {
+    if (scopeText !== undefined) {
+      throw new ThresholdError(clause, `${figure} is a figure across languages; it takes no subset (write ${lower}${op}${boundText})`);
+    }
+    scope = { kind: 'cross', figure: CROSS_ALIASES[cross[1]!]! };
+    metric = cross[2] === undefined ? 'em' : asMetric(cross[2], clause);
+  } else {
+    metric = asMetric(figure!, clause);
+    if (scopeText === undefined) scope = { kind: 'cross', figure: 'average' };
+    else if (scopeText === 'local') scope = { kind: 'each', which: 'local' };
+    else if (scopeText === '*') scope = { kind: 'each', which: 'all' };
+    else scope = { kind: 'subset', key: scopeText };
+  }
+  const max = UNIT_METRICS.has(metric) ? 1 : metric === 'edit_distance' ? Infinity : 100;
+  if (!(bound >= 0 && bound <= max)) {
+    const hint = max === 1 && bound > 1 && bound <= 100 ? `; did you mean ${bound / 100}?` : '';
+    throw new ThresholdError(clause, `${metric} is on a 0–${max === Infinity ? '∞' : max} scale, ${boundText} is out of range${hint}`);
+  }
+  return { clause, scope, metric, op: OPS[op!]!, bound };
+}
+
+/** Parses a comma-, semicolon- or newline-separated list of clauses; empty text gives no gates. */
+export function parseThresholds(text: string | undefined): Gate[] {
+  if (text === undefined) return [];
+  return text
+    .split(/[,;\n]/u)
+    .map((part) => part.trim())
+    .filter((part) => part !== '' && !isKalahiClause(part))
+    .map(parseGate);
+}
+
+/** `kalahi.mc1>=0.40`, `kalahi.ethics.bleu>=0.5`: Kalahi gates, parsed and judged by kalahiThresholds.ts. */
+export function isKalahiClause(clause: string): boolean {
+  return /^kalahi\./iu.test(clause.trim());
+}
+
+export function holds(value: number, op: GateOp, bound: number): boolean {
+  switch (op) {
+    case '>=':
+      return value >= bound;
+    case '>':
+      return value > bound;
+    case '<=':
+      return value <= bound;
+    case '<':
+      return value < bound;
+  }
+}
+
+const OP_SIGNS: Record<GateOp, string> = { '>=': '≥', '>': '>', '<=': '≤', '<': '<' };
+
+export function formatFigure(value: number): string {
+  return Number.isInteger(value) ? String(value) : value.toFixed(4);
+}
+
+/** Judges one measured figure against a bound; the message names the figure, its value and the bound. */
+export function judge(gate: string, figure: string, value: number, op: GateOp, bound: number): GateOutcome {
+  const pass = holds(value, op, bound);
+  const message = `${figure} = ${formatFigure(value)}, ${pass ? 'meets' : 'must be'} ${OP_SIGNS[op]} ${formatFigure(bound)} (gate ${gate})`;
+  return { gate, figure, value, op, bound, pass, message };
+}
+
+/** The figures of one subset a gate can see. */
+export interface SubsetFigures {
+  key: string;
+  /** Describe name, e.g. `italian · local`. */
+  name: string;
+  local: boolean;
+  means: Record<MultiLoKoMetric, number>;
+}
+
+/** Whether a clause applies to a subset (cross-language clauses apply to none). */
+export function appliesTo(gate: Gate, subset: Pick<SubsetFigures, 'key' | 'local'>): boolean {
+  switch (gate.scope.kind) {
+    case 'cross':
+      return false;
+    case 'subset':
+      return gate.scope.key === subset.key;
+    case 'each':
+      return gate.scope.which === 'all' || subset.local;
+  }
+}
+
+export function judgeSubset(gates: readonly Gate[], subset: SubsetFigures): GateOutcome[] {
+  return gates
+    .filter((gate) => appliesTo(gate, subset))
+    .map((gate) => judge(gate.clause, `${subset.name} ${METRIC_LABELS[gate.metric]}`, subset.means[gate.metric], gate.op, gate.bound));
+}
+
+/** Cross-language figures of one metric over the local languages. */
+export interface CrossFigures {
+  languages: number;
+  average: number;
+  min: number;
+  max: number;
+  gap: number;
+}
+
+export function judgeCross(gates: readonly Gate[], cross: (metric: MultiLoKoMetric) => CrossFigures | undefined): GateOutcome[] {
+  const outcomes: GateOutcome[] = [];
+  for (const gate of gates) {
+    if (gate.scope.kind !== 'cross') continue;
+    const figures = cross(gate.metric);
+    if (!figures) continue;
+    const name = `${gate.scope.figure} ${METRIC_LABELS[gate.metric]} (${figures.languages} local language${figures.languages === 1 ? '' : 's'})`;
+    outcomes.push(judge(gate.clause, name, figures[gate.scope.figure], gate.op, gate.bound));
+  }
+  return outcomes;
+}
+
+/** Subset keys named by `subset`-scoped clauses that the run does not have (reported, not failed). */
+export function unmatchedScopes(gates: readonly Gate[], keys: ReadonlySet<string>): string[] {
+  return gates.filter((g) => g.scope.kind === 'subset' && !keys.has(g.scope.key)).map((g) => g.clause);
+}

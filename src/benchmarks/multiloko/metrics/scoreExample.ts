@@ -1,0 +1,49 @@
+// One MultiLoKo example scored as eval.py does (METRICS.md §9.2): normalise, then every metric against all targets.
+import { chrfScore } from '../../../metrics/chrfScore.ts';
+import { codePointsOf } from '../../../core/python/codePoints.ts';
+import { editDistance } from '../../../metrics/editDistance.ts';
+import { exactMatch } from './exactMatch.ts';
+import type { ExampleScores } from './metricNames.ts';
+import { normalizeAnswer } from './normalizeAnswer.ts';
+import { requireTargets } from './requireTargets.ts';
+import { sentenceBleu } from '../../../metrics/sentenceBleu.ts';
+import { sequenceMatcherRatio } from '../../../metrics/sequenceMatcherRatio.ts';
+import { tokenF1 } from './tokenF1.ts';
+
+/** Every metric of already-normalised strings; `edit_distance_first` is the distance to targets[0]. */
+export function scoreNormalizedExample(prediction: string, targets: readonly string[]): ExampleScores {
+  requireTargets(targets, 'scoreExample');
+  let minDistance = Infinity;
+  let firstDistance = 0;
+  let maxSimilarity = -Infinity;
+  const predCodePoints = codePointsOf(prediction);
+  for (let t = 0; t < targets.length; t++) {
+    const d = editDistance(prediction, targets[t]!);
+    if (t === 0) firstDistance = d;
+    if (d < minDistance) minDistance = d;
+    const s = sequenceMatcherRatio(predCodePoints, codePointsOf(targets[t]!));
+    if (s > maxSimilarity) maxSimilarity = s;
+  }
+  return {
+    em: exactMatch(prediction, targets),
+    f1: tokenF1(prediction, targets),
+    bleu: sentenceBleu(prediction, targets),
+    chrf: chrfScore(prediction, targets),
+    edit_distance: minDistance,
+    edit_similarity: maxSimilarity,
+    edit_distance_first: firstDistance,
+  };
+}
+
+/** Normalises the raw prediction and targets (or uses `opts.normalize`, e.g. a language-aware variant) and scores them. */
+export function scoreExample(
+  prediction: string,
+  targets: readonly string[],
+  opts: { normalize?: (text: string) => string } = {},
+): { scores: ExampleScores; prediction: string; targets: string[] } {
+  requireTargets(targets, 'scoreExample');
+  const normalize = opts.normalize ?? normalizeAnswer;
+  const pred = normalize(prediction);
+  const norm = targets.map((t) => normalize(t));
+  return { scores: scoreNormalizedExample(pred, norm), prediction: pred, targets: norm };
+}

@@ -1,0 +1,37 @@
+// eval.py f1: max over targets of SQuAD-style token F1 on Python-whitespace tokens (METRICS.md §9.2).
+// No common token gives the int 0 (also for empty vs empty); JS has one number type, so that is plain 0.
+import { pythonSplit } from '../../../core/python/pythonWhitespace.ts';
+import { requireTargets } from './requireTargets.ts';
+
+function countTokens(tokens: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1);
+  return counts;
+}
+
+/** Token F1 of one prediction/target token pair, exactly as `_f1` computes it. */
+export function tokenF1Single(predTokens: readonly string[], targetTokens: readonly string[]): number {
+  if (predTokens.length === 0 || targetTokens.length === 0) return 0;
+  const targetCounts = countTokens(targetTokens);
+  let same = 0;
+  for (const [token, count] of countTokens(predTokens)) {
+    const other = targetCounts.get(token);
+    if (other !== undefined) same += count < other ? count : other;
+  }
+  if (same === 0) return 0;
+  const precision = same / predTokens.length;
+  const recall = same / targetTokens.length;
+  return (2 * precision * recall) / (precision + recall);
+}
+
+/** Max over targets of token F1 (on normalised strings). */
+export function tokenF1(pred: string, targets: readonly string[]): number {
+  requireTargets(targets, 'tokenF1');
+  const predTokens = pythonSplit(pred);
+  let best = -Infinity;
+  for (const t of targets) {
+    const f = tokenF1Single(predTokens, pythonSplit(t));
+    if (f > best) best = f;
+  }
+  return best;
+}

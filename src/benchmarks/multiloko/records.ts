@@ -1,0 +1,110 @@
+// What lokal tests leave in Vitest's task meta (serialisable, so it survives blob reports and --merge-reports).
+import type { ExampleScores, MultiLoKoMetric } from './metrics/metricNames.ts';
+import type { ModelDescription } from '../../models/types.ts';
+
+/** A subset as its gate test carries it from collection on (set even when tests are filtered out). */
+export interface LokalSubsetInfo {
+  benchmark: 'multiloko';
+  /** eval.py language key. */
+  key: string;
+  /** The describe name, e.g. `italian · local`, `italian → english · human`. */
+  name: string;
+  /** The subset's language for selection and tables: the non-English side. */
+  language: string;
+  sourceLanguage: string;
+  questionLanguage: string;
+  translated: boolean;
+  translation?: 'human' | 'machine';
+  /** Position of the subset in the whole dataset (stable across files and shards), for ordering. */
+  order: number;
+  split: string;
+  /** Dataset location and the file of the subset in it. */
+  location: string;
+  file: string;
+  /** Items selected for the run (after LOKAL_LIMIT) and in the file. */
+  selected: number;
+  total: number;
+  model: string | undefined;
+  strict: boolean;
+  /** The gate settings the run used, so a later `--merge-reports` judges by the same ones. */
+  thresholds: string | undefined;
+  baseline: string | undefined;
+  baselineTolerance: number;
+}
+
+/** How an item was asked: the official prompt used (or none: replay), its few-shot examples, and answer extraction. */
+export interface LokalPromptUse {
+  /** `none`: a replay file answered, no prompt was sent. */
+  mode: 'base' | 'chat' | 'none';
+  /** Language of the prompt (the questions' language); null without a prompt. */
+  language: string | null;
+  /** Where the base prompt's demonstrations came from (chat prompts are zero-shot: `none`). */
+  fewshot: 'dataset' | 'official' | 'none';
+  shots: number;
+  /** The scored answer was extracted from the raw output (extractAnswer). */
+  extracted: boolean;
+}
+
+/** One scored item, with everything the reporter and Vitest UI need. */
+export interface LokalItemRecord {
+  subset: string;
+  id: string | number;
+  /** Position of the item in its subset file, for ordering. */
+  index: number;
+  itemKey: string;
+  /** The model's raw output; the answer scored (extracted from it, or the raw output as is); that answer normalised (METRICS.md §9.1). */
+  rawPrediction: string;
+  answer: string;
+  prediction: string;
+  prompt: LokalPromptUse;
+  /** Normalised targets. */
+  targets: string[];
+  scores: ExampleScores;
+  latencyMs: number;
+  cached: boolean;
+  /** The replay file had no answer: scored as the empty string. */
+  missing: boolean;
+  verdict: string;
+}
+
+/** Per-subset aggregates written by the lokal runner when the subset's suite ends. */
+export interface LokalSubsetAggregate extends LokalSubsetInfo {
+  /** Items with a score (each id once: a repeated id counts once, its last record wins, as in eval.py). */
+  scored: number;
+  missing: number;
+  /** Item tests that ended without a score (model errors) or were skipped or filtered out. */
+  failed: number;
+  skipped: number;
+  /** Means of every metric over the scored items (eval.py's per-language figures); absent when nothing was scored. */
+  means?: Record<MultiLoKoMetric | 'edit_distance_first', number>;
+  /** Scored items answered from the response cache, and those the model answered (with their summed latency: cache hits excluded). */
+  cached: number;
+  modelCalls: number;
+  modelMs: number;
+  /** The distinct ways the items were asked, with how many items each. */
+  prompts: Array<LokalPromptUse & { items: number }>;
+  /** describe() of the model, as the gate test recorded it. */
+  modelDescription?: ModelDescription;
+}
+
+export interface LokalGateRecord {
+  /** describe() of the model that answered (never contains an API key). */
+  model?: ModelDescription;
+  outcomes: Array<{ gate: string; figure: string; value: number; bound: number; op: string; pass: boolean; message: string }>;
+}
+
+// Vitest re-exports TaskMeta from @vitest/runner; augmenting it there is what reaches `task.meta` and `.meta()`.
+declare module '@vitest/runner' {
+  interface TaskMeta {
+    /** Gate tests: the subset they guard. */
+    lokalSubset?: LokalSubsetInfo;
+    /** Gate tests: what they judged. */
+    lokalGate?: LokalGateRecord;
+    /** Item tests: the scored answer. */
+    lokalItem?: LokalItemRecord;
+    /** Suites: aggregates computed by the lokal runner. */
+    lokalAggregate?: LokalSubsetAggregate;
+    /** Any test: scores recorded by the lokal matchers (matcher metric → last value). */
+    lokalScores?: Record<string, number>;
+  }
+}

@@ -1,0 +1,52 @@
+// The leaderboard as plain text: per subset EM/F1/chrF (more on request), then per group average EM ± 2 SE, min, max, gap.
+import { MULTILOKO_METRICS, type MultiLoKoMetric } from './metrics/metricNames.ts';
+import type { GroupSummary, RolledSubset } from './rollup.ts';
+import { METRIC_LABELS, UNIT_METRICS, type GateOutcome } from './gates.ts';
+import { alignedColumns, gateSection } from '../../core/textTable.ts';
+
+export const DEFAULT_TABLE_METRICS: readonly MultiLoKoMetric[] = ['em', 'f1', 'chrf'];
+
+/** `all`, or metric names; EM, F1 and chrF are always shown. */
+export function tableMetrics(requested: readonly string[] | undefined): MultiLoKoMetric[] {
+  if (!requested) return [...DEFAULT_TABLE_METRICS];
+  if (requested.includes('all')) return [...MULTILOKO_METRICS];
+  for (const name of requested) {
+    if (!(MULTILOKO_METRICS as readonly string[]).includes(name)) {
+      throw new Error(`LOKAL_TABLE_METRICS: unknown metric ${JSON.stringify(name)} (known: all, ${MULTILOKO_METRICS.join(', ')})`);
+    }
+  }
+  return MULTILOKO_METRICS.filter((m) => DEFAULT_TABLE_METRICS.includes(m) || requested.includes(m));
+}
+
+/** 0–1 metrics with 3 decimals, 0–100 metrics and edit distance with 1 and 2. */
+export function formatMetric(metric: MultiLoKoMetric, value: number): string {
+  if (UNIT_METRICS.has(metric)) return value.toFixed(3);
+  return metric === 'edit_distance' ? value.toFixed(2) : value.toFixed(1);
+}
+
+export function leaderboardLines(subsets: readonly RolledSubset[], groups: readonly GroupSummary[], metrics: readonly MultiLoKoMetric[]): string[] {
+  const lines: string[] = [];
+  const bySubset = new Map(subsets.map((s) => [s.aggregate.key, s]));
+  for (const group of groups) {
+    const header = ['subset', 'items', ...metrics.map((m) => METRIC_LABELS[m])];
+    const rows = group.subsets.map((key) => {
+      const a = bySubset.get(key)!.aggregate;
+      const items = `${a.scored}${a.missing ? ` (${a.missing}∅)` : ''}${a.failed ? ` (${a.failed}✗)` : ''}`;
+      return [a.name, items, ...metrics.map((m) => formatMetric(m, a.means![m]))];
+    });
+    const averages = ['average', '', ...metrics.map((m) => formatMetric(m, group.figures[`average_${m}`]!))];
+    lines.push(`MultiLoKo · ${group.title}`);
+    lines.push(...alignedColumns([header, ...rows, averages], (c) => c > 0).map((l) => `  ${l}`));
+    const em = group.em;
+    const spread = em.se === null ? '(one language: no standard error)' : `± ${formatMetric('em', 2 * em.se)} (2 SE over ${group.languages} languages)`;
+    lines.push(
+      `  EM ${formatMetric('em', em.average)} ${spread} · min ${formatMetric('em', em.min.value)} (${em.min.language}) · max ${formatMetric('em', em.max.value)} (${em.max.language}) · gap ${formatMetric('em', group.figures.gap_em!)}`,
+    );
+    lines.push('');
+  }
+  return lines;
+}
+
+export function gateLines(outcomes: readonly GateOutcome[], notApplied: readonly string[]): string[] {
+  return gateSection('MultiLoKo gates', outcomes, notApplied, 'no such subset or no local subset in this run');
+}

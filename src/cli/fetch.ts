@@ -1,0 +1,334 @@
+// `lokal data fetch`: download the public MultiLoKo archive and Kalahi CSVs into data/, resumable and verified.
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { DataError } from '../data/errors.ts';
+import { MULTILOKO_ENV } from '../benchmarks/multiloko/data/locate.ts';
+import { loadMultiLoKo } from '../benchmarks/multiloko/data/multiloko.ts';
+import { DATA_SOURCES, type DataSource } from './sources.ts';
+
+export const KALAHI_ENV = 'LOKAL_KALAHI';
+
+export interface FetchDataOptions {
+  /** Folder to download into (created if missing), e.g. `data`. */
+  dir: string;
+  /** What to download; default DATA_SOURCES. */
+  sources?: readonly DataSource[];
+  /** Only the files of one dataset. */
+  only?: 'multiloko' | 'kalahi';
+  /** The fetch implementation; default globalThis.fetch. */
+  fetch?: typeof globalThis.fetch;
+  /** Progress and status lines; default: stderr. */
+  log?: (line: string) => void;
+  /** Give up on a request when no byte has arrived for this long; default 30 000 ms. */
+  timeoutMs?: number;
+  /** How many times an interrupted transfer is resumed before giving up; default 3. */
+  retries?: number;
+  /** Password for the structural check of the MultiLoKo archive; default the published one. */
+  password?: string;
+}
+
+export interface FetchedFile {
+  dataset: DataSource['dataset'];
+  path: string;
+  bytes: number;
+  sha256: string;
+  status: 'downloaded' | 'already-present';
+}
+
+/** How to put a file in place without the network, for every error that stops a download. */
+export function howToProvideByHand(source: DataSource, dir: string): string {
+  const target = path.join(dir, ...source.file.split('/'));
+  const alternative =
+    source.dataset === 'multiloko'
+      ? `or point ${MULTILOKO_ENV} at a copy you already have (the .enc archive or an extracted benchmark_data/ folder)`
+      : `or point ${KALAHI_ENV} at a folder that already holds filipino.csv, filipino_partially_enriched.csv and filipino_unenriched.csv`;
+  return [
+    'To provide the file by hand:',
+    `  download ${source.url}`,
+    `  (page: ${source.page})`,
+    `  and save it as ${target}, then run \`npx lokal data fetch\` again to verify it;`,
+    `  ${alternative}.`,
+  ].join('\n');
+}
+
+const OFFLINE_CODES = new Set([
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ETIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_SOCKET',
+]);
+
+function errorCode(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
+}
+
+/** A transfer that started and broke off: worth resuming. */
+class Interrupted extends Error {}
+
+class Timeout extends Error {
+  constructor(readonly ms: number) {
+    super(`no data for ${ms} ms`);
+  }
+}
+
+async function sizeOf(file: string): Promise<number | undefined> {
+  try {
+    const s = await stat(file);
+    return s.isFile() ? s.size : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function sha256File(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+interface Verdict {
+  ok: boolean;
+  sha256: string;
+  reason?: string;
+}
+
+async function verify(file: string, source: DataSource, password: string | undefined): Promise<Verdict> {
+  const sha256 = await sha256File(file);
+  if (source.sha256 !== undefined && sha256 !== source.sha256.toLowerCase()) {
+    return { ok: false, sha256, reason: `SHA-256 mismatch: expected ${source.sha256}, got ${sha256}` };
+  }
+  if (source.verify === 'multiloko-archive') {
+    try {
+      const dataset = await loadMultiLoKo(file, 'dev', password === undefined ? { env: {} } : { password, env: {} });
+      const languages = new Set(dataset.subsets.map((s) => s.folder));
+      if (languages.size === 0) return { ok: false, sha256, reason: 'the archive holds no language folders' };
+    } catch (error) {
+      return { ok: false, sha256, reason: `not a valid MultiLoKo archive: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  }
+  return { ok: true, sha256 };
+}
+
+function formatProgress(done: number, total: number | undefined): string {
+  if (total === undefined) return `${done} bytes`;
+  const pct = total === 0 ? 100 : Math.floor((done / total) * 100);
+  return `${done}/${total} bytes (${pct}%)`;
+}
+
+/** Parses `Content-Range: bytes 100-199/200` (also the unsatisfied form with a star). */
+export function parseContentRange(header: string | null): { start?: number; total?: number } {
+  if (!header) return {};
+  const m = /^bytes\s+(?:(\d+)-\d+|\*)\/(\d+|\*)$/i.exec(header.trim());
+  if (!m) return {};
+  return { start: m[1] === undefined ? undefined : Number(m[1]), total: m[2] === '*' ? undefined : Number(m[2]) };
+}
+
+interface TransferContext {
+  source: DataSource;
+  dir: string;
+  part: string;
+  fetchImpl: typeof globalThis.fetch;
+  log: (line: string) => void;
+  timeoutMs: number;
+}
+
+type TransferOutcome = 'complete' | 'range-not-satisfiable';
+
+/** One request, resuming from `.part` when it exists: appends on 206, rewrites on 200. Resolves once the body has been read. */
+async function transfer(ctx: TransferContext): Promise<TransferOutcome> {
+  const { source, part, log } = ctx;
+  const have = (await sizeOf(part)) ?? 0;
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => controller.abort(new Timeout(ctx.timeoutMs)), ctx.timeoutMs);
+  };
+  arm();
+  try {
+    let response: Response;
+    try {
+      response = await ctx.fetchImpl(source.url, {
+        headers: have > 0 ? { Range: `bytes=${have}-` } : {},
+        signal: controller.signal,
+        redirect: 'follow',
+      });
+    } catch (error) {
+      throw networkError(ctx, controller.signal.reason instanceof Timeout ? controller.signal.reason : error, false);
+    }
+    if (response.status === 416 && have > 0) {
+      await response.body?.cancel();
+      return 'range-not-satisfiable';
+    }
+    let offset: number;
+    let total: number | undefined;
+    const length = response.headers.get('content-length');
+    if (response.status === 206 && have > 0) {
+      const range = parseContentRange(response.headers.get('content-range'));
+      if (range.start !== have) {
+        await response.body?.cancel();
+        throw new DataError(source.url, `the server answered a resume request for bytes ${have}- with range ${response.headers.get('content-range')}`, {
+          code: 'download',
+        });
+      }
+      offset = have;
+      total = range.total ?? (length === null ? undefined : have + Number(length));
+    } else if (response.status === 200) {
+      offset = 0; // a server that ignores Range sends everything again
+      total = length === null ? source.bytes : Number(length);
+    } else {
+      await response.body?.cancel().catch(() => undefined);
+      throw new DataError(
+        source.url,
+        `download failed: HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}.\n${howToProvideByHand(source, ctx.dir)}`,
+        { code: 'download' },
+      );
+    }
+    log(
+      offset > 0
+        ? `${source.file}: resuming at ${formatProgress(offset, total)} from ${source.url}`
+        : `${source.file}: downloading ${source.url}${total === undefined ? '' : ` (${total} bytes)`}`,
+    );
+    const handle = await open(part, offset > 0 ? 'a' : 'w');
+    let done = offset;
+    let reported = total && total > 0 ? Math.floor((done / total) * 10) : 0;
+    let nextByteReport = done + (1 << 20);
+    try {
+      if (response.body) {
+        try {
+          for await (const chunk of response.body) {
+            arm();
+            await handle.write(chunk);
+            done += chunk.byteLength;
+            if (total && total > 0) {
+              const tenth = Math.floor((done / total) * 10);
+              if (tenth > reported && done < total) {
+                reported = tenth;
+                log(`${source.file}: ${formatProgress(done, total)}`);
+              }
+            } else if (done >= nextByteReport) {
+              nextByteReport = done + (1 << 20);
+              log(`${source.file}: ${formatProgress(done, total)}`);
+            }
+          }
+        } catch (error) {
+          const reason = controller.signal.reason instanceof Timeout ? controller.signal.reason : error;
+          throw new Interrupted(`${source.file}: transfer interrupted at ${formatProgress(done, total)} (${describe(reason)})`, {
+            cause: reason,
+          });
+        }
+      }
+    } finally {
+      await handle.close();
+    }
+    if (total !== undefined && done < total) {
+      throw new Interrupted(`${source.file}: the server closed the connection at ${formatProgress(done, total)}`);
+    }
+    log(`${source.file}: ${formatProgress(done, total ?? done)} received`);
+    return 'complete';
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Timeout) return error.message;
+  const code = errorCode(error);
+  const message = error instanceof Error ? error.message : String(error);
+  return code ? `${code}: ${message}` : message;
+}
+
+function networkError(ctx: TransferContext, error: unknown, started: boolean): DataError {
+  const code = error instanceof Timeout ? 'timeout' : errorCode(error);
+  const offline = error instanceof Timeout || (code !== undefined && OFFLINE_CODES.has(code));
+  const why = offline
+    ? `the server could not be reached (${describe(error)}); you may be offline`
+    : `the request failed (${describe(error)})`;
+  return new DataError(ctx.source.url, `${started ? 'download interrupted' : 'download failed'}: ${why}.\n${howToProvideByHand(ctx.source, ctx.dir)}`, {
+    code: 'download',
+    cause: error,
+  });
+}
+
+async function download(ctx: TransferContext, retries: number): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      // 'range-not-satisfiable' (416): the partial file is already as long as the resource; verification decides.
+      await transfer(ctx);
+      return;
+    } catch (error) {
+      if (!(error instanceof Interrupted)) throw error;
+      if (attempt >= retries) {
+        const kept = (await sizeOf(ctx.part)) ?? 0;
+        throw new DataError(
+          ctx.source.url,
+          `${error.message}; gave up after ${retries + 1} attempts. The ${kept} bytes received are kept in ${ctx.part}: running the command again resumes from there.\n${howToProvideByHand(ctx.source, ctx.dir)}`,
+          { code: 'download', cause: error },
+        );
+      }
+      ctx.log(`${error.message}; resuming (attempt ${attempt + 2} of ${retries + 1})`);
+    }
+  }
+}
+
+async function fetchOne(source: DataSource, options: Required<Pick<FetchDataOptions, 'dir'>> & FetchDataOptions): Promise<FetchedFile> {
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const target = path.join(options.dir, ...source.file.split('/'));
+  const part = `${target}.part`;
+  await mkdir(path.dirname(target), { recursive: true });
+  if ((await sizeOf(target)) !== undefined) {
+    const present = await verify(target, source, options.password);
+    if (present.ok) {
+      log(`${source.file}: already present and verified`);
+      return { dataset: source.dataset, path: target, bytes: (await sizeOf(target))!, sha256: present.sha256, status: 'already-present' };
+    }
+    log(`${source.file}: present but fails verification (${present.reason}); downloading it again`);
+  }
+  const ctx: TransferContext = {
+    source,
+    dir: options.dir,
+    part,
+    fetchImpl: options.fetch ?? globalThis.fetch,
+    log,
+    timeoutMs: options.timeoutMs ?? 30_000,
+  };
+  const resumedEarlierRun = ((await sizeOf(part)) ?? 0) > 0;
+  await download(ctx, options.retries ?? 3);
+  let verdict = await verify(part, source, options.password);
+  if (!verdict.ok && resumedEarlierRun) {
+    // A stale partial file (e.g. of an older upload) poisons a resume: try once from scratch.
+    log(`${source.file}: ${verdict.reason}; downloading once more from the start`);
+    await rm(part, { force: true });
+    await download(ctx, options.retries ?? 3);
+    verdict = await verify(part, source, options.password);
+  }
+  if (!verdict.ok) {
+    await rm(part, { force: true });
+    throw new DataError(target, `downloaded file failed verification: ${verdict.reason}. It was deleted.\n${howToProvideByHand(source, options.dir)}`, {
+      code: 'checksum',
+    });
+  }
+  await rename(part, target); // same folder, so atomic: the final name only ever holds a verified file
+  const bytes = (await sizeOf(target))!;
+  log(`${source.file}: saved ${bytes} bytes, sha256 ${verdict.sha256}${source.sha256 ? ' (matches the pinned hash)' : ' (structure verified)'}`);
+  return { dataset: source.dataset, path: target, bytes, sha256: verdict.sha256, status: 'downloaded' };
+}
+
+/** Downloads every source (or those of `only`) into `dir`; files already present and valid are kept. */
+export async function fetchData(options: FetchDataOptions): Promise<FetchedFile[]> {
+  const sources = (options.sources ?? DATA_SOURCES).filter((s) => options.only === undefined || s.dataset === options.only);
+  const results: FetchedFile[] = [];
+  for (const source of sources) results.push(await fetchOne(source, options));
+  return results;
+}

@@ -1,0 +1,33 @@
+// Plain-text tables for the reporters: column widths in code points, so CJK and accented names line up as counted.
+import type { GateOutcome } from '../benchmarks/multiloko/gates.ts';
+
+export function displayWidth(text: string): number {
+  return Array.from(text).length;
+}
+
+function pad(text: string, size: number, right: boolean): string {
+  const fill = ' '.repeat(Math.max(0, size - displayWidth(text)));
+  return right ? fill + text : text + fill;
+}
+
+/** Rows as aligned columns separated by two spaces; `rightAligned(c)` for figure columns. */
+export function alignedColumns(rows: string[][], rightAligned: (column: number) => boolean): string[] {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => displayWidth(r[c] ?? ''))));
+  return rows.map((r) => r.map((cell, c) => pad(cell, widths[c]!, rightAligned(c))).join('  ').trimEnd());
+}
+
+/** A Markdown table with aligned columns: the first `textColumns` left, the figures right. */
+export function markdownTable(header: string[], rows: string[][], textColumns = 1): string[] {
+  const widths = header.map((h, c) => Math.max(3, displayWidth(h), ...rows.map((r) => displayWidth(r[c] ?? ''))));
+  const line = (cells: string[]) => `| ${cells.map((text, c) => pad(text, widths[c]!, c >= textColumns)).join(' | ')} |`;
+  return [line(header), `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`, ...rows.map(line)];
+}
+
+/** The gate section of a benchmark: one line per judged gate, then the clauses that matched nothing in this run. */
+export function gateSection(title: string, outcomes: readonly GateOutcome[], notApplied: readonly string[], whyNotApplied: string): string[] {
+  if (outcomes.length === 0 && notApplied.length === 0) return [];
+  const lines = [title];
+  for (const o of outcomes) lines.push(`  ${o.pass ? '✓' : '✗'} ${o.message}`);
+  for (const clause of notApplied) lines.push(`  - ${clause}: not applied (${whyNotApplied})`);
+  return lines;
+}

@@ -1,0 +1,109 @@
+// Which model a run asks and how: the default model, provider options from the settings, the response cache
+// around every non-replay provider, and whether the model is a chat model (for LOKAL_PROMPT=auto).
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { DEFAULT_CACHE_FILE, withCache, type CacheMode } from './cache.ts';
+import { createProvider, parseProviderSpec, type CreateProviderOptions } from './index.ts';
+import { DEFAULT_MODEL } from './defaults.ts';
+import type { TransformersProviderOptions } from './transformers.ts';
+import type { OpenAIProviderOptions } from './openai.ts';
+import type { ModelProvider } from './types.ts';
+import type { LokalConfig } from '../core/settings.ts';
+
+/** The model of `npx vitest run evals` when LOKAL_MODEL and lokal.config.json name none. */
+export const DEFAULT_MODEL_SPEC = `transformers:${DEFAULT_MODEL}`;
+
+type ModelSettings = Pick<
+  LokalConfig,
+  'model' | 'missing' | 'cache' | 'cacheFile' | 'dtype' | 'modelDir' | 'modelCache' | 'offline' | 'concurrency' | 'baseUrl'
+>;
+
+/** The provider string of the run: the configured one, else the default model. */
+export function modelSpec(config: Pick<LokalConfig, 'model'>): string {
+  return config.model ?? DEFAULT_MODEL_SPEC;
+}
+
+/** Provider options plus the cache settings; plain JSON, so equal settings give equal pool keys. */
+export interface LokalModelOptions extends CreateProviderOptions {
+  /** Response cache around transformers:/openai: providers (replay is never cached). */
+  cache?: { mode: CacheMode; file: string };
+}
+
+function defined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** Options for createProvider from the run's settings (unset ones are left to the providers' own env defaults). */
+export function lokalModelOptions(config: ModelSettings): LokalModelOptions {
+  const transformers: TransformersProviderOptions = defined({
+    dtype: config.dtype,
+    modelDir: config.modelDir,
+    cacheDir: config.modelCache,
+    // Only an explicit "offline" forbids downloads; otherwise the provider reads LOKAL_OFFLINE/HF_HUB_OFFLINE.
+    allowRemote: config.offline === true ? false : undefined,
+  });
+  const openai: OpenAIProviderOptions = defined({ baseUrl: config.baseUrl, concurrency: config.concurrency });
+  return {
+    replay: { onMissing: config.missing },
+    transformers,
+    openai,
+    cache: { mode: config.cache ?? 'readwrite', file: config.cacheFile ?? DEFAULT_CACHE_FILE },
+  };
+}
+
+/** A built model: what tests call (`provider`, cached when configured) and the provider underneath. */
+export interface LokalModel {
+  kind: string;
+  provider: ModelProvider;
+  inner: ModelProvider;
+  /** Whether the model takes chat messages (memoised; see isChatModel). */
+  chat(): Promise<boolean>;
+}
+
+/** Builds the provider named by `spec`; transformers:/openai: providers are wrapped in the response cache. */
+export async function openLokalModel(spec: string, options: LokalModelOptions = {}): Promise<LokalModel> {
+  const { kind } = parseProviderSpec(spec);
+  const { cache, ...providerOptions } = options;
+  const inner = await createProvider(spec, providerOptions);
+  const provider = kind === 'replay' || !cache || cache.mode === 'off' ? inner : withCache(inner, { mode: cache.mode, file: cache.file });
+  let chat: Promise<boolean> | undefined;
+  return { kind, provider, inner, chat: () => (chat ??= isChatModel(inner)) };
+}
+
+/**
+ * A chat template in a local model folder: tokenizer_config.json's `chat_template` (where transformers.js's
+ * AutoTokenizer reads it; its processors alone read chat_template.jinja). undefined when the file is unreadable.
+ */
+export function folderHasChatTemplate(dir: string): boolean | undefined {
+  const config = path.join(dir, 'tokenizer_config.json');
+  if (!existsSync(config)) return undefined;
+  try {
+    const template = (JSON.parse(readFileSync(config, 'utf8')) as { chat_template?: unknown }).chat_template;
+    return (typeof template === 'string' && template.trim() !== '') || (Array.isArray(template) && template.length > 0);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether a provider takes chat messages: a provider's own `isChatModel()` when it has one, else `chatTemplate` in
+ * describe().settings, else by kind — openai: always (chat completions); transformers: the tokenizer has a chat
+ * template (read from a local folder's files, or from the loaded tokenizer for a Hub model); replay: no.
+ */
+export async function isChatModel(provider: ModelProvider): Promise<boolean> {
+  const own = (provider as { isChatModel?: () => boolean | Promise<boolean> }).isChatModel;
+  if (typeof own === 'function') return Boolean(await own.call(provider));
+  const description = provider.describe();
+  if (typeof description.settings.chatTemplate === 'boolean') return description.settings.chatTemplate;
+  if (description.provider === 'openai') return true;
+  const { TransformersProvider } = description.provider === 'transformers' ? await import('./transformers.ts') : { TransformersProvider: undefined };
+  if (TransformersProvider && provider instanceof TransformersProvider) {
+    if (provider.source.kind === 'local') {
+      const fromFiles = folderHasChatTemplate(provider.source.path);
+      if (fromFiles !== undefined) return fromFiles;
+    }
+    const loaded = await provider.load();
+    return Boolean(loaded.tokenizer.chat_template);
+  }
+  return false;
+}
