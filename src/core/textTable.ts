@@ -1,5 +1,5 @@
 // Plain-text tables for the reporters: column widths in code points, so CJK and accented names line up as counted.
-import type { GateOutcome } from '../benchmarks/multiloko/gates.ts';
+import type { GateOutcome } from './gates.ts';
 
 export function displayWidth(text: string): number {
   return Array.from(text).length;

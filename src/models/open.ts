@@ -8,18 +8,18 @@ import { DEFAULT_MODEL } from './defaults.ts';
 import type { TransformersProviderOptions } from './transformers.ts';
 import type { OpenAIProviderOptions } from './openai.ts';
 import type { ModelProvider } from './types.ts';
-import type { LokalConfig } from '../core/settings.ts';
+import type { SharedSettings } from '../core/settings.ts';
 
 /** The model of `npx vitest run evals` when LOKAL_MODEL and lokal.config.json name none. */
 export const DEFAULT_MODEL_SPEC = `transformers:${DEFAULT_MODEL}`;
 
 type ModelSettings = Pick<
-  LokalConfig,
+  SharedSettings,
   'model' | 'missing' | 'cache' | 'cacheFile' | 'dtype' | 'modelDir' | 'modelCache' | 'offline' | 'concurrency' | 'baseUrl'
 >;
 
 /** The provider string of the run: the configured one, else the default model. */
-export function modelSpec(config: Pick<LokalConfig, 'model'>): string {
+export function modelSpec(config: Pick<SharedSettings, 'model'>): string {
   return config.model ?? DEFAULT_MODEL_SPEC;
 }
 

@@ -1,7 +1,8 @@
 // The model as a worker-scoped fixture: one provider per worker and provider string, closed when the worker ends.
 import { test as base } from 'vitest';
 import type { ModelProvider } from '../models/types.ts';
-import { resolveLokalConfig } from '../core/settings.ts';
+import { resolveSettingsTree, sharedSettings } from '../core/settings.ts';
+import { BENCHMARKS } from '../benchmarks/index.ts';
 import { lokalModelOptions, modelSpec, openLokalModel, type LokalModel, type LokalModelOptions } from '../models/open.ts';
 
 /** Models by provider string and options; building one twice (e.g. two suites in a file) reuses the first. */
@@ -46,6 +47,6 @@ export const lokalTest = base
     return pool;
   })
   .extend('model', { scope: 'worker' }, async ({ lokalModels }) => {
-    const config = resolveLokalConfig();
+    const config = sharedSettings(resolveSettingsTree(BENCHMARKS.map((b) => b.settings)));
     return lokalModels.get(modelSpec(config), lokalModelOptions(config));
   });

@@ -1,21 +1,31 @@
-// The evals project's test runner (Vitest's TestRunner, which 4.1 exports from 'vitest' instead of 'vitest/runners'):
-// when a subset's suite ends, its aggregates go into the suite's meta, so the reporter can roll up from meta alone —
-// also after `--shard` + `--reporter=blob` + `--merge-reports`.
+// The evals' test runner (Vitest's TestRunner, which 4.1 exports from 'vitest'): when a group's suite ends, its
+// aggregates go into the suite's meta, so the reporter can roll up from meta alone — also after `--shard` +
+// `--reporter=blob` + `--merge-reports`. Configure it as `runner: 'vitest-lokal/runner'` (lokalEvals does).
 import type { RunnerTestSuite as Suite } from 'vitest';
 import { TestRunner } from 'vitest';
-import { aggregateSubset, viewOfTask } from '../benchmarks/multiloko/aggregate.ts';
-import '../benchmarks/multiloko/records.ts';
-import { kalahiSuiteAggregate } from '../benchmarks/kalahi/aggregate.ts';
+import { findBenchmark } from '../benchmarks/index.ts';
+import './meta.ts';
+import { descendantTests, groupTests, runnerState, type RunnerTaskLike } from './views.ts';
+
+/** The aggregate of a group suite (the one whose direct child is a gate test); undefined for other suites. */
+export function groupAggregate(suite: { tasks: readonly RunnerTaskLike[] }): RunnerTaskLike['meta']['lokalGroup'] {
+  const parts = groupTests(
+    suite.tasks.filter((t) => t.type === 'test'),
+    (t) => t.meta,
+  );
+  const definition = parts && findBenchmark(parts.info.benchmark);
+  if (!parts || !definition) return undefined;
+  const items = descendantTests(suite)
+    .filter((t) => !t.meta.lokalGroup)
+    .map((t) => ({ record: t.meta.lokalItem, state: runnerState(t) }));
+  return definition.aggregate(parts.info, items, parts.gate);
+}
 
 export default class LokalRunner extends TestRunner {
   override async onAfterRunSuite(suite: Suite): Promise<void> {
     if (suite.type === 'suite') {
-      const tests = suite.tasks.filter((task) => task.type === 'test').map(viewOfTask);
-      const aggregate = aggregateSubset(tests);
+      const aggregate = groupAggregate(suite as unknown as RunnerTaskLike & { tasks: RunnerTaskLike[] });
       if (aggregate) suite.meta.lokalAggregate = aggregate;
-      // Kalahi variant suites: aggregates over their category describes (src/vitest/kalahiAggregate.ts).
-      const kalahi = kalahiSuiteAggregate(suite);
-      if (kalahi) suite.meta.lokalKalahiAggregate = kalahi;
     }
     await super.onAfterRunSuite(suite);
   }

@@ -1,11 +1,13 @@
 // The runner-side aggregation: only a variant suite (whose direct child is the gate test) gets aggregates, over the
 // prompt tests of its category describes; failed and skipped prompt tests are counted.
 import { describe, expect, test } from 'vitest';
-import { kalahiSuiteAggregate } from '../../src/benchmarks/kalahi/aggregate.ts';
-import type { KalahiPromptRecord, KalahiRunInfo } from '../../src/benchmarks/kalahi/records.ts';
+import { groupAggregate as kalahiSuiteAggregate } from '../../src/vitest/runner.ts';
+import type { KalahiPromptRecord, KalahiRunInfo, KalahiSuiteAggregate } from '../../src/benchmarks/kalahi/records.ts';
 
 const info = {
   benchmark: 'kalahi',
+  key: 'full',
+  name: 'kalahi · full',
   variant: 'full',
   file: 'filipino.csv',
   order: 0,
@@ -32,12 +34,12 @@ function prompt(id: string, row: number, category: string, mc1: number): KalahiP
 const test_ = (meta: object, state?: string, mode = 'run') => ({ type: 'test', meta, mode, ...(state ? { result: { state } } : {}) });
 
 describe('kalahiSuiteAggregate', () => {
-  const ethics = { type: 'suite', meta: {}, mode: 'run', tasks: [test_({ lokalKalahiItem: prompt('a', 1, 'ethics', 1) }, 'pass'), test_({ lokalKalahiItem: prompt('b', 2, 'ethics', 0) }, 'fail'), test_({}, 'fail')] };
-  const shared = { type: 'suite', meta: {}, mode: 'run', tasks: [test_({ lokalKalahiItem: prompt('c', 3, 'shared knowledge', 1) }, 'pass'), test_({}, undefined, 'skip')] };
-  const variant = { type: 'suite', meta: {}, mode: 'run', tasks: [ethics, shared, test_({ lokalKalahiRun: info }, 'pass')] };
+  const ethics = { type: 'suite', meta: {}, mode: 'run', tasks: [test_({ lokalItem: prompt('a', 1, 'ethics', 1) }, 'pass'), test_({ lokalItem: prompt('b', 2, 'ethics', 0) }, 'fail'), test_({}, 'fail')] };
+  const shared = { type: 'suite', meta: {}, mode: 'run', tasks: [test_({ lokalItem: prompt('c', 3, 'shared knowledge', 1) }, 'pass'), test_({}, undefined, 'skip')] };
+  const variant = { type: 'suite', meta: {}, mode: 'run', tasks: [ethics, shared, test_({ lokalGroup: info }, 'pass')] };
 
   test('a variant suite: prompt tests of every category; counts; means', () => {
-    const aggregate = kalahiSuiteAggregate(variant)!;
+    const aggregate = kalahiSuiteAggregate(variant) as KalahiSuiteAggregate;
     expect(aggregate).toMatchObject({ variant: 'full', recorded: 3, failed: 2, skipped: 1 });
     expect(aggregate.overall.mc!.normalised.mc1).toBe(2 / 3);
     expect(aggregate.byCategory.ethics!.mc!.normalised.mc1).toBe(0.5);

@@ -4,7 +4,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { resolveKalahiConfig } from '../../src/benchmarks/kalahi/config.ts';
+import { resolveKalahiConfig as fromSettings, type KalahiSettings } from '../../src/benchmarks/kalahi/config.ts';
+import { KALAHI_SETTINGS } from '../../src/benchmarks/kalahi/settings.ts';
+import { MULTILOKO_SETTINGS } from '../../src/benchmarks/multiloko/settings.ts';
+import { resolveSettingsTree, sectionSettings, type ResolveOptions, type SettingsTree } from '../../src/core/settings.ts';
+
+/** Kalahi's config from the layered settings (the `kalahi` object of options / lokal.config.json, and the environment). */
+function resolveKalahiConfig(kalahi: SettingsTree['kalahi'] & object, resolve: ResolveOptions) {
+  const tree = resolveSettingsTree([MULTILOKO_SETTINGS, KALAHI_SETTINGS], { kalahi }, resolve);
+  return fromSettings(sectionSettings<KalahiSettings>(tree, KALAHI_SETTINGS));
+}
 
 const cwd = mkdtempSync(path.join(tmpdir(), 'lokal-kalahi-config-'));
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
@@ -24,7 +33,7 @@ describe('resolveKalahiConfig', () => {
 
   test('environment: lists, options, off, and LOKAL_LIMIT / LOKAL_MODEL from the shared settings', () => {
     const config = resolveKalahiConfig(
-      { kalahiVariant: 'unenriched' },
+      { variant: 'unenriched' },
       {
         cwd,
         env: {
@@ -52,11 +61,11 @@ describe('resolveKalahiConfig', () => {
   });
 
   test('options in code and lokal.config.json; the environment wins', () => {
-    writeFileSync(path.join(cwd, 'lokal.config.json'), JSON.stringify({ kalahiTasks: ['generation'], kalahiVariant: ['partially_enriched'] }));
+    writeFileSync(path.join(cwd, 'lokal.config.json'), JSON.stringify({ kalahi: { tasks: ['generation'], variant: ['partially_enriched'] } }));
     try {
       expect(resolveKalahiConfig({}, { cwd, env: {} })).toMatchObject({ tasks: ['generation'], variants: ['partially_enriched'] });
-      expect(resolveKalahiConfig({ kalahiTasks: 'mc' }, { cwd, env: {} }).tasks).toEqual(['mc']);
-      expect(resolveKalahiConfig({ kalahiTasks: 'mc' }, { cwd, env: { LOKAL_KALAHI_TASKS: 'generation' } }).tasks).toEqual(['generation']);
+      expect(resolveKalahiConfig({ tasks: 'mc' }, { cwd, env: {} }).tasks).toEqual(['mc']);
+      expect(resolveKalahiConfig({ tasks: 'mc' }, { cwd, env: { LOKAL_KALAHI_TASKS: 'generation' } }).tasks).toEqual(['generation']);
     } finally {
       rmSync(path.join(cwd, 'lokal.config.json'));
     }
@@ -67,6 +76,6 @@ describe('resolveKalahiConfig', () => {
     expect(() => resolveKalahiConfig({}, { cwd, env: { LOKAL_KALAHI_TASKS: 'mc,essay' } })).toThrow(/LOKAL_KALAHI_TASKS/);
     expect(() => resolveKalahiConfig({}, { cwd, env: { LOKAL_KALAHI_BUDGET: '256' } })).toThrow(/LOKAL_KALAHI_BUDGET/);
     expect(() => resolveKalahiConfig({}, { cwd, env: { LOKAL_KALAHI_CHRF: 'chrf+' } })).toThrow(/LOKAL_KALAHI_CHRF/);
-    expect(() => resolveKalahiConfig({ kalahiBudget: 'tokens' as never }, { cwd, env: {} })).toThrow(/options field "kalahiBudget"/);
+    expect(() => resolveKalahiConfig({ budget: 'tokens' as never }, { cwd, env: {} })).toThrow(/options field "kalahi.budget"/);
   });
 });

@@ -3,7 +3,8 @@
 import { describe, expect, test } from 'vitest';
 import type { KalahiRow } from '../../src/benchmarks/kalahi/data.ts';
 import { scoreKalahiResponse } from '../../src/benchmarks/kalahi/metrics/index.ts';
-import { meanSkippingNull, summariseKalahi } from '../../src/benchmarks/kalahi/aggregate.ts';
+import { summariseKalahi } from '../../src/benchmarks/kalahi/aggregate.ts';
+import { meanSkippingNull } from '../../src/core/stats.ts';
 import type { LearnedScorers } from '../../src/benchmarks/kalahi/learned.ts';
 import type { KalahiGenerationRecord, KalahiPromptRecord } from '../../src/benchmarks/kalahi/records.ts';
 import { metricRecord, scoreKalahiReply } from '../../src/benchmarks/kalahi/reply.ts';

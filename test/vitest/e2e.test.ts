@@ -155,9 +155,9 @@ describe('evals runs in child vitest processes', () => {
     // Two eval files (sharding splits files) in a folder of their own, read through the repo's config.
     const evals = path.join(dir, 'sharded', 'evals');
     mkdirSync(evals, { recursive: true });
-    const suite = path.join(REPO_ROOT, 'src', 'vitest', 'index.ts');
-    writeFileSync(path.join(evals, 'a.eval.ts'), `import { multilokoSuite } from ${JSON.stringify(suite)};\nawait multilokoSuite({ languages: ['english', 'french'] });\n`);
-    writeFileSync(path.join(evals, 'b.eval.ts'), `import { multilokoSuite } from ${JSON.stringify(suite)};\nawait multilokoSuite({ languages: ['italian'] });\n`);
+    const header = "import { multiloko } from 'vitest-lokal/benchmarks';\nimport { benchmarkSuite } from 'vitest-lokal/vitest';\n";
+    writeFileSync(path.join(evals, 'a.eval.ts'), `${header}await benchmarkSuite(multiloko, { multiloko: { languages: ['english', 'french'] } });\n`);
+    writeFileSync(path.join(evals, 'b.eval.ts'), `${header}await benchmarkSuite(multiloko, { multiloko: { languages: ['italian'] } });\n`);
     const config = path.join(dir, 'sharded', 'vitest.config.mjs');
     writeFileSync(
       config,

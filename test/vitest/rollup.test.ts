@@ -2,7 +2,8 @@
 import { describe, expect, test } from 'vitest';
 import { parseBaseline } from '../../src/benchmarks/multiloko/baseline.ts';
 import type { LokalSubsetAggregate } from '../../src/benchmarks/multiloko/records.ts';
-import { judgeRun, standardError, summariseGroups, summariseRun, type RolledSubset } from '../../src/benchmarks/multiloko/rollup.ts';
+import { judgeRun, summariseGroups, summariseRun, type RolledSubset } from '../../src/benchmarks/multiloko/rollup.ts';
+import { standardError } from '../../src/core/stats.ts';
 import { leaderboardLines, tableMetrics } from '../../src/benchmarks/multiloko/table.ts';
 import { parseThresholds } from '../../src/benchmarks/multiloko/gates.ts';
 

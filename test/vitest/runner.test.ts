@@ -1,7 +1,9 @@
 // The runner's aggregates, checked against means folded by hand from the records below.
 import { describe, expect, test } from 'vitest';
 import type { ExampleScores } from '../../src/metrics/index.ts';
-import { aggregateSubset, uniqueRecords, type ItemTestView } from '../../src/benchmarks/multiloko/aggregate.ts';
+import { aggregateSubset as aggregateGroup, uniqueRecords } from '../../src/benchmarks/multiloko/aggregate.ts';
+import type { GateRecord } from '../../src/core/benchmark.ts';
+import { groupTests } from '../../src/vitest/views.ts';
 import type { LokalItemRecord, LokalSubsetInfo } from '../../src/benchmarks/multiloko/records.ts';
 import LokalRunner from '../../src/vitest/runner.ts';
 
@@ -24,8 +26,20 @@ function record(id: string | number, index: number, s: ExampleScores, missing = 
   };
 }
 
+/** A test as a reporter or the runner sees it: its meta and state. */
+interface ItemTestView {
+  meta: { lokalItem?: LokalItemRecord; lokalGroup?: LokalSubsetInfo; lokalGate?: GateRecord };
+  state: 'passed' | 'failed' | 'skipped' | 'pending';
+}
 const item = (r: LokalItemRecord | undefined, state: ItemTestView['state'] = 'passed'): ItemTestView => ({ meta: r ? { lokalItem: r } : {}, state });
-const gate: ItemTestView = { meta: { lokalSubset: info }, state: 'passed' };
+const gate: ItemTestView = { meta: { lokalGroup: info }, state: 'passed' };
+
+/** A suite's tests split as the runner and reporter split them: the gate test's info, the item tests. */
+function aggregateSubset(tests: readonly ItemTestView[]) {
+  const parts = groupTests(tests, (t) => t.meta);
+  if (!parts) return undefined;
+  return aggregateGroup(parts.info as LokalSubsetInfo, parts.items.map((t) => ({ record: t.meta.lokalItem, state: t.state })), parts.gate);
+}
 
 describe('aggregateSubset', () => {
   test('means over each id once (first position, last record), with counts', () => {
@@ -61,7 +75,7 @@ describe('aggregateSubset', () => {
       item(record('b', 1, scores(1, 1, 1), false, { latencyMs: 0, cached: true, prompt: base })),
       item(record('c', 2, scores(1, 1, 1), false, { latencyMs: 30.5 })),
       item(record('d', 3, scores(1, 1, 1), true, { latencyMs: 7, prompt: base })),
-      { meta: { lokalSubset: info, lokalGate: { model: description, outcomes: [] } }, state: 'passed' },
+      { meta: { lokalGroup: info, lokalGate: { model: description, outcomes: [], notApplied: [] } }, state: 'passed' },
     ])!;
     expect(aggregate).toMatchObject({ cached: 1, modelCalls: 2, modelMs: 150.5, modelDescription: description });
     expect(aggregate.prompts).toEqual([{ ...base, items: 3 }, { ...CHAT, items: 1 }]);
@@ -99,7 +113,7 @@ describe('LokalRunner', () => {
     const r1 = record('b', 1, scores(0, 0.5, 40), true);
     const suite = {
       type: 'suite', mode: 'run', name: 'italian · local', meta: {} as Record<string, unknown>, result: { state: 'pass' },
-      tasks: [task({ lokalItem: r0 }, 'pass'), task({ lokalItem: r1 }, 'pass'), task({}, 'fail'), task({ lokalSubset: info }, 'pass')],
+      tasks: [task({ lokalItem: r0 }, 'pass'), task({ lokalItem: r1 }, 'pass'), task({}, 'fail'), task({ lokalGroup: info }, 'pass')],
     };
     await runner.onAfterRunSuite(suite as never);
     expect(suite.meta.lokalAggregate).toEqual({

@@ -1,20 +1,10 @@
 // A Kalahi suite's figures from its prompt records: MC means (NaN skipped, as pandas) and, per generation metric, the
 // means of acc / max / diff over the scored replies — overall and per category.
+import type { ItemView } from '../../core/benchmark.ts';
+import { meanSkippingNull } from '../../core/stats.ts';
 import { KALAHI_TABLE_METRICS, type KalahiGroupFigures, type KalahiGenerationSummary, type KalahiLearnedMetric, type KalahiMCFigures, type KalahiMCSummary, type KalahiPromptRecord, type KalahiRunInfo, type KalahiSuiteAggregate } from './records.ts';
 
 const MC_FIGURES = ['mc1', 'mc2', 'mc2_normalised', 'mc3', 'lprob_max', 'lprob_diff'] as const satisfies ReadonlyArray<keyof KalahiMCFigures>;
-
-/** Mean of the non-null values in order (a plain fold, as pandas' mean over a short column); null when there are none. */
-export function meanSkippingNull(values: ReadonlyArray<number | null | undefined>): number | null {
-  let sum = 0;
-  let n = 0;
-  for (const v of values) {
-    if (v === null || v === undefined || Number.isNaN(v)) continue;
-    sum += v;
-    n++;
-  }
-  return n === 0 ? null : sum / n;
-}
 
 function mcSummary(records: readonly KalahiPromptRecord[]): KalahiMCSummary | undefined {
   const mc = records.flatMap((r) => (r.mc ? [r.mc] : []));
@@ -80,56 +70,14 @@ export function summariseKalahi(records: readonly KalahiPromptRecord[], categori
   return { overall: groupFigures(ordered), byCategory, notComputed: notComputedOf(ordered) };
 }
 
-/** The structural part of a runner Task or a reporter TestCase that aggregation needs. */
-export interface KalahiTestView {
-  meta: { lokalKalahiItem?: KalahiPromptRecord; lokalKalahiRun?: KalahiRunInfo };
-  state: 'passed' | 'failed' | 'skipped' | 'pending';
-}
-
-/** Aggregates one Kalahi suite from all its tests (prompt tests in nested describes, the gate test); undefined otherwise. */
-export function aggregateKalahi(tests: readonly KalahiTestView[]): KalahiSuiteAggregate | undefined {
-  const info = tests.find((t) => t.meta.lokalKalahiRun)?.meta.lokalKalahiRun;
-  if (!info) return undefined;
-  const prompts = tests.filter((t) => !t.meta.lokalKalahiRun);
-  const records = prompts.flatMap((t) => (t.meta.lokalKalahiItem ? [t.meta.lokalKalahiItem] : []));
+/** Aggregates one Kalahi suite: its info plus its prompt tests (in nested category describes). */
+export function aggregateKalahi(info: KalahiRunInfo, prompts: ReadonlyArray<ItemView<KalahiPromptRecord>>): KalahiSuiteAggregate {
+  const records = prompts.flatMap((t) => (t.record ? [t.record] : []));
   return {
     ...info,
     recorded: orderedRecords(records).length,
     failed: prompts.filter((t) => t.state === 'failed').length,
-    skipped: prompts.filter((t) => !t.meta.lokalKalahiItem && t.state !== 'failed').length,
+    skipped: prompts.filter((t) => !t.record && t.state !== 'failed').length,
     ...summariseKalahi(records, info.categories),
   };
-}
-
-/** Every test below a runner suite (nested describes included). */
-export function descendantTests<T extends { type: string; tasks?: readonly T[] }>(suite: { tasks: readonly T[] }): T[] {
-  const out: T[] = [];
-  for (const task of suite.tasks) {
-    if (task.type === 'test') out.push(task);
-    else if (task.tasks) out.push(...descendantTests({ tasks: task.tasks }));
-  }
-  return out;
-}
-
-interface RunnerTaskLike {
-  type: string;
-  meta: object;
-  mode: string;
-  result?: { state: string };
-  tasks?: readonly RunnerTaskLike[];
-}
-
-/** A runner task as aggregation sees it. */
-export function viewOfRunnerTask(task: Pick<RunnerTaskLike, 'meta' | 'mode' | 'result'>): KalahiTestView {
-  const state = task.result?.state;
-  return {
-    meta: task.meta as KalahiTestView['meta'],
-    state: state === 'pass' ? 'passed' : state === 'fail' ? 'failed' : state === 'skip' || state === 'todo' || task.mode === 'skip' || task.mode === 'todo' ? 'skipped' : 'pending',
-  };
-}
-
-/** For the lokal runner: the aggregate of a Kalahi variant suite (the one whose direct child is the gate test). */
-export function kalahiSuiteAggregate(suite: { tasks: readonly RunnerTaskLike[] }): KalahiSuiteAggregate | undefined {
-  const isKalahiSuite = suite.tasks.some((t) => t.type === 'test' && (t.meta as KalahiTestView['meta']).lokalKalahiRun);
-  return isKalahiSuite ? aggregateKalahi(descendantTests(suite).map(viewOfRunnerTask)) : undefined;
 }

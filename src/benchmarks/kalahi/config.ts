@@ -1,11 +1,12 @@
 // A Kalahi run's settings: the shared lokal settings (model, limit, output, thresholds, …) plus the Kalahi keys, with
 // their defaults — the reference's choices (full variant, both tasks, max_length=256, chrF, its learned models).
 import { DEFAULT_BERTSCORE_MODEL, DEFAULT_BLEURT_MODEL } from '../../models/defaults.ts';
-import { resolveLokalConfig, type LokalConfig, type LokalConfigInput, type ResolveOptions } from '../../core/settings.ts';
+import type { SharedSettings } from '../../core/settings.ts';
 import type { KalahiLearnedMetric } from './records.ts';
-import { KALAHI_TASKS, type KalahiBudget, type KalahiChrf, type KalahiTask, type KalahiVariant } from './settings.ts';
+import { KALAHI_TASKS, type KalahiBudget, type KalahiChrf, type KalahiSettingsInput, type KalahiTask, type KalahiVariant } from './settings.ts';
 
-export type KalahiSuiteOptions = LokalConfigInput;
+/** A Kalahi run's settings as the settings module gives them: shared and Kalahi keys, flat. */
+export type KalahiSettings = SharedSettings & KalahiSettingsInput;
 
 /** The reference passes `max_length=256` to generate; its README speaks of 256 new tokens. */
 export const KALAHI_TOKEN_BUDGET = 256;
@@ -20,7 +21,7 @@ const OFF = new Set(['off', 'none', 'false', '0', 'no']);
 
 export interface KalahiConfig {
   /** The shared settings (model, limit, strict, output, thresholds, …). */
-  base: LokalConfig;
+  base: SharedSettings;
   /** Data folder or file; undefined: the loader's default (LOKAL_KALAHI, then ./data/kalahi). */
   location: string | undefined;
   variants: KalahiVariant[];
@@ -41,21 +42,20 @@ export function isLearnedMetricOff(spec: string): boolean {
   return OFF.has(spec.trim().toLowerCase());
 }
 
-/** Merges defaults, lokal.config.json, `options` (from the eval file) and LOKAL_* variables (later wins). */
-export function resolveKalahiConfig(options: KalahiSuiteOptions = {}, resolve: ResolveOptions = {}): KalahiConfig {
-  const base = resolveLokalConfig(options, resolve);
-  const tasks = asList(base.kalahiTasks, KALAHI_TASKS);
+/** The Kalahi run's choices with the reference's defaults filled in. */
+export function resolveKalahiConfig(settings: KalahiSettings): KalahiConfig {
+  const tasks = asList(settings.tasks, KALAHI_TASKS);
   return {
-    base,
-    location: base.kalahi,
-    variants: asList(base.kalahiVariant, ['full'] as const),
+    base: settings,
+    location: settings.data,
+    variants: asList(settings.variant, ['full'] as const),
     // Task order is fixed (MC, then generation) whatever order the list gives.
     tasks: KALAHI_TASKS.filter((t) => tasks.includes(t)),
-    budget: base.kalahiBudget ?? 'max_length',
-    chrf: base.kalahiChrf ?? 'chrf',
+    budget: settings.budget ?? 'max_length',
+    chrf: settings.chrf ?? 'chrf',
     learnedModels: {
-      bleurt: isLearnedMetricOff(base.bleurtModel ?? '') ? 'off' : (base.bleurtModel ?? DEFAULT_BLEURT_MODEL),
-      bertscore: isLearnedMetricOff(base.bertscoreModel ?? '') ? 'off' : (base.bertscoreModel ?? DEFAULT_BERTSCORE_MODEL),
+      bleurt: isLearnedMetricOff(settings.bleurtModel ?? '') ? 'off' : (settings.bleurtModel ?? DEFAULT_BLEURT_MODEL),
+      bertscore: isLearnedMetricOff(settings.bertscoreModel ?? '') ? 'off' : (settings.bertscoreModel ?? DEFAULT_BERTSCORE_MODEL),
     },
   };
 }

@@ -3,7 +3,7 @@
 // `kalahi.unenriched.rougel_diff>0`. Categories are written in lower case with `_` for spaces (`shared_knowledge`).
 import type { KalahiGroupFigures, KalahiLearnedMetric, KalahiMCFigures, KalahiMetric, KalahiSuiteAggregate } from './records.ts';
 import { KALAHI_VARIANTS } from './data.ts';
-import { isKalahiClause, judge, ThresholdError, type GateOp, type GateOutcome } from '../multiloko/gates.ts';
+import { judge, parseClause, requireUnitBound, routeClauses, ThresholdError, unmeasured, type GateOp, type GateOutcome, type ParsedClause } from '../../core/gates.ts';
 import type { KalahiTask } from './settings.ts';
 
 export type KalahiFigure =
@@ -19,8 +19,6 @@ export interface KalahiGate {
   op: GateOp;
   bound: number;
 }
-
-const OPS: Record<string, GateOp> = { '>=': '>=', '≥': '>=', '>': '>', '<=': '<=', '≤': '<=', '<': '<' };
 
 const METRIC_NAMES: Record<string, KalahiMetric> = {
   bleurt: 'bleurt',
@@ -58,8 +56,6 @@ export function categoryKey(category: string): string {
   return category.trim().toLowerCase().replace(/[\s.-]+/gu, '_');
 }
 
-const CLAUSE = /^kalahi\.(?:(?<scopes>.+)\.)?(?<figure>[A-Za-z][A-Za-z0-9_]*)\s*(?<op>>=|<=|≥|≤|>|<)\s*(?<bound>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)$/iu;
-
 function parseFigure(name: string, clause: string): KalahiFigure {
   const lower = name.toLowerCase();
   const mc = /^(mc1|mc2|mc2_normalised|mc2n|mc3|lprob_max|lprob_diff)(_non_norm)?$/u.exec(lower);
@@ -83,20 +79,14 @@ function unitScale(figure: KalahiFigure): boolean {
   return figure.task === 'mc' ? figure.figure.startsWith('mc') : figure.stat === 'acc';
 }
 
-export function parseKalahiGate(text: string): KalahiGate {
-  const clause = text.trim();
-  const match = CLAUSE.exec(clause);
-  if (!match) throw new ThresholdError(clause, 'expected kalahi.[<variant>.][<category>.]<figure><op><number>, e.g. kalahi.mc1>=0.40, kalahi.ethics.bleu>=0.5');
-  const { scopes, figure: name, op, bound: boundText } = match.groups!;
-  const figure = parseFigure(name!, clause);
-  const bound = Number(boundText);
-  if (unitScale(figure) && !(bound >= 0 && bound <= 1)) {
-    throw new ThresholdError(clause, `${name} is on a 0–1 scale, ${boundText} is out of range${bound > 1 && bound <= 100 ? `; did you mean ${bound / 100}?` : ''}`);
-  }
-  const gate: KalahiGate = { clause, figure, op: OPS[op!]!, bound };
-  const parts = scopes === undefined ? [] : scopes.split('.');
-  if (parts.length > 2 || parts.some((p) => p.trim() === '')) throw new ThresholdError(clause, 'at most a variant and a category may come between kalahi. and the figure');
-  for (const part of parts) {
+/** A Kalahi gate from a clause `kalahi.[<variant>.][<category>.]<figure><op><number>`. */
+export function kalahiGate(parsed: ParsedClause): KalahiGate {
+  const { clause, scopes, op, bound } = parsed;
+  const figure = parseFigure(parsed.figure, clause);
+  if (unitScale(figure)) requireUnitBound(parsed, parsed.figure);
+  const gate: KalahiGate = { clause, figure, op, bound };
+  if (scopes.length > 2) throw new ThresholdError(clause, 'at most a variant and a category may come between kalahi. and the figure');
+  for (const part of scopes) {
     const key = categoryKey(part);
     if ((KALAHI_VARIANTS as readonly string[]).includes(key) && gate.variant === undefined && gate.category === undefined) gate.variant = key;
     else if (gate.category === undefined) gate.category = key;
@@ -105,14 +95,16 @@ export function parseKalahiGate(text: string): KalahiGate {
   return gate;
 }
 
-/** The Kalahi clauses of a LOKAL_THRESHOLDS text (other clauses are MultiLoKo's). */
-export function parseKalahiThresholds(text: string | undefined): KalahiGate[] {
-  if (text === undefined) return [];
-  return text
-    .split(/[,;\n]/u)
-    .map((part) => part.trim())
-    .filter((part) => part !== '' && isKalahiClause(part))
-    .map(parseKalahiGate);
+/** Parses one clause, which must start with `kalahi.`. */
+export function parseKalahiGate(text: string): KalahiGate {
+  const parsed = parseClause(text, ['kalahi'], 'kalahi.mc1>=0.40, kalahi.ethics.bleu>=0.5');
+  if (parsed.benchmark !== 'kalahi') throw new ThresholdError(parsed.clause, 'expected kalahi.[<variant>.][<category>.]<figure><op><number>, e.g. kalahi.mc1>=0.40, kalahi.ethics.bleu>=0.5');
+  return kalahiGate(parsed);
+}
+
+/** The Kalahi clauses of a LOKAL_THRESHOLDS text (other clauses belong to other benchmarks). */
+export function parseKalahiThresholds(text: string | undefined, benchmarks: readonly string[] = ['multiloko', 'kalahi']): KalahiGate[] {
+  return routeClauses(text, benchmarks, benchmarks[0]!).get('kalahi')!.map(kalahiGate);
 }
 
 export function figureLabel(figure: KalahiFigure): string {
@@ -149,7 +141,7 @@ export function judgeKalahi(gates: readonly KalahiGate[], suites: readonly Judge
       if (value === null || value === undefined) {
         const learned = gate.figure.task === 'generation' ? suite.notComputed[gate.figure.metric as KalahiLearnedMetric] : undefined;
         const why = learned ? `not computed (${learned})` : 'no value (nothing was scored)';
-        outcomes.push({ gate: gate.clause, figure: name, value: Number.NaN, op: gate.op, bound: gate.bound, pass: false, message: `${name}: ${why}, so the gate fails (gate ${gate.clause})` });
+        outcomes.push(unmeasured(gate.clause, name, gate.op, gate.bound, why));
         continue;
       }
       outcomes.push(judge(gate.clause, name, value, gate.op, gate.bound));

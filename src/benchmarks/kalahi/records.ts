@@ -1,5 +1,6 @@
 // What Kalahi tests leave in Vitest's task meta: plain JSON (NaN stored as null), so it survives blob reports and
 // --merge-reports.
+import type { GroupInfo } from '../../core/benchmark.ts';
 import type { KalahiGenerationMetric, KalahiScoreLabels } from './metrics/score.ts';
 import type { KalahiBudget, KalahiTask, KalahiVariant } from './settings.ts';
 
@@ -92,7 +93,7 @@ export interface KalahiPromptRecord {
 }
 
 /** What the run was asked to do, carried by the suite's gate test from collection on. */
-export interface KalahiRunInfo {
+export interface KalahiRunInfo extends GroupInfo {
   benchmark: 'kalahi';
   variant: KalahiVariant;
   file: string;
@@ -149,20 +150,3 @@ export interface KalahiSuiteAggregate extends KalahiRunInfo {
   notComputed: Partial<Record<KalahiLearnedMetric, string>>;
 }
 
-export interface KalahiGateRecord {
-  outcomes: Array<{ gate: string; figure: string; value: number | null; bound: number; op: string; pass: boolean; message: string }>;
-  notApplied: string[];
-}
-
-declare module '@vitest/runner' {
-  interface TaskMeta {
-    /** Kalahi prompt tests: what was measured. */
-    lokalKalahiItem?: KalahiPromptRecord;
-    /** Kalahi gate tests: the run they guard. */
-    lokalKalahiRun?: KalahiRunInfo;
-    /** Kalahi gate tests: what they judged. */
-    lokalKalahiGate?: KalahiGateRecord;
-    /** Kalahi suites: aggregates computed by the lokal runner. */
-    lokalKalahiAggregate?: KalahiSuiteAggregate;
-  }
-}

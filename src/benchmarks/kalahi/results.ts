@@ -1,50 +1,12 @@
-// The Kalahi roll-up: suites found in the reported modules (aggregates from suite meta, written by the lokal runner),
-// and `kalahi.json` — per variant the published tables' figures, MC and generation summaries, per-category breakdowns
+// The Kalahi roll-up: `kalahi.json` — per variant the published tables' figures, MC and generation summaries, per-category breakdowns
 // and every prompt's record.
-import type { TestModule } from 'vitest/node';
-import { aggregateKalahi, orderedRecords, type KalahiTestView } from './aggregate.ts';
 import { KALAHI_LEARNED_METRICS, KALAHI_TABLE_METRICS, type KalahiGroupFigures, type KalahiLearnedMetric, type KalahiPromptRecord, type KalahiSuiteAggregate } from './records.ts';
 import { KALAHI_FIGURE_LABELS } from './gates.ts';
-import type { GateOutcome } from '../multiloko/gates.ts';
+import type { GateOutcome } from '../../core/gates.ts';
 
 export interface RolledKalahiSuite {
   aggregate: KalahiSuiteAggregate;
   records: KalahiPromptRecord[];
-}
-
-interface ReportedTest {
-  meta(): object;
-  result(): { state: string };
-}
-
-function viewOf(test: ReportedTest): KalahiTestView {
-  return { meta: test.meta() as KalahiTestView['meta'], state: test.result().state as KalahiTestView['state'] };
-}
-
-/** The Kalahi variant suites of a run (the suites whose direct child is a Kalahi gate test), ordered by variant. */
-export function collectKalahi(modules: ReadonlyArray<TestModule>): { suites: RolledKalahiSuite[]; warnings: string[] } {
-  const suites: RolledKalahiSuite[] = [];
-  let withoutRunner = 0;
-  for (const module of modules) {
-    for (const suite of module.children.allSuites()) {
-      const direct = [...suite.children.tests()].map(viewOf);
-      if (!direct.some((t) => t.meta.lokalKalahiRun)) continue;
-      const all = [...suite.children.allTests()].map(viewOf);
-      let aggregate = suite.meta().lokalKalahiAggregate;
-      if (!aggregate) {
-        withoutRunner++;
-        aggregate = aggregateKalahi(all)!;
-      }
-      const records = orderedRecords(all.flatMap((t) => (t.meta.lokalKalahiItem ? [t.meta.lokalKalahiItem] : [])));
-      suites.push({ aggregate, records });
-    }
-  }
-  const warnings =
-    withoutRunner > 0
-      ? [`${withoutRunner} Kalahi suites carry no aggregates: configure the lokal runner (runner: './src/vitest/runner.ts') in the evals project; computed here instead`]
-      : [];
-  suites.sort((a, b) => a.aggregate.order - b.aggregate.order);
-  return { suites, warnings };
 }
 
 /** The published tables' figures of a group: MC1, MC2 and the generation metrics' acc (null when not computed). */

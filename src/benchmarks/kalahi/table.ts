@@ -3,7 +3,7 @@
 import { KALAHI_LEARNED_METRICS, KALAHI_TABLE_METRICS, type KalahiGroupFigures } from './records.ts';
 import { learnedStatus, type RolledKalahiSuite } from './results.ts';
 import { KALAHI_FIGURE_LABELS } from './gates.ts';
-import type { GateOutcome } from '../multiloko/gates.ts';
+import type { GateOutcome } from '../../core/gates.ts';
 import { alignedColumns, gateSection } from '../../core/textTable.ts';
 
 const figure = (value: number | null | undefined) => (value === null || value === undefined ? '–' : value.toFixed(4));

@@ -1,7 +1,8 @@
 // A subset's figures from its item records: each id once (eval.py's dict: first position, last value), then the means.
 import { MULTILOKO_METRICS } from './metrics/metricNames.ts';
 import { languageMeans } from './metrics/languageMeans.ts';
-import type { LokalGateRecord, LokalItemRecord, LokalPromptUse, LokalSubsetAggregate, LokalSubsetInfo } from './records.ts';
+import type { GateRecord, ItemView } from '../../core/benchmark.ts';
+import type { LokalItemRecord, LokalPromptUse, LokalSubsetAggregate, LokalSubsetInfo } from './records.ts';
 
 /** Python dict key of an id: 1 and "1" are different keys. */
 export function idKey(id: string | number): string {
@@ -16,26 +17,17 @@ export function uniqueRecords(records: readonly LokalItemRecord[]): LokalItemRec
   return [...byId.values()];
 }
 
-/** The structural part of a runner Task or a reporter TestCase that aggregation needs. */
-export interface ItemTestView {
-  meta: { lokalItem?: LokalItemRecord; lokalSubset?: LokalSubsetInfo; lokalGate?: LokalGateRecord };
-  state: 'passed' | 'failed' | 'skipped' | 'pending';
-}
-
-/** Aggregates one subset suite: its gate test's subset info plus the item tests; undefined for a non-lokal suite. */
-export function aggregateSubset(tests: readonly ItemTestView[]): LokalSubsetAggregate | undefined {
-  const info = tests.find((t) => t.meta.lokalSubset)?.meta.lokalSubset;
-  if (!info) return undefined;
-  const items = tests.filter((t) => !t.meta.lokalSubset);
-  const records = uniqueRecords(items.flatMap((t) => (t.meta.lokalItem ? [t.meta.lokalItem] : [])));
+/** Aggregates one subset: its info plus its item tests' records (and the model its gate test recorded). */
+export function aggregateSubset(info: LokalSubsetInfo, items: ReadonlyArray<ItemView<LokalItemRecord>>, gate?: GateRecord): LokalSubsetAggregate {
+  const records = uniqueRecords(items.flatMap((t) => (t.record ? [t.record] : [])));
   const fromModel = records.filter((r) => !r.cached && !r.missing);
-  const modelDescription = tests.find((t) => t.meta.lokalGate?.model)?.meta.lokalGate!.model;
+  const modelDescription = gate?.model;
   const aggregate: LokalSubsetAggregate = {
     ...info,
     scored: records.length,
     missing: records.filter((r) => r.missing).length,
-    failed: items.filter((t) => !t.meta.lokalItem && t.state === 'failed').length,
-    skipped: items.filter((t) => !t.meta.lokalItem && t.state !== 'failed').length,
+    failed: items.filter((t) => !t.record && t.state === 'failed').length,
+    skipped: items.filter((t) => !t.record && t.state !== 'failed').length,
     cached: records.filter((r) => r.cached).length,
     modelCalls: fromModel.length,
     modelMs: fromModel.reduce((sum, r) => sum + r.latencyMs, 0),
@@ -46,15 +38,6 @@ export function aggregateSubset(tests: readonly ItemTestView[]): LokalSubsetAggr
   const counted = records.filter((r) => !(typeof r.id === 'string' && (MULTILOKO_METRICS as readonly string[]).includes(r.id)));
   if (counted.length > 0) aggregate.means = languageMeans(counted.map((r) => r.scores));
   return aggregate;
-}
-
-/** Runner-side view of a Vitest task. */
-export function viewOfTask(task: { type: string; meta: object; mode: string; result?: { state: string } }): ItemTestView {
-  const state = task.result?.state;
-  return {
-    meta: task.meta as ItemTestView['meta'],
-    state: state === 'pass' ? 'passed' : state === 'fail' ? 'failed' : state === 'skip' || state === 'todo' || task.mode === 'skip' || task.mode === 'todo' ? 'skipped' : 'pending',
-  };
 }
 
 /** The distinct prompt uses of the records, in order of first appearance, with their item counts. */

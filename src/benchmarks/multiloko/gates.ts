@@ -1,7 +1,9 @@
 // Gates: `LOKAL_THRESHOLDS` clauses (`em>=0.30,gap<=0.40,italian.em>=0.35`) and a baseline with an allowed drop.
+import { judge, parseClause, requireUnitBound, routeClauses, ThresholdError, type GateOp, type GateOutcome, type ParsedClause } from '../../core/gates.ts';
 import { MULTILOKO_METRICS, type MultiLoKoMetric } from './metrics/metricNames.ts';
 
-export type GateOp = '>=' | '>' | '<=' | '<';
+export { holds, judge, ThresholdError, type GateOp, type GateOutcome } from '../../core/gates.ts';
+
 export type CrossFigure = 'average' | 'min' | 'max' | 'gap';
 
 /**
@@ -24,29 +26,6 @@ export interface Gate {
   bound: number;
 }
 
-export interface GateOutcome {
-  /** The clause, or `baseline` for baseline checks. */
-  gate: string;
-  /** What was measured, in words: `average EM (3 local languages)`, `italian · local EM`. */
-  figure: string;
-  value: number;
-  op: GateOp;
-  bound: number;
-  pass: boolean;
-  message: string;
-}
-
-export class ThresholdError extends Error {
-  constructor(
-    readonly clause: string,
-    detail: string,
-  ) {
-    super(`LOKAL_THRESHOLDS clause ${JSON.stringify(clause)}: ${detail}`);
-    this.name = 'ThresholdError';
-  }
-}
-
-const OPS: Record<string, GateOp> = { '>=': '>=', '≥': '>=', '>': '>', '<=': '<=', '≤': '<=', '<': '<' };
 const CROSS_ALIASES: Record<string, CrossFigure> = { average: 'average', avg: 'average', mean: 'average', min: 'min', max: 'max', gap: 'gap' };
 /** Metrics on a 0–1 scale; chrF and BLEU are 0–100, edit distance is a count. */
 export const UNIT_METRICS: ReadonlySet<MultiLoKoMetric> = new Set(['em', 'f1', 'edit_similarity']);
@@ -60,24 +39,18 @@ export const METRIC_LABELS: Record<MultiLoKoMetric, string> = {
   edit_similarity: 'edit similarity',
 };
 
-const CLAUSE = /^(?:(?<scope>[^.\s<>=≤≥]+)\.)?(?<figure>[A-Za-z_][A-Za-z0-9_]*)\s*(?<op>>=|<=|≥|≤|>|<)\s*(?<bound>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)$/u;
-
 function asMetric(name: string, clause: string): MultiLoKoMetric {
   const lower = name.toLowerCase();
   if ((MULTILOKO_METRICS as readonly string[]).includes(lower)) return lower as MultiLoKoMetric;
   throw new ThresholdError(clause, `unknown figure ${JSON.stringify(name)}; metrics: ${MULTILOKO_METRICS.join(', ')}; cross-language: average, min, max, gap (optionally _<metric>, e.g. gap_f1)`);
 }
 
-/** Parses one clause such as `em>=0.3`, `gap_f1<=0.2`, `italian.em>=0.35`, `local.chrf>40`. */
-export function parseGate(text: string): Gate {
-  const clause = text.trim();
-  const match = CLAUSE.exec(clause);
-  if (!match) {
-    throw new ThresholdError(clause, 'expected [<subset>.]<figure><op><number>, e.g. em>=0.30, gap<=0.40, italian.em>=0.35');
-  }
-  const { scope: scopeText, figure, op, bound: boundText } = match.groups!;
-  const bound = Number(boundText);
-  const lower = figure!.toLowerCase();
+/** A MultiLoKo gate from a clause such as `em>=0.3`, `gap_f1<=0.2`, `italian.em>=0.35`, `local.chrf>40`. */
+export function multilokoGate(parsed: ParsedClause): Gate {
+  const { clause, scopes, figure, op, bound, boundText } = parsed;
+  if (scopes.length > 1) throw new ThresholdError(clause, 'expected [<subset>.]<figure><op><number>, e.g. em>=0.30, gap<=0.40, italian.em>=0.35');
+  const scopeText = scopes[0];
+  const lower = figure.toLowerCase();
   const cross = /^(average|avg|mean|min|max|gap)(?:_(.+))?$/u.exec(lower);
   let scope: GateScope;
   let metric: MultiLoKoMetric;
@@ -88,59 +61,26 @@ export function parseGate(text: string): Gate {
     scope = { kind: 'cross', figure: CROSS_ALIASES[cross[1]!]! };
     metric = cross[2] === undefined ? 'em' : asMetric(cross[2], clause);
   } else {
-    metric = asMetric(figure!, clause);
+    metric = asMetric(figure, clause);
     if (scopeText === undefined) scope = { kind: 'cross', figure: 'average' };
     else if (scopeText === 'local') scope = { kind: 'each', which: 'local' };
     else if (scopeText === '*') scope = { kind: 'each', which: 'all' };
     else scope = { kind: 'subset', key: scopeText };
   }
   const max = UNIT_METRICS.has(metric) ? 1 : metric === 'edit_distance' ? Infinity : 100;
-  if (!(bound >= 0 && bound <= max)) {
-    const hint = max === 1 && bound > 1 && bound <= 100 ? `; did you mean ${bound / 100}?` : '';
-    throw new ThresholdError(clause, `${metric} is on a 0–${max === Infinity ? '∞' : max} scale, ${boundText} is out of range${hint}`);
-  }
-  return { clause, scope, metric, op: OPS[op!]!, bound };
+  if (max === 1) requireUnitBound(parsed, metric);
+  else if (!(bound >= 0 && bound <= max)) throw new ThresholdError(clause, `${metric} is on a 0–${max === Infinity ? '∞' : max} scale, ${boundText} is out of range`);
+  return { clause, scope, metric, op, bound };
 }
 
-/** Parses a comma-, semicolon- or newline-separated list of clauses; empty text gives no gates. */
-export function parseThresholds(text: string | undefined): Gate[] {
-  if (text === undefined) return [];
-  return text
-    .split(/[,;\n]/u)
-    .map((part) => part.trim())
-    .filter((part) => part !== '' && !isKalahiClause(part))
-    .map(parseGate);
+/** Parses one clause (no benchmark prefix, or `multiloko.`). */
+export function parseGate(text: string): Gate {
+  return multilokoGate(parseClause(text, ['multiloko'], 'em>=0.30, gap<=0.40, italian.em>=0.35'));
 }
 
-/** `kalahi.mc1>=0.40`, `kalahi.ethics.bleu>=0.5`: Kalahi gates, parsed and judged by kalahiThresholds.ts. */
-export function isKalahiClause(clause: string): boolean {
-  return /^kalahi\./iu.test(clause.trim());
-}
-
-export function holds(value: number, op: GateOp, bound: number): boolean {
-  switch (op) {
-    case '>=':
-      return value >= bound;
-    case '>':
-      return value > bound;
-    case '<=':
-      return value <= bound;
-    case '<':
-      return value < bound;
-  }
-}
-
-const OP_SIGNS: Record<GateOp, string> = { '>=': '≥', '>': '>', '<=': '≤', '<': '<' };
-
-export function formatFigure(value: number): string {
-  return Number.isInteger(value) ? String(value) : value.toFixed(4);
-}
-
-/** Judges one measured figure against a bound; the message names the figure, its value and the bound. */
-export function judge(gate: string, figure: string, value: number, op: GateOp, bound: number): GateOutcome {
-  const pass = holds(value, op, bound);
-  const message = `${figure} = ${formatFigure(value)}, ${pass ? 'meets' : 'must be'} ${OP_SIGNS[op]} ${formatFigure(bound)} (gate ${gate})`;
-  return { gate, figure, value, op, bound, pass, message };
+/** The MultiLoKo clauses of a LOKAL_THRESHOLDS text (clauses of other benchmarks are left to them). */
+export function parseThresholds(text: string | undefined, benchmarks: readonly string[] = ['multiloko', 'kalahi']): Gate[] {
+  return routeClauses(text, benchmarks, 'multiloko').get('multiloko')!.map(multilokoGate);
 }
 
 /** The figures of one subset a gate can see. */

@@ -5,7 +5,7 @@ import type { MultiLoKoItem } from './data/schema.ts';
 import type { GenerateRequest } from '../../models/types.ts';
 import { extractAnswer } from './prompts/extractAnswer.ts';
 import { renderMultilokoPrompt, type MultilokoFewshotChoice, type MultilokoFewshotUsed } from './prompts/renderMultilokoPrompt.ts';
-import type { LokalConfig } from '../../core/settings.ts';
+import type { MultiLoKoSettings } from './settings.ts';
 import type { LokalPromptUse } from './records.ts';
 
 export type ItemPrompt = Pick<GenerateRequest, 'prompt' | 'messages' | 'stop'>;
@@ -15,7 +15,7 @@ export type PromptMode = 'base' | 'chat';
  * The few-shot demonstrations for prompts in `language`: `dataset` → that language's knowledge_fewshot.jsonl when the
  * dataset has it (non-empty), else the official examples of the prompt file; `official`; `none` (zero-shot).
  */
-export function chooseFewshot(dataset: Pick<MultiLoKoDataset, 'fewshot'>, language: string, setting: LokalConfig['fewshot']): MultilokoFewshotChoice {
+export function chooseFewshot(dataset: Pick<MultiLoKoDataset, 'fewshot'>, language: string, setting: MultiLoKoSettings['fewshot']): MultilokoFewshotChoice {
   if (setting === 'none' || setting === 'official') return setting;
   const examples = Object.hasOwn(dataset.fewshot, language) ? dataset.fewshot[language] : undefined;
   return examples && examples.length > 0 ? examples : 'official';
@@ -28,7 +28,7 @@ export interface PromptTarget {
 }
 
 /** `none` for replay; LOKAL_PROMPT=base|chat as given; `auto` → chat for chat models, else base. */
-export async function resolvePromptMode(setting: LokalConfig['prompt'], model: PromptTarget): Promise<PromptMode | 'none'> {
+export async function resolvePromptMode(setting: MultiLoKoSettings['prompt'], model: PromptTarget): Promise<PromptMode | 'none'> {
   if (model.kind === 'replay') return 'none';
   if (setting === 'base' || setting === 'chat') return setting;
   return (await model.chat()) ? 'chat' : 'base';
@@ -74,7 +74,7 @@ export function extractsAnswers(setting: boolean | undefined, kind: string): boo
  * The answer that is scored. Extraction uses the prompt's language and mode; replay answers (no prompt) are extracted
  * as chat replies unless LOKAL_PROMPT=base, since the chat rules (also strip "The answer is") cover the base ones.
  */
-export function scoredAnswer(raw: string, use: { extract: boolean; mode: PromptMode | 'none'; language: string; setting: LokalConfig['prompt'] }): string {
+export function scoredAnswer(raw: string, use: { extract: boolean; mode: PromptMode | 'none'; language: string; setting: MultiLoKoSettings['prompt'] }): string {
   if (!use.extract) return raw;
   const mode: PromptMode = use.mode !== 'none' ? use.mode : use.setting === 'base' ? 'base' : 'chat';
   return extractAnswer(raw, { language: use.language, mode });

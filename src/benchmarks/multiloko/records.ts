@@ -1,9 +1,11 @@
-// What lokal tests leave in Vitest's task meta (serialisable, so it survives blob reports and --merge-reports).
+// MultiLoKo's records: a subset's info, an item's record and a subset's aggregates (serialisable: they travel in
+// Vitest's task meta, so they survive blob reports and --merge-reports).
+import type { GroupInfo } from '../../core/benchmark.ts';
 import type { ExampleScores, MultiLoKoMetric } from './metrics/metricNames.ts';
 import type { ModelDescription } from '../../models/types.ts';
 
 /** A subset as its gate test carries it from collection on (set even when tests are filtered out). */
-export interface LokalSubsetInfo {
+export interface LokalSubsetInfo extends GroupInfo {
   benchmark: 'multiloko';
   /** eval.py language key. */
   key: string;
@@ -85,26 +87,4 @@ export interface LokalSubsetAggregate extends LokalSubsetInfo {
   prompts: Array<LokalPromptUse & { items: number }>;
   /** describe() of the model, as the gate test recorded it. */
   modelDescription?: ModelDescription;
-}
-
-export interface LokalGateRecord {
-  /** describe() of the model that answered (never contains an API key). */
-  model?: ModelDescription;
-  outcomes: Array<{ gate: string; figure: string; value: number; bound: number; op: string; pass: boolean; message: string }>;
-}
-
-// Vitest re-exports TaskMeta from @vitest/runner; augmenting it there is what reaches `task.meta` and `.meta()`.
-declare module '@vitest/runner' {
-  interface TaskMeta {
-    /** Gate tests: the subset they guard. */
-    lokalSubset?: LokalSubsetInfo;
-    /** Gate tests: what they judged. */
-    lokalGate?: LokalGateRecord;
-    /** Item tests: the scored answer. */
-    lokalItem?: LokalItemRecord;
-    /** Suites: aggregates computed by the lokal runner. */
-    lokalAggregate?: LokalSubsetAggregate;
-    /** Any test: scores recorded by the lokal matchers (matcher metric → last value). */
-    lokalScores?: Record<string, number>;
-  }
 }

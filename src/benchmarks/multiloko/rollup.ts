@@ -1,9 +1,8 @@
-// The roll-up of a run: subsets found in the reported modules, the official results layout, and the leaderboard summary.
-import type { TestModule, TestSuite } from 'vitest/node';
+// MultiLoKo's roll-up: the official results layout and the leaderboard summary over the run's subsets.
+import { standardError } from '../../core/stats.ts';
 import { assembleResults, type OfficialResults } from './metrics/assembleResults.ts';
 import { groupMetrics } from './metrics/groupMetrics.ts';
 import type { MultiLoKoMetric } from './metrics/metricNames.ts';
-import { aggregateSubset, uniqueRecords, type ItemTestView } from './aggregate.ts';
 import { baselineAverage, judgeAgainstBaseline, type Baseline } from './baseline.ts';
 import type { LokalItemRecord, LokalSubsetAggregate } from './records.ts';
 import type { ModelDescription } from '../../models/types.ts';
@@ -15,52 +14,6 @@ export interface RolledSubset {
   aggregate: LokalSubsetAggregate;
   /** Each id once, in item order. */
   records: LokalItemRecord[];
-}
-
-export interface CollectedRun {
-  subsets: RolledSubset[];
-  warnings: string[];
-}
-
-function viewOfTestCase(test: { meta(): object; result(): { state: string } }): ItemTestView {
-  return { meta: test.meta() as ItemTestView['meta'], state: test.result().state as ItemTestView['state'] };
-}
-
-/**
- * Finds the lokal subset suites in the modules. Aggregates come from suite meta (written by the lokal runner);
- * a subset split over several suites (the same key in two files) is merged by item position and re-aggregated.
- */
-export function collectSubsets(modules: ReadonlyArray<TestModule>): CollectedRun {
-  const warnings: string[] = [];
-  const byKey = new Map<string, { suites: TestSuite[]; views: ItemTestView[]; aggregate?: LokalSubsetAggregate }>();
-  let withoutRunner = 0;
-  for (const module of modules) {
-    for (const suite of module.children.allSuites()) {
-      const tests = [...suite.children.tests()];
-      const views = tests.map(viewOfTestCase);
-      if (!views.some((v) => v.meta.lokalSubset)) continue;
-      const key = views.find((v) => v.meta.lokalSubset)!.meta.lokalSubset!.key;
-      const entry = byKey.get(key) ?? { suites: [], views: [] };
-      entry.suites.push(suite);
-      entry.views.push(...views);
-      const fromRunner = suite.meta().lokalAggregate;
-      if (!fromRunner) withoutRunner++;
-      entry.aggregate = entry.suites.length === 1 ? fromRunner : undefined;
-      byKey.set(key, entry);
-    }
-  }
-  if (withoutRunner > 0) {
-    warnings.push(`${withoutRunner} subset suites carry no aggregates: configure the lokal runner (runner: './src/vitest/runner.ts') in the evals project; computed here instead`);
-  }
-  const subsets: RolledSubset[] = [];
-  for (const { views, aggregate } of byKey.values()) {
-    // With several suites for one key (e.g. two files), the first gate test's subset info describes it.
-    const computed = aggregate ?? aggregateSubset(views)!;
-    const records = uniqueRecords(views.flatMap((v) => (v.meta.lokalItem ? [v.meta.lokalItem] : [])));
-    subsets.push({ aggregate: computed, records });
-  }
-  subsets.sort((a, b) => a.aggregate.order - b.aggregate.order || (a.aggregate.key < b.aggregate.key ? -1 : a.aggregate.key > b.aggregate.key ? 1 : 0));
-  return { subsets, warnings };
 }
 
 /**
@@ -108,18 +61,6 @@ export interface GroupSummary {
   figures: Record<string, number>;
   /** Average EM with its standard error across languages (sample SD, n − 1, over √n) and ± 2 SE; null for one language. */
   em: { average: number; se: number | null; low: number | null; high: number | null; min: { key: string; language: string; value: number }; max: { key: string; language: string; value: number } };
-}
-
-/** Sample standard deviation (n − 1) over √n; null below two values. */
-export function standardError(values: readonly number[]): number | null {
-  const n = values.length;
-  if (n < 2) return null;
-  let sum = 0;
-  for (const v of values) sum += v;
-  const mean = sum / n;
-  let squares = 0;
-  for (const v of values) squares += (v - mean) * (v - mean);
-  return Math.sqrt(squares / (n - 1)) / Math.sqrt(n);
 }
 
 export function summariseGroups(subsets: readonly RolledSubset[]): GroupSummary[] {

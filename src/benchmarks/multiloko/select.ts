@@ -1,7 +1,8 @@
 // Which subsets and items a run covers: LOKAL_LANGUAGES, LOKAL_SUBSETS and LOKAL_LIMIT applied to a loaded dataset.
 import type { MultiLoKoDataset, MultiLoKoSubset } from './data/multiloko.ts';
 import type { MultiLoKoItem } from './data/schema.ts';
-import { LokalConfigError, SUBSET_KINDS, type LokalConfig } from '../../core/settings.ts';
+import { LokalConfigError } from '../../core/settings.ts';
+import { SUBSET_KINDS, type MultiLoKoSettings } from './settings.ts';
 import { subsetLanguage } from './names.ts';
 
 export interface SelectedSubset {
@@ -30,7 +31,7 @@ export function subsetHasKind(subset: MultiLoKoSubset, kind: Kind): boolean {
 }
 
 /** Subsets matching any selector (kind or exact key) of any listed language, in dataset order, each cut to `limit`. */
-export function selectSubsets(dataset: MultiLoKoDataset, config: Pick<LokalConfig, 'languages' | 'subsets' | 'limit'>): SelectedSubset[] {
+export function selectSubsets(dataset: MultiLoKoDataset, config: Pick<MultiLoKoSettings, 'languages' | 'subsets' | 'limit'>): SelectedSubset[] {
   const languages = new Set(dataset.subsets.map(subsetLanguage));
   const keys = new Set(dataset.subsets.map((s) => s.key));
   for (const language of config.languages ?? []) {

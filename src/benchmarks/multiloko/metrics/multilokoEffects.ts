@@ -15,6 +15,7 @@
 // file, so a file that also holds translated subsets (`italian_translated_human_english`, ...) pools them into the
 // "average across languages". Here the local average uses only the local keys; translated subsets enter only MTE
 // and LE.
+import { mean, standardError } from '../../../core/stats.ts';
 
 /** A mean across languages with its spread. Values keep the caller's scale (eval.py's 0–1, or ×100). */
 export interface AverageWithSE {
@@ -48,22 +49,15 @@ export function averageWithSE(values: readonly number[]): AverageWithSE {
   values.forEach((value, index) => {
     if (!Number.isFinite(value)) throw new Error(`averageWithSE: value ${index} is not a finite number (${String(value)})`);
   });
-  let sum = 0;
-  for (const value of values) sum += value;
-  const mean = sum / n;
+  const average = mean(values);
   let min = values[0]!;
   let max = values[0]!;
   for (const value of values) {
     if (value < min) min = value;
     if (value > max) max = value;
   }
-  let standardError: number | null = null;
-  if (n >= 2) {
-    let squares = 0;
-    for (const value of values) squares += (value - mean) ** 2;
-    standardError = Math.sqrt(squares / (n - 1)) / Math.sqrt(n);
-  }
-  return { n, mean, standardError, twoSE: standardError === null ? null : 2 * standardError, min, max, gap: max - min };
+  const se = standardError(values);
+  return { n, mean: average, standardError: se, twoSE: se === null ? null : 2 * se, min, max, gap: max - min };
 }
 
 /** averageWithSE over a language → value record, in the record's key order, naming the worst and best language. */

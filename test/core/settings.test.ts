@@ -2,7 +2,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { LOKAL_DEFAULTS, LokalConfigError, resolveLokalConfig, resolveLokalSettings } from '../../src/core/settings.ts';
+import { KALAHI_SETTINGS } from '../../src/benchmarks/kalahi/settings.ts';
+import { MULTILOKO_SETTINGS, type MultiLoKoSettings } from '../../src/benchmarks/multiloko/settings.ts';
+import { LokalConfigError, resolveSettingsTree, sectionSettings, SHARED_DEFAULTS, type ResolveOptions, type SettingsTree } from '../../src/core/settings.ts';
+
+const SECTIONS = [MULTILOKO_SETTINGS, KALAHI_SETTINGS];
+/** MultiLoKo's flat view of the settings, as its suite gets them. */
+function resolveLokalConfig(options: SettingsTree, resolve: ResolveOptions): MultiLoKoSettings {
+  return sectionSettings<MultiLoKoSettings>(resolveSettingsTree(SECTIONS, options, resolve), MULTILOKO_SETTINGS);
+}
+const LOKAL_DEFAULTS = SHARED_DEFAULTS;
 
 const dirs: string[] = [];
 function folder(config?: unknown, raw?: string): string {
@@ -14,7 +23,7 @@ function folder(config?: unknown, raw?: string): string {
 }
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-describe('resolveLokalConfig', () => {
+describe('settings: MultiLoKo view', () => {
   test('defaults without file, options or environment', () => {
     expect(resolveLokalConfig({}, { cwd: folder(), env: {} })).toEqual({
       split: 'dev',
@@ -31,7 +40,7 @@ describe('resolveLokalConfig', () => {
 
   test('prompt, model and cache settings from the environment', () => {
     const config = resolveLokalConfig({}, {
-      cwd: folder({ prompt: 'base', dtype: 'fp32', baseUrl: 'http://file.example/v1' }),
+      cwd: folder({ multiloko: { prompt: 'base' }, dtype: 'fp32', baseUrl: 'http://file.example/v1' }),
       env: {
         LOKAL_PROMPT: 'chat', LOKAL_FEWSHOT: 'official', LOKAL_SHOTS: '0', LOKAL_EXTRACT: '1', LOKAL_CACHE: 'READ',
         LOKAL_CACHE_FILE: 'c.jsonl', LOKAL_DTYPE: 'q8', LOKAL_MODEL_DIR: '/m', LOKAL_MODEL_CACHE: '/hf', LOKAL_OFFLINE: 'yes',
@@ -52,17 +61,32 @@ describe('resolveLokalConfig', () => {
   });
 
   test('precedence: lokal.config.json < options < environment', () => {
-    const cwd = folder({ limit: 5, output: 'from-file', languages: ['italian'], thresholds: 'em>=0.1' });
+    const cwd = folder({ limit: 5, output: 'from-file', multiloko: { languages: ['italian'], split: 'test' }, thresholds: 'em>=0.1' });
     const config = resolveLokalConfig({ limit: 7, thresholds: 'em>=0.2' }, { cwd, env: { LOKAL_LIMIT: '9' } });
     expect(config.limit).toBe(9);
     expect(config.thresholds).toBe('em>=0.2');
     expect(config.output).toBe('from-file');
     expect(config.languages).toEqual(['italian']);
-    expect(config.split).toBe('dev');
+    expect(config.split).toBe('test');
+    // A benchmark's object merges key by key across layers.
+    expect(resolveLokalConfig({ multiloko: { shots: 2 } }, { cwd, env: {} })).toMatchObject({ languages: ['italian'], split: 'test', shots: 2 });
   });
 
-  test('settings without defaults tell what was given', () => {
-    expect(resolveLokalSettings({}, { cwd: folder(), env: { LOKAL_OUTPUT: 'x' } })).toEqual({ output: 'x' });
+  test('settings without defaults tell what was given, nested by benchmark', () => {
+    expect(resolveSettingsTree(SECTIONS, {}, { cwd: folder(), env: { LOKAL_OUTPUT: 'x', LOKAL_SPLIT: 'test' } })).toEqual({ output: 'x', multiloko: { split: 'test' } });
+  });
+
+  test('an unknown LOKAL_* variable is an error naming the closest known one', () => {
+    const cwd = folder();
+    expect(() => resolveLokalConfig({}, { cwd, env: { LOKAL_THRESHOLD: 'em>=0.99' } })).toThrow(/^LOKAL_THRESHOLD: unknown variable; did you mean LOKAL_THRESHOLDS\?/);
+    expect(() => resolveLokalConfig({}, { cwd, env: { LOKAL_KALAHI_TASK: 'mc' } })).toThrow(/did you mean LOKAL_KALAHI_TASKS\?/);
+    // Variables read elsewhere (documented in the README) are known.
+    expect(resolveLokalConfig({}, { cwd, env: { LOKAL_DEBUG: '1', LOKAL_CONFIG: '', HOME: '/root' } }).split).toBe('dev');
+  });
+
+  test('an unknown key names the closest known one, at top level and inside a benchmark', () => {
+    expect(() => resolveLokalConfig({ modle: 'x' } as never, { cwd: folder(), env: {} })).toThrow(/^options field "modle": unknown setting; did you mean "model"\?/);
+    expect(() => resolveLokalConfig({ multiloko: { langauges: ['x'] } } as never, { cwd: folder(), env: {} })).toThrow(/^options field "multiloko.langauges": unknown setting; did you mean "languages"\?/);
   });
 
   test('environment values are parsed: lists, numbers, flags', () => {

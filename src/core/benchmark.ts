@@ -1,0 +1,139 @@
+// defineBenchmark: one typed definition of a benchmark's pipeline — settings, data grouped into describes, how an
+// item runs, how records aggregate, its gates and its roll-up. The Vitest layer (src/vitest) turns any definition into
+// describes, item tests and gate tests; the reporter rolls every registered definition up.
+import type { LokalModel } from '../models/open.ts';
+import type { ModelDescription } from '../models/types.ts';
+import type { GateOutcome, ParsedClause } from './gates.ts';
+import type { SettingsSection } from './settings.ts';
+
+/** What every group (one describe) carries in its gate test's meta from collection on; serialisable. */
+export interface GroupInfo {
+  benchmark: string;
+  /** Stable key of the group within its benchmark (a MultiLoKo subset key, a Kalahi variant). */
+  key: string;
+  /** The describe name. */
+  name: string;
+  /** Position among the benchmark's groups, for ordering. */
+  order: number;
+  /** Items selected for the run and in the source. */
+  selected: number;
+  total: number;
+  /** The run's provider string. */
+  model: string | undefined;
+  /** The run's gate clauses, so a later `--merge-reports` judges by the same ones. */
+  thresholds: string | undefined;
+}
+
+/** One describe: its info, its items, and optionally nested describes (e.g. Kalahi's categories). */
+export interface BenchmarkGroup<Item, Info extends GroupInfo> {
+  info: Info;
+  items: readonly Item[];
+  sections?: ReadonlyArray<{ name: string; items: readonly Item[] }>;
+}
+
+/** The outcome of one item test as aggregation sees it (a runner task or a reporter test case). */
+export interface ItemView<Rec> {
+  record: Rec | undefined;
+  state: 'passed' | 'failed' | 'skipped' | 'pending';
+}
+
+/** What a gate test leaves in its meta. */
+export interface GateRecord {
+  /** describe() of the model that answered (never contains an API key). */
+  model?: ModelDescription;
+  outcomes: Array<Omit<GateOutcome, 'value'> & { value: number | null }>;
+  notApplied: string[];
+}
+
+/** The matchers an item may use in strict mode (src/vitest/matchers.ts implements them on Vitest's expect). */
+export interface ShortAnswerMatchers {
+  toExactMatch(targets: string | readonly string[]): void;
+}
+
+/** What an item's run gets from the test it runs in. */
+export interface ItemContext {
+  /** The run's model (built once per worker; response cache included). */
+  model(): Promise<LokalModel>;
+  /** A verdict line for Vitest UI (`type` is a short tag such as `correct`). */
+  annotate(message: string, type: string): Promise<void>;
+  /** The test's own expect, so matcher results are recorded on this test. */
+  expect(actual: unknown): ShortAnswerMatchers;
+}
+
+/** An item's outcome: the record kept in meta, and the failures that fail its test (after the record is kept). */
+export interface ItemResult<Rec> {
+  record: Rec;
+  failures?: string[];
+  /** An assertion run after the record is kept (strict mode's matcher), so a failed item still has its record. */
+  assert?: () => void;
+}
+
+/** A group's gate test: the one-line summary and the gates judged on the group alone. */
+export interface GroupVerdict {
+  summary: string;
+  outcomes: GateOutcome[];
+  notApplied?: string[];
+  /** A reason the gates cannot be judged (e.g. items failed without a score): fails the gate test. */
+  blocked?: string;
+}
+
+/** A loaded benchmark, ready to become tests. */
+export interface BenchmarkPlan<Item, Info extends GroupInfo, Rec, Agg> {
+  groups: Array<BenchmarkGroup<Item, Info>>;
+  testName(item: Item): string;
+  runItem(item: Item, group: Info, context: ItemContext): Promise<ItemResult<Rec>>;
+  judgeGroup(aggregate: Agg): GroupVerdict;
+  /** Called when the file's tests are done (e.g. to free learned-metric models). */
+  close?(): Promise<void>;
+}
+
+/** A group as the reporter rolls it up: its aggregate and its records (each item once, in order). */
+export interface RolledGroup<Rec, Agg> {
+  aggregate: Agg;
+  records: Rec[];
+}
+
+export interface ReportContext<Settings> {
+  settings: Settings;
+  /** The project root: results files and a baseline path are resolved against it. */
+  root: string;
+  /** The run's gate clauses that belong to this benchmark. */
+  clauses: ParsedClause[];
+}
+
+/** A benchmark's roll-up: lines for the terminal, the results file's text, and whether its gates passed. */
+export interface BenchmarkReport {
+  lines: string[];
+  /** Written to `<output>/<resultsFile>`; undefined when there is nothing to write. */
+  resultsText: string | undefined;
+  passed: boolean;
+}
+
+export interface BenchmarkDefinition<Settings = any, Item = any, Info extends GroupInfo = any, Rec = any, Agg extends Info = any> {
+  /** Lower-case name: settings key, gate prefix (`kalahi.mc1>=0.4`), results file stem. */
+  name: string;
+  /** Display name (`MultiLoKo`). */
+  title: string;
+  settings: SettingsSection;
+  /** Results file name under the output folder. */
+  resultsFile: string;
+  /** How to provide the data when it is absent (shown when the benchmark is skipped for want of it). */
+  dataHint: string;
+  /** Whether the data location was configured (a configured but missing location fails instead of skipping). */
+  dataConfigured(settings: Settings): boolean;
+  /** Reads the data and settings; throws a DataError `not-found` when the default data location is absent. */
+  prepare(settings: Settings, clauses: ParsedClause[]): Promise<BenchmarkPlan<Item, Info, Rec, Agg>>;
+  /** A group's figures from its info and its item tests (runner side and reporter side alike). */
+  aggregate(info: Info, items: ReadonlyArray<ItemView<Rec>>, gate: GateRecord | undefined): Agg;
+  /** Each item once, in item order (a repeated id keeps its last record, in the first one's place). */
+  uniqueRecords(records: readonly Rec[]): Rec[];
+  /** The roll-up over every group of the run: tables, gates, results file. */
+  report(groups: ReadonlyArray<RolledGroup<Rec, Agg>>, context: ReportContext<Settings>): Promise<BenchmarkReport> | BenchmarkReport;
+}
+
+/** Declares a benchmark; the identity function that gives the definition its types. */
+export function defineBenchmark<Settings, Item, Info extends GroupInfo, Rec, Agg extends Info>(
+  definition: BenchmarkDefinition<Settings, Item, Info, Rec, Agg>,
+): BenchmarkDefinition<Settings, Item, Info, Rec, Agg> {
+  return definition;
+}

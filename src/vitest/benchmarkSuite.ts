@@ -1,0 +1,123 @@
+// Any benchmark as Vitest tests: one describe per group (nested describes for its sections), one concurrent test per
+// item, and a gate test per group. Names come from the definition and do not depend on settings, so `-t` filters and
+// baselines line up across runs.
+import { afterAll, describe, type RunnerTestCase, type TestContext } from 'vitest';
+import type { BenchmarkDefinition, BenchmarkGroup, BenchmarkPlan, GateRecord, GroupInfo, ItemContext, ShortAnswerMatchers } from '../core/benchmark.ts';
+import { routeClauses } from '../core/gates.ts';
+import { resolveSettingsTree, sectionSettings, sharedSettings, type SettingsTree } from '../core/settings.ts';
+import { BENCHMARKS, registerBenchmark } from '../benchmarks/index.ts';
+import { lokalModelOptions, modelSpec, type LokalModelOptions } from '../models/open.ts';
+import type { ModelDescription } from '../models/types.ts';
+import { annotateWithoutLocation } from './annotate.ts';
+import { skipIfDataAbsent } from './dataAbsent.ts';
+import { lokalTest, type ModelPool } from './fixtures.ts';
+import './matchers.ts';
+import './meta.ts';
+import { descendantTests, runnerState, type RunnerTaskLike } from './views.ts';
+
+/** The name of each group's gate test. */
+export const GATE_TEST_NAME = 'gate';
+
+/** What every test of a suite shares. */
+interface SuiteJob {
+  plan: BenchmarkPlan<unknown, GroupInfo, unknown, GroupInfo>;
+  definition: BenchmarkDefinition;
+  spec: string;
+  modelOptions: LokalModelOptions;
+}
+
+type LokalContext = Pick<TestContext, 'task' | 'annotate'> & { lokalModels: ModelPool };
+
+async function runItem(job: SuiteJob, item: unknown, info: GroupInfo, { lokalModels, task, annotate }: LokalContext): Promise<void> {
+  const context: ItemContext = {
+    model: () => lokalModels.open(job.spec, job.modelOptions),
+    annotate: async (message, type) => {
+      await annotateWithoutLocation(annotate, message, type);
+    },
+    // The test's own expect (created on first access), so the matcher records into this test.
+    expect: (actual) => task.context.expect(actual) as unknown as ShortAnswerMatchers,
+  };
+  const result = await job.plan.runItem(item, info, context);
+  (task as RunnerTestCase).meta.lokalItem = result.record;
+  result.assert?.();
+  if (result.failures && result.failures.length > 0) throw new Error(result.failures.join('\n'));
+}
+
+/** describe() of the run's model for the results; undefined when it cannot be built (its item tests say why). */
+async function describeModel(job: SuiteJob, models: ModelPool): Promise<ModelDescription | undefined> {
+  try {
+    return (await models.open(job.spec, job.modelOptions)).provider.describe();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Item tests of a describe: one test function for all (Vitest parses a test function's source once per function). */
+function declareItems(job: SuiteJob, items: readonly unknown[], info: GroupInfo): void {
+  // An item test is its describe's task at the item's position (item tests come first, in item order).
+  // Vitest reads the fixtures a test uses from its function's destructured first argument.
+  const itemTest = ({ lokalModels, task, annotate }: LokalContext) =>
+    runItem(job, items[task.suite!.tasks.indexOf(task)], info, { lokalModels, task, annotate });
+  for (const item of items) lokalTest.concurrent(job.plan.testName(item), itemTest);
+}
+
+async function gateTest(job: SuiteJob, info: GroupInfo, { task, annotate, lokalModels }: LokalContext): Promise<void> {
+  const model = await describeModel(job, lokalModels);
+  const items = descendantTests(task.suite as unknown as { tasks: RunnerTaskLike[] })
+    .filter((t) => !t.meta.lokalGroup)
+    .map((t) => ({ record: t.meta.lokalItem, state: runnerState(t) }));
+  const aggregate = job.definition.aggregate(info, items, model ? { model, outcomes: [], notApplied: [] } : undefined);
+  const verdict = job.plan.judgeGroup(aggregate);
+  const record: GateRecord = {
+    ...(model ? { model } : {}),
+    outcomes: verdict.outcomes.map((o) => ({ ...o, value: Number.isNaN(o.value) ? null : o.value })),
+    notApplied: verdict.notApplied ?? [],
+  };
+  task.meta.lokalGate = record;
+  const failed = verdict.outcomes.filter((o) => !o.pass);
+  const met = verdict.outcomes.length ? ` · ${verdict.outcomes.length - failed.length}/${verdict.outcomes.length} gates met` : '';
+  await annotate(`${failed.length ? '✗' : '✓'} ${verdict.summary}${met}`, failed.length ? 'gate-failed' : 'gate');
+  if (verdict.blocked) throw new Error(verdict.blocked);
+  if (failed.length > 0) throw new Error(`${info.name}: gate missed\n${failed.map((o) => `  ${o.message}`).join('\n')}`);
+}
+
+function declareGroup(job: SuiteJob, group: BenchmarkGroup<unknown, GroupInfo>): void {
+  describe(group.info.name, () => {
+    // Building the provider before the items: an unusable model fails the suite once, not each item.
+    lokalTest.beforeAll(async ({ lokalModels }) => {
+      await lokalModels.open(job.spec, job.modelOptions);
+    });
+    if (group.sections) {
+      for (const section of group.sections) describe(section.name, () => declareItems(job, section.items, group.info));
+    } else {
+      declareItems(job, group.items, group.info);
+    }
+    lokalTest(GATE_TEST_NAME, { meta: { lokalGroup: group.info } }, ({ lokalModels, task, annotate }) => gateTest(job, group.info, { lokalModels, task, annotate }));
+  });
+}
+
+/**
+ * Declares a benchmark's tests in this eval file: `await benchmarkSuite(multiloko)`. Options are a settings tree
+ * (`{ model, limit, multiloko: { split: 'dev' } }`) that lokal.config.json provides too and LOKAL_* variables override.
+ */
+export async function benchmarkSuite<Settings>(definition: BenchmarkDefinition<Settings>, options: SettingsTree = {}): Promise<void> {
+  registerBenchmark(definition);
+  const tree = resolveSettingsTree(
+    BENCHMARKS.map((b) => b.settings),
+    options,
+  );
+  const settings = sectionSettings<Settings>(tree, definition.settings);
+  const shared = sharedSettings(tree);
+  const names = BENCHMARKS.map((b) => b.name);
+  const clauses = routeClauses(tree.thresholds, names, names[0]!).get(definition.name) ?? [];
+  let plan: SuiteJob['plan'];
+  try {
+    plan = (await definition.prepare(settings, clauses)) as SuiteJob['plan'];
+  } catch (error) {
+    if (skipIfDataAbsent(definition.name, definition.dataConfigured(settings), error, definition.dataHint)) return;
+    throw error;
+  }
+  const job: SuiteJob = { plan, definition, spec: modelSpec(shared), modelOptions: lokalModelOptions(shared) };
+  for (const group of plan.groups) declareGroup(job, group);
+  if (plan.close) afterAll(() => plan.close!());
+}

@@ -1,0 +1,71 @@
+// The roll-up walk: every group suite in the reported modules, by benchmark. Aggregates come from suite meta (written
+// by the lokal runner); a group split over several suites (the same key in two files) is re-aggregated from its items.
+import type { TestModule, TestSuite } from 'vitest/node';
+import type { BenchmarkDefinition, GroupInfo, ItemView, RolledGroup } from '../core/benchmark.ts';
+import './meta.ts';
+import { groupTests } from './views.ts';
+
+export interface CollectedBenchmark {
+  definition: BenchmarkDefinition;
+  groups: Array<RolledGroup<unknown, GroupInfo>>;
+}
+
+export interface CollectedRun {
+  benchmarks: CollectedBenchmark[];
+  /** The gate clauses the test run recorded (used when the reporter is given none). */
+  thresholds: string | undefined;
+  warnings: string[];
+}
+
+interface Entry {
+  info: GroupInfo;
+  gate: Parameters<BenchmarkDefinition['aggregate']>[2];
+  suites: TestSuite[];
+  items: Array<ItemView<unknown>>;
+}
+
+/** Groups of the run, by benchmark in registry order; groups of unregistered benchmarks are named in a warning. */
+export function collectGroups(modules: ReadonlyArray<TestModule>, registry: readonly BenchmarkDefinition[]): CollectedRun {
+  const entries = new Map<string, Entry>();
+  const unknown = new Set<string>();
+  let withoutRunner = 0;
+  for (const module of modules) {
+    for (const suite of module.children.allSuites()) {
+      const parts = groupTests([...suite.children.tests()], (t) => t.meta());
+      if (!parts) continue;
+      if (!registry.some((d) => d.name === parts.info.benchmark)) {
+        unknown.add(parts.info.benchmark);
+        continue;
+      }
+      const key = `${parts.info.benchmark}\u0000${parts.info.key}`;
+      const entry = entries.get(key) ?? { info: parts.info, gate: parts.gate, suites: [], items: [] };
+      entry.suites.push(suite);
+      for (const test of suite.children.allTests()) {
+        const meta = test.meta();
+        if (!meta.lokalGroup) entry.items.push({ record: meta.lokalItem, state: test.result().state });
+      }
+      if (!suite.meta().lokalAggregate) withoutRunner++;
+      entries.set(key, entry);
+    }
+  }
+  const warnings: string[] = [];
+  if (withoutRunner > 0) {
+    warnings.push(`${withoutRunner} group suites carry no aggregates: configure the lokal runner (runner: 'vitest-lokal/runner', as lokalEvals() does) in the evals project; computed here instead`);
+  }
+  for (const name of unknown) warnings.push(`results of benchmark "${name}" are not rolled up: it is not registered with the reporter (lokalEvals({ benchmarks: [...] }))`);
+  const benchmarks: CollectedBenchmark[] = [];
+  for (const definition of registry) {
+    const groups = [...entries.values()]
+      .filter((e) => e.info.benchmark === definition.name)
+      .map((e) => {
+        const fromRunner = e.suites.length === 1 ? (e.suites[0]!.meta().lokalAggregate as GroupInfo | undefined) : undefined;
+        const aggregate = fromRunner ?? (definition.aggregate(e.info, e.items, e.gate) as GroupInfo);
+        const records = definition.uniqueRecords(e.items.flatMap((i) => (i.record === undefined ? [] : [i.record])));
+        return { aggregate, records };
+      })
+      .sort((a, b) => a.aggregate.order - b.aggregate.order || (a.aggregate.key < b.aggregate.key ? -1 : a.aggregate.key > b.aggregate.key ? 1 : 0));
+    if (groups.length > 0) benchmarks.push({ definition, groups });
+  }
+  const thresholds = [...entries.values()].find((e) => e.info.thresholds !== undefined)?.info.thresholds;
+  return { benchmarks, thresholds, warnings };
+}

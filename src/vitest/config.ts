@@ -1,0 +1,58 @@
+// Ready Vitest settings for the evals: `export default defineConfig({ test: lokalEvals() })` is a whole setup.
+import { fileURLToPath } from 'node:url';
+import type { ViteUserConfig } from 'vitest/config';
+import type { BenchmarkDefinition } from '../core/benchmark.ts';
+import type { SettingsTree } from '../core/settings.ts';
+
+export interface LokalEvalsOptions {
+  /** Eval files (default `evals/**\/*.eval.ts`). */
+  include?: string[];
+  /** Model requests in flight per file: Vitest's maxConcurrency for the concurrent item tests (default 16). */
+  maxConcurrency?: number;
+  /** Per-test timeout in ms (default 10 minutes: a local model on CPU can be slow). */
+  testTimeout?: number;
+  /** Settings for the reporter (`{ output: 'out' }`); LOKAL_* variables still win. */
+  settings?: SettingsTree;
+  /** Your own benchmarks (defineBenchmark) beside the built-in ones, for the reporter's roll-up. */
+  benchmarks?: BenchmarkDefinition[];
+}
+
+/** The reporters of an evals run: Vitest's default one and the lokal roll-up. */
+/** A module of this package by its path from here: `.ts` when running from source, `.js` from dist. */
+function sibling(relative: string): string {
+  const extension = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+  return fileURLToPath(new URL(`${relative}${extension}`, import.meta.url));
+}
+
+/** The runner and reporter files: `vitest-lokal/runner` and `vitest-lokal/reporter`, located without a resolver. */
+export const RUNNER_FILE = sibling('./runner');
+export const REPORTER_FILE = sibling('../../reporters/lokal-reporter');
+
+type Reporters = NonNullable<NonNullable<ViteUserConfig['test']>['reporters']>;
+
+export function lokalReporters(options: Pick<LokalEvalsOptions, 'settings' | 'benchmarks'> = {}): Reporters {
+  return ['default', [REPORTER_FILE, { settings: options.settings, benchmarks: options.benchmarks }]] as Reporters;
+}
+
+/** The `test` settings of an evals project without reporters (for `projects: [...]`, whose reporters are global). */
+export function lokalEvalsProjectTest(options: LokalEvalsOptions = {}) {
+  return {
+    include: options.include ?? ['evals/**/*.eval.ts'],
+    testTimeout: options.testTimeout ?? 600_000,
+    hookTimeout: options.testTimeout ?? 600_000,
+    // Puts each group's aggregates into suite meta (survives --shard + blob + --merge-reports).
+    runner: RUNNER_FILE,
+    // Item tests are concurrent: this many model requests in flight per file.
+    maxConcurrency: options.maxConcurrency ?? 16,
+  };
+}
+
+/** A project entry named `evals` for a workspace with several projects. */
+export function lokalEvalsProject(options: LokalEvalsOptions = {}) {
+  return { test: { name: 'evals', ...lokalEvalsProjectTest(options) } };
+}
+
+/** The whole `test` block of a project that only runs evals. */
+export function lokalEvals(options: LokalEvalsOptions = {}) {
+  return { ...lokalEvalsProjectTest(options), reporters: lokalReporters(options) };
+}

@@ -1,0 +1,18 @@
+// What lokal tests leave in Vitest's task meta: one key per kind of record, for every benchmark (plain JSON, so it
+// survives blob reports and --merge-reports).
+import type { GateRecord, GroupInfo } from '../core/benchmark.ts';
+
+declare module '@vitest/runner' {
+  interface TaskMeta {
+    /** Gate tests: the group (describe) they guard, from collection on. */
+    lokalGroup?: GroupInfo;
+    /** Gate tests: what they judged. */
+    lokalGate?: GateRecord;
+    /** Item tests: the benchmark's record of the item. */
+    lokalItem?: unknown;
+    /** Group suites: aggregates computed by the lokal runner. */
+    lokalAggregate?: GroupInfo;
+    /** Any test: scores recorded by the lokal matchers (matcher metric → last value). */
+    lokalScores?: Record<string, number>;
+  }
+}
