@@ -5,6 +5,7 @@ export { BENCHMARKS, registerBenchmark, findBenchmark, multiloko, kalahi } from 
 export { resolveSettingsTree, sectionSettings, sharedSettings, readConfigEnv, readConfigFile, LokalConfigError, CONFIG_FILE, SHARED_DEFAULTS, OTHER_LOKAL_VARIABLES, type SettingsTree, type SettingsSection, type SharedSettings } from './core/settings.ts';
 export { parseClause, routeClauses, splitClauses, judge, holds, ThresholdError, type GateOutcome, type GateOp, type ParsedClause } from './core/gates.ts';
 export { mean, standardError, meanSkippingNull } from './core/stats.ts';
+export { alignedColumns, markdownTable, displayWidth } from './core/textTable.ts';
 export { DEFAULT_MODEL_SPEC, modelSpec, lokalModelOptions, openLokalModel, isChatModel, folderHasChatTemplate, type LokalModel, type LokalModelOptions } from './models/open.ts';
 export * as data from './data/index.ts';
 export * as metrics from './metrics/index.ts';

@@ -6,15 +6,19 @@ import { multiloko } from './multiloko/definition.ts';
 
 export { multiloko, kalahi };
 
-/** Registered benchmarks; the first one owns gate clauses without a benchmark prefix. */
-export const BENCHMARKS: BenchmarkDefinition[] = [multiloko, kalahi];
+const BUILT_IN: BenchmarkDefinition[] = [multiloko, kalahi];
 
-/** Adds a benchmark (once per name; a different definition under a taken name is an error). */
+// One list per process: Vitest evaluates modules again for each test file (and the runner before them), and every
+// copy must see the benchmarks an eval file registered.
+const GLOBAL = Symbol.for('vitest-lokal.benchmarks');
+const shared = globalThis as { [GLOBAL]?: BenchmarkDefinition[] };
+
+/** Registered benchmarks; the first one owns gate clauses without a benchmark prefix. */
+export const BENCHMARKS: BenchmarkDefinition[] = (shared[GLOBAL] ??= [...BUILT_IN]);
+
+/** Adds a benchmark; a name already registered keeps its first definition (a module evaluated again defines it again). */
 export function registerBenchmark(definition: BenchmarkDefinition): void {
-  const known = BENCHMARKS.find((b) => b.name === definition.name);
-  if (known === definition) return;
-  if (known) throw new Error(`a benchmark named ${JSON.stringify(definition.name)} is already registered`);
-  BENCHMARKS.push(definition);
+  if (!BENCHMARKS.some((b) => b.name === definition.name)) BENCHMARKS.push(definition);
 }
 
 export function findBenchmark(name: string): BenchmarkDefinition | undefined {

@@ -25,7 +25,8 @@ export interface ReplayResult extends GenerateResult {
 
 /**
  * The item key of a prediction row: `multiloko/<language>/<id>`, or `kalahi/<id>` for rows whose language is `kalahi`.
- * Ids are compared as strings, so CSV files (string ids) line up with numeric dataset ids.
+ * Ids are compared as strings, so CSV files (string ids) line up with numeric dataset ids. Other benchmarks' items
+ * (keys `<benchmark>/<id>`) find the rows whose language is the benchmark's name.
  */
 export function replayKey(row: Pick<PredictionRow, 'language' | 'id'>): string {
   return row.language === 'kalahi' ? `kalahi/${String(row.id)}` : `multiloko/${row.language}/${String(row.id)}`;
@@ -35,12 +36,15 @@ export class ReplayProvider implements ModelProvider {
   readonly file: string;
   readonly onMissing: 'empty' | 'fail';
   readonly #answers: Map<string, string>;
+  /** The same rows by `<language>/<id>`, for items of benchmarks other than MultiLoKo. */
+  readonly #byLanguage: Map<string, string>;
 
   /** Later rows win over earlier rows with the same key, as in eval.py. */
   constructor(file: string, rows: readonly PredictionRow[], options: ReplayOptions = {}) {
     this.file = file;
     this.onMissing = options.onMissing ?? 'empty';
     this.#answers = new Map(rows.map((row) => [replayKey(row), row.prediction]));
+    this.#byLanguage = new Map(rows.map((row) => [`${row.language}/${String(row.id)}`, row.prediction]));
   }
 
   static async fromFile(file: string, options: ReplayOptions = {}): Promise<ReplayProvider> {
@@ -63,7 +67,7 @@ export class ReplayProvider implements ModelProvider {
     if (!itemKey) {
       throw new ProviderError('replay', 'config', `a replay request needs an itemKey (e.g. "multiloko/italian/<id>"); file ${this.file}`);
     }
-    const text = this.#answers.get(itemKey);
+    const text = this.#answers.get(itemKey) ?? this.#byLanguage.get(itemKey);
     if (text !== undefined) return { text, latencyMs: 0, cached: false, missing: false };
     if (this.onMissing === 'fail') {
       throw new ProviderError('replay', 'not-found', `${this.file} has no prediction for ${itemKey} (a row {language, id, prediction})`);

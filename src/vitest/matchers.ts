@@ -1,135 +1,14 @@
-// Custom matchers on short answers, scored exactly as MultiLoKo's eval.py (normalised strings, METRICS.md §9):
-// `expect(answer).toExactMatch(['Roma'])`. Each records its score in the running test's meta (`lokalScores`), using the
-// test that owns the `expect` — so concurrent tests record into their own task.
-import { expect, type MatcherState, type RunnerTestCase } from 'vitest';
-import { chrfScore } from '../metrics/chrfScore.ts';
-import { editDistance } from '../metrics/editDistance.ts';
-import { editSimilarity } from '../metrics/editSimilarity.ts';
-import { exactMatch } from '../benchmarks/multiloko/metrics/exactMatch.ts';
-import { normalizeAnswer } from '../benchmarks/multiloko/metrics/normalizeAnswer.ts';
-import { sentenceBleu } from '../metrics/sentenceBleu.ts';
-import { tokenF1 } from '../benchmarks/multiloko/metrics/tokenF1.ts';
-import '../benchmarks/multiloko/records.ts';
+// The benchmarks' custom matchers on Vitest's expect: `expect(answer).toExactMatch(['Roma'])` (MultiLoKo's short-answer
+// scoring; see src/benchmarks/multiloko/matchers.ts). Each records its score in the running test's `meta.lokalScores`.
+import { expect } from 'vitest';
+import { lokalMatchers, type LokalMatchers } from '../benchmarks/multiloko/matchers.ts';
+import './meta.ts';
 
-export type Targets = string | readonly string[];
-
-export interface LokalMatchers<R = unknown> {
-  /** The normalised answer equals a normalised target (EM = 1). */
-  toExactMatch(targets: Targets): R;
-  /** Token F1 (best target) of at least `atLeast` (default 1), 0–1 scale. */
-  toHaveF1(targets: Targets, options?: { atLeast?: number }): R;
-  /** sacrebleu sentence chrF of at least `atLeast` (default 100), 0–100 scale. */
-  toHaveChrF(targets: Targets, options?: { atLeast?: number }): R;
-  /** sacrebleu sentence BLEU of at least `atLeast` (default 100), 0–100 scale. */
-  toHaveBleu(targets: Targets, options?: { atLeast?: number }): R;
-  /** Levenshtein distance in code points to the nearest target of at most `maxDistance`. */
-  toBeWithinEditDistance(targets: Targets, maxDistance: number): R;
-  /** difflib ratio (best target) of at least `atLeast` (default 1), 0–1 scale. */
-  toHaveEditSimilarity(targets: Targets, options?: { atLeast?: number }): R;
-}
+export { lokalMatchers, type LokalMatchers, type Targets } from '../benchmarks/multiloko/matchers.ts';
 
 declare module 'vitest' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-explicit-any
   interface Matchers<T = any> extends LokalMatchers<T> {}
 }
-
-type Result = { pass: boolean; message: () => string; actual?: unknown; expected?: unknown };
-
-/** The matcher state with the test the assertion belongs to (Vitest sets it; not in its public type). */
-type State = MatcherState & { task?: RunnerTestCase };
-
-class MatcherInputError extends TypeError {}
-
-function inputs(matcher: string, received: unknown, targets: unknown): { raw: string; rawTargets: string[]; pred: string; norm: string[] } {
-  if (typeof received !== 'string') {
-    throw new MatcherInputError(`${matcher}: the answer must be a string, got ${received === null ? 'null' : typeof received}`);
-  }
-  const list = typeof targets === 'string' ? [targets] : targets;
-  if (!Array.isArray(list) || list.length === 0 || !list.every((t) => typeof t === 'string')) {
-    throw new MatcherInputError(`${matcher}: targets must be a string or a non-empty array of strings`);
-  }
-  return { raw: received, rawTargets: [...list], pred: normalizeAnswer(received), norm: list.map((t) => normalizeAnswer(t)) };
-}
-
-function bound(matcher: string, name: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || Number.isNaN(value)) throw new MatcherInputError(`${matcher}: ${name} must be a number`);
-  return value;
-}
-
-function record(state: State, metric: string, value: number): void {
-  const task = state.task;
-  if (!task) return;
-  (task.meta.lokalScores ??= {})[metric] = value;
-}
-
-function strings(i: ReturnType<typeof inputs>): string {
-  const q = (s: string) => JSON.stringify(s);
-  return (
-    `  answer:  ${q(i.raw)} → normalised ${q(i.pred)}\n` +
-    `  targets: ${i.rawTargets.map(q).join(', ')} → normalised ${i.norm.map(q).join(', ')}`
-  );
-}
-
-function show(value: number): string {
-  return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(6)));
-}
-
-/** A score-at-least matcher: computes, records, and explains with the normalised strings. */
-function atLeastMatcher(name: string, metric: string, label: string, score: (pred: string, targets: string[]) => number, fallback: number) {
-  return function (this: State, received: unknown, targets: Targets, options?: { atLeast?: number }): Result {
-    const i = inputs(name, received, targets);
-    const min = bound(name, 'atLeast', options?.atLeast, fallback);
-    const value = score(i.pred, i.norm);
-    record(this, metric, value);
-    const pass = value >= min;
-    return {
-      pass,
-      message: () =>
-        `expected answer ${this.isNot ? 'not ' : ''}to have ${label} ≥ ${show(min)}, got ${show(value)}\n${strings(i)}`,
-      actual: value,
-      expected: min,
-    };
-  };
-}
-
-export const lokalMatchers = {
-  toExactMatch(this: State, received: unknown, targets: Targets): Result {
-    const i = inputs('toExactMatch', received, targets);
-    const value = exactMatch(i.pred, i.norm);
-    record(this, 'em', value);
-    return {
-      pass: value === 1,
-      message: () => `expected answer ${this.isNot ? 'not ' : ''}to exact-match a target (EM ${show(value)})\n${strings(i)}`,
-      actual: i.pred,
-      expected: i.norm,
-    };
-  },
-  toHaveF1: atLeastMatcher('toHaveF1', 'f1', 'token F1', (p, t) => tokenF1(p, t), 1),
-  toHaveChrF: atLeastMatcher('toHaveChrF', 'chrf', 'chrF', (p, t) => chrfScore(p, t), 100),
-  toHaveBleu: atLeastMatcher('toHaveBleu', 'bleu', 'BLEU', (p, t) => sentenceBleu(p, t), 100),
-  toHaveEditSimilarity: atLeastMatcher(
-    'toHaveEditSimilarity',
-    'edit_similarity',
-    'edit similarity',
-    (p, t) => t.reduce((best, target) => Math.max(best, editSimilarity(p, target)), -Infinity),
-    1,
-  ),
-  toBeWithinEditDistance(this: State, received: unknown, targets: Targets, maxDistance: number): Result {
-    const i = inputs('toBeWithinEditDistance', received, targets);
-    if (typeof maxDistance !== 'number' || !(maxDistance >= 0)) {
-      throw new MatcherInputError('toBeWithinEditDistance: maxDistance must be a number ≥ 0');
-    }
-    const value = i.norm.reduce((best, target) => Math.min(best, editDistance(i.pred, target)), Infinity);
-    record(this, 'edit_distance', value);
-    return {
-      pass: value <= maxDistance,
-      message: () =>
-        `expected answer ${this.isNot ? 'not ' : ''}to be within edit distance ${show(maxDistance)} of a target, nearest is ${show(value)}\n${strings(i)}`,
-      actual: value,
-      expected: maxDistance,
-    };
-  },
-};
 
 expect.extend(lokalMatchers);

@@ -80,7 +80,7 @@ describe.skipIf(!haveData)(haveData ? 'Kalahi evals in child vitest processes' :
     const output = path.join(dir, 'main');
     const json = path.join(dir, 'vitest.json');
     const run = await runVitest(
-      ['run', '--project', 'evals', 'evals/kalahi.eval.ts', '--reporter=default', '--reporter=./reporters/kalahi-reporter.ts', '--reporter=blob', `--outputFile.blob=${path.join(blobs, 'blob-1.json')}`, '--reporter=json', `--outputFile.json=${json}`],
+      ['run', '--project', 'evals', 'evals/kalahi.eval.ts', '--reporter=default', '--reporter=./reporters/lokal-reporter.ts', '--reporter=blob', `--outputFile.blob=${path.join(blobs, 'blob-1.json')}`, '--reporter=json', `--outputFile.json=${json}`],
       env({
         LOKAL_KALAHI_VARIANT: VARIANTS.join(','),
         LOKAL_OUTPUT: output,
@@ -105,7 +105,7 @@ describe.skipIf(!haveData)(haveData ? 'Kalahi evals in child vitest processes' :
       ]);
       expect(inVariant.every((t) => t.status === 'passed')).toBe(true);
       // per-test meta carries the measured prompt
-      expect(inVariant[0]!.meta.lokalKalahiItem.promptVariationId).toBe(first[0]!.promptVariationId);
+      expect(inVariant[0]!.meta.lokalItem.promptVariationId).toBe(first[0]!.promptVariationId);
       expect(main.variants[v]!.items).toEqual({ selected: 3, total: rows.get(v)!.length, recorded: 3, failed: 0, skipped: 0 });
       expect(main.variants[v]!.records.map((r) => r.promptVariationId)).toEqual(first.map((r) => r.promptVariationId));
     }

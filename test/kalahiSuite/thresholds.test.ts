@@ -20,7 +20,7 @@ describe('parsing', () => {
   test('mistakes are errors naming the clause', () => {
     expect(() => parseKalahiGate('kalahi.mc4>=0.3')).toThrow(/"kalahi\.mc4>=0\.3": unknown Kalahi figure "mc4"/);
     expect(() => parseKalahiGate('kalahi.mc1>=40')).toThrow(/0–1 scale.*did you mean 0\.4\?/);
-    expect(() => parseKalahiGate('kalahi.bleu=0.3')).toThrow(/expected kalahi\./);
+    expect(() => parseKalahiGate('kalahi.bleu=0.3')).toThrow(/expected \[<benchmark>\.\]/);
     expect(() => parseKalahiGate('kalahi.ethics.full.mc1>0')).toThrow(/two categories/);
     expect(() => parseKalahiGate('kalahi.mc2_normalised_non_norm>0')).toThrow(/no un-normalised form/);
   });
