@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { KALAHI_SETTINGS } from '../../src/benchmarks/kalahi/settings.ts';
 import { MULTILOKO_SETTINGS, type MultiLoKoSettings } from '../../src/benchmarks/multiloko/settings.ts';
-import { LokalConfigError, resolveSettingsTree, sectionSettings, SHARED_DEFAULTS, type ResolveOptions, type SettingsTree } from '../../src/core/settings.ts';
+import { knownVariables, LokalConfigError, OTHER_LOKAL_VARIABLES, resolveSettingsTree, sectionSettings, SHARED_DEFAULTS, type ResolveOptions, type SettingsTree } from '../../src/core/settings.ts';
 
 const SECTIONS = [MULTILOKO_SETTINGS, KALAHI_SETTINGS];
 /** MultiLoKo's flat view of the settings, as its suite gets them. */
@@ -132,5 +132,15 @@ describe('settings: MultiLoKo view', () => {
     writeFileSync(path.join(dir, 'other.json'), JSON.stringify({ output: 'elsewhere' }));
     expect(resolveLokalConfig({}, { cwd: dir, env: { LOKAL_CONFIG: 'other.json' } }).output).toBe('elsewhere');
     expect(LOKAL_DEFAULTS.output).toBe('results');
+  });
+});
+
+describe('the README documents every variable', () => {
+  test('each LOKAL_* variable a run reads or accepts is a row of the README table', () => {
+    const readme = readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+    const names = [...knownVariables(SECTIONS).keys(), ...Object.keys(OTHER_LOKAL_VARIABLES)];
+    const missing = names.filter((name) => !readme.includes(`\`${name}\``));
+    expect(missing).toEqual([]);
+    expect(names.length).toBeGreaterThan(35);
   });
 });
