@@ -1,4 +1,4 @@
-// Learned metrics' encoders (BERTScore, BLEURT) through transformers.js, and the tiny test encoder.
+// Learned metrics' encoders (BERTScore, BLEURT) through transformers.js.
 export {
   BERTSCORE_DEFAULT_LAYERS,
   bertScoreDefaultLayer,
@@ -12,4 +12,3 @@ export {
 } from './bertScorer.ts';
 export { createBleurtScorer, DEFAULT_BLEURT_MODEL, type BleurtScorer, type BleurtScorerDescription, type BleurtScorerOptions } from './bleurtScorer.ts';
 export { EncoderModelError, resolveEncoderSource, type EncoderDtype, type EncoderLoadOptions, type EncoderSource } from './loadEncoder.ts';
-export { writeTinyEncoder, TINY_ENCODER_DEFAULTS, type TinyEncoderInfo, type TinyEncoderKind, type TinyEncoderSpec } from '../../../test/support/tinyEncoder.ts';
