@@ -6,7 +6,7 @@ import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
 import { DataError } from '../../data/errors.ts';
 import { decodeUtf8, jsonlLines, parseJsonLine } from '../../data/jsonl.ts';
-import { pyStrip } from './metrics/pyText.ts';
+import { pythonStrip } from '../../core/python/pythonWhitespace.ts';
 import {
   bestAnswerIndex,
   formatBestAnswer,
@@ -68,7 +68,7 @@ export interface KalahiDataset {
 
 // Fields are kept exactly as read (pandas does not strip them; the prompt goes to the model verbatim); "empty"
 // means empty after Python's strip().
-const nonBlank = (message = 'must not be empty') => z.string().refine((s) => pyStrip(s) !== '', message);
+const nonBlank = (message = 'must not be empty') => z.string().refine((s) => pythonStrip(s) !== '', message);
 
 const RowSchema = z.object({
   prompt_variation_id: nonBlank(),

@@ -1,7 +1,7 @@
 // Kalahi's open-ended task for one prompt: a greedy reply through the chat template within the token budget, decoded
 // without special tokens and stripped (as the reference), scored against every relevant and irrelevant answer.
 import type { KalahiRow } from './data.ts';
-import { pyStrip } from './metrics/pyText.ts';
+import { pythonStrip } from '../../core/python/pythonWhitespace.ts';
 import type { GenerateRequest, ModelProvider } from '../../models/types.ts';
 import { KALAHI_TOKEN_BUDGET } from './config.ts';
 import type { LearnedScorers } from './learned.ts';
@@ -28,7 +28,7 @@ export interface GenerationSettings {
 export async function measureKalahiGeneration(model: ModelProvider, row: KalahiRow, itemKey: string, settings: GenerationSettings): Promise<KalahiGenerationRecord> {
   const [result] = await model.generate([kalahiGenerateRequest(row, itemKey, settings.budget)]);
   if (!result) throw new Error(`${model.describe().provider}: no reply for ${itemKey}`);
-  const response = pyStrip(result.text);
+  const response = pythonStrip(result.text);
   const scored = await scoreKalahiReply(row, response, { chrf: settings.chrf, learned: settings.learned });
   return {
     response,

@@ -3,7 +3,7 @@
 // then MC1 / MC2 / MC2 (normalised) / MC3 from the normalised scores and the same from the raw sums.
 import type { KalahiRow } from './data.ts';
 import { byteNormalisedScore, kalahiMC, type KalahiMCResult } from './metrics/mc.ts';
-import { utf8ByteLength } from './metrics/pyText.ts';
+import { utf8ByteLength } from '../../core/python/codePoints.ts';
 import type { ChatMessage, ModelProvider } from '../../models/types.ts';
 import type { KalahiMCFigures, KalahiMCRecord, KalahiReferenceScore } from './records.ts';
 import { finiteOrNull } from './reply.ts';

@@ -1,7 +1,7 @@
 // The engine of `lokal kalahi score -i <csv> -r <responses.jsonl>`: existing replies scored with Kalahi's generation
 // metrics exactly as an evals run scores the model's replies (same per-reply scoring, same summaries), no model asked.
 import { loadKalahi, readKalahiResponses, type KalahiResponseRow } from './data.ts';
-import { pyStrip } from './metrics/pyText.ts';
+import { pythonStrip } from '../../core/python/pythonWhitespace.ts';
 import { DEFAULT_BERTSCORE_MODEL, DEFAULT_BLEURT_MODEL } from '../../models/defaults.ts';
 import { summariseKalahi } from './aggregate.ts';
 import { isLearnedMetricOff } from './config.ts';
@@ -59,7 +59,7 @@ export async function scoreKalahiFiles(csvPath: string, responsesPath: string, o
     for (const row of dataset.rows) {
       const reply = byId.get(row.promptVariationId);
       if (!reply) continue;
-      const response = pyStrip(reply.response);
+      const response = pythonStrip(reply.response);
       const scored = await scoreKalahiReply(row, response, { chrf, learned });
       records.push({
         suite: dataset.variant,

@@ -34,3 +34,8 @@ export function hasSurrogates(s: string): boolean {
   }
   return false;
 }
+
+/** UTF-8 byte length (Python `len(s.encode('utf-8'))`). */
+export function utf8ByteLength(s: string): number {
+  return Buffer.byteLength(s, 'utf8');
+}

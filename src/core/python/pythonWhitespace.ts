@@ -30,6 +30,15 @@ export function pythonSplit(s: string): string[] {
   return out;
 }
 
+/** Python `s.strip()`. */
+export function pythonStrip(s: string): string {
+  let start = 0;
+  let end = s.length;
+  while (start < end && isPythonWhitespace(s.charCodeAt(start))) start++;
+  while (end > start && isPythonWhitespace(s.charCodeAt(end - 1))) end--;
+  return start === 0 && end === s.length ? s : s.slice(start, end);
+}
+
 /** Python `s.rstrip()`. */
 export function pythonRstrip(s: string): string {
   let end = s.length;

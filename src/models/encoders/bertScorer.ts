@@ -1,6 +1,6 @@
 // BERTScore through transformers.js: contextual token embeddings from one layer of an encoder (bert_score's defaults:
 // no idf, no baseline rescaling, [CLS]/[SEP] weighted 0), then the greedy matching of src/metrics/bertScore.ts.
-import { isPythonWhitespace } from '../../core/python/pythonWhitespace.ts';
+import { pythonStrip } from '../../core/python/pythonWhitespace.ts';
 import { bertScoreFromEmbeddings, bertScoreWeights, type BertScoreResult, type TokenEmbeddings } from '../../metrics/bertScore.ts';
 import { EncoderModelError, int64Matrix, loadEncoder, specialTokenId, type EncoderDtype, type EncoderLoadOptions, type LoadedEncoder } from './loadEncoder.ts';
 
@@ -32,15 +32,6 @@ export function bertScoreDefaultLayer(nameOrPath: string): { key: string; layer:
     if (normalized === key || normalized.endsWith(`/${key}`)) return { key, layer };
   }
   return undefined;
-}
-
-/** Python `str.strip()` (bert_score strips every sentence before tokenising it). */
-export function pythonStrip(s: string): string {
-  let start = 0;
-  let end = s.length;
-  while (start < end && isPythonWhitespace(s.charCodeAt(start))) start++;
-  while (end > start && isPythonWhitespace(s.charCodeAt(end - 1))) end--;
-  return s.slice(start, end);
 }
 
 export interface BertScorerOptions extends EncoderLoadOptions {

@@ -4,7 +4,6 @@ export {
   bertScoreDefaultLayer,
   createBertScorer,
   DEFAULT_BERTSCORE_MODEL,
-  pythonStrip,
   type BertScorer,
   type BertScorerDescription,
   type BertScorerOptions,

@@ -1,5 +1,6 @@
 // Hugging Face `evaluate` "bleu": tensorflow/nmt compute_bleu on HF's copy of 13a (METRICS.md §6).
-import { pySplit, pySum } from './pyText.ts';
+import { tokens13a } from '../../../core/python/tokenize13a.ts';
+import { pythonSum } from '../../../core/python/pythonSum.ts';
 
 /** Python's ZeroDivisionError of compute_bleu (empty prediction, or a reference with no tokens). */
 export class BleuZeroDivisionError extends Error {
@@ -22,23 +23,9 @@ export interface HfBleuResult {
   reference_length: number;
 }
 
-// sacrebleu tokenizer_13a regexes (§5 step 3), in order.
-const RE_13A: Array<[RegExp, string]> = [
-  [/([\x7b-\x7e\x5b-\x60\x20-\x26\x28-\x2b\x3a-\x40\x2f])/gu, ' $1 '],
-  [/([^0-9])([.,])/gu, '$1 $2 '],
-  [/([.,])([^0-9])/gu, ' $1 $2'],
-  [/([0-9])(-)/gu, '$1 $2 '],
-];
-
-/** HF evaluate's Tokenizer13a: sacrebleu 13a without the preceding rstrip; returns the token list. */
+/** HF evaluate's Tokenizer13a: sacrebleu 13a without the preceding rstrip, as a token list (the shared 13a code). */
 export function hfTokenize13a(line: string): string[] {
-  let s = line.replaceAll('<skipped>', '').replaceAll('-\n', '').replaceAll('\n', ' ');
-  if (s.includes('&')) {
-    s = s.replaceAll('&quot;', '"').replaceAll('&amp;', '&').replaceAll('&lt;', '<').replaceAll('&gt;', '>');
-  }
-  s = ` ${s} `;
-  for (const [re, replacement] of RE_13A) s = s.replace(re, replacement);
-  return pySplit(s);
+  return tokens13a(line);
 }
 
 function ngramCounts(tokens: readonly string[], maxOrder: number): Map<string, { order: number; count: number }> {
@@ -102,7 +89,7 @@ export function hfBleu(
   }
   let geoMean = 0;
   if (Math.min(...precisions) > 0) {
-    geoMean = Math.exp(pySum(precisions.map((p) => (1 / maxOrder) * Math.log(p)), opts.sum ?? 'fold'));
+    geoMean = Math.exp(pythonSum(precisions.map((p) => (1 / maxOrder) * Math.log(p)), opts.sum ?? 'fold'));
   }
   if (referenceLength === 0) throw new BleuZeroDivisionError(translationLength, referenceLength);
   const ratio = translationLength / referenceLength;

@@ -17,7 +17,7 @@ export {
 } from './punkt.ts';
 export { porterStem } from './porter.ts';
 export { WordNet, sharedWordNet, defaultWordNetDir, WordNetError, type WordNetPos } from './wordnet.ts';
-export { pyStrip, pyRstrip, pySplit, pySum, utf8ByteLength } from './pyText.ts';
+
 export {
   scoreKalahiResponse,
   scoreKalahiResponses,

@@ -1,5 +1,5 @@
 // Kalahi multiple-choice metrics from per-answer scores (METRICS.md §10.2–10.3, aisingapore/kalahi metrics.py @2beb3ef).
-import { utf8ByteLength } from './pyText.ts';
+import { utf8ByteLength } from '../../../core/python/codePoints.ts';
 
 export interface KalahiMCResult {
   /** 1 when the best answer's score is strictly greater than every irrelevant score, else 0. */

@@ -4,7 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { PY_WS_CLASS, PY_WORD_CLASS, pyRstrip, pyStrip } from './pyText.ts';
+import { PY_WS_CLASS, pythonRstrip, pythonStrip } from '../../../core/python/pythonWhitespace.ts';
+import { PY_WORD_CLASS } from '../../../core/python/pythonWordClass.ts';
 
 export interface PunktParameters {
   abbrevTypes: ReadonlySet<string>;
@@ -68,7 +69,7 @@ export function loadPunktParameters(dir: string): PunktParameters {
   ortho.lines.forEach((line, i) => {
     const parts = line.split('\t');
     if (parts.length !== 2) throw new PunktParameterError(ortho.file, i + 1, `expected "type<TAB>flags", got ${JSON.stringify(line)}`);
-    const value = pyStrip(parts[1]!);
+    const value = pythonStrip(parts[1]!);
     if (!/^[+-]?\d+$/.test(value)) throw new PunktParameterError(ortho.file, i + 1, `flags ${JSON.stringify(parts[1])} are not an integer`);
     orthoContext.set(parts[0]!, Number.parseInt(value, 10));
   });
@@ -156,7 +157,7 @@ class PunktToken {
 function tokenizeWords(text: string): PunktToken[] {
   const tokens: PunktToken[] = [];
   for (const line of text.split('\n')) {
-    if (pyStrip(line) === '') continue;
+    if (pythonStrip(line) === '') continue;
     for (const tok of punktWordTokenize(line)) tokens.push(new PunktToken(tok));
   }
   return tokens;
@@ -277,7 +278,7 @@ function slicesFromText(text: string, params: PunktParameters): Array<[number, n
       lastBreak = ctx.nextTokStart ?? ctx.end;
     }
   }
-  slices.push([lastBreak, pyRstrip(text).length]);
+  slices.push([lastBreak, pythonRstrip(text).length]);
   return slices;
 }
 
@@ -293,7 +294,7 @@ function realignBoundaries(text: string, slices: Array<[number, number]>): Array
     }
     const m = BOUNDARY_REALIGNMENT.exec(text.slice(s2[0], s2[1]));
     if (m) {
-      out.push([s1[0], s2[0] + pyRstrip(m[0]).length]);
+      out.push([s1[0], s2[0] + pythonRstrip(m[0]).length]);
       realign = m[0].length;
     } else {
       realign = 0;

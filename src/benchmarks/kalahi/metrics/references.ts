@@ -1,5 +1,5 @@
 // Kalahi reference strings (METRICS.md §10.1; aisingapore/kalahi utilities.py split_multi_answer / format_best @2beb3ef).
-import { pyStrip } from './pyText.ts';
+import { pythonStrip } from '../../../core/python/pythonWhitespace.ts';
 
 export class KalahiReferenceError extends Error {
   constructor(message: string) {
@@ -15,16 +15,16 @@ function closeWithPeriod(answer: string): string {
 
 /** split_multi_answer: strip, split on `;`, strip each part, drop empty parts, close each with a period. */
 export function splitMultiAnswer(field: string): string[] {
-  return pyStrip(field)
+  return pythonStrip(field)
     .split(';')
-    .map(pyStrip)
+    .map(pythonStrip)
     .filter((part) => part.length > 0)
     .map(closeWithPeriod);
 }
 
 /** format_best: strip and close with a period; the reference raises IndexError on an empty best answer. */
 export function formatBestAnswer(field: string): string {
-  const best = pyStrip(field);
+  const best = pythonStrip(field);
   if (best.length === 0) throw new KalahiReferenceError('the best answer is empty (the reference raises IndexError on it)');
   return closeWithPeriod(best);
 }

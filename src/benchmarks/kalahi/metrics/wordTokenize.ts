@@ -1,5 +1,6 @@
 // nltk 3.10.3 word_tokenize: Punkt sentences, then NLTKWordTokenizer on each (METRICS.md §8.2).
-import { PY_WS_CLASS, PY_WORD_CLASS, pySplit } from './pyText.ts';
+import { PY_WS_CLASS, pythonSplit } from '../../../core/python/pythonWhitespace.ts';
+import { PY_WORD_CLASS } from '../../../core/python/pythonWordClass.ts';
 import { englishPunktParameters, punktSentences, type PunktParameters } from './punkt.ts';
 
 const W = `[${PY_WORD_CLASS}]`;
@@ -78,7 +79,7 @@ export function treebankTokenize(sentence: string): string[] {
   text = ` ${text} `;
   for (const r of ENDING_QUOTES) text = apply(text, r);
   for (const r of CONTRACTIONS) text = apply(text, r);
-  return pySplit(text);
+  return pythonSplit(text);
 }
 
 /** nltk.word_tokenize(text) with English Punkt parameters (used for Filipino text too, as evaluate does). */
