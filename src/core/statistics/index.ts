@@ -1,0 +1,6 @@
+// Statistics for figures and regressions: intervals, paired tests, corrections, bootstrap.
+export { normalCdf, normalQuantile, studentTCdf, studentTQuantile } from './distributions.ts';
+export { wilsonInterval, meanInterval, sampleSd, type Interval } from './intervals.ts';
+export { pairedDifference, mcnemarExact, holm, minimumDetectableEffect, type PairedDifference } from './paired.ts';
+export { clusterBootstrap, seededUniform, quantileSorted, type BootstrapOptions, type BootstrapResult } from './bootstrap.ts';
+export { logGamma, incompleteBeta, incompleteGamma } from './special.ts';
