@@ -1,7 +1,37 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx so the package needs no build step.
-import { register } from 'tsx/esm/api';
+// The `lokal` command. Installed from npm it runs the compiled CLI in dist/. In a checkout of the repository
+// (src/ beside bin/, which the package does not ship) it runs dist/ only when `npm run build` finished after the
+// last change to src/ and reporters/; otherwise it runs the TypeScript sources through tsx (a devDependency), so a
+// checkout needs no build and an edit never runs stale code.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 
-register();
-const { main } = await import('../src/cli/index.ts');
+const root = new URL('../', import.meta.url);
+const compiled = new URL('dist/src/cli/index.js', root);
+const source = new URL('src/cli/index.ts', root);
+
+/** Latest modification time (ms) of any entry under `dir`, directories included (a deletion touches its folder). */
+function newest(dir) {
+  let latest = statSync(dir).mtimeMs;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const child = new URL(entry.name + (entry.isDirectory() ? '/' : ''), dir);
+    latest = Math.max(latest, entry.isDirectory() ? newest(child) : statSync(child).mtimeMs);
+  }
+  return latest;
+}
+
+/** In a checkout: did the last build start after every change to the sources? (dist/.build holds its start time.) */
+function buildIsCurrent() {
+  const stamp = new URL('dist/.build', root);
+  if (!existsSync(stamp) || !existsSync(compiled)) return false;
+  const started = Number(readFileSync(stamp, 'utf8'));
+  return ['src/', 'reporters/'].every((dir) => newest(new URL(dir, root)) < started);
+}
+
+let entry = compiled;
+if (existsSync(source) && !buildIsCurrent()) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  entry = source;
+}
+const { main } = await import(entry.href);
 process.exitCode = await main(process.argv.slice(2));

@@ -1,6 +1,6 @@
-// The `lokal` command: `score` (drop-in for MultiLoKo's eval.py), `data fetch`, `kalahi score`.
+// The `lokal` command: `score` (drop-in for MultiLoKo's eval.py), `data fetch`, `kalahi score`. Only the usage text
+// and argument parsing load up front; each command imports what it needs, so `lokal --help` answers at once.
 import { parseArgs } from 'node:util';
-import { writeFileAtomic } from '../core/io.ts';
 
 type Command = (argv: string[]) => Promise<number>;
 
@@ -61,6 +61,7 @@ async function scoreCommand(argv: string[]): Promise<number> {
   for (const line of describeProblems(problems, dataset)) process.stderr.write(`lokal score: ${line}\n`);
   const text = scoreOutputJson(output);
   if (values.output) {
+    const { writeFileAtomic } = await import('../core/io.ts');
     await writeFileAtomic(values.output, text + '\n');
     process.stderr.write(`lokal score: wrote ${values.output}\n`);
   } else {
@@ -104,6 +105,7 @@ async function kalahiCommand(argv: string[]): Promise<number> {
   const output = await scoreKalahiFiles(values.input, values.responses, { chrfPlusPlus: values.chrfpp });
   const text = JSON.stringify(output, null, 4);
   if (values.output) {
+    const { writeFileAtomic } = await import('../core/io.ts');
     await writeFileAtomic(values.output, text + '\n');
     process.stderr.write(`lokal kalahi score: wrote ${values.output}\n`);
   } else {

@@ -1,0 +1,324 @@
+// The package as a user gets it. A copy of this checkout is packed with `npm pack` (its prepack script builds dist/),
+// the tarball is installed into a fresh project beside vitest and @vitest/ui, and the README's two-line setup runs
+// there under `npx vitest run`: once on a generated tiny model (MultiLoKo and Kalahi from ../shared/data), once on a
+// replay file whose exact-match score is known by construction. Also checked: the tarball's file list, the export
+// map's targets, plain-Node imports, the bin without tsx, and `tsc --noEmit` over the user's files.
+// Needs the npm registry (skipped, saying so, when npm cannot reach it); takes a few minutes.
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { writeTinyModel } from '../support/tinyModel.ts';
+
+const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const MULTILOKO = path.resolve(REPO_ROOT, '../shared/data/multiloko/benchmark_data.tar.xz.enc');
+const KALAHI = path.resolve(REPO_ROOT, '../shared/data/kalahi');
+const haveData = existsSync(MULTILOKO) && existsSync(path.join(KALAHI, 'filipino.csv'));
+
+interface RepoPackage {
+  name: string;
+  files: string[];
+  exports: Record<string, { source: string; types: string; default: string }>;
+  peerDependencies: Record<string, string>;
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+}
+const repoPackage = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as RepoPackage;
+const VITEST = repoPackage.peerDependencies.vitest!;
+const VITEST_UI = repoPackage.peerDependencies['@vitest/ui']!;
+
+// The user's whole setup, as in the README.
+const USER_FILES: Record<string, string> = {
+  'vitest.config.ts': [
+    "import { defineConfig } from 'vitest/config';",
+    "import { lokalEvals } from 'vitest-lokal/config';",
+    'export default defineConfig({ test: lokalEvals() });',
+  ].join('\n'),
+  'evals/multiloko.eval.ts': [
+    "import { benchmarkSuite } from 'vitest-lokal/vitest';",
+    "import { multiloko } from 'vitest-lokal/benchmarks';",
+    'await benchmarkSuite(multiloko);',
+  ].join('\n'),
+  'evals/kalahi.eval.ts': [
+    "import { benchmarkSuite } from 'vitest-lokal/vitest';",
+    "import { kalahi } from 'vitest-lokal/benchmarks';",
+    'await benchmarkSuite(kalahi);',
+  ].join('\n'),
+};
+
+// A tsconfig a user would start from (strict, Node ESM resolution), library declarations checked too.
+const USER_TSCONFIG = {
+  compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false, types: ['node'] },
+  include: ['vitest.config.ts', 'evals', 'typecheck'],
+};
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+/**
+ * The environment for child npm, node and vitest processes: without what Vitest set for this worker, without LOKAL_*
+ * settings, without what `npm test` set for this package (npm_package_*, npm_lifecycle_*, its local prefix) and
+ * without this checkout's node_modules/.bin on PATH. User-level npm settings (cache, registry, certificates) stay.
+ */
+function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of Object.keys(env)) {
+    if (/^(VITEST|LOKAL_|npm_package_|npm_lifecycle_)/.test(name) || ['TEST', 'FORCE_COLOR', 'NODE_OPTIONS', 'npm_command', 'npm_config_local_prefix', 'INIT_CWD'].includes(name)) {
+      delete env[name];
+    }
+  }
+  const repoBin = path.join(REPO_ROOT, 'node_modules', '.bin');
+  env.PATH = (env.PATH ?? '').split(path.delimiter).filter((p) => path.resolve(p) !== repoBin).join(path.delimiter);
+  return { ...env, CI: '1', NO_COLOR: '1', ONNXRUNTIME_NODE_INSTALL: 'skip', ...extra };
+}
+
+function run(command: string, args: readonly string[], cwd: string, env: Record<string, string> = {}, timeoutMs = 300_000): Promise<Run> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, ms: Math.round(performance.now() - started) });
+    });
+  });
+}
+
+const show = (r: Run) => `exit ${r.code} after ${r.ms} ms\n--- stdout\n${r.stdout.slice(-6000)}\n--- stderr\n${r.stderr.slice(-4000)}`;
+
+/** Why npm cannot reach its registry, or undefined when it can. */
+function registryProblem(): string | undefined {
+  const ping = spawnSync('npm', ['ping'], { encoding: 'utf8', timeout: 30_000, env: childEnv() });
+  if (ping.status === 0) return undefined;
+  const said = `${ping.stderr ?? ''}${ping.stdout ?? ''}`.trim().split('\n').filter((l) => !/Unknown (project|user) config/.test(l)).pop();
+  return `npm cannot reach its registry (npm ping: ${ping.error?.message ?? said ?? `exit ${ping.status}`})`;
+}
+
+/** This checkout's files as a fresh clone plus the working tree would have them: tracked and untracked, not ignored. */
+function checkoutFiles(): string[] {
+  const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: REPO_ROOT, encoding: 'utf8' });
+  if (listed.status !== 0) throw new Error(`git ls-files failed in ${REPO_ROOT}: ${listed.stderr || listed.error?.message}`);
+  return listed.stdout.split('\0').filter((f) => f && existsSync(path.join(REPO_ROOT, f)));
+}
+
+const problem = registryProblem();
+const work = mkdtempSync(path.join(tmpdir(), 'lokal-pack-'));
+const checkout = path.join(work, 'checkout');
+const project = path.join(work, 'project');
+const installed = path.join(project, 'node_modules', repoPackage.name);
+let packed: { filename: string; files: Array<{ path: string }> } | undefined;
+const timings: Record<string, number> = {};
+
+afterAll(() => {
+  rmSync(work, { recursive: true, force: true });
+  if (Object.keys(timings).length) console.log(`pack test timings (ms): ${JSON.stringify(timings)}`);
+});
+
+function setUp(): { filename: string; files: Array<{ path: string }> } {
+  if (!packed) throw new Error('packing or installing failed (see the error of beforeAll)');
+  return packed;
+}
+
+describe.skipIf(problem !== undefined)(problem ? `the packed package (skipped: ${problem})` : 'the packed package in a fresh project', () => {
+  beforeAll(async () => {
+    // Pack a copy, so this checkout's own dist/ is never rebuilt under other tests' feet.
+    for (const file of checkoutFiles()) {
+      mkdirSync(path.dirname(path.join(checkout, file)), { recursive: true });
+      copyFileSync(path.join(REPO_ROOT, file), path.join(checkout, file));
+    }
+    symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(checkout, 'node_modules'), 'dir');
+    const pack = await run('npm', ['pack', '--json', '--pack-destination', work], checkout);
+    timings.pack = pack.ms;
+    expect(pack.code, show(pack)).toBe(0);
+    const report = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('[\n'))) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    const tarball = path.join(work, report[0]!.filename);
+    expect(existsSync(tarball), `${tarball} after npm pack`).toBe(true);
+
+    mkdirSync(project);
+    writeFileSync(path.join(project, 'package.json'), `${JSON.stringify({ name: 'lokal-user', private: true, type: 'module' }, null, 2)}\n`);
+    writeFileSync(path.join(project, '.npmrc'), 'onnxruntime-node-install=skip\n');
+    const install = await run(
+      'npm',
+      ['install', tarball, `vitest@${VITEST}`, `@vitest/ui@${VITEST_UI}`, `typescript@${repoPackage.devDependencies.typescript}`, `@types/node@${repoPackage.devDependencies['@types/node']}`, '--prefer-offline', '--no-audit', '--no-fund'],
+      project,
+      {},
+      480_000,
+    );
+    timings.install = install.ms;
+    expect(install.code, show(install)).toBe(0);
+    for (const [file, text] of Object.entries(USER_FILES)) {
+      mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
+      writeFileSync(path.join(project, file), `${text}\n`);
+    }
+    packed = report[0]!;
+  }, 900_000);
+
+  test('the tarball holds dist/ (no tests), bin/, README.md and data/README.md; every export target is in it', () => {
+    const files = setUp().files.map((f) => f.path).sort();
+    const outside = files.filter((f) => !/^(dist\/(src|reporters)\/|bin\/lokal\.js$|README\.md$|data\/README\.md$|package\.json$)/.test(f));
+    expect(outside).toEqual([]);
+    expect(files.filter((f) => /\.[cm]?ts$/.test(f) && !/\.d\.[cm]?ts$/.test(f))).toEqual([]);
+    expect(files.filter((f) => /(^|\/)(test|bench|scripts|\.ci)\//.test(f))).toEqual([]);
+    // Data files the modules read beside themselves.
+    expect(files).toContain('dist/src/benchmarks/multiloko/prompts/multiloko/prompts.json');
+    expect(files).toContain('dist/src/benchmarks/kalahi/metrics/punkt-english/ortho_context.tab');
+    // Each entry of the export map: types and JavaScript shipped, the TypeScript source (repository only) not.
+    const manifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')) as RepoPackage;
+    expect(Object.keys(manifest.exports)).toEqual(['.', './vitest', './runner', './reporter', './config', './benchmarks']);
+    for (const [entry, target] of Object.entries(manifest.exports)) {
+      expect(existsSync(path.join(installed, target.types)), `${entry} types ${target.types}`).toBe(true);
+      expect(existsSync(path.join(installed, target.default)), `${entry} default ${target.default}`).toBe(true);
+      expect(existsSync(path.join(installed, target.source)), `${entry} source ${target.source}`).toBe(false);
+    }
+    // vitest and @vitest/ui are the user's (peers); build and test tools stay behind.
+    expect(manifest.peerDependencies).toEqual({ '@vitest/ui': VITEST_UI, vitest: VITEST });
+    for (const name of ['vitest', '@vitest/ui', 'tsx', 'onnx-proto', 'typescript']) expect(manifest.dependencies).not.toHaveProperty(name);
+    expect(existsSync(path.join(project, 'node_modules', 'tsx')), 'tsx installed in the user project').toBe(false);
+  });
+
+  test('plain Node imports the package and its config entry; the bin answers --help from dist/', async () => {
+    setUp();
+    for (const entry of ['vitest-lokal', 'vitest-lokal/config']) {
+      const imported = await run(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(entry)});`], project);
+      expect(imported.code, `${entry}\n${show(imported)}`).toBe(0);
+    }
+    const withNode = await run(process.execPath, ['-e', "import('vitest-lokal')"], project);
+    expect(withNode.code, show(withNode)).toBe(0);
+    const help = await run('npx', ['lokal', '--help'], project);
+    expect(help.code, show(help)).toBe(0);
+    expect(help.stdout).toMatch(/^usage: lokal <command>/);
+    // The bin of the installed package: no src/ beside it, so it runs dist/ (and tsx is not there to run anything else).
+    const bin = path.join(installed, 'bin', 'lokal.js');
+    const direct = await run(process.execPath, [bin, '--help'], project);
+    expect(direct.code, show(direct)).toBe(0);
+    timings.binHelp = direct.ms;
+    const unknown = await run(process.execPath, [bin, 'frobnicate'], project);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('lokal: unknown command "frobnicate"');
+  }, 120_000);
+
+  test('tsc --noEmit (strict, NodeNext, skipLibCheck false) passes over the config and eval files, with real types', async () => {
+    setUp();
+    writeFileSync(path.join(project, 'tsconfig.json'), `${JSON.stringify(USER_TSCONFIG, null, 2)}\n`);
+    // One deliberate mistake: the package's types are real (not any), so exactly this line fails.
+    mkdirSync(path.join(project, 'typecheck'), { recursive: true });
+    writeFileSync(path.join(project, 'typecheck', 'probe.ts'), "import { lokalEvals } from 'vitest-lokal/config';\nexport const include: string = lokalEvals().include;\n");
+    const tsc = await run('npx', ['tsc', '--noEmit', '-p', 'tsconfig.json'], project);
+    timings.tsc = tsc.ms;
+    rmSync(path.join(project, 'typecheck'), { recursive: true, force: true });
+    const errors = tsc.stdout.split('\n').filter((l) => /error TS\d+/.test(l));
+    expect(errors, show(tsc)).toHaveLength(1);
+    expect(errors[0]).toMatch(/^typecheck\/probe\.ts\(2,\d+\): error TS2322: Type 'string\[\]' is not assignable to type 'string'/);
+  }, 180_000);
+
+  describe.skipIf(!haveData)(haveData ? 'npx vitest run' : `npx vitest run (skipped: no data at ${MULTILOKO} and ${KALAHI})`, () => {
+    test('on a generated tiny model: MultiLoKo and Kalahi run, print their tables and write their results', async () => {
+      setUp();
+      const model = path.join(work, 'tiny-model');
+      writeTinyModel(model, { seed: 3 });
+      rmSync(path.join(project, 'results'), { recursive: true, force: true });
+      const vitest = await run('npx', ['vitest', 'run'], project, {
+        LOKAL_MODEL: `transformers:${model}`,
+        LOKAL_MULTILOKO: MULTILOKO,
+        LOKAL_KALAHI: KALAHI,
+        LOKAL_LIMIT: '3',
+        LOKAL_OFFLINE: '1',
+      });
+      timings.tinyModelRun = vitest.ms;
+      expect(vitest.code, show(vitest)).toBe(0);
+      expect(vitest.stdout).toMatch(/Test Files\s+2 passed \(2\)/);
+      // MultiLoKo: the leaderboard in the official README's layout, then the per-language table.
+      expect(vitest.stdout).toMatch(/\| Model +\| Average EM \| +Gap \| MTE \| Min EM \| Max EM \|/);
+      expect(vitest.stdout).toMatch(new RegExp(`\\| transformers:${model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} +\\| +\\d+\\.\\d\\d ± – \\|`));
+      expect(vitest.stdout).toMatch(/\| italian +\| +\d+\.\d\d \|/);
+      // Kalahi: the published columns.
+      expect(vitest.stdout).toMatch(/Kalahi · full · 3 of 150 prompts · transformers:/);
+      expect(vitest.stdout).toMatch(/multiple choice +prompts +MC1 +MC2 +MC2 \(normalised\) +MC3/);
+      // Without downloads the learned metrics are not computed, but for want of a model, not of a module.
+      expect(vitest.stdout + vitest.stderr).not.toMatch(/Cannot find (module|package)/);
+
+      const multiloko = JSON.parse(readFileSync(path.join(project, 'results', 'multiloko.json'), 'utf8'));
+      expect(Object.keys(multiloko)).toEqual(['italian', 'group_metrics', 'summary']);
+      const ids = Object.keys(multiloko.italian).filter((k) => typeof multiloko.italian[k] === 'object');
+      expect(ids).toHaveLength(3);
+      const ems = ids.map((id) => multiloko.italian[id].em as number);
+      expect(multiloko.italian.em).toBe(ems.reduce((a, b) => a + b, 0) / 3);
+      expect(multiloko.summary.items).toEqual({ selected: 3, scored: 3, missing: 0, failed: 0, skipped: 0, cached: 0 });
+      expect(multiloko.summary.model_description).toMatchObject({ provider: 'transformers' });
+      expect(multiloko.summary.headline).toMatchObject({ languages: 1, em: multiloko.italian.em });
+
+      const kalahi = JSON.parse(readFileSync(path.join(project, 'results', 'kalahi.json'), 'utf8'));
+      expect(Object.keys(kalahi.variants)).toEqual(['full']);
+      const full = kalahi.variants.full;
+      expect(full.tasks).toEqual(['mc', 'generation']);
+      expect(full.items).toEqual({ selected: 3, total: 150, recorded: 3, failed: 0, skipped: 0 });
+      expect(full.records).toHaveLength(3);
+      expect(full.table.mc).toEqual({ MC1: full.mc.mc1, MC2: full.mc.mc2 });
+      expect(full.mc.mc1).toBeGreaterThanOrEqual(0);
+      expect(full.mc.mc1).toBeLessThanOrEqual(1);
+      expect(kalahi.gates_passed).toBe(true);
+    }, 300_000);
+
+    test('on a replay file (MultiLoKo only): EM is the share of items answered with a target', async () => {
+      setUp();
+      // Item ids and targets through the package's pure API, in plain Node.
+      const listed = await run(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          "import { data } from 'vitest-lokal'; const d = await data.loadMultiLoKo(process.argv[1], 'dev', { env: {} }); " +
+            "process.stdout.write(JSON.stringify(d.subsets.find((s) => s.key === 'italian').items.slice(0, 8).map((i) => ({ id: i.id, targets: i.targets }))));",
+          MULTILOKO,
+        ],
+        project,
+      );
+      expect(listed.code, show(listed)).toBe(0);
+      const items = JSON.parse(listed.stdout) as Array<{ id: string | number; targets: string[] }>;
+      expect(items).toHaveLength(8);
+      // Five of eight answered with their first target, two wrong, the last one missing: EM 5/8, F1 5/8.
+      const right = new Set([0, 1, 3, 4, 6]);
+      const rows = items.slice(0, 7).map((item, i) => ({ language: 'italian', id: item.id, prediction: right.has(i) ? item.targets[0]! : 'xyzzy plugh' }));
+      const predictions = path.join(work, 'predictions.jsonl');
+      writeFileSync(predictions, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+      rmSync(path.join(project, 'results'), { recursive: true, force: true });
+
+      // The Kalahi eval file is left out by the path filter (a replay file has no log-probabilities for its MC task).
+      const vitest = await run('npx', ['vitest', 'run', 'evals/multiloko.eval.ts'], project, {
+        LOKAL_MODEL: `replay:${predictions}`,
+        LOKAL_MULTILOKO: MULTILOKO,
+        LOKAL_LIMIT: '8',
+      });
+      timings.replayRun = vitest.ms;
+      expect(vitest.code, show(vitest)).toBe(0);
+      expect(vitest.stdout).toMatch(/Test Files\s+1 passed \(1\)/);
+      expect(vitest.stdout).toMatch(/\| Model +\| Average EM \| +Gap \| MTE \| Min EM \| Max EM \|/);
+      expect(vitest.stdout).toMatch(/\| replay:\S+ +\| +62\.50 ± – \| +0\.00 \| +– \| +62\.50 \| +62\.50 \|/);
+      expect(vitest.stdout).toMatch(/\| italian +\| 62\.50 \|/);
+      expect(vitest.stdout).toMatch(/italian · local +8 \(1∅\) +0\.625 +0\.625/);
+
+      const results = JSON.parse(readFileSync(path.join(project, 'results', 'multiloko.json'), 'utf8'));
+      const italian = results.italian;
+      expect(items.map((item) => italian[String(item.id)].em)).toEqual([1, 1, 0, 1, 1, 0, 1, 0]);
+      expect(italian[String(items[7]!.id)].missing).toBe(true);
+      expect(italian.em).toBe(5 / 8);
+      expect(italian.f1).toBe(5 / 8);
+      expect(results.summary.items).toEqual({ selected: 8, scored: 8, missing: 1, failed: 0, skipped: 0, cached: 0 });
+      expect(results.summary.prompt).toMatchObject({ mode: 'none' });
+      expect(results.summary.model_description).toMatchObject({ provider: 'replay', model: predictions });
+      expect(results.summary.headline).toMatchObject({ languages: 1, em: 5 / 8, em_min: 5 / 8, em_max: 5 / 8, em_gap: 0 });
+      expect(results.group_metrics.average_em).toBe(5 / 8);
+    }, 300_000);
+  });
+});
