@@ -1,0 +1,38 @@
+// The HTML report: render it from parsed results, or read a results folder and write `report.html` beside them.
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { renderHtmlReport } from './html.ts';
+import type { ReportInput, RunResults } from './types.ts';
+
+export { renderHtmlReport } from './html.ts';
+export { escapeHtml } from './escape.ts';
+export { barChartSpec, renderChart, unsafeSvg, type BarDatum } from './charts.ts';
+export { multilokoView, multilokoSubsets, emDifference, parseSubsetKey, type MultiLoKoView, type MultiLoKoSubset, type MultiLoKoItem, type Verdict } from './multiloko.ts';
+export { kalahiView, kalahiFigures, type KalahiView, type KalahiVariantView, type KalahiPrompt } from './kalahi.ts';
+export { compareMultiLoKo, compareKalahi, type Comparison, type Flip } from './compare.ts';
+export type { ReportInput, RunResults, MultiLoKoResultsJson, KalahiResultsJson } from './types.ts';
+
+/**
+ * The results of one run from disk: a folder holding `multiloko.json` and/or `kalahi.json`, or one such file (a file
+ * with `variants` is Kalahi's; anything else is read as MultiLoKo's, which includes `lokal score` output).
+ */
+export function readRunResults(location: string): RunResults {
+  const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  if (existsSync(path.join(location, 'multiloko.json')) || existsSync(path.join(location, 'kalahi.json'))) {
+    const out: RunResults = {};
+    if (existsSync(path.join(location, 'multiloko.json'))) out.multiloko = read(path.join(location, 'multiloko.json'));
+    if (existsSync(path.join(location, 'kalahi.json'))) out.kalahi = read(path.join(location, 'kalahi.json'));
+    return out;
+  }
+  const parsed = read(location);
+  return parsed.benchmark === 'kalahi' || 'variants' in parsed ? { kalahi: parsed } : { multiloko: parsed };
+}
+
+/** Renders and writes the report atomically (a half-written report is never left at `file`); returns the HTML. */
+export async function writeHtmlReport(file: string, input: ReportInput): Promise<string> {
+  const text = await renderHtmlReport(input);
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, file);
+  return text;
+}

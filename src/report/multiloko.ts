@@ -1,0 +1,307 @@
+// MultiLoKo's figures for the report, recomputed from the per-item records (the intervals need them; the file's own
+// means and headline are shown where present and are what the recomputation must agree with).
+import { meanInterval, wilsonInterval, normalQuantile, pairedDifference, type Interval } from '../core/statistics/index.ts';
+import type { GateOutcomeJson, MultiLoKoItemJson, MultiLoKoResultsJson } from './types.ts';
+
+export type Verdict = 'correct' | 'wrong' | 'missing';
+
+export interface MultiLoKoItem {
+  subset: string;
+  id: string;
+  question?: string;
+  targets: string[];
+  /** The normalised answer eval.py scored. */
+  prediction: string;
+  raw?: string;
+  answer?: string;
+  prompt?: string;
+  scores: Record<string, number>;
+  em: number;
+  missing: boolean;
+  verdict: Verdict;
+}
+
+export interface MultiLoKoSubset {
+  key: string;
+  name: string;
+  /** The non-English side (what the tables group by). */
+  language: string;
+  translated: boolean;
+  translation?: 'human' | 'machine';
+  /** `to-english`: a language's local questions in English (MTE); `from-english`: English questions in the language (LE). */
+  direction?: 'to-english' | 'from-english';
+  items: MultiLoKoItem[];
+  /** Means as the file states them (eval.py's per-language figures). */
+  means: Record<string, number>;
+  /** Recomputed from items: Wilson for EM, t-interval for F1 and chrF; undefined without items. */
+  em?: Interval;
+  f1?: Interval;
+  chrf?: Interval;
+  missing: number;
+}
+
+/** A difference of two EMs (MTE or LE) with its interval and how the interval was made. */
+export interface Effect {
+  value: number;
+  low: number;
+  high: number;
+  se: number;
+  method: 'paired' | 'independent';
+  n: number;
+}
+
+export interface LanguageRow {
+  language: string;
+  subset: MultiLoKoSubset;
+  mte: { human?: Effect; machine?: Effect };
+  le: { human?: Effect; machine?: Effect };
+}
+
+export interface Headline {
+  languages: number;
+  em: number;
+  /** 2 SE across languages (the official README's ±); null with one language. */
+  em2se: number | null;
+  min: number;
+  max: number;
+  minLanguage: string;
+  maxLanguage: string;
+  gap: number;
+  /** Average MTE (human translations) ± 2 SE across languages. */
+  mte: number | null;
+  mte2se: number | null;
+  /** The numbers came from the file's summary (true) or were computed here from the records (false). */
+  fromSummary: boolean;
+}
+
+export interface GateRow {
+  gate: string;
+  figure: string;
+  value: number | null;
+  op: string;
+  bound: number | null;
+  pass: boolean;
+  message: string;
+}
+
+export interface MultiLoKoView {
+  model: string;
+  split?: string;
+  subsets: MultiLoKoSubset[];
+  languages: LanguageRow[];
+  headline?: Headline;
+  gates: GateRow[];
+  gatesNotApplied: string[];
+  gatesPassed?: boolean;
+}
+
+/** Top-level keys that are not subsets: eval.py's aggregates, the run's summary, `lokal score`'s problems. */
+const NOT_SUBSETS = new Set(['group_metrics', 'summary', 'lokal']);
+const METRICS = ['em', 'f1', 'bleu', 'chrf', 'edit_distance', 'edit_similarity', 'edit_distance_first'];
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : v === null || v === undefined ? undefined : typeof v === 'object' ? JSON.stringify(v) : String(v));
+const finite = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/** eval.py's key → language, direction and kind of translation (`italian_translated_human_english`: Italian questions in English). */
+export function parseSubsetKey(key: string): Pick<MultiLoKoSubset, 'language' | 'translated' | 'translation' | 'direction'> {
+  const match = /^(.+)_translated_(human|machine)_(.+)$/u.exec(key);
+  if (!match) return { language: key, translated: false };
+  const [, source, kind, target] = match as unknown as [string, string, 'human' | 'machine', string];
+  if (target === 'english') return { language: source, translated: true, translation: kind, direction: 'to-english' };
+  if (source === 'english') return { language: target, translated: true, translation: kind, direction: 'from-english' };
+  return { language: source, translated: true, translation: kind };
+}
+
+function subsetName(key: string, parsed: ReturnType<typeof parseSubsetKey>): string {
+  const m = /^(.+)_translated_(human|machine)_(.+)$/u.exec(key);
+  return m ? `${m[1]} → ${m[3]} · ${m[2]}` : `${parsed.language} · local`;
+}
+
+function item(subset: string, id: string, record: MultiLoKoItemJson): MultiLoKoItem {
+  const scores: Record<string, number> = {};
+  for (const m of METRICS) {
+    const v = finite(record[m]);
+    if (v !== null) scores[m] = v;
+  }
+  const em = scores.em ?? 0;
+  const missing = record.missing === true;
+  const targets = Array.isArray(record.targets) ? record.targets.map((t) => text(t) ?? '') : record.targets === undefined ? [] : [text(record.targets) ?? ''];
+  return {
+    subset,
+    id,
+    question: text(record.question),
+    targets,
+    prediction: text(record.prediction) ?? '',
+    raw: text(record.raw_prediction ?? record.rawPrediction),
+    answer: text(record.answer),
+    prompt: text(record.prompt),
+    scores,
+    em,
+    missing,
+    verdict: missing ? 'missing' : em >= 1 ? 'correct' : 'wrong',
+  };
+}
+
+/** Wilson's interval when every score is 0 or 1 (EM always is), else the t-interval of the mean. */
+export function proportionInterval(values: readonly number[], confidence: number): Interval | undefined {
+  if (values.length === 0) return undefined;
+  if (values.every((v) => v === 0 || v === 1)) return wilsonInterval(values.filter((v) => v === 1).length, values.length, confidence);
+  return meanInterval(values, confidence);
+}
+
+/** The subsets of a results file in file order, with their items and recomputed intervals. */
+export function multilokoSubsets(results: MultiLoKoResultsJson, confidence = 0.95): MultiLoKoSubset[] {
+  const summaries = new Map<string, Record<string, unknown>>();
+  for (const s of results.summary?.subsets ?? []) if (isObject(s) && typeof s.key === 'string') summaries.set(s.key, s);
+  const out: MultiLoKoSubset[] = [];
+  for (const [key, entry] of Object.entries(results)) {
+    if (NOT_SUBSETS.has(key) || !isObject(entry)) continue;
+    const items: MultiLoKoItem[] = [];
+    const means: Record<string, number> = {};
+    for (const [id, value] of Object.entries(entry)) {
+      if (isObject(value)) items.push(item(key, id, value as MultiLoKoItemJson));
+      else if (finite(value) !== null) means[id] = value as number;
+    }
+    const parsed = parseSubsetKey(key);
+    const summary = summaries.get(key);
+    const translation = summary?.translation === 'human' || summary?.translation === 'machine' ? summary.translation : parsed.translation;
+    const scores = (m: string) => items.map((i) => i.scores[m]).filter((v): v is number => v !== undefined);
+    const f1 = scores('f1');
+    const chrf = scores('chrf');
+    out.push({
+      key,
+      name: typeof summary?.name === 'string' ? summary.name : subsetName(key, parsed),
+      language: typeof summary?.language === 'string' ? summary.language : parsed.language,
+      translated: typeof summary?.translated === 'boolean' ? summary.translated : parsed.translated,
+      ...(translation ? { translation } : {}),
+      ...(parsed.direction ? { direction: parsed.direction } : {}),
+      items,
+      means,
+      em: proportionInterval(items.map((i) => i.em), confidence),
+      f1: f1.length ? meanInterval(f1, confidence) : undefined,
+      chrf: chrf.length ? meanInterval(chrf, confidence) : undefined,
+      missing: items.filter((i) => i.missing).length,
+    });
+  }
+  return out;
+}
+
+/**
+ * EM(a) − EM(b) with its interval: when the two subsets hold the same ids (a question and its translation), the paired
+ * differences' t-interval; otherwise two independent proportions, SE = √(p₁q₁/n₁ + p₂q₂/n₂), normal interval.
+ */
+export function emDifference(a: MultiLoKoSubset, b: MultiLoKoSubset, confidence = 0.95): Effect | undefined {
+  if (a.items.length === 0 || b.items.length === 0) return undefined;
+  const byId = new Map(b.items.map((i) => [i.id, i.em]));
+  const z = normalQuantile(1 - (1 - confidence) / 2);
+  if (a.items.length === b.items.length && a.items.every((i) => byId.has(i.id))) {
+    const d = pairedDifference(a.items.map((i) => i.em - byId.get(i.id)!));
+    const se = d.se ?? 0;
+    return { value: d.mean, low: d.mean - z * se, high: d.mean + z * se, se, method: 'paired', n: d.n };
+  }
+  const p1 = a.items.reduce((s, i) => s + i.em, 0) / a.items.length;
+  const p2 = b.items.reduce((s, i) => s + i.em, 0) / b.items.length;
+  const se = Math.sqrt((p1 * (1 - p1)) / a.items.length + (p2 * (1 - p2)) / b.items.length);
+  const value = p1 - p2;
+  return { value, low: value - z * se, high: value + z * se, se, method: 'independent', n: a.items.length + b.items.length };
+}
+
+function gateRows(gates: unknown): GateRow[] {
+  if (!Array.isArray(gates)) return [];
+  return gates.filter(isObject).map((g: GateOutcomeJson) => ({
+    gate: text(g.gate) ?? '',
+    figure: text(g.figure) ?? '',
+    value: finite(g.value),
+    op: text(g.op) ?? '',
+    bound: finite(g.bound),
+    pass: g.pass === true,
+    message: text(g.message) ?? '',
+  }));
+}
+
+export { gateRows };
+
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map((x) => text(x) ?? '') : []);
+
+/** Mean and 2·SE (sample SD over √n) across languages; 2 SE is null for fewer than two. */
+function acrossLanguages(values: readonly number[]): { mean: number; twoSe: number | null } {
+  const mean = values.reduce((s, v) => s + v, 0) / values.length;
+  if (values.length < 2) return { mean, twoSe: null };
+  const sd = Math.sqrt(values.reduce((s, v) => s + (v - mean) ** 2, 0) / (values.length - 1));
+  return { mean, twoSe: (2 * sd) / Math.sqrt(values.length) };
+}
+
+function headline(results: MultiLoKoResultsJson, local: readonly MultiLoKoSubset[], rows: readonly LanguageRow[]): Headline | undefined {
+  const h = results.summary?.headline;
+  if (isObject(h) && finite(h.em) !== null) {
+    const mte = isObject(h.mte) && isObject(h.mte.human) ? h.mte.human : undefined;
+    return {
+      languages: finite(h.languages) ?? local.length,
+      em: h.em as number,
+      em2se: finite(h.em_2se),
+      min: finite(h.em_min) ?? NaN,
+      max: finite(h.em_max) ?? NaN,
+      minLanguage: text(h.em_min_language) ?? '',
+      maxLanguage: text(h.em_max_language) ?? '',
+      gap: finite(h.em_gap) ?? NaN,
+      mte: mte ? finite(mte.average) : null,
+      mte2se: mte ? finite(mte.two_se) : null,
+      fromSummary: true,
+    };
+  }
+  const scored = local.filter((s) => s.em);
+  if (scored.length === 0) return undefined;
+  const ems = scored.map((s) => s.em!.value);
+  const { mean, twoSe } = acrossLanguages(ems);
+  const minAt = ems.indexOf(Math.min(...ems));
+  const maxAt = ems.indexOf(Math.max(...ems));
+  const mtes = rows.map((r) => r.mte.human?.value).filter((v): v is number => v !== undefined);
+  const mte = mtes.length ? acrossLanguages(mtes) : undefined;
+  return {
+    languages: scored.length,
+    em: mean,
+    em2se: twoSe,
+    min: ems[minAt]!,
+    max: ems[maxAt]!,
+    minLanguage: scored[minAt]!.language,
+    maxLanguage: scored[maxAt]!.language,
+    gap: ems[maxAt]! - ems[minAt]!,
+    mte: mte ? mte.mean : null,
+    mte2se: mte ? mte.twoSe : null,
+    fromSummary: false,
+  };
+}
+
+/** Everything the MultiLoKo section shows. */
+export function multilokoView(results: MultiLoKoResultsJson, confidence = 0.95): MultiLoKoView {
+  const subsets = multilokoSubsets(results, confidence);
+  const local = subsets.filter((s) => !s.translated);
+  const find = (language: string, direction: 'to-english' | 'from-english', kind: 'human' | 'machine') =>
+    subsets.find((s) => s.language === language && s.direction === direction && s.translation === kind);
+  const languages: LanguageRow[] = local.map((subset) => {
+    const effect = (direction: 'to-english' | 'from-english', kind: 'human' | 'machine') => {
+      const other = find(subset.language, direction, kind);
+      return other ? emDifference(subset, other, confidence) : undefined;
+    };
+    const row: LanguageRow = { language: subset.language, subset, mte: {}, le: {} };
+    for (const kind of ['human', 'machine'] as const) {
+      const mte = effect('to-english', kind);
+      const le = effect('from-english', kind);
+      if (mte) row.mte[kind] = mte;
+      if (le) row.le[kind] = le;
+    }
+    return row;
+  });
+  const summary = results.summary;
+  return {
+    model: text(summary?.model) ?? '(model not recorded: a lokal score file)',
+    ...(typeof summary?.split === 'string' ? { split: summary.split } : {}),
+    subsets,
+    languages,
+    headline: headline(results, local, languages),
+    gates: gateRows(summary?.gates),
+    gatesNotApplied: strings(summary?.gates_not_applied),
+    ...(typeof summary?.gates_passed === 'boolean' ? { gatesPassed: summary.gates_passed } : {}),
+  };
+}
