@@ -45,6 +45,10 @@ export const SHARED_SETTINGS_SHAPE = {
   concurrency: z.number().int().positive().optional(),
   /** openai: server base URL (the API key is read from OPENAI_API_KEY only, never from files). */
   baseUrl: z.string().url().optional(),
+  /** openai: time limit of one HTTP attempt, in ms. */
+  requestTimeout: z.number().int().positive().max(2 ** 31 - 1).optional(),
+  /** openai: time limit of one request with all its retries and waits, in ms. */
+  requestBudget: z.number().int().positive().max(2 ** 31 - 1).optional(),
 };
 
 export const SHARED_DEFAULTS = {
@@ -108,6 +112,8 @@ export const SHARED_ENV: Record<string, EnvField> = {
   LOKAL_OFFLINE: { field: 'offline', parse: flag },
   LOKAL_CONCURRENCY: { field: 'concurrency', parse: number },
   OPENAI_BASE_URL: { field: 'baseUrl', parse: trimmed },
+  LOKAL_REQUEST_TIMEOUT: { field: 'requestTimeout', parse: number },
+  LOKAL_REQUEST_BUDGET: { field: 'requestBudget', parse: number },
 };
 
 /**

@@ -15,7 +15,7 @@ export const DEFAULT_MODEL_SPEC = `transformers:${DEFAULT_MODEL}`;
 
 type ModelSettings = Pick<
   SharedSettings,
-  'model' | 'missing' | 'cache' | 'cacheFile' | 'dtype' | 'modelDir' | 'modelCache' | 'offline' | 'concurrency' | 'baseUrl'
+  'model' | 'missing' | 'cache' | 'cacheFile' | 'dtype' | 'modelDir' | 'modelCache' | 'offline' | 'concurrency' | 'baseUrl' | 'requestTimeout' | 'requestBudget'
 >;
 
 /** The provider string of the run: the configured one, else the default model. */
@@ -42,7 +42,8 @@ export function lokalModelOptions(config: ModelSettings): LokalModelOptions {
     // Only an explicit "offline" forbids downloads; otherwise the provider reads LOKAL_OFFLINE/HF_HUB_OFFLINE.
     allowRemote: config.offline === true ? false : undefined,
   });
-  const openai: OpenAIProviderOptions = defined({ baseUrl: config.baseUrl, concurrency: config.concurrency });
+  const retry = defined({ timeoutMs: config.requestTimeout, totalTimeoutMs: config.requestBudget });
+  const openai: OpenAIProviderOptions = defined({ baseUrl: config.baseUrl, concurrency: config.concurrency, retry: Object.keys(retry).length > 0 ? retry : undefined });
   return {
     replay: { onMissing: config.missing },
     transformers,

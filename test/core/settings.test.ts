@@ -144,3 +144,14 @@ describe('the README documents every variable', () => {
     expect(names.length).toBeGreaterThan(35);
   });
 });
+
+describe('request limits reach the OpenAI provider', () => {
+  test('LOKAL_REQUEST_TIMEOUT and LOKAL_REQUEST_BUDGET become its retry policy; unset leaves its defaults', async () => {
+    const { lokalModelOptions } = await import('../../src/models/open.ts');
+    const { sharedSettings } = await import('../../src/core/settings.ts');
+    const tree = resolveSettingsTree(SECTIONS, {}, { cwd: folder(), env: { LOKAL_REQUEST_TIMEOUT: '2500', LOKAL_REQUEST_BUDGET: '9000' } });
+    expect(lokalModelOptions(sharedSettings(tree)).openai).toEqual({ retry: { timeoutMs: 2500, totalTimeoutMs: 9000 } });
+    expect(lokalModelOptions(sharedSettings(resolveSettingsTree(SECTIONS, {}, { cwd: folder(), env: {} }))).openai).toEqual({});
+    expect(() => resolveSettingsTree(SECTIONS, {}, { cwd: folder(), env: { LOKAL_REQUEST_TIMEOUT: '0' } })).toThrow(/^LOKAL_REQUEST_TIMEOUT: /);
+  });
+});
