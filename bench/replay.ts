@@ -1,7 +1,10 @@
-// Benchmark: a replay evals run over 7,500 generated items (30 languages × 250), timed end to end as a child
-// `vitest run --project evals` — startup, collection, 7,500 item tests, the runner's aggregates and the roll-up reporter.
+// Benchmark: replay evals runs, timed end to end as a child `vitest run --project evals` — startup, collection, the
+// item tests, the runner's aggregates and the roll-up reporter — over 7,500 generated items (30 languages × 250) or a
+// generated set of the full official dev layout (31 languages, local and translated both ways: 37,750 items), beside
+// Vitest alone running as many tests of the same shape. Peak memory is the sum of the resident sets of the whole
+// process tree (the Vitest main process and its workers), sampled from /proc.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +19,11 @@ export interface ReplayBenchOptions {
 
 const ANSWERS = [['Roma', 'la città di Roma'], ['25 ottobre 2010', '2010-10-25'], ['São Paulo'], ['東京', '東京都'], ['Jean-Paul Sartre', 'Sartre'], ['1969']];
 
+/** The prediction a row of the generated sets gives: exact, with an article and a full stop, extra word, wrong, empty. */
+function predictionFor(targets: readonly string[], variant: number): string {
+  return variant === 0 ? targets[0]! : variant === 1 ? `The ${targets[0]!}.` : variant === 2 ? `${targets[0]!} circa` : variant === 3 ? 'non lo so' : '';
+}
+
 /** Writes the dataset (local subsets only, like the 7,500-item leaderboard run) and a replay file answering every item. */
 export function writeInputs(dir: string, languages: number, perLanguage: number): { dataset: string; predictions: string } {
   const dataset = path.join(dir, 'benchmark_data');
@@ -28,9 +36,7 @@ export function writeInputs(dir: string, languages: number, perLanguage: number)
       const id = `${String(i).padStart(3, '0')}_${language}.txt`;
       const targets = ANSWERS[(l + i) % ANSWERS.length]!;
       items.push(JSON.stringify({ id, question: `Question ${i} of ${language}: which place or date is meant here?`, targets }));
-      const variant = (l * 7 + i * 13) % 5;
-      const prediction = variant === 0 ? targets[0]! : variant === 1 ? `The ${targets[0]!}.` : variant === 2 ? `${targets[0]!} circa` : variant === 3 ? 'non lo so' : '';
-      rows.push(JSON.stringify({ language, id, prediction }));
+      rows.push(JSON.stringify({ language, id, prediction: predictionFor(targets, (l * 7 + i * 13) % 5) }));
     }
     writeFileSync(path.join(dataset, language, 'dev.jsonl'), `${items.join('\n')}\n`);
   }
@@ -39,29 +45,162 @@ export function writeInputs(dir: string, languages: number, perLanguage: number)
   return { dataset, predictions };
 }
 
-function run(args: string[], env: Record<string, string>, cwd = REPO_ROOT): Promise<{ code: number | null; output: string }> {
+/** The 31 language folders of the official MultiLoKo archive. */
+export const MULTILOKO_LANGUAGES = [
+  'arabic', 'bengali', 'cantonese', 'czech', 'dutch', 'english', 'farsi', 'french', 'german', 'hebrew', 'hindi',
+  'indonesian', 'italian', 'japanese', 'khmer', 'korean', 'malay', 'marathi', 'polish', 'portuguese', 'romanian',
+  'russian', 'simplified_mandarin', 'spanish', 'swedish', 'tagalog', 'thai', 'traditional_mandarin', 'turkish', 'urdu',
+  'vietnamese',
+];
+
+/**
+ * A generated dev set in the official layout: per language folder `dev.jsonl` (local questions),
+ * `knowledge_fewshot.jsonl`, and the translations — every other language's questions to English
+ * (`<lang>/dev_translated_{human|machine}_english.jsonl`) and English's questions into every other language
+ * (`english/dev_translated_{human|machine}_<lang>.jsonl`); 31 × 250 local + 4 × 30 × 250 translated = 37,750 items.
+ * Every item has a paragraph, a question, a long and short answers, as the official records do; the replay file
+ * answers every item.
+ */
+export function writeFullInputs(dir: string, perSubset = 250): { dataset: string; predictions: string; items: number; subsets: number } {
+  const dataset = path.join(dir, 'benchmark_data');
+  const rows: string[] = [];
+  let items = 0;
+  let subsets = 0;
+  const item = (language: string, i: number, questionLanguage: string) => {
+    const targets = ANSWERS[(language.length + i) % ANSWERS.length]!;
+    return {
+      id: `${String(i).padStart(3, '0')}_${language}_page_${(i * 37) % 1000}.txt`,
+      text: `Paragraph ${i} of the ${language} Wikipedia page, in ${questionLanguage}: ${'a sentence about a place, a person or a date. '.repeat(6)}`,
+      question: `Question ${i} of ${language}, in ${questionLanguage}: which place, person or date is meant here?`,
+      targets,
+      target: `The answer is ${targets[0]!}.`,
+      output_type: i % 2 ? 'a place' : 'a date',
+    };
+  };
+  const writeSubset = (folder: string, file: string, key: string, source: string, questionLanguage: string) => {
+    const lines: string[] = [];
+    for (let i = 0; i < perSubset; i++) {
+      const record = item(source, i, questionLanguage);
+      lines.push(JSON.stringify(record));
+      rows.push(JSON.stringify({ language: key, id: record.id, prediction: predictionFor(record.targets, (key.length * 7 + i * 13) % 5) }));
+    }
+    writeFileSync(path.join(dataset, folder, file), `${lines.join('\n')}\n`);
+    items += perSubset;
+    subsets++;
+  };
+  for (const language of MULTILOKO_LANGUAGES) {
+    mkdirSync(path.join(dataset, language), { recursive: true });
+    const fewshot = Array.from({ length: 5 }, (_, i) => JSON.stringify({ question: `Example question ${i} in ${language}?`, answer: `answer ${i}`, output_type: 'a name' }));
+    writeFileSync(path.join(dataset, language, 'knowledge_fewshot.jsonl'), `${fewshot.join('\n')}\n`);
+    writeSubset(language, 'dev.jsonl', language, language, language);
+  }
+  for (const language of MULTILOKO_LANGUAGES) {
+    if (language === 'english') continue;
+    for (const translation of ['human', 'machine']) {
+      writeSubset(language, `dev_translated_${translation}_english.jsonl`, `${language}_translated_${translation}_english`, language, 'english');
+      writeSubset('english', `dev_translated_${translation}_${language}.jsonl`, `english_translated_${translation}_${language}`, 'english', language);
+    }
+  }
+  const predictions = path.join(dir, 'predictions.jsonl');
+  writeFileSync(predictions, `${rows.join('\n')}\n`);
+  return { dataset, predictions, items, subsets };
+}
+
+/** Clock ticks per second of /proc/<pid>/stat's CPU times (USER_HZ: 100 on Linux builds that matter here). */
+const CLOCK_TICKS = 100;
+
+/**
+ * Resident set size (bytes) of a process and all its descendants, and their CPU seconds (user + system, children
+ * already waited for included), read from /proc; zeros once they are gone.
+ */
+function treeUsage(pid: number): { rss: number; cpu: number } {
+  let rss = 0;
+  let ticks = 0;
+  const pending = [pid];
+  while (pending.length > 0) {
+    const p = pending.pop()!;
+    try {
+      const status = readFileSync(`/proc/${p}/status`, 'utf8');
+      const resident = /^VmRSS:\s+(\d+) kB/m.exec(status);
+      if (resident) rss += Number(resident[1]) * 1024;
+      // Fields after the parenthesised command: utime, stime, cutime, cstime are fields 14–17 of the line.
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+      for (const task of readdirSync(`/proc/${p}/task`)) {
+        const children = readFileSync(`/proc/${p}/task/${task}/children`, 'utf8').trim();
+        if (children) pending.push(...children.split(/\s+/).map(Number));
+      }
+    } catch {
+      // The process ended between two reads.
+    }
+  }
+  return { rss, cpu: ticks / CLOCK_TICKS };
+}
+
+/** Samples a process tree every 20 ms until stopped: its peak total RSS and its CPU seconds (undefined without /proc). */
+function sampleTree(pid: number | undefined): () => { peakRss: number | undefined; cpuSeconds: number | undefined } {
+  if (pid === undefined || process.platform !== 'linux') return () => ({ peakRss: undefined, cpuSeconds: undefined });
+  let peak = 0;
+  let cpu = 0;
+  const sample = () => {
+    const usage = treeUsage(pid);
+    peak = Math.max(peak, usage.rss);
+    cpu = Math.max(cpu, usage.cpu);
+  };
+  sample();
+  const timer = setInterval(sample, 20);
+  return () => {
+    clearInterval(timer);
+    return { peakRss: peak, cpuSeconds: cpu };
+  };
+}
+
+export interface RunOutcome {
+  code: number | null;
+  output: string;
+  /** Peak total RSS of the child and its descendants, in bytes (undefined where /proc is absent). */
+  peakRss: number | undefined;
+  /** CPU seconds (user + system) of the child and its descendants, up to the last sample before it exited. */
+  cpuSeconds: number | undefined;
+}
+
+function run(args: string[], env: Record<string, string>, cwd = REPO_ROOT): Promise<RunOutcome> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [VITEST_BIN, ...args], { cwd, env: { ...process.env, CI: '1', NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const stopSampling = sampleTree(child.pid);
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output }));
+    child.on('close', (code) => resolve({ code, output, ...stopSampling() }));
   });
 }
 
-/** Times one replay evals run (default 30 × 250 = 7,500 items); throws if the run fails or scores a different count. */
-export async function benchReplay(options: ReplayBenchOptions = {}): Promise<{ items: number; seconds: number }> {
+export interface ReplayRun {
+  items: number;
+  seconds: number;
+  /** Peak total RSS of Vitest's process tree, bytes. */
+  peakRss: number | undefined;
+  /** CPU seconds of Vitest's process tree. */
+  cpuSeconds: number | undefined;
+}
+
+/**
+ * Times one replay evals run over `writeInputs` (default 30 × 250 = 7,500 local items), or over `writeFullInputs`
+ * (`layout: 'full'`, 37,750 items); throws if the run fails or scores a different count.
+ */
+export async function benchReplay(options: ReplayBenchOptions & { layout?: 'local' | 'full' } = {}): Promise<ReplayRun> {
   const languages = options.languages ?? 30;
   const perLanguage = options.itemsPerLanguage ?? 250;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-bench-'));
   try {
-    const { dataset, predictions } = writeInputs(dir, languages, perLanguage);
+    const inputs = options.layout === 'full' ? writeFullInputs(dir, perLanguage) : { ...writeInputs(dir, languages, perLanguage), items: languages * perLanguage };
     const output = path.join(dir, 'results');
     const start = process.hrtime.bigint();
-    const { code, output: log } = await run(['run', '--project', 'evals', 'evals/multiloko.eval.ts'], {
-      LOKAL_MULTILOKO: dataset,
-      LOKAL_MODEL: `replay:${predictions}`,
+    const { code, output: log, peakRss, cpuSeconds } = await run(['run', '--project', 'evals', 'evals/multiloko.eval.ts'], {
+      LOKAL_MULTILOKO: inputs.dataset,
+      LOKAL_MODEL: `replay:${inputs.predictions}`,
       LOKAL_OUTPUT: output,
       LOKAL_LANGUAGES: '',
       LOKAL_SUBSETS: '',
@@ -73,19 +212,20 @@ export async function benchReplay(options: ReplayBenchOptions = {}): Promise<{ i
     if (code !== 0) throw new Error(`replay bench: vitest exited with ${code}\n${log.slice(-3000)}`);
     const results = JSON.parse(readFileSync(path.join(output, 'multiloko.json'), 'utf8')) as { summary: { items: { scored: number } } };
     const items = results.summary.items.scored;
-    if (items !== languages * perLanguage) throw new Error(`replay bench: scored ${items} items, expected ${languages * perLanguage}`);
-    return { items, seconds };
+    if (items !== inputs.items) throw new Error(`replay bench: scored ${items} items, expected ${inputs.items}`);
+    return { items, seconds, peakRss, cpuSeconds };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
 /**
- * Vitest's own floor for the same shape of run, with no lokal code: 30 describes × 250 concurrent tests, each
+ * Vitest's own floor for the same shape of run, with no lokal code: 30 describes × 250 concurrent tests (or any
+ * other count: 151 × 250 for the full layout), each
  * storing a meta record and (by default) one annotation, as our item tests do. Runs in a temporary project whose
  * node_modules links to this repository's, so it uses the very Vitest the evals run on.
  */
-export async function benchVitestFloor(options: ReplayBenchOptions & { annotate?: boolean } = {}): Promise<{ tests: number; seconds: number }> {
+export async function benchVitestFloor(options: ReplayBenchOptions & { annotate?: boolean } = {}): Promise<{ tests: number; seconds: number; peakRss: number | undefined; cpuSeconds: number | undefined }> {
   const languages = options.languages ?? 30;
   const perLanguage = options.itemsPerLanguage ?? 250;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-bench-floor-'));
@@ -106,11 +246,11 @@ export async function benchVitestFloor(options: ReplayBenchOptions & { annotate?
       ].join('\n'),
     );
     const start = process.hrtime.bigint();
-    const { code, output: log } = await run(['run'], {}, dir);
+    const { code, output: log, peakRss, cpuSeconds } = await run(['run'], {}, dir);
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
     const tests = languages * perLanguage;
     if (code !== 0 || !log.includes(`${tests} passed`)) throw new Error(`vitest floor bench: exit ${code}\n${log.slice(-2000)}`);
-    return { tests, seconds };
+    return { tests, seconds, peakRss, cpuSeconds };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

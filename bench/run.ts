@@ -1,7 +1,7 @@
 // `npm run bench`: every speed claim of the project, each measured against its baseline in this same run.
-// Usage: npm run bench [-- metrics replay models http]   (default: all)
+// Usage: npm run bench [-- metrics score replay replay-full models http]   (default: all)
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,13 +13,26 @@ interface Row {
   benchmark: string;
   subject: string;
   baseline: string;
+  /** baseline ÷ ours (a speed-up), unless `ratioLabel` says otherwise. */
   ratio: number;
+  ratioLabel?: string;
   goal: string;
 }
 
 const rows: Row[] = [];
 
 const fmt = (x: number, digits = 2) => x.toFixed(digits);
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const list = (values: readonly number[], digits = 2) => values.map((v) => fmt(v, digits)).join(', ');
+const mib = (bytes: number | undefined) => (bytes === undefined ? 'n/a' : `${Math.round(bytes / 2 ** 20)} MiB`);
+// BENCH_ROUNDS: alternating rounds of each side-by-side comparison below (medians reported; default 5); not a LOKAL_
+// variable, which the evals runs it spawns would reject as unknown.
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5) || 5);
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** 7,500 predictions with all MultiLoKo metrics: TypeScript vs the Python port of eval.py on the same pairs. */
 async function metrics(): Promise<void> {
@@ -108,6 +121,158 @@ async function replay(): Promise<void> {
   }
 }
 
+/** Latest modification time of anything under `dir` (as bin/lokal.js decides whether dist/ is current). */
+function newestUnder(dir: string): number {
+  let latest = statSync(dir).mtimeMs;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const child = path.join(dir, entry.name);
+    latest = Math.max(latest, entry.isDirectory() ? newestUnder(child) : statSync(child).mtimeMs);
+  }
+  return latest;
+}
+
+/** Whether bin/lokal.js will run the compiled dist/ (a build that started after the last change to src/ and reporters/). */
+function distIsCurrent(): boolean {
+  const stamp = path.join(REPO_ROOT, 'dist', '.build');
+  if (!existsSync(stamp) || !existsSync(path.join(REPO_ROOT, 'dist', 'src', 'cli', 'index.js'))) return false;
+  const started = Number(readFileSync(stamp, 'utf8'));
+  return ['src', 'reporters'].every((dir) => newestUnder(path.join(REPO_ROOT, dir)) < started);
+}
+
+/** `npm run build` when dist/ is missing or older than the sources, so the bin runs compiled JavaScript, not tsx. */
+function ensureBuild(): void {
+  if (distIsCurrent()) return;
+  console.log('score: dist/ is missing or stale; npm run build');
+  execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'build.mjs')], { cwd: REPO_ROOT, stdio: 'inherit' });
+  if (!distIsCurrent()) throw new Error('score bench: dist/ is still not current after npm run build (sources changed meanwhile?)');
+}
+
+// GNU time, when present, reports each child's CPU seconds beside its wall time (less sensitive to other load).
+const GNU_TIME = existsSync('/usr/bin/time') && spawnSync('/usr/bin/time', ['-f', '%U', 'true']).status === 0 ? '/usr/bin/time' : undefined;
+
+/** Wall seconds of one child process run to completion, and its CPU seconds (user + system) where GNU time is present. */
+function timeProcess(command: string, args: string[]): { seconds: number; cpu: number | undefined } {
+  const cpuFile = GNU_TIME && path.join(tmpdir(), `lokal-bench-cpu-${process.pid}`);
+  const [exe, argv] = cpuFile ? [GNU_TIME!, ['-f', '%U %S', '-o', cpuFile, command, ...args]] : [command, args];
+  const start = performance.now();
+  const run = spawnSync(exe, argv, { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 26 });
+  const seconds = (performance.now() - start) / 1000;
+  if (run.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${run.status ?? run.signal}\n${run.stderr?.toString().slice(-2000)}`);
+  let cpu: number | undefined;
+  if (cpuFile) {
+    const [user, system] = readFileSync(cpuFile, 'utf8').trim().split(/\s+/).slice(-2).map(Number);
+    cpu = user! + system!;
+    rmSync(cpuFile, { force: true });
+  }
+  return { seconds, cpu };
+}
+
+/**
+ * `lokal score` as a user runs it (`node bin/lokal.js score -d … -s dev -p … -o …`, compiled dist/) against eval.py's
+ * flow in Python (bench/eval_port.py --eval; and the official eval.py when LOKAL_EVAL_PY names it) on the same 7,500
+ * items, each a whole process (start-up, reading, scoring, aggregating, writing the JSON), in alternating rounds.
+ */
+async function score(): Promise<void> {
+  const { writeInputs } = await import('./replay.ts');
+  if (spawnSync(python, ['--version']).status !== 0) return console.log('score: python3 not found, no baseline run');
+  ensureBuild();
+  const dir = mkdtempSync(path.join(tmpdir(), 'lokal-bench-score-'));
+  try {
+    const { dataset, predictions } = writeInputs(dir, 30, 250);
+    const bin = path.join(REPO_ROOT, 'bin', 'lokal.js');
+    const port = fileURLToPath(new URL('./eval_port.py', import.meta.url));
+    const official = process.env.LOKAL_EVAL_PY;
+    const sides: Array<{ name: string; run: () => { seconds: number; cpu: number | undefined }; times: number[]; cpu: number[] }> = [
+      { name: 'lokal score', run: () => timeProcess(process.execPath, [bin, 'score', '-d', dataset, '-s', 'dev', '-p', predictions, '-o', path.join(dir, 'lokal.json')]), times: [], cpu: [] },
+      { name: `eval.py flow in Python (eval_port.py, ${python})`, run: () => timeProcess(python, [port, '--eval', dataset, predictions, path.join(dir, 'port.json')]), times: [], cpu: [] },
+    ];
+    if (official) {
+      sides.push({ name: `official eval.py (${official})`, run: () => timeProcess(python, [official, '-d', dataset, '-s', 'dev', '-p', predictions, '-o', path.join(dir, 'official.json')]), times: [], cpu: [] });
+    }
+    for (const side of sides) side.run(); // warm the file cache and the build's first load
+    for (let round = 0; round < ROUNDS; round++) {
+      // A source edited mid-bench would send the bin back to tsx: rebuild rather than time the wrong thing.
+      ensureBuild();
+      for (const side of round % 2 ? [...sides].reverse() : sides) {
+        const { seconds, cpu } = side.run();
+        side.times.push(seconds);
+        if (cpu !== undefined) side.cpu.push(cpu);
+      }
+    }
+    const [ours, ...baselines] = sides as [(typeof sides)[number], ...typeof sides];
+    const oursMedian = median(ours.times);
+    const cpuText = (side: (typeof sides)[number]) => (side.cpu.length ? `; CPU (user + system) ${list(side.cpu)} s (median ${fmt(median(side.cpu))} s)` : '');
+    console.log(`score: ${ours.name}, 7,500 items, whole process, ${ROUNDS} alternating rounds: ${list(ours.times)} s (median ${fmt(oursMedian)} s)${cpuText(ours)}`);
+    for (const base of baselines) {
+      const baseMedian = median(base.times);
+      const ratios = ours.times.map((t, i) => base.times[i]! / t);
+      const cpuRatio = ours.cpu.length && base.cpu.length ? `; CPU-time ratio ${fmt(median(base.cpu) / median(ours.cpu))}x (Node also runs GC and compiler threads beside the main one)` : '';
+      console.log(`score: ${base.name}: ${list(base.times)} s (median ${fmt(baseMedian)} s)${cpuText(base)}; per-round wall ratios ${list(ratios)}${cpuRatio}`);
+      rows.push({
+        benchmark: 'lokal score, 7,500 items, whole process',
+        subject: `${fmt(oursMedian)} s`,
+        baseline: `${base.name.replace(/ \(.*\)$/, '')} ${fmt(baseMedian)} s`,
+        ratio: baseMedian / oursMedian,
+        goal: '≥ 5x faster',
+      });
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A full MultiLoKo-shaped dev set (31 languages, local and translated both ways: 37,750 items) through
+ * `vitest run --project evals` with a replay model, against Vitest alone running as many concurrent tests that each
+ * set meta and send one annotation, in alternating rounds; the lokal run's peak RSS is its whole process tree's.
+ */
+async function replayFull(): Promise<void> {
+  const { benchReplay, benchVitestFloor, MULTILOKO_LANGUAGES } = await import('./replay.ts');
+  const subsets = MULTILOKO_LANGUAGES.length + 4 * (MULTILOKO_LANGUAGES.length - 1);
+  type Run = { seconds: number; peakRss: number | undefined; cpuSeconds: number | undefined };
+  const lokal: Array<Run & { items: number }> = [];
+  const floor: Array<Run & { tests: number }> = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const runLokal = async () => lokal.push(await benchReplay({ layout: 'full' }));
+    const runFloor = async () => floor.push(await benchVitestFloor({ languages: subsets, itemsPerLanguage: 250 }));
+    if (round % 2) {
+      await runFloor();
+      await runLokal();
+    } else {
+      await runLokal();
+      await runFloor();
+    }
+  }
+  const items = lokal[0]!.items;
+  const ours = median(lokal.map((r) => r.seconds));
+  const alone = median(floor.map((r) => r.seconds));
+  const ratios = lokal.map((r, i) => r.seconds / floor[i]!.seconds);
+  const rss = lokal.map((r) => r.peakRss);
+  const floorRss = floor.map((r) => r.peakRss);
+  const peak = rss.every((b) => b !== undefined) ? Math.max(...(rss as number[])) : undefined;
+  console.log(`replay-full: lokal evals run over ${items} items (${subsets} subsets), ${ROUNDS} alternating rounds: ${list(lokal.map((r) => r.seconds))} s (median ${fmt(ours)} s)`);
+  console.log(`replay-full: Vitest alone, ${floor[0]!.tests} concurrent tests with meta + one annotation each: ${list(floor.map((r) => r.seconds))} s (median ${fmt(alone)} s)`);
+  console.log(`replay-full: per-round ratios lokal / Vitest alone ${list(ratios)}; median ratio ${fmt(median(ratios))}`);
+  const cpu = (runs: readonly Run[]) => runs.map((r) => r.cpuSeconds ?? NaN);
+  const cpuRatios = lokal.map((r, i) => (r.cpuSeconds ?? NaN) / (floor[i]!.cpuSeconds ?? NaN));
+  console.log(
+    `replay-full: CPU seconds (user + system, whole process tree): lokal ${list(cpu(lokal))}, Vitest alone ${list(cpu(floor))}; ` +
+      `per-round ratios ${list(cpuRatios)} (median ${fmt(median(cpuRatios))}; less sensitive than wall time to other load on the machine)`,
+  );
+  console.log(
+    `replay-full: peak RSS of the whole process tree (Vitest main + workers, /proc sampled every 20 ms): lokal ${rss.map((b) => mib(b)).join(', ')} ` +
+      `(max ${mib(peak)}); Vitest alone ${floorRss.map((b) => mib(b)).join(', ')}`,
+  );
+  rows.push({
+    benchmark: `replay evals run, full dev layout, ${items} items, vs Vitest alone`,
+    subject: `${fmt(ours)} s, peak RSS ${mib(peak)}`,
+    baseline: `Vitest alone ${fmt(alone)} s`,
+    ratio: ours / alone,
+    ratioLabel: `${fmt(ours / alone)}x Vitest alone's time`,
+    goal: '≤ 1.25x; peak RSS < 1 GB',
+  });
+}
+
 /** Continuation scoring on a generated ~22M-parameter model: batched with shared prompts vs one sequence at a time. */
 async function models(): Promise<void> {
   const { benchContinuationBatching, BENCH_MODEL_SPEC, BENCH_QWEN2_SHAPE_SPEC } = await import('./models.ts');
@@ -162,11 +327,12 @@ async function http(): Promise<void> {
     subject: `${fmt(r.wallSeconds)} s`,
     baseline: `ideal ${fmt(r.idealSeconds, 3)} s`,
     ratio: r.idealSeconds / r.wallSeconds,
-    goal: 'within 1.3x of ideal (≥ 0.77)',
+    ratioLabel: `${fmt(r.wallSeconds / r.idealSeconds)}x of ideal`,
+    goal: 'within 1.3x of ideal',
   });
 }
 
-const benches: Record<string, () => Promise<void>> = { metrics, replay, models, http };
+const benches: Record<string, () => Promise<void>> = { metrics, score, replay, 'replay-full': replayFull, models, http };
 
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches);
 for (const name of wanted) {
@@ -177,5 +343,5 @@ for (const name of wanted) {
   }
   await bench();
 }
-console.log('\n| benchmark | ours | baseline | speed-up | goal |\n|---|---|---|---|---|');
-for (const r of rows) console.log(`| ${r.benchmark} | ${r.subject} | ${r.baseline} | ${fmt(r.ratio)}x | ${r.goal} |`);
+console.log('\n| benchmark | ours | baseline | ratio | goal |\n|---|---|---|---|---|');
+for (const r of rows) console.log(`| ${r.benchmark} | ${r.subject} | ${r.baseline} | ${r.ratioLabel ?? `${fmt(r.ratio)}x ${r.ratio >= 1 ? 'faster' : '(slower)'}`} | ${r.goal} |`);

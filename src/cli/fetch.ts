@@ -4,6 +4,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { DataError } from '../data/errors.ts';
+import { ioError } from '../data/files.ts';
 import { MULTILOKO_ENV } from '../benchmarks/multiloko/data/locate.ts';
 import { loadMultiLoKo } from '../benchmarks/multiloko/data/multiloko.ts';
 import { DATA_SOURCES, type DataSource } from './sources.ts';
@@ -200,7 +201,9 @@ async function transfer(ctx: TransferContext): Promise<TransferOutcome> {
         ? `${source.file}: resuming at ${formatProgress(offset, total)} from ${source.url}`
         : `${source.file}: downloading ${source.url}${total === undefined ? '' : ` (${total} bytes)`}`,
     );
-    const handle = await open(part, offset > 0 ? 'a' : 'w');
+    const handle = await open(part, offset > 0 ? 'a' : 'w').catch((error: unknown) => {
+      throw ioError(part, 'cannot write the download', error);
+    });
     let done = offset;
     let reported = total && total > 0 ? Math.floor((done / total) * 10) : 0;
     let nextByteReport = done + (1 << 20);
@@ -209,7 +212,10 @@ async function transfer(ctx: TransferContext): Promise<TransferOutcome> {
         try {
           for await (const chunk of response.body) {
             arm();
-            await handle.write(chunk);
+            // A full disk or a lost permission is not a network interruption: it stops the download, naming the file.
+            await handle.write(chunk).catch((error: unknown) => {
+              throw ioError(part, 'cannot write the download', error);
+            });
             done += chunk.byteLength;
             if (total && total > 0) {
               const tenth = Math.floor((done / total) * 10);
@@ -223,6 +229,7 @@ async function transfer(ctx: TransferContext): Promise<TransferOutcome> {
             }
           }
         } catch (error) {
+          if (error instanceof DataError) throw error;
           const reason = controller.signal.reason instanceof Timeout ? controller.signal.reason : error;
           throw new Interrupted(`${source.file}: transfer interrupted at ${formatProgress(done, total)} (${describe(reason)})`, {
             cause: reason,
@@ -286,7 +293,9 @@ async function fetchOne(source: DataSource, options: Required<Pick<FetchDataOpti
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const target = path.join(options.dir, ...source.file.split('/'));
   const part = `${target}.part`;
-  await mkdir(path.dirname(target), { recursive: true });
+  await mkdir(path.dirname(target), { recursive: true }).catch((error: unknown) => {
+    throw ioError(path.dirname(target), 'cannot create the data folder', error);
+  });
   if ((await sizeOf(target)) !== undefined) {
     const present = await verify(target, source, options.password);
     if (present.ok) {
@@ -319,7 +328,10 @@ async function fetchOne(source: DataSource, options: Required<Pick<FetchDataOpti
       code: 'checksum',
     });
   }
-  await rename(part, target); // same folder, so atomic: the final name only ever holds a verified file
+  // Same folder, so atomic: the final name only ever holds a verified file.
+  await rename(part, target).catch((error: unknown) => {
+    throw ioError(target, `cannot move the verified download ${part} into place`, error);
+  });
   const bytes = (await sizeOf(target))!;
   log(`${source.file}: saved ${bytes} bytes, sha256 ${verdict.sha256}${source.sha256 ? ' (matches the pinned hash)' : ' (structure verified)'}`);
   return { dataset: source.dataset, path: target, bytes, sha256: verdict.sha256, status: 'downloaded' };

@@ -24,6 +24,26 @@ commands:
 
 class UsageError extends Error {}
 
+/** `-o` checked before any work: a folder (or a path under a file) fails now, not after the scoring. */
+async function checkOutputPath(command: string, output: string | undefined): Promise<void> {
+  if (!output) return;
+  const { stat } = await import('node:fs/promises');
+  const stats = await stat(output).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : error));
+  if (stats instanceof Error) throw new Error(`${command}: --output ${output}: cannot be written (${stats.code ?? stats.message})`);
+  if (stats?.isDirectory()) throw new Error(`${command}: --output ${output}: is a folder (EISDIR); give a file name`);
+}
+
+/** Writes the output file; a failure names the file and the errno code (ENOSPC, EACCES, EISDIR, …). */
+async function writeOutput(output: string, text: string): Promise<void> {
+  const { writeFileAtomic } = await import('../core/io.ts');
+  try {
+    await writeFileAtomic(output, text);
+  } catch (error) {
+    const { ioError } = await import('../data/files.ts');
+    throw ioError(output, 'cannot write the output file', error);
+  }
+}
+
 async function scoreCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
@@ -47,7 +67,9 @@ async function scoreCommand(argv: string[]): Promise<number> {
   if (values.sum && values.sum !== 'fold' && values.sum !== 'neumaier') {
     throw new UsageError(`lokal score: --sum must be "fold" or "neumaier", not ${JSON.stringify(values.sum)}`);
   }
-  const { loadMultiLoKo } = await import('../data/index.ts');
+  await checkOutputPath('lokal score', values.output);
+  // The loader's own module, not the data barrel (which would also load the downloader and Kalahi's CSV reader).
+  const { loadMultiLoKo } = await import('../benchmarks/multiloko/data/multiloko.ts');
   const { readPredictions } = await import('../benchmarks/multiloko/data/predictions.ts');
   const { scoreMultiLoKoPredictions, describeProblems, scoreOutputJson } = await import('../benchmarks/multiloko/score.ts');
   const dataset = await loadMultiLoKo(values.dataset_location, values.subset);
@@ -61,8 +83,7 @@ async function scoreCommand(argv: string[]): Promise<number> {
   for (const line of describeProblems(problems, dataset)) process.stderr.write(`lokal score: ${line}\n`);
   const text = scoreOutputJson(output);
   if (values.output) {
-    const { writeFileAtomic } = await import('../core/io.ts');
-    await writeFileAtomic(values.output, text + '\n');
+    await writeOutput(values.output, text + '\n');
     process.stderr.write(`lokal score: wrote ${values.output}\n`);
   } else {
     process.stdout.write(text + '\n');
@@ -101,12 +122,12 @@ async function kalahiCommand(argv: string[]): Promise<number> {
   });
   if (!values.input) throw new UsageError('lokal kalahi score: -i <kalahi csv> is required');
   if (!values.responses) throw new UsageError('lokal kalahi score: -r <responses.jsonl> is required');
+  await checkOutputPath('lokal kalahi score', values.output);
   const { scoreKalahiFiles } = await import('../benchmarks/kalahi/score.ts');
   const output = await scoreKalahiFiles(values.input, values.responses, { chrfPlusPlus: values.chrfpp });
   const text = JSON.stringify(output, null, 4);
   if (values.output) {
-    const { writeFileAtomic } = await import('../core/io.ts');
-    await writeFileAtomic(values.output, text + '\n');
+    await writeOutput(values.output, text + '\n');
     process.stderr.write(`lokal kalahi score: wrote ${values.output}\n`);
   } else {
     process.stdout.write(text + '\n');

@@ -19,7 +19,15 @@ export type DataErrorCode =
   | 'unsafe-path'
   | 'layout'
   | 'download'
-  | 'checksum';
+  | 'checksum'
+  /** A read or write failed (EACCES, EISDIR, ENOSPC, …); the message names the path and the errno code. */
+  | 'io'
+  /** A FIFO, device, socket or folder where a regular file was expected. */
+  | 'not-regular-file'
+  /** Over a size or count limit (file bytes, decompressed archive bytes, archive members, line length). */
+  | 'too-large'
+  /** A file without a single record. */
+  | 'empty';
 
 export class DataError extends Error {
   readonly file: string;
@@ -37,4 +45,21 @@ export class DataError extends Error {
     if (details.field !== undefined) this.field = details.field;
     if (details.code !== undefined) this.code = details.code;
   }
+}
+
+/** At most `max` items shown, then how many more: a list in a message stays one short line however long it is. */
+export function summariseList<T>(items: readonly T[], show: (item: T) => string = String, max = 5): string {
+  const shown = items.slice(0, max).map(show).join(', ');
+  return items.length > max ? `${shown}, … (${items.length - max} more)` : shown;
+}
+
+/** A value from a data file quoted for a message, cut after `max` UTF-16 units (JSON escapes keep it on one line). */
+export function previewText(text: string, max = 60): string {
+  if (text.length <= max) return JSON.stringify(text);
+  return `${JSON.stringify(text.slice(0, max)).slice(0, -1)}…"`;
+}
+
+/** A message from a parser, which may quote raw input, kept on one line: control characters are escaped as in JSON. */
+export function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => JSON.stringify(c).slice(1, -1));
 }

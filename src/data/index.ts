@@ -1,5 +1,6 @@
 // Data layer: MultiLoKo (folder or encrypted archive), and the downloader for `lokal data fetch`.
 export { DataError, type DataErrorCode } from './errors.ts';
+export { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_STREAM_BYTES, type FileLimits } from './files.ts';
 export {
   MultiLoKoItemSchema,
   MultiLoKoFewshotItemSchema,
@@ -24,9 +25,16 @@ export {
   DEFAULT_DATA_DIR,
   type MultiLoKoLocation,
 } from '../benchmarks/multiloko/data/locate.ts';
-export { openMultiLoKoArchive, readTarFiles } from '../benchmarks/multiloko/data/archive.ts';
+export {
+  openMultiLoKoArchive,
+  readTarFiles,
+  readTarEntries,
+  DEFAULT_MAX_ARCHIVE_BYTES,
+  DEFAULT_MAX_ARCHIVE_MEMBERS,
+  type ArchiveLimits,
+} from '../benchmarks/multiloko/data/archive.ts';
 export { decryptOpensslEnc, MULTILOKO_PASSWORD } from './opensslEnc.ts';
-export { FolderTree, MemoryTree, type DatasetTree } from './tree.ts';
+export { ArchiveTree, FolderTree, MemoryTree, MAX_LINK_HOPS, type ArchiveEntry, type DatasetTree } from './tree.ts';
 export { DATA_SOURCES, type DataSource } from '../cli/sources.ts';
 export { fetchData, KALAHI_ENV, type FetchDataOptions, type FetchedFile } from '../cli/fetch.ts';
 export {

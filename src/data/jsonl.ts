@@ -54,7 +54,7 @@ function validateRecord<S extends z.ZodType>(schema: S, value: unknown, file: st
 }
 
 /** Numbers beyond 2^53 have already lost digits in JSON.parse: matching predictions by id would silently fail. */
-function checkIdPrecision(id: string | number, file: string, line: number): void {
+export function checkIdPrecision(id: string | number, file: string, line: number): void {
   if (typeof id === 'number' && Number.isInteger(id) && !Number.isSafeInteger(id)) {
     throw new DataError(
       file,

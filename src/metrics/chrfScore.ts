@@ -11,6 +11,31 @@ export interface ChrfOptions {
   wordOrder?: number;
   /** sacrebleu `eps_smoothing` (default false): per-order F averaged, with 1e-16 for undefined ratios. */
   epsSmoothing?: boolean;
+  /** Longest hypothesis scored, in code points (default CHRF_MAX_HYPOTHESIS_CODE_POINTS; Infinity: no cap). */
+  maxHypothesisCodePoints?: number;
+}
+
+/**
+ * The cap on a hypothesis' length: a longer one is scored on its first 1,000,000 code points and flagged
+ * (`chrfSentence(...).truncated`). Model outputs under any generation budget are far shorter; the cap only stops a
+ * runaway output from costing seconds and gigabytes per item. Below it every score is exactly sacrebleu's.
+ */
+export const CHRF_MAX_HYPOTHESIS_CODE_POINTS = 1_000_000;
+
+/** The first `max` code points of `text`, or undefined when it has no more than that. */
+export function truncateCodePoints(text: string, max: number): string | undefined {
+  if (text.length <= max) return undefined;
+  let points = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (points === max) return text.slice(0, i);
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    points++;
+  }
+  return undefined;
 }
 
 const CHAR_ORDER = 6;
@@ -119,6 +144,14 @@ let hypCount = new Int32Array(1024);
 let refCount = new Int32Array(1024);
 let distinct = new Int32Array(1024);
 
+function growCounts(bound: number): void {
+  if (hypCount.length < bound) {
+    hypCount = new Int32Array(bound);
+    refCount = new Int32Array(bound);
+    distinct = new Int32Array(bound);
+  }
+}
+
 /** Loads the code points of `text` minus Python whitespace into `points`; returns their number. */
 function loadPoints(text: string): number {
   if (points.length < text.length) {
@@ -136,18 +169,30 @@ function loadPoints(text: string): number {
   return len;
 }
 
+/** Hypotheses longer than this (UTF-16 units) and than their references are counted against interned references. */
+const LONG_HYPOTHESIS = 1 << 15;
+
 /**
  * Character statistics (orders 1..6) of `hyp` against each reference: the numbers chrfStatistics gives, computed on
- * interned n-grams. Only the hypothesis' n-grams enter the trie; a reference n-gram whose prefix is not a hypothesis
- * n-gram cannot match and is only counted.
+ * interned n-grams. A long hypothesis goes through chrfCharStatisticsStreaming (same numbers, memory bounded by
+ * the references).
  */
 export function chrfCharStatistics(hyp: string, refs: readonly string[]): number[][] {
-  const bound = trie.reset(CHAR_ORDER * hyp.length) + 1;
-  if (hypCount.length < bound) {
-    hypCount = new Int32Array(bound);
-    refCount = new Int32Array(bound);
-    distinct = new Int32Array(bound);
+  if (hyp.length > LONG_HYPOTHESIS) {
+    let refUnits = 0;
+    for (const ref of refs) refUnits += ref.length;
+    if (hyp.length > refUnits) return chrfCharStatisticsStreaming(hyp, refs);
   }
+  return chrfCharStatisticsInterned(hyp, refs);
+}
+
+/**
+ * Character statistics with the hypothesis' n-grams interned once (fast for short hypotheses and many references).
+ * Only the hypothesis' n-grams enter the trie; a reference n-gram whose prefix is not a hypothesis
+ * n-gram cannot match and is only counted.
+ */
+function chrfCharStatisticsInterned(hyp: string, refs: readonly string[]): number[][] {
+  growCounts(trie.reset(CHAR_ORDER * hyp.length) + 1);
   const hypLen = loadPoints(hyp);
   const hypTotals: number[] = [];
   const distinctEnd: number[] = [];
@@ -195,6 +240,71 @@ export function chrfCharStatistics(hyp: string, refs: readonly string[]): number
   return result;
 }
 
+/**
+ * The same statistics as chrfCharStatistics with each reference's n-grams interned in turn and the hypothesis read
+ * once per reference, keeping only the ids of its last six n-grams: memory grows with the references, never with the
+ * hypothesis, and time linearly with both.
+ */
+export function chrfCharStatisticsStreaming(hyp: string, refs: readonly string[]): number[][] {
+  const result: number[][] = [];
+  // ending[n]: id of the n-gram ending at the previous code point (-1: none, or not a reference n-gram).
+  const ending = new Int32Array(CHAR_ORDER + 1);
+  for (const ref of refs) {
+    growCounts(trie.reset(CHAR_ORDER * ref.length) + 1);
+    const refLen = loadPoints(ref);
+    layer.fill(0, 0, refLen);
+    const refTotals: number[] = [];
+    const distinctEnd: number[] = [];
+    let nDistinct = 0;
+    for (let n = 1; n <= CHAR_ORDER; n++) {
+      const count = Math.max(0, refLen - n + 1);
+      for (let i = 0; i < count; i++) {
+        const id = trie.child(layer[i]!, points[i + n - 1]!);
+        layer[i] = id;
+        if (refCount[id]++ === 0) distinct[nDistinct++] = id;
+      }
+      refTotals.push(count);
+      distinctEnd.push(nDistinct);
+    }
+    ending.fill(-1);
+    let hypLen = 0;
+    for (let i = 0; i < hyp.length; i++) {
+      const unit = hyp.charCodeAt(i);
+      if (isWhitespace(unit)) continue;
+      const c = hyp.codePointAt(i)!;
+      if (c > 0xffff) i++;
+      // Longest first: each n-gram extends the (n-1)-gram that ended one code point earlier.
+      for (let n = CHAR_ORDER; n >= 1; n--) {
+        const parent = n === 1 ? 0 : ending[n - 1]!;
+        const id = parent < 0 ? -1 : trie.find(parent, c) || -1;
+        ending[n] = id;
+        if (id > 0) hypCount[id]++;
+      }
+      hypLen++;
+    }
+    const stats: number[] = [];
+    let from = 0;
+    for (let n = 1; n <= CHAR_ORDER; n++) {
+      let match = 0;
+      for (let k = from; k < distinctEnd[n - 1]!; k++) {
+        const id = distinct[k]!;
+        const h = hypCount[id]!;
+        const o = refCount[id]!;
+        match += h < o ? h : o;
+      }
+      from = distinctEnd[n - 1]!;
+      const count = refTotals[n - 1]!;
+      stats.push(count > 0 ? Math.max(0, hypLen - n + 1) : 0, count, match);
+    }
+    for (let k = 0; k < nDistinct; k++) {
+      hypCount[distinct[k]!] = 0;
+      refCount[distinct[k]!] = 0;
+    }
+    result.push(stats);
+  }
+  return result;
+}
+
 /** Word n-gram statistics (orders 1..wordOrder) of `hyp` against each reference, for chrF++. */
 function chrfWordStatistics(hyp: string, refs: readonly string[], wordOrder: number): number[][] {
   const words = (text: string): ChrfNgrams => {
@@ -205,8 +315,17 @@ function chrfWordStatistics(hyp: string, refs: readonly string[], wordOrder: num
   return refs.map((ref) => chrfStatistics(hypWords, words(ref)));
 }
 
-/** The statistics sacrebleu keeps for a sentence: those of the first reference with the strictly best score. */
-export function chrfSentenceStatistics(hyp: string, refs: readonly string[], opts: ChrfOptions = {}): number[] {
+export interface ChrfResult {
+  /** Sentence chrF, 0-100. */
+  score: number;
+  /** The statistics of the best reference ([n_hyp, n_ref, n_match] per order). */
+  statistics: number[];
+  /** The hypothesis was longer than the cap and was scored on its first maxHypothesisCodePoints code points. */
+  truncated: boolean;
+}
+
+/** Sentence chrF with its statistics and whether the hypothesis was cut at the cap (callers record the flag). */
+export function chrfSentence(hyp: string, refs: readonly string[], opts: ChrfOptions = {}): ChrfResult {
   if (typeof hyp !== 'string') throw new TypeError(`chrF: hypothesis must be a string, got ${typeof hyp}`);
   if (!Array.isArray(refs)) throw new TypeError(`chrF: references must be an array, got ${typeof refs}`);
   if (refs.length === 0) throw new MetricsError('chrF: no references given', 'refs');
@@ -214,9 +333,13 @@ export function chrfSentenceStatistics(hyp: string, refs: readonly string[], opt
   if (!Number.isInteger(wordOrder) || wordOrder < 0) {
     throw new MetricsError(`chrF: wordOrder must be a non-negative integer, got ${wordOrder}`, 'wordOrder');
   }
+  const cap = opts.maxHypothesisCodePoints ?? CHRF_MAX_HYPOTHESIS_CODE_POINTS;
+  if (!(cap >= 0)) throw new MetricsError(`chrF: maxHypothesisCodePoints must be a non-negative number, got ${cap}`, 'maxHypothesisCodePoints');
+  const cut = truncateCodePoints(hyp, cap);
+  const text = cut ?? hyp;
   const eps = opts.epsSmoothing ?? false;
-  const charStats = chrfCharStatistics(hyp, refs);
-  const wordStats = wordOrder > 0 ? chrfWordStatistics(hyp, refs, wordOrder) : undefined;
+  const charStats = chrfCharStatistics(text, refs);
+  const wordStats = wordOrder > 0 ? chrfWordStatistics(text, refs, wordOrder) : undefined;
   let best = -1.0;
   let bestStats: number[] = [];
   for (let r = 0; r < refs.length; r++) {
@@ -227,10 +350,15 @@ export function chrfSentenceStatistics(hyp: string, refs: readonly string[], opt
       bestStats = stats;
     }
   }
-  return bestStats;
+  return { score: best, statistics: bestStats, truncated: cut !== undefined };
+}
+
+/** The statistics sacrebleu keeps for a sentence: those of the first reference with the strictly best score. */
+export function chrfSentenceStatistics(hyp: string, refs: readonly string[], opts: ChrfOptions = {}): number[] {
+  return chrfSentence(hyp, refs, opts).statistics;
 }
 
 /** Sentence chrF (chrF++ with wordOrder 2) of `hyp` against `refs`: the best single-reference score. */
 export function chrfScore(hyp: string, refs: readonly string[], opts: ChrfOptions = {}): number {
-  return chrfFromStatistics(chrfSentenceStatistics(hyp, refs, opts), opts.epsSmoothing ?? false);
+  return chrfSentence(hyp, refs, opts).score;
 }

@@ -1,8 +1,10 @@
 // On-disk response cache: one JSONL line per answered request, appended as answers arrive, keyed by a hash of
 // provider, model, revision, settings and the exact request. A run killed half-way resumes without repeated calls.
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, truncateSync } from 'node:fs';
+import { appendFileSync, closeSync, constants, fstatSync, mkdirSync, openSync, readSync, truncateSync } from 'node:fs';
 import path from 'node:path';
+import { DataError } from '../data/errors.ts';
+import { ioError } from '../data/files.ts';
 import {
   ProviderError,
   type ContinuationRequest,
@@ -86,25 +88,54 @@ function isEntry(value: unknown): value is Entry {
   return false;
 }
 
+const CHUNK_BYTES = 1 << 20;
+/** A longer line cannot be a cache entry we wrote (and would not fit in a string): skipped unread. */
+const MAX_LINE_BYTES = 2 ** 28;
+
+/** Opens the cache for reading if it is a regular file; undefined when it does not exist yet. */
+function openCache(file: string): number | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw ioError(file, 'cannot read the response cache', error);
+  }
+  const stats = fstatSync(fd);
+  if (!stats.isFile()) {
+    closeSync(fd);
+    throw new DataError(file, `the response cache must be a regular file, but this is ${stats.isDirectory() ? 'a folder' : 'a device, FIFO or socket'} (set LOKAL_CACHE_FILE to a file, or LOKAL_CACHE=off)`, {
+      code: stats.isDirectory() ? 'io' : 'not-regular-file',
+    });
+  }
+  return fd;
+}
+
 /**
- * Reads a cache file; a torn (unterminated, unparsable) last line is skipped with a warning, as are malformed lines.
- * `tornAt` is the byte offset where a torn last line starts.
+ * Reads a cache file chunk by chunk (any size: no string ever holds the whole file); a torn (unterminated,
+ * unparsable) last line is skipped with a warning, as are malformed lines. `tornAt` is the byte offset where a torn
+ * last line starts: offsets count the file's bytes, so invalid UTF-8 before it cannot shift them.
  */
 export function readCacheFile(file: string, warn: (message: string) => void): { entries: Map<string, Entry>; tornAt?: number } {
   const entries = new Map<string, Entry>();
-  if (!existsSync(file)) return { entries };
-  const text = readFileSync(file, 'utf8');
-  const lines = text.split('\n');
-  const endsWithNewline = text.endsWith('\n');
-  let offset = 0;
+  const fd = openCache(file);
+  if (fd === undefined) return { entries };
   let tornAt: number | undefined;
-  lines.forEach((line, i) => {
-    const start = offset;
-    offset += Buffer.byteLength(line) + 1;
-    if (line.trim() === '') return;
+  let lineNo = 0;
+  let pieces: Buffer[] = [];
+  let lineBytes = 0;
+  let lineStart = 0;
+  const finishLine = (terminated: boolean): void => {
+    lineNo++;
+    const bytes = lineBytes;
+    const text = bytes > MAX_LINE_BYTES ? undefined : (pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces)).toString('utf8');
+    pieces = [];
+    lineBytes = 0;
+    if (text !== undefined && text.trim() === '') return;
     let value: unknown;
     try {
-      value = JSON.parse(line);
+      value = text === undefined ? undefined : JSON.parse(text);
     } catch {
       value = undefined;
     }
@@ -112,12 +143,59 @@ export function readCacheFile(file: string, warn: (message: string) => void): { 
       entries.set(value.key, value);
       return;
     }
-    if (i === lines.length - 1 && !endsWithNewline) {
-      tornAt = start;
-      warn(`${file}:${i + 1}: skipping a torn last line (an interrupted write); it will be recomputed`);
-    } else warn(`${file}:${i + 1}: skipping a malformed cache line (not a cache entry)`);
-  });
-  return { entries, tornAt };
+    if (!terminated) {
+      tornAt = lineStart;
+      warn(`${file}:${lineNo}: skipping a torn last line (an interrupted write); it will be recomputed`);
+    } else warn(`${file}:${lineNo}: skipping a malformed cache line (not a cache entry)`);
+  };
+  try {
+    let offset = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+      let read: number;
+      try {
+        read = readSync(fd, chunk, 0, CHUNK_BYTES, null);
+      } catch (error) {
+        throw ioError(file, 'cannot read the response cache', error);
+      }
+      if (read === 0) break;
+      const data = chunk.subarray(0, read);
+      let from = 0;
+      while (from < read) {
+        const newline = data.indexOf(0x0a, from);
+        const end = newline === -1 ? read : newline;
+        if (end > from) {
+          lineBytes += end - from;
+          if (lineBytes <= MAX_LINE_BYTES) pieces.push(data.subarray(from, end));
+          else pieces = [];
+        }
+        if (newline === -1) break;
+        finishLine(true);
+        lineStart = offset + newline + 1;
+        from = newline + 1;
+      }
+      offset += read;
+    }
+    if (lineBytes > 0) finishLine(false);
+  } finally {
+    closeSync(fd);
+  }
+  return tornAt === undefined ? { entries } : { entries, tornAt };
+}
+
+/** Whether the file's last byte is something other than a newline (then an append starts with one). */
+function endsWithoutNewline(file: string): boolean {
+  const fd = openCache(file);
+  if (fd === undefined) return false;
+  try {
+    const size = fstatSync(fd).size;
+    if (size === 0) return false;
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    return last[0] !== 0x0a;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export interface CachedProvider extends ModelProvider {
@@ -144,16 +222,25 @@ export function withCache(provider: ModelProvider, options: CacheOptions = {}): 
       const read = readCacheFile(file, reads ? warn : () => undefined);
       entries = reads ? read.entries : new Map();
       // A torn last line is cut off before appending, so new entries start on a line of their own.
-      if (writes && read.tornAt !== undefined) truncateSync(file, read.tornAt);
-      const bytes = existsSync(file) ? readFileSync(file) : Buffer.alloc(0);
-      needsNewline = bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a;
+      if (writes && read.tornAt !== undefined) {
+        try {
+          truncateSync(file, read.tornAt);
+        } catch (error) {
+          throw ioError(file, 'cannot repair the response cache', error);
+        }
+      }
+      needsNewline = endsWithoutNewline(file);
     }
     return entries;
   };
   const append = (entry: Entry) => {
     if (!writes) return;
-    mkdirSync(path.dirname(file), { recursive: true });
-    appendFileSync(file, `${needsNewline ? '\n' : ''}${JSON.stringify(entry)}\n`);
+    try {
+      mkdirSync(path.dirname(file), { recursive: true });
+      appendFileSync(file, `${needsNewline ? '\n' : ''}${JSON.stringify(entry)}\n`);
+    } catch (error) {
+      throw ioError(file, 'cannot write the response cache', error);
+    }
     needsNewline = false;
     stats.written++;
     if (reads) entries!.set(entry.key, entry);

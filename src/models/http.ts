@@ -1,5 +1,6 @@
-// JSON POST with a per-attempt timeout and retries (exponential backoff with jitter, Retry-After honoured) on
-// 408/409/429/5xx, timeouts and dropped connections. Error messages never contain the secret (API key).
+// JSON POST with a per-attempt timeout, a total time budget and retries (exponential backoff with jitter, Retry-After
+// honoured) on 408/409/429/5xx, timeouts, dropped connections and malformed replies. Error messages never contain the
+// secret (API key).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ProviderError } from './types.ts';
 
@@ -12,8 +13,12 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** Per-attempt timeout in ms, body included (default 120 s). */
   timeoutMs: number;
+  /** Total time of one request in ms, every attempt and wait included (default 5 min): no retry starts past it. */
+  totalTimeoutMs: number;
   /** Longest Retry-After wait accepted, in ms (default 120 s); longer values are capped. */
   maxRetryAfterMs: number;
+  /** Largest reply body read, in bytes (default 64 MiB); a longer one fails the attempt. */
+  maxResponseBytes: number;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
@@ -21,8 +26,19 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   baseDelayMs: 500,
   maxDelayMs: 30_000,
   timeoutMs: 120_000,
+  totalTimeoutMs: 300_000,
   maxRetryAfterMs: 120_000,
+  maxResponseBytes: 64 * 2 ** 20,
 };
+
+/** Checks the policy's numbers once, at construction, so a bad setting is a config error and not a hang. */
+export function checkRetryPolicy(policy: RetryPolicy, provider: string): RetryPolicy {
+  for (const [name, value] of Object.entries(policy)) {
+    const ok = typeof value === 'number' && (name === 'maxRetries' ? Number.isInteger(value) && value >= 0 : value > 0 && value <= 2 ** 31 - 1);
+    if (!ok) throw new ProviderError(provider, 'config', `retry.${name} must be a ${name === 'maxRetries' ? 'non-negative integer' : 'positive number of milliseconds (or bytes) below 2^31'}, got ${String(value)}`);
+  }
+  return policy;
+}
 
 /** A final non-retryable HTTP status (or a retryable one after the last retry). */
 export class HttpStatusError extends ProviderError {
@@ -89,7 +105,7 @@ function isTimeout(error: unknown): boolean {
   return error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
 }
 
-export interface PostOptions {
+export interface PostOptions<T = unknown> {
   provider: string;
   headers: Record<string, string>;
   policy: RetryPolicy;
@@ -98,35 +114,77 @@ export interface PostOptions {
   random?: () => number;
   /** Called before each retry (for logs and tests); the message is already redacted. */
   onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
+  /**
+   * Checks and converts a 200 reply. A ProviderError of kind 'invalid-response' from it (e.g. `content: null`, no
+   * `choices`) fails that attempt like a 5xx: retried, and never returned.
+   */
+  check?: (json: unknown) => T;
 }
 
-export interface PostResult {
-  json: unknown;
+export interface PostResult<T = unknown> {
+  json: T;
   attempts: number;
 }
 
-export async function postJson(url: string, body: unknown, options: PostOptions): Promise<PostResult> {
+/** A reply that arrived but cannot be used: retried like a server error. */
+class UnusableReply extends Error {}
+
+/** The body as text, refusing more than `max` bytes (a server streaming without end costs at most that). */
+async function readBody(response: Response, max: number): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > max) {
+      await reader.cancel().catch(() => undefined);
+      throw new UnusableReply(`the reply is larger than ${max} bytes (retry.maxResponseBytes)`);
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+const withoutPrefix = (message: string) => message.replace(/^\[[^\]]*\] /, '');
+
+export async function postJson<T = unknown>(url: string, body: unknown, options: PostOptions<T>): Promise<PostResult<T>> {
   const { provider, policy, secret } = options;
   const where = safeUrl(url);
   const payload = JSON.stringify(body);
+  const deadline = performance.now() + policy.totalTimeoutMs;
   let lastReason = '';
-  let lastKind: 'timeout' | 'network' | 'http' = 'network';
+  let lastKind: 'timeout' | 'network' | 'http' | 'invalid-response' = 'network';
   let lastStatus: { status: number; serverMessage: string } | undefined;
+  let attempts = 0;
+  let budgetSpent = false;
   for (let attempt = 0; ; attempt++) {
     let delay: number | undefined;
+    // Each attempt ends by its own timeout or by the total budget, whichever comes first.
+    const attemptMs = Math.max(1, Math.min(policy.timeoutMs, Math.ceil(deadline - performance.now())));
+    attempts++;
     try {
       const response = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json', ...options.headers },
         body: payload,
-        signal: AbortSignal.timeout(policy.timeoutMs),
+        signal: AbortSignal.timeout(attemptMs),
       });
-      const text = await response.text();
+      const text = await readBody(response, policy.maxResponseBytes);
       if (response.ok) {
+        let json: unknown;
         try {
-          return { json: JSON.parse(text), attempts: attempt + 1 };
+          json = JSON.parse(text);
         } catch {
-          throw new ProviderError(provider, 'invalid-response', `POST ${where}: the response is not JSON: ${JSON.stringify(redact(text.slice(0, 200), secret))}`);
+          throw new UnusableReply(`the response is not JSON: ${JSON.stringify(redact(text.slice(0, 200), secret))}`);
+        }
+        try {
+          return { json: options.check ? options.check(json) : (json as T), attempts };
+        } catch (error) {
+          if (error instanceof ProviderError && error.kind === 'invalid-response') throw new UnusableReply(redact(withoutPrefix(error.message), secret));
+          throw error;
         }
       }
       const serverMessage = redact(extractServerMessage(text), secret);
@@ -140,9 +198,12 @@ export async function postJson(url: string, body: unknown, options: PostOptions)
       if (hinted !== undefined) delay = Math.min(hinted, policy.maxRetryAfterMs);
     } catch (error) {
       if (error instanceof ProviderError) throw error;
-      if (isTimeout(error)) {
+      if (error instanceof UnusableReply) {
+        lastKind = 'invalid-response';
+        lastReason = error.message;
+      } else if (isTimeout(error)) {
         lastKind = 'timeout';
-        lastReason = `no complete response within ${policy.timeoutMs} ms`;
+        lastReason = `no complete response within ${attemptMs} ms`;
       } else {
         lastKind = 'network';
         const code = errorCode(error);
@@ -152,10 +213,15 @@ export async function postJson(url: string, body: unknown, options: PostOptions)
     }
     if (attempt >= policy.maxRetries) break;
     delay ??= backoffMs(attempt, policy, options.random);
+    if (performance.now() + delay >= deadline) {
+      budgetSpent = true;
+      break;
+    }
     options.onRetry?.({ attempt: attempt + 1, delayMs: delay, reason: lastReason });
     await sleep(delay);
   }
-  const message = `POST ${where} failed after ${policy.maxRetries + 1} attempts: ${lastReason}`;
+  const budget = budgetSpent ? ` (retry.totalTimeoutMs: the ${policy.totalTimeoutMs} ms budget of the request is spent)` : '';
+  const message = `POST ${where} failed after ${attempts} attempt${attempts === 1 ? '' : 's'}${budget}: ${lastReason}`;
   if (lastKind === 'http' && lastStatus) throw new HttpStatusError(provider, lastStatus.status, lastStatus.serverMessage, message);
   throw new ProviderError(provider, lastKind, message);
 }

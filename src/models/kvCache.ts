@@ -59,3 +59,59 @@ export function gatherPast(states: PromptState[]): GatheredPast {
   }
   return { width, lengths: states.map((s) => s.length), cache };
 }
+
+/** A tensor as onnxruntime returns it or takes it: typed data in row-major order with its dims. */
+export interface TensorLike {
+  type: string;
+  data: Float32Array | Uint16Array;
+  dims: readonly number[];
+}
+
+/**
+ * Where one sequence's key/value cache lies: positions [start, start + length) of row `row` in every tensor of `cache`
+ * ([batch, heads, width, dim] each). A prefill's output, a decode step's output or a stored prefix are all views.
+ */
+export interface KvView {
+  cache: Record<string, TensorLike>;
+  row: number;
+  start: number;
+  length: number;
+}
+
+/** Layout of one cache tensor: element type, heads and head dimension. */
+export interface KvLayout {
+  name: string;
+  type: 'float32' | 'float16';
+  heads: number;
+  dim: number;
+}
+
+/**
+ * The first `lengths[r]` positions of each view (default: all of it) as one batch, right-aligned in `width` positions
+ * (default: the longest) with zeros before: [views, heads, width, dim] per cache name.
+ */
+export function gatherViews(
+  views: KvView[],
+  layouts: KvLayout[],
+  lengths: number[] = views.map((v) => v.length),
+  width = Math.max(0, ...lengths),
+): { width: number; lengths: number[]; cache: Record<string, { type: string; data: Float32Array | Uint16Array; dims: number[] }> } {
+  const cache: Record<string, { type: string; data: Float32Array | Uint16Array; dims: number[] }> = {};
+  for (const { name, type, heads, dim } of layouts) {
+    // zeros, not garbage, in the masked slots: a masked weight of 0 times NaN would still be NaN
+    const data = type === 'float32' ? new Float32Array(views.length * heads * width * dim) : new Uint16Array(views.length * heads * width * dim);
+    views.forEach((view, r) => {
+      const n = lengths[r]!;
+      if (n > view.length) throw new Error(`key/value view of ${view.length} positions asked for ${n}`);
+      if (n === 0) return;
+      const source = view.cache[name]!;
+      const [, sourceHeads, total] = source.dims as [number, number, number, number];
+      for (let h = 0; h < heads; h++) {
+        const from = ((view.row * sourceHeads + h) * total + view.start) * dim;
+        data.set(source.data.subarray(from, from + n * dim), ((r * heads + h) * width + width - n) * dim);
+      }
+    });
+    cache[name] = { type, data, dims: [views.length, heads, width, dim] };
+  }
+  return { width, lengths, cache };
+}

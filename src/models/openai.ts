@@ -2,7 +2,7 @@
 // for generation; completions with echo + logprobs (prompts) or vLLM's prompt_logprobs (chat) for scoring.
 import { z } from 'zod';
 import { createLimiter, type Limiter } from './concurrency.ts';
-import { DEFAULT_RETRY_POLICY, HttpStatusError, postJson, redact, safeUrl, type RetryPolicy } from './http.ts';
+import { DEFAULT_RETRY_POLICY, HttpStatusError, checkRetryPolicy, postJson, redact, safeUrl, type RetryPolicy } from './http.ts';
 import {
   ProviderError,
   type ChatMessage,
@@ -28,7 +28,10 @@ export interface OpenAIProviderOptions {
   apiKey?: string;
   /** Requests in flight at once (default 8; LOKAL_CONCURRENCY overrides). */
   concurrency?: number;
-  /** Retry and timeout settings (defaults in DEFAULT_RETRY_POLICY). */
+  /**
+   * Retry and timeout settings (defaults in DEFAULT_RETRY_POLICY): `timeoutMs` per attempt (120 s), `totalTimeoutMs`
+   * per request, every attempt and wait included (5 min), `maxRetries` (5), `maxResponseBytes` (64 MiB).
+   */
   retry?: Partial<RetryPolicy>;
   /** Recorded in describe() (servers do not report one). */
   revision?: string;
@@ -42,6 +45,22 @@ export interface OpenAIProviderOptions {
 const Usage = z.object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int().optional() }).passthrough();
 const ChatTokenLogprob = z.object({ token: z.string(), logprob: z.number(), bytes: z.array(z.number().int()).nullish() }).passthrough();
 const PromptLogprobs = z.array(z.record(z.string(), z.object({ logprob: z.number() }).passthrough()).nullable());
+/** A generation reply: a choice whose message has text. `content: null` or no choices is an unusable reply. */
+const ChatGenerationResponse = z
+  .object({
+    choices: z
+      .array(
+        z
+          .object({
+            message: z.object({ content: z.string() }).passthrough(),
+            logprobs: z.object({ content: z.array(ChatTokenLogprob).nullable().optional() }).passthrough().nullish(),
+          })
+          .passthrough(),
+      )
+      .min(1),
+    usage: Usage.nullish(),
+  })
+  .passthrough();
 const ChatResponse = z
   .object({
     choices: z
@@ -72,13 +91,43 @@ const CompletionResponse = z
   })
   .passthrough();
 
+function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing (missing)';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `a list of ${value.length}`;
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
 function parse<T>(schema: z.ZodType<T>, json: unknown, where: string): T {
   const result = schema.safeParse(json);
   if (!result.success) {
     const issue = result.error.issues[0]!;
-    throw new ProviderError(PROVIDER, 'invalid-response', `${where}: unexpected response: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    let found: unknown = json;
+    for (const key of issue.path) found = found !== null && typeof found === 'object' ? (found as Record<PropertyKey, unknown>)[key as PropertyKey] : undefined;
+    const expected = issue.code === 'invalid_type' ? `expected ${issue.expected}, got ${describeValue(found)}` : issue.message;
+    throw new ProviderError(PROVIDER, 'invalid-response', `${where}: unexpected response: ${issue.path.join('.') || '(root)'}: ${expected}`);
   }
   return result.data;
+}
+
+/** Where a base URL may not carry what it carries: credentials belong in OPENAI_API_KEY, queries break the paths. */
+function checkBaseUrl(baseUrl: string, source: string, secret: string | undefined): void {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new ProviderError(PROVIDER, 'config', `${source} is not a URL: ${JSON.stringify(redact(baseUrl.replace(/\/\/[^/@]*@/, '//[redacted]@'), secret))}`);
+  }
+  const shown = safeUrl(baseUrl);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ProviderError(PROVIDER, 'config', `${source} must be an http:// or https:// URL, got ${JSON.stringify(url.protocol)} (${shown})`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new ProviderError(PROVIDER, 'config', `${source} must not contain credentials (user:password@ in ${shown}): give the key in OPENAI_API_KEY`);
+  }
+  if (/[?#]/.test(baseUrl)) {
+    throw new ProviderError(PROVIDER, 'config', `${source} must not contain a query string or fragment (${shown} has one): endpoint paths are appended to it`);
+  }
 }
 
 const codePoints = (s: string) => [...s].length;
@@ -97,18 +146,15 @@ export class OpenAIProvider implements ModelProvider {
     const vars = options.env ?? process.env;
     if (model.trim() === '') throw new ProviderError(PROVIDER, 'config', 'empty model name: use openai:<model served by the server>');
     this.baseUrl = (options.baseUrl ?? vars.OPENAI_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
-    try {
-      new URL(this.baseUrl);
-    } catch {
-      throw new ProviderError(PROVIDER, 'config', `OPENAI_BASE_URL is not a URL: ${JSON.stringify(redact(this.baseUrl, options.apiKey ?? vars.OPENAI_API_KEY))}`);
-    }
+    const source = options.baseUrl !== undefined ? 'the base URL' : vars.OPENAI_BASE_URL !== undefined ? 'OPENAI_BASE_URL' : 'the default base URL';
+    checkBaseUrl(this.baseUrl, source, options.apiKey ?? vars.OPENAI_API_KEY);
     this.apiKey = options.apiKey ?? vars.OPENAI_API_KEY ?? undefined;
     const concurrency = options.concurrency ?? (vars.LOKAL_CONCURRENCY ? Number(vars.LOKAL_CONCURRENCY) : 8);
     if (!Number.isInteger(concurrency) || concurrency < 1)
       throw new ProviderError(PROVIDER, 'config', `concurrency must be a positive integer (LOKAL_CONCURRENCY), got ${concurrency}`);
     this.concurrency = concurrency;
     this.limiter = createLimiter(concurrency);
-    this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.policy = checkRetryPolicy({ ...DEFAULT_RETRY_POLICY, ...options.retry }, PROVIDER);
   }
 
   describe(): ModelDescription {
@@ -125,8 +171,11 @@ export class OpenAIProvider implements ModelProvider {
     };
   }
 
-  /** One HTTP call inside the concurrency limit; `timer.ms` accumulates the time spent in calls. */
-  private post(endpoint: string, body: Record<string, unknown>, timer: { ms: number }): Promise<unknown> {
+  /**
+   * One HTTP call inside the concurrency limit; `timer.ms` accumulates the time spent in calls. A reply that does not
+   * fit `schema` is retried like a server error and, if it stays so, fails the item (so it is never cached).
+   */
+  private post<T>(endpoint: string, body: Record<string, unknown>, timer: { ms: number }, schema: z.ZodType<T>, where: string): Promise<T> {
     const headers: Record<string, string> = this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {};
     return this.limiter(async () => {
       const started = performance.now();
@@ -137,6 +186,7 @@ export class OpenAIProvider implements ModelProvider {
           policy: this.policy,
           secret: this.apiKey,
           onRetry: this.options.onRetry,
+          check: (reply) => parse(schema, reply, `${where}: POST ${endpoint}`),
         });
         return json;
       } finally {
@@ -168,18 +218,16 @@ export class OpenAIProvider implements ModelProvider {
       ...(stops.length > 0 ? { stop: stops.slice(0, MAX_SERVER_STOPS) } : {}),
     };
     if (req.messages !== undefined) {
-      const json = await this.post('/chat/completions', { ...common, messages: req.messages, ...(limitByLength ? { logprobs: true } : {}) }, timer);
-      const res = parse(ChatResponse, json, `${where}: POST /chat/completions`);
+      const res = await this.post('/chat/completions', { ...common, messages: req.messages, ...(limitByLength ? { logprobs: true } : {}) }, timer, ChatGenerationResponse, where);
       const choice = res.choices[0]!;
-      let text = choice.message.content ?? '';
+      let text = choice.message.content;
       if (limitByLength) {
         const tokens = choice.logprobs?.content ?? undefined;
         text = this.cutToBudget(text, req.maxLength!, res.usage?.prompt_tokens, tokens?.map((t) => (t.bytes ? Buffer.from(t.bytes).toString('utf8') : t.token)), where);
       }
       return cutAtStop(text, stops);
     }
-    const json = await this.post('/completions', { ...common, prompt: req.prompt, ...(limitByLength ? { logprobs: 1 } : {}) }, timer);
-    const res = parse(CompletionResponse, json, `${where}: POST /completions`);
+    const res = await this.post('/completions', { ...common, prompt: req.prompt, ...(limitByLength ? { logprobs: 1 } : {}) }, timer, CompletionResponse, where);
     const choice = res.choices[0]!;
     let text = choice.text;
     if (limitByLength) text = this.cutToBudget(text, req.maxLength!, res.usage?.prompt_tokens, choice.logprobs?.tokens, where);
@@ -224,13 +272,12 @@ export class OpenAIProvider implements ModelProvider {
   private async scorePrompt(prompt: string, continuation: string, where: string, timer: { ms: number }): Promise<{ logprob: number; tokenCount: number }> {
     if (continuation === '') return { logprob: 0, tokenCount: 0 };
     const what = '/completions with echo and logprobs';
-    let json: unknown;
+    let res: z.infer<typeof CompletionResponse>;
     try {
-      json = await this.post('/completions', { model: this.model, prompt: prompt + continuation, max_tokens: 1, temperature: 0, echo: true, logprobs: 1 }, timer);
+      res = await this.post('/completions', { model: this.model, prompt: prompt + continuation, max_tokens: 1, temperature: 0, echo: true, logprobs: 1 }, timer, CompletionResponse, where);
     } catch (error) {
       this.unsupported(error, what, where);
     }
-    const res = parse(CompletionResponse, json, `${where}: POST /completions`);
     const lp = res.choices[0]!.logprobs;
     if (!lp || lp.tokens.length === 0)
       throw new ProviderError(PROVIDER, 'unsupported', `${where}: the server at ${safeUrl(this.baseUrl)} cannot score continuations: ${what} returned no logprobs`);
@@ -258,9 +305,9 @@ export class OpenAIProvider implements ModelProvider {
   /** vLLM chat completions with prompt_logprobs: token ids and logprobs of the rendered conversation. */
   private async promptTokens(messages: ChatMessage[], addGenerationPrompt: boolean, where: string, timer: { ms: number }): Promise<Array<{ id: string; logprob: number } | null>> {
     const what = "vLLM's prompt_logprobs on /chat/completions";
-    let json: unknown;
+    let res: z.infer<typeof ChatResponse>;
     try {
-      json = await this.post('/chat/completions', {
+      res = await this.post('/chat/completions', {
         model: this.model,
         messages,
         max_tokens: 1,
@@ -268,11 +315,10 @@ export class OpenAIProvider implements ModelProvider {
         prompt_logprobs: 0,
         add_generation_prompt: addGenerationPrompt,
         continue_final_message: false,
-      }, timer);
+      }, timer, ChatResponse, where);
     } catch (error) {
       this.unsupported(error, what, where);
     }
-    const res = parse(ChatResponse, json, `${where}: POST /chat/completions`);
     const entries = res.prompt_logprobs ?? (res.choices[0] as { prompt_logprobs?: unknown }).prompt_logprobs;
     if (!entries)
       throw new ProviderError(PROVIDER, 'unsupported', `${where}: the server at ${safeUrl(this.baseUrl)} cannot score chat replies: ${what} returned no prompt_logprobs (a vLLM server is needed)`);

@@ -16,6 +16,8 @@ export interface ReplayOptions {
    * same way), or a ProviderError of kind 'not-found' (the item test then fails).
    */
   onMissing?: 'empty' | 'fail';
+  /** Largest predictions file, read line by line, in bytes (default 2 GiB). */
+  maxStreamBytes?: number;
 }
 
 /** A replay answer says whether the file had one; a missing answer is the empty string. */
@@ -48,7 +50,8 @@ export class ReplayProvider implements ModelProvider {
   }
 
   static async fromFile(file: string, options: ReplayOptions = {}): Promise<ReplayProvider> {
-    return new ReplayProvider(file, await readPredictions(file), options);
+    const rows = await readPredictions(file, options.maxStreamBytes === undefined ? {} : { maxStreamBytes: options.maxStreamBytes });
+    return new ReplayProvider(file, rows, options);
   }
 
   get size(): number {

@@ -1,5 +1,6 @@
 // `transformers:<model id or local path>`: local ONNX inference on CPU through @huggingface/transformers
-// (onnxruntime-node): greedy generation with the chat template, and batched continuation scoring from the logits.
+// (onnxruntime-node): greedy generation with the chat template (concurrent calls batched, shared prompt prefixes
+// reused: batchedGeneration.ts), and batched continuation scoring from the logits.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -16,8 +17,9 @@ import {
   DEFAULT_MAX_NEW_TOKENS,
 } from './types.ts';
 
+import { BatchedGeneration, emptyGenerationStats, type GenerationJob, type GenerationStats } from './batchedGeneration.ts';
 import { DEFAULT_MODEL, DEFAULT_MODEL_DTYPE } from './defaults.ts';
-import { cacheRow, commonPrefixLength, gatherPast, type GatheredPast, type PromptState } from './kvCache.ts';
+import { cacheRow, commonPrefixLength, gatherPast, type GatheredPast, type PromptState, type TensorLike } from './kvCache.ts';
 import { CALL_OVERHEAD_TOKENS, lengthBatches } from './lengthBatches.ts';
 import { logSoftmaxAt, sliceRow, sumLogprobs } from './logitRows.ts';
 import { cutAtStop, envFlag, firstLine } from './providerText.ts';
@@ -53,8 +55,17 @@ export interface TransformersProviderOptions {
   batchSize?: number;
   /** Upper bound on batch × length × vocabulary logits per forward pass (default 64M floats = 256 MB). */
   maxBatchLogits?: number;
-  /** Run a prompt shared by several continuations once and reuse its key/value cache (default true). */
+  /**
+   * Run a prompt shared by several continuations once and reuse its key/value cache; in generation, continue every
+   * prompt from the stored cache of the longest token prefix it shares with earlier prompts (default true).
+   */
   sharePrefix?: boolean;
+  /** Requests decoded together by generate: concurrent calls join the running batch (default 8; 1 with sharePrefix false runs transformers.js's own generate one request at a time). */
+  generateBatchSize?: number;
+  /** Upper bound on rows × cache length of a generation batch (default 8192 positions). */
+  maxBatchTokens?: number;
+  /** Prefix key/value positions kept for reuse across generate calls (default 8192; 0 turns generation's prefix reuse off). */
+  prefixCacheTokens?: number;
   /** onnxruntime intra-op threads (default: onnxruntime's choice). */
   threads?: number;
   /** Environment to read (default process.env); tests pass their own. */
@@ -71,9 +82,24 @@ interface Tokenizer {
   eos_token_id?: number | null;
 }
 
+/** transformers.js's list of logits processors (repetition penalty, …) for one generate call. */
+interface LogitsProcessors {
+  (inputIds: bigint[][], logits: Tensor): Tensor;
+  processors: unknown[];
+}
+
+interface GenerationConfig {
+  max_length: number | null;
+  max_new_tokens: number | null;
+  eos_token_id: number | number[] | null;
+}
+
 interface CausalLM {
   (inputs: Record<string, unknown>): Promise<Record<string, Tensor>>;
   generate(options: Record<string, unknown>): Promise<Tensor>;
+  /** Internals of transformers.js's generate, called so batched rows process logits exactly as it does. */
+  _prepare_generation_config(config: null, kwargs: Record<string, unknown>): GenerationConfig;
+  _get_logits_processor(config: GenerationConfig, inputLength: number, processors: null): LogitsProcessors;
   generation_config?: { eos_token_id?: number | number[] | null; repetition_penalty?: number | null } | null;
   config: { eos_token_id?: number | number[] | null; vocab_size?: number };
   dispose(): Promise<unknown>;
@@ -145,10 +171,7 @@ class StopStringCriteria extends StoppingCriteria {
     super();
   }
   override _call(inputIds: number[][]): boolean[] {
-    return inputIds.map((ids) => {
-      const text = this.tokenizer.decode(ids.slice(this.promptLength), { skip_special_tokens: true });
-      return this.stops.some((s) => text.includes(s));
-    });
+    return inputIds.map((ids) => stopHit(this.tokenizer.decode(ids.slice(this.promptLength), { skip_special_tokens: true }), this.stops));
   }
 }
 
@@ -185,11 +208,17 @@ export class TransformersProvider implements ModelProvider {
   readonly source: ModelSource;
   readonly dtype: ModelDtype;
   private readonly revision: string;
-  private readonly options: Required<Pick<TransformersProviderOptions, 'batchSize' | 'maxBatchLogits' | 'sharePrefix'>> &
+  private readonly options: Required<
+    Pick<TransformersProviderOptions, 'batchSize' | 'maxBatchLogits' | 'sharePrefix' | 'generateBatchSize' | 'maxBatchTokens' | 'prefixCacheTokens'>
+  > &
     TransformersProviderOptions;
   private loading?: Promise<Loaded>;
   /** Work done by scoreContinuations so far (benchmarks report it): forward passes, tokens run, padded positions. */
   readonly scoringStats = { forwardCalls: 0, tokens: 0, paddedTokens: 0 };
+  /** Generation's batched engine (created at first use when the model's session allows it). */
+  private batched?: BatchedGeneration;
+  /** Work of generate calls answered by transformers.js's own generate (one request at a time). */
+  private readonly sequentialStats: GenerationStats = emptyGenerationStats();
   private queue: Promise<unknown> = Promise.resolve();
   /** Scoring calls waiting for the model to be free; a call made meanwhile joins them. */
   private waitingScoring?: ScoringCall[];
@@ -205,9 +234,21 @@ export class TransformersProvider implements ModelProvider {
     this.modelDir = options.modelDir ?? vars.LOKAL_MODEL_DIR;
     this.cacheDir = options.cacheDir ?? vars.LOKAL_MODEL_CACHE;
     this.allowRemote = options.allowRemote ?? !(envFlag(vars.LOKAL_OFFLINE) || envFlag(vars.HF_HUB_OFFLINE));
-    this.options = { batchSize: 8, maxBatchLogits: 64 * 1024 * 1024, sharePrefix: true, ...options };
-    if (!Number.isInteger(this.options.batchSize) || this.options.batchSize < 1)
-      throw new ProviderError(PROVIDER, 'config', `batchSize must be a positive integer, got ${this.options.batchSize}`);
+    this.options = {
+      batchSize: 8,
+      maxBatchLogits: 64 * 1024 * 1024,
+      sharePrefix: true,
+      generateBatchSize: 8,
+      maxBatchTokens: 8192,
+      prefixCacheTokens: 8192,
+      ...options,
+    };
+    for (const key of ['batchSize', 'generateBatchSize', 'maxBatchTokens'] as const) {
+      if (!Number.isInteger(this.options[key]) || this.options[key] < 1)
+        throw new ProviderError(PROVIDER, 'config', `${key} must be a positive integer, got ${this.options[key]}`);
+    }
+    if (!Number.isInteger(this.options.prefixCacheTokens) || this.options.prefixCacheTokens < 0)
+      throw new ProviderError(PROVIDER, 'config', `prefixCacheTokens must be a non-negative integer, got ${this.options.prefixCacheTokens}`);
     this.source = resolveModelSource(modelSpec, this.modelDir);
     const requested = options.dtype ?? (vars.LOKAL_DTYPE as ModelDtype | undefined);
     if (requested !== undefined && !DTYPE_FILES.some(([d]) => d === requested))
@@ -330,21 +371,94 @@ export class TransformersProvider implements ModelProvider {
     return (ids as Array<number | bigint>).map(Number);
   }
 
+  /** Work done by generate so far: forward passes, prompt tokens asked and run, prefix hits/fallbacks/misses, … */
+  get generationStats(): GenerationStats {
+    return this.batched?.stats ?? this.sequentialStats;
+  }
+
   async generate(requests: GenerateRequest[]): Promise<GenerateResult[]> {
     const loaded = await this.load();
+    const engine = this.generationEngine(loaded);
+    const where = (req: GenerateRequest, i: number) => `request ${i}${req.itemKey ? ` (${req.itemKey})` : ''}`;
+    if (engine) return Promise.all(requests.map((req, i) => this.generateBatched(loaded, engine, req, where(req, i))));
     const results: GenerateResult[] = [];
     for (const [i, req] of requests.entries()) {
-      results.push(await this.exclusive(() => this.generateOne(loaded, req, `request ${i}${req.itemKey ? ` (${req.itemKey})` : ''}`)));
+      results.push(await this.exclusive(() => this.generateOne(loaded, req, where(req, i))));
     }
     return results;
+  }
+
+  /**
+   * The batched engine, when the model runs through its session directly (ids, mask, positions, past → logits,
+   * present) and batching or prefix reuse is on; otherwise undefined and transformers.js generates one at a time.
+   */
+  private generationEngine(loaded: Loaded): BatchedGeneration | undefined {
+    if (this.batched) return this.batched;
+    const direct = loaded.logitsSession;
+    const prefixTokens = this.options.sharePrefix ? this.options.prefixCacheTokens : 0;
+    if (!direct || !loaded.padPast || (this.options.generateBatchSize === 1 && prefixTokens === 0)) return undefined;
+    const past = direct.past.map((p) => ({ ...p, present: p.name.replace(/^past_key_values/, 'present') }));
+    if (past.some((p) => !direct.session.outputNames.includes(p.present))) return undefined;
+    this.batched = new BatchedGeneration(
+      {
+        session: direct.session,
+        past,
+        padId: loaded.padId,
+        vocab: Math.max(1, loaded.vocab),
+        input: (type, data, dims) => new Tensor(type, data, dims).ort_tensor,
+        float32: (t: TensorLike) => (t.type === 'float32' ? (t.data as Float32Array) : (new Tensor(t.type as 'float16', t.data, [...t.dims]).to('float32').data as Float32Array)),
+        text: (ids) => loaded.tokenizer.decode(ids, { skip_special_tokens: false }),
+      },
+      {
+        batchSize: this.options.generateBatchSize,
+        maxBatchTokens: this.options.maxBatchTokens,
+        maxBatchLogits: this.options.maxBatchLogits,
+        prefixCacheTokens: prefixTokens,
+      },
+      (run) => void this.exclusive(run),
+      () => this.waitingScoring !== undefined,
+    );
+    return this.batched;
+  }
+
+  /** The settings transformers.js's generate would use for this request: total-length budget, logits processors, EOS. */
+  private generationPlan(loaded: Loaded, req: GenerateRequest, promptLength: number) {
+    const budget = requestBudget(req);
+    const config = loaded.model._prepare_generation_config(null, { ...budget, do_sample: false, num_beams: 1 });
+    if (config.max_new_tokens !== null) config.max_length = promptLength + config.max_new_tokens;
+    const processors = loaded.model._get_logits_processor(config, promptLength, null);
+    const eos = config.eos_token_id === null ? [] : (Array.isArray(config.eos_token_id) ? config.eos_token_id : [config.eos_token_id]).map(Number);
+    return { budget, maxLength: config.max_length ?? Infinity, processors, eos };
+  }
+
+  private generateBatched(loaded: Loaded, engine: BatchedGeneration, req: GenerateRequest, where: string): Promise<GenerateResult> {
+    return new Promise((resolve, reject) => {
+      const ids = this.promptIds(loaded, req, where);
+      if (ids.length === 0) throw new ProviderError(PROVIDER, 'config', `${where}: the prompt is empty after tokenisation`);
+      const stops = (req.stop ?? []).filter((s) => s !== '');
+      const plan = this.generationPlan(loaded, req, ids.length);
+      const job: GenerationJob = {
+        ids,
+        // any of the stopping criteria transformers.js's generate checks after each token: total length, EOS, stop strings
+        done: (all, generated) =>
+          all.length >= plan.maxLength ||
+          plan.eos.includes(all.at(-1)!) ||
+          (stops.length > 0 && stopHit(loaded.tokenizer.decode(generated, { skip_special_tokens: true }), stops)),
+        process:
+          plan.processors.processors.length > 0 ? (all, logits) => void plan.processors([all], new Tensor('float32', logits, [1, logits.length])) : undefined,
+        resolve: (generated, latencyMs) => resolve({ text: finalText(loaded, generated, stops), latencyMs, cached: false }),
+        reject: (error) =>
+          reject(error instanceof ProviderError ? error : new ProviderError(PROVIDER, 'inference', `${where}: generation failed: ${firstLine(error)}`)),
+      };
+      engine.submit(job);
+    });
   }
 
   private async generateOne(loaded: Loaded, req: GenerateRequest, where: string): Promise<GenerateResult> {
     const ids = this.promptIds(loaded, req, where);
     if (ids.length === 0) throw new ProviderError(PROVIDER, 'config', `${where}: the prompt is empty after tokenisation`);
     const stops = (req.stop ?? []).filter((s) => s !== '');
-    const budget =
-      req.maxLength !== undefined ? { max_length: req.maxLength, max_new_tokens: null } : { max_new_tokens: req.maxNewTokens ?? DEFAULT_MAX_NEW_TOKENS };
+    const budget = requestBudget(req);
     const started = performance.now();
     let sequences: Tensor;
     try {
@@ -360,12 +474,16 @@ export class TransformersProvider implements ModelProvider {
       throw new ProviderError(PROVIDER, 'inference', `${where}: generation failed: ${firstLine(error)}`);
     }
     const latencyMs = performance.now() - started;
-    const all = (sequences.tolist() as Array<Array<bigint | number>>)[0]!.map(Number);
-    let generated = all.slice(ids.length);
-    const eosAt = generated.findIndex((t) => loaded.eos.includes(t));
-    if (eosAt >= 0) generated = generated.slice(0, eosAt);
-    const text = cutAtStop(loaded.tokenizer.decode(generated, { skip_special_tokens: true }), stops);
-    return { text, latencyMs, cached: false };
+    const generated = (sequences.tolist() as Array<Array<bigint | number>>)[0]!.map(Number).slice(ids.length);
+    const stats = this.sequentialStats;
+    stats.requests++;
+    stats.forwardCalls += generated.length;
+    stats.decodeSteps += Math.max(0, generated.length - 1);
+    stats.promptTokens += ids.length;
+    stats.promptTokensComputed += ids.length;
+    stats.generatedTokens += generated.length;
+    stats.largestBatch = 1;
+    return { text: finalText(loaded, generated, stops), latencyMs, cached: false };
   }
 
   /**
@@ -612,11 +730,29 @@ export class TransformersProvider implements ModelProvider {
   }
 
   async close(): Promise<void> {
+    this.batched = undefined;
     if (!this.loading) return;
     const loaded = await this.loading.catch(() => undefined);
     this.loading = undefined;
     await loaded?.model.dispose();
   }
+}
+
+/** transformers.js's budget arguments: a total length (prompt included) or a number of new tokens. */
+function requestBudget(req: GenerateRequest): { max_length: number; max_new_tokens: null } | { max_new_tokens: number } {
+  return req.maxLength !== undefined ? { max_length: req.maxLength, max_new_tokens: null } : { max_new_tokens: req.maxNewTokens ?? DEFAULT_MAX_NEW_TOKENS };
+}
+
+/** Whether decoded new text contains a stop string (the check transformers.js's stopping criterion makes each step). */
+function stopHit(text: string, stops: string[]): boolean {
+  return stops.some((s) => text.includes(s));
+}
+
+/** The answer of generated token ids: up to the first EOS, decoded without special tokens, cut before any stop string. */
+function finalText(loaded: Loaded, generated: number[], stops: string[]): string {
+  const eosAt = generated.findIndex((t) => loaded.eos.includes(t));
+  const kept = eosAt >= 0 ? generated.slice(0, eosAt) : generated;
+  return cutAtStop(loaded.tokenizer.decode(kept, { skip_special_tokens: true }), stops);
 }
 
 /**

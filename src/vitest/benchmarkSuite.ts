@@ -1,12 +1,12 @@
 // Any benchmark as Vitest tests: one describe per group (nested describes for its sections), one concurrent test per
 // item, and a gate test per group. Names come from the definition and do not depend on settings, so `-t` filters and
 // baselines line up across runs.
-import { afterAll, describe, type RunnerTestCase, type TestContext } from 'vitest';
+import { afterAll, describe, test, type RunnerTestCase, type TestContext } from 'vitest';
 import type { BenchmarkDefinition, BenchmarkGroup, BenchmarkPlan, GateRecord, GroupInfo, ItemContext, ShortAnswerMatchers } from '../core/benchmark.ts';
 import { routeClauses } from '../core/gates.ts';
 import { resolveSettingsTree, sectionSettings, sharedSettings, type SettingsTree } from '../core/settings.ts';
 import { BENCHMARKS, registerBenchmark } from '../benchmarks/index.ts';
-import { lokalModelOptions, modelSpec, type LokalModelOptions } from '../models/open.ts';
+import { lokalModelOptions, modelSpec, type LokalModel, type LokalModelOptions } from '../models/open.ts';
 import type { ModelDescription } from '../models/types.ts';
 import { annotateWithoutLocation } from './annotate.ts';
 import { skipIfDataAbsent } from './dataAbsent.ts';
@@ -24,13 +24,26 @@ interface SuiteJob {
   definition: BenchmarkDefinition;
   spec: string;
   modelOptions: LokalModelOptions;
+  /** The worker's model pool, from the groups' beforeAll (item tests take no fixture: resolving one per test costs). */
+  pool?: ModelPool;
+  /** The model once built, so an item does not ask the pool again. */
+  model?: LokalModel;
 }
 
 type LokalContext = Pick<TestContext, 'task' | 'annotate'> & { lokalModels: ModelPool };
+type ItemTestContext = Pick<TestContext, 'task' | 'annotate'>;
 
-async function runItem(job: SuiteJob, item: unknown, info: GroupInfo, { lokalModels, task, annotate }: LokalContext): Promise<void> {
+/** The run's model: the pool builds it (a failed build is retried by the next caller); kept on the job once built. */
+async function jobModel(job: SuiteJob): Promise<LokalModel> {
+  if (job.model) return job.model;
+  const model = await job.pool!.open(job.spec, job.modelOptions);
+  job.model = model;
+  return model;
+}
+
+async function runItem(job: SuiteJob, item: unknown, info: GroupInfo, { task, annotate }: ItemTestContext): Promise<void> {
   const context: ItemContext = {
-    model: () => lokalModels.open(job.spec, job.modelOptions),
+    model: () => jobModel(job),
     annotate: async (message, type) => {
       await annotateWithoutLocation(annotate, message, type);
     },
@@ -52,13 +65,13 @@ async function describeModel(job: SuiteJob, models: ModelPool): Promise<ModelDes
   }
 }
 
-/** Item tests of a describe: one test function for all (Vitest parses a test function's source once per function). */
+/** Item tests of a describe: one test function for all of them, plain Vitest tests without fixtures. */
 function declareItems(job: SuiteJob, items: readonly unknown[], info: GroupInfo): void {
   // An item test is its describe's task at the item's position (item tests come first, in item order).
-  // Vitest reads the fixtures a test uses from its function's destructured first argument.
-  const itemTest = ({ lokalModels, task, annotate }: LokalContext) =>
-    runItem(job, items[task.suite!.tasks.indexOf(task)], info, { lokalModels, task, annotate });
-  for (const item of items) lokalTest.concurrent(job.plan.testName(item), itemTest);
+  const itemTest = ({ task, annotate }: ItemTestContext) => runItem(job, items[task.suite!.tasks.indexOf(task)], info, { task, annotate });
+  // `test.concurrent` builds a new chainable function on every read: read it once, not once per item.
+  const concurrent = test.concurrent;
+  for (const item of items) concurrent(job.plan.testName(item), itemTest);
 }
 
 async function gateTest(job: SuiteJob, info: GroupInfo, { task, annotate, lokalModels }: LokalContext): Promise<void> {
@@ -85,7 +98,8 @@ function declareGroup(job: SuiteJob, group: BenchmarkGroup<unknown, GroupInfo>):
   describe(group.info.name, () => {
     // Building the provider before the items: an unusable model fails the suite once, not each item.
     lokalTest.beforeAll(async ({ lokalModels }) => {
-      await lokalModels.open(job.spec, job.modelOptions);
+      job.pool = lokalModels;
+      await jobModel(job);
     });
     if (group.sections) {
       for (const section of group.sections) describe(section.name, () => declareItems(job, section.items, group.info));

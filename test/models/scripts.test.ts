@@ -1,6 +1,6 @@
 // The model-generating npm scripts: they write loadable model folders and reject bad arguments with exit code 2.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,39 @@ describe('make:tiny-model and make:tiny-encoder', () => {
     expect(encoder.stdout).toContain('regression encoder');
     expect(existsSync(path.join(dir, 'enc/tokenizer.json'))).toBe(true);
     rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+
+  test('--config and --tokenizer take a real model\'s shape and tokenizer files; --shape names the default model\'s', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'lokal-script-'));
+    try {
+      const config = {
+        model_type: 'qwen2',
+        hidden_size: 16,
+        num_attention_heads: 2,
+        num_key_value_heads: 1,
+        num_hidden_layers: 1,
+        intermediate_size: 32,
+        vocab_size: 151936,
+        max_position_embeddings: 256,
+        tie_word_embeddings: true,
+        eos_token_id: 151645,
+      };
+      writeFileSync(path.join(dir, 'config.json'), JSON.stringify(config));
+      const model = run('make-tiny-model.ts', [path.join(dir, 'lm'), '--config', path.join(dir, 'config.json'), '--tokenizer', 'qwen2.5', '--seed', '4']);
+      expect(model.stderr).toBe('');
+      expect(model.status).toBe(0);
+      expect(model.stdout).toContain('qwen2 (q/k/v biases), 1 layers, hidden 16, 2 heads (1 key/value heads), intermediate 32, vocab 151936, tied embeddings');
+      expect(JSON.parse(readFileSync(path.join(dir, 'lm/config.json'), 'utf8'))).toMatchObject({ ...config, torch_dtype: 'float32', head_dim: 8 });
+      expect(JSON.parse(readFileSync(path.join(dir, 'lm/tokenizer_config.json'), 'utf8')).chat_template).toContain('You are Qwen, created by Alibaba Cloud.');
+      const bad = run('make-tiny-model.ts', [path.join(dir, 'x'), '--shape', 'llama-7b']);
+      expect(bad.status).toBe(2);
+      expect(bad.stderr).toContain('--shape must be qwen2.5-0.5b-instruct');
+      const small = run('make-tiny-model.ts', [path.join(dir, 'y'), '--tokenizer', 'qwen2.5']);
+      expect(small.status).toBe(1);
+      expect(small.stderr).toMatch(/token ids up to 151664, beyond the model's vocab 384/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 
   test('bad arguments exit 2 with the usage line', () => {

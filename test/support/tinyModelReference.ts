@@ -19,6 +19,8 @@ interface ReferenceConfig {
   layers: number;
   eps: number;
   theta: number;
+  /** LM head = embedding matrix transposed (tie_word_embeddings). */
+  tied: boolean;
 }
 
 type Weights = {
@@ -33,10 +35,15 @@ export interface TinyReferenceModel {
   config: ReferenceConfig;
   /** Logits (float64) at every position of one unpadded sequence, positions 0..n-1. */
   logits(ids: number[]): Float64Array[];
+  /** Logits (float64) at the last position only (the LM head runs once: fast with large vocabularies). */
+  lastLogits(ids: number[]): Float64Array;
   /** Natural-log probability of ids[i] given ids[0..i-1], summed over i in [start, ids.length); float64 log-softmax. */
   continuationLogprob(ids: number[], start: number): number;
-  /** Greedy decoding: the argmax token (lowest id on exact ties) appended step by step. */
-  greedy(ids: number[], steps: number, eos?: number[]): { tokens: number[]; margins: number[] };
+  /**
+   * Greedy decoding: the argmax token (lowest id on exact ties) appended step by step; `repetitionPenalty` divides
+   * (multiplies, when negative) the logits of every token already in the sequence first, as transformers does.
+   */
+  greedy(ids: number[], steps: number, eos?: number[], repetitionPenalty?: number): { tokens: number[]; margins: number[] };
 }
 
 
@@ -55,6 +62,7 @@ export function loadTinyReferenceModel(dir: string): TinyReferenceModel {
     layers: cfg.num_hidden_layers,
     eps: cfg.rms_norm_eps,
     theta: cfg.rope_theta,
+    tied: cfg.tie_word_embeddings === true,
   };
   const init = readFloatInitializers(readFileSync(path.join(dir, 'onnx', 'model.onnx')));
   const get = (name: string, size: number) => {
@@ -71,7 +79,7 @@ export function loadTinyReferenceModel(dir: string): TinyReferenceModel {
   const w: Weights = {
     embed: get(names.embed, v * h),
     finalNorm: get(names.finalNorm, h),
-    lmHead: get(names.lmHead, h * v),
+    lmHead: config.tied ? transpose(get(names.embed, v * h), v, h) : get(names.lmHead, h * v),
     layers: names.layers.map((n) => ({
       inputNorm: get(n.inputNorm, h),
       wq: get(n.wq, h * h),
@@ -86,9 +94,11 @@ export function loadTinyReferenceModel(dir: string): TinyReferenceModel {
     biases: config.qkvBias ? names.biases.map((n) => ({ bq: get(n.bq, h), bk: get(n.bk, kv), bv: get(n.bv, kv) })) : undefined,
   };
   const logits = (ids: number[]) => forward(config, w, ids);
+  const lastLogits = (ids: number[]) => forward(config, w, ids, true)[0]!;
   return {
     config,
     logits,
+    lastLogits,
     continuationLogprob(ids, start) {
       if (start < 1) throw new Error('the first scored token needs at least one token before it');
       const rows = logits(ids);
@@ -96,12 +106,13 @@ export function loadTinyReferenceModel(dir: string): TinyReferenceModel {
       for (let i = start; i < ids.length; i++) total += logSoftmaxAt(rows[i - 1]!, ids[i]!);
       return total;
     },
-    greedy(ids, steps, eos = []) {
+    greedy(ids, steps, eos = [], repetitionPenalty = 1) {
       const seq = ids.slice();
       const tokens: number[] = [];
       const margins: number[] = [];
       for (let s = 0; s < steps; s++) {
-        const row = logits(seq).at(-1)!;
+        const row = lastLogits(seq);
+        if (repetitionPenalty !== 1) for (const t of new Set(seq)) row[t] = row[t]! < 0 ? row[t]! * repetitionPenalty : row[t]! / repetitionPenalty;
         let best = 0;
         for (let j = 1; j < row.length; j++) if (row[j]! > row[best]!) best = j;
         let second = -Infinity;
@@ -172,7 +183,14 @@ function rotary(t: Float64Array, n: number, heads: number, d: number, theta: num
   return out;
 }
 
-function forward(cfg: ReferenceConfig, w: Weights, ids: number[]): Float64Array[] {
+/** [rows, cols] → [cols, rows] */
+function transpose(m: Float64Array, rows: number, cols: number): Float64Array {
+  const out = new Float64Array(m.length);
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out[c * rows + r] = m[r * cols + c]!;
+  return out;
+}
+
+function forward(cfg: ReferenceConfig, w: Weights, ids: number[], lastOnly = false): Float64Array[] {
   const { hidden: h, heads, kvHeads, headDim: d, intermediate: m, vocab: v } = cfg;
   const kv = kvHeads * d;
   const groups = heads / kvHeads;
@@ -221,6 +239,7 @@ function forward(cfg: ReferenceConfig, w: Weights, ids: number[]): Float64Array[
     const down = matmul(act, n, m, layer.wDown, h);
     x = x.map((value, idx) => value + down[idx]!);
   }
+  if (lastOnly) return [matmul(rmsNorm(x.subarray((n - 1) * h), 1, h, w.finalNorm, cfg.eps), 1, h, w.lmHead, v)];
   const logits = matmul(rmsNorm(x, n, h, w.finalNorm, cfg.eps), n, h, w.lmHead, v);
   return Array.from({ length: n }, (_, p) => logits.slice(p * v, p * v + v));
 }

@@ -1,11 +1,13 @@
 // Kalahi prompt files (filipino.csv, filipino_partially_enriched.csv, filipino_unenriched.csv) read with csv-parse and
 // zod, references formatted exactly as aisingapore/kalahi does (METRICS.md §10.1).
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
-import { DataError } from '../../data/errors.ts';
+import { DataError, oneLine, previewText, summariseList } from '../../data/errors.ts';
+import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_STREAM_BYTES, ioError, readRegularFile, readTextLines } from '../../data/files.ts';
 import { decodeUtf8, jsonlLines, parseJsonLine } from '../../data/jsonl.ts';
+import { describeJsonValue } from '../multiloko/data/schema.ts';
 import { pythonStrip } from '../../core/python/pythonWhitespace.ts';
 import {
   bestAnswerIndex,
@@ -98,14 +100,21 @@ export function parseKalahiCsv(text: string, file: string, variant?: KalahiVaria
     records = parse(text, { bom: true, raw: true, info: true, skip_empty_lines: true, relax_column_count: false }) as never;
   } catch (error) {
     const err = error as Error & { lines?: number };
-    throw new DataError(file, `not a valid CSV file: ${err.message}`, { code: 'invalid-record', cause: error, ...(err.lines ? { line: err.lines } : {}) });
+    throw new DataError(file, `not a valid CSV file: ${oneLine(err.message)}`, { code: 'invalid-record', cause: error, ...(err.lines ? { line: err.lines } : {}) });
   }
   if (records.length === 0) throw new DataError(file, 'the file is empty (expected a header row)', { code: 'invalid-record' });
   const header = records[0]!.record.map((h) => h.trim());
   for (const column of REQUIRED_COLUMNS) {
     if (!header.includes(column)) {
-      throw new DataError(file, `missing column "${column}" (header: ${header.join(', ')})`, { line: 1, field: column, code: 'invalid-record' });
+      throw new DataError(file, `missing column "${column}" (header: ${summariseList(header, (h) => previewText(h, 40), 12)})`, {
+        line: 1,
+        field: column,
+        code: 'invalid-record',
+      });
     }
+  }
+  if (records.length === 1) {
+    throw new DataError(file, 'is empty: it has a header row but no prompt rows', { code: 'empty' });
   }
   const resolvedVariant = variant ?? kalahiVariantOfFile(file) ?? (header.includes('base') ? 'unenriched' : 'full');
   const rows: KalahiRow[] = [];
@@ -136,14 +145,14 @@ export function parseKalahiCsv(text: string, file: string, variant?: KalahiVaria
       bestIndex = bestAnswerIndex(bestAnswer, relevantAnswers);
     } catch (error) {
       if (!(error instanceof KalahiReferenceError)) throw error;
-      throw new DataError(file, `row ${r} (prompt_variation_id ${data.prompt_variation_id}): ${error.message}`, {
+      throw new DataError(file, `row ${r} (prompt_variation_id ${previewText(data.prompt_variation_id, 40).slice(1, -1)}): ${error.message}`, {
         ...where,
         field: relevantAnswers.length === 0 ? 'relevant_answers' : 'best_answer',
       });
     }
     const previous = seen.get(data.prompt_variation_id);
     if (previous !== undefined) {
-      throw new DataError(file, `row ${r}: prompt_variation_id ${data.prompt_variation_id} repeats row ${previous}`, {
+      throw new DataError(file, `row ${r}: prompt_variation_id ${previewText(data.prompt_variation_id, 40).slice(1, -1)} repeats row ${previous}`, {
         line,
         field: 'prompt_variation_id',
         code: 'duplicate-id',
@@ -182,7 +191,9 @@ export async function resolveKalahiFile(
   let isDir: boolean;
   try {
     isDir = (await stat(target)).isDirectory();
-  } catch {
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw ioError(target, 'cannot read the Kalahi data', error);
     const source = pathOrDir !== undefined ? 'the given path' : env[KALAHI_ENV] !== undefined ? `${KALAHI_ENV}` : 'the default folder';
     throw new DataError(
       target,
@@ -201,7 +212,9 @@ export async function resolveKalahiFile(
   const file = path.join(target, KALAHI_FILES[chosen]);
   try {
     await stat(file);
-  } catch {
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw ioError(file, 'cannot read the Kalahi file', error);
     throw new DataError(file, `the ${chosen} variant file ${KALAHI_FILES[chosen]} is not in ${target}`, { code: 'not-found' });
   }
   return { file, variant: chosen };
@@ -211,18 +224,18 @@ export async function resolveKalahiFile(
 export async function loadKalahi(
   pathOrDir?: string,
   variant?: KalahiVariant,
-  opts: { env?: Readonly<Record<string, string | undefined>>; cwd?: string } = {},
+  opts: {
+    env?: Readonly<Record<string, string | undefined>>;
+    cwd?: string;
+    /** Largest CSV read, in bytes (default 256 MiB); FIFOs, devices and other non-regular files are refused. */
+    maxFileBytes?: number;
+  } = {},
 ): Promise<KalahiDataset> {
   if (variant !== undefined && !KALAHI_VARIANTS.includes(variant)) {
     throw new DataError(String(pathOrDir ?? KALAHI_DEFAULT_DIR), `unknown Kalahi variant "${variant}" (expected ${KALAHI_VARIANTS.join(', ')})`, { code: 'layout' });
   }
   const { file, variant: resolved } = await resolveKalahiFile(pathOrDir, variant, opts);
-  let bytes: Uint8Array;
-  try {
-    bytes = await readFile(file);
-  } catch (error) {
-    throw new DataError(file, `cannot read the file: ${(error as Error).message}`, { code: 'not-found', cause: error });
-  }
+  const bytes = await readRegularFile(file, { what: 'the file', maxBytes: opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, option: 'maxFileBytes' });
   // Strict UTF-8, as Python reads it: a replacement character would also change the byte counts MC scores divide by.
   return parseKalahiCsv(decodeUtf8(bytes, file), file, resolved);
 }
@@ -235,42 +248,45 @@ export interface KalahiResponseRow {
   line: number;
 }
 
-const ResponseSchema = z.looseObject({
-  prompt_variation_id: z.string({
-    error: (issue) =>
-      issue.input === undefined
-        ? 'is missing'
-        : typeof issue.input === 'number'
-          ? 'must be a string: a number loses the leading zeros of ids such as "0101000100"'
-          : 'must be a string',
-  }).min(1, 'must not be empty'),
-  response: z.string({ error: (issue) => (issue.input === undefined ? 'is missing' : 'must be a string') }),
-});
+const RESPONSE_SHAPE = '{prompt_variation_id, response}';
 
-/** Parses JSONL text of `{prompt_variation_id, response}` rows; blank lines are ignored. */
+/** One parsed line checked field by field: a wrong type names the field, what it must be and what it is. */
+function responseRow(value: unknown, file: string, line: number): KalahiResponseRow {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new DataError(file, `expected a JSON object ${RESPONSE_SHAPE}, got ${describeJsonValue(value)}`, { line, code: 'invalid-record' });
+  }
+  const record = value as Record<string, unknown>;
+  const fail = (field: string, detail: string): never => {
+    throw new DataError(file, detail, { line, field, code: 'invalid-record' });
+  };
+  const id = Object.hasOwn(record, 'prompt_variation_id') ? record.prompt_variation_id : undefined;
+  if (id === undefined) fail('prompt_variation_id', 'is missing');
+  if (typeof id === 'number') fail('prompt_variation_id', 'must be a string: a number loses the leading zeros of ids such as "0101000100"');
+  if (typeof id !== 'string') fail('prompt_variation_id', `expected a string, got ${describeJsonValue(id)}`);
+  if (id === '') fail('prompt_variation_id', 'must not be empty');
+  const response = Object.hasOwn(record, 'response') ? record.response : undefined;
+  if (response === undefined) fail('response', 'is missing');
+  if (typeof response !== 'string') fail('response', `expected a string, got ${describeJsonValue(response)}`);
+  return { prompt_variation_id: id as string, response: response as string, line };
+}
+
+function noResponses(file: string): DataError {
+  return new DataError(file, `is empty: no responses (expected one JSON object ${RESPONSE_SHAPE} per line)`, { code: 'empty' });
+}
+
+/** Parses JSONL text of `{prompt_variation_id, response}` rows; blank lines are ignored, a file without rows is an error. */
 export function parseKalahiResponsesJsonl(text: string, file: string): KalahiResponseRow[] {
   const rows: KalahiResponseRow[] = [];
-  for (const { line, raw } of jsonlLines(text)) {
-    const value = parseJsonLine(raw, file, line);
-    const parsed = ResponseSchema.safeParse(value);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      const field = issue.path.length > 0 ? String(issue.path[0]) : undefined;
-      const detail = field === undefined ? 'expected a JSON object {prompt_variation_id, response}' : issue.message;
-      throw new DataError(file, detail, { line, code: 'invalid-record', ...(field === undefined ? {} : { field }) });
-    }
-    rows.push({ prompt_variation_id: parsed.data.prompt_variation_id, response: parsed.data.response, line });
-  }
+  for (const { line, raw } of jsonlLines(text)) rows.push(responseRow(parseJsonLine(raw, file, line), file, line));
+  if (rows.length === 0) throw noResponses(file);
   return rows;
 }
 
-/** Reads a responses JSONL file (`{prompt_variation_id, response}` per line). */
-export async function readKalahiResponses(file: string): Promise<KalahiResponseRow[]> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await readFile(file);
-  } catch (error) {
-    throw new DataError(file, `cannot read the responses file: ${(error as Error).message}`, { code: 'not-found', cause: error });
-  }
-  return parseKalahiResponsesJsonl(decodeUtf8(bytes, file), file);
+/** Reads a responses JSONL file (`{prompt_variation_id, response}` per line), line by line. */
+export async function readKalahiResponses(file: string, options: { maxStreamBytes?: number } = {}): Promise<KalahiResponseRow[]> {
+  const rows: KalahiResponseRow[] = [];
+  const stream = { what: 'the responses file', maxBytes: options.maxStreamBytes ?? DEFAULT_MAX_STREAM_BYTES, option: 'maxStreamBytes' };
+  for await (const { line, raw } of readTextLines(file, stream)) rows.push(responseRow(parseJsonLine(raw, file, line), file, line));
+  if (rows.length === 0) throw noResponses(file);
+  return rows;
 }

@@ -1,5 +1,6 @@
 // The engine of `lokal kalahi score -i <csv> -r <responses.jsonl>`: existing replies scored with Kalahi's generation
 // metrics exactly as an evals run scores the model's replies (same per-reply scoring, same summaries), no model asked.
+import { DataError, previewText, summariseList } from '../../data/errors.ts';
 import { loadKalahi, readKalahiResponses, type KalahiResponseRow } from './data.ts';
 import { pythonStrip } from '../../core/python/pythonWhitespace.ts';
 import { DEFAULT_BERTSCORE_MODEL, DEFAULT_BLEURT_MODEL } from '../../models/defaults.ts';
@@ -18,6 +19,10 @@ export interface KalahiScoreFilesOptions {
   bertscoreModel?: string;
   bleurtModel?: string;
   env?: Readonly<Record<string, string | undefined>>;
+  /** Largest Kalahi CSV read, in bytes (default 256 MiB). */
+  maxFileBytes?: number;
+  /** Largest responses file, read line by line, in bytes (default 2 GiB). */
+  maxStreamBytes?: number;
 }
 
 function learnedModel(given: string | undefined, fromEnv: string | undefined, fallback: string): string {
@@ -33,8 +38,8 @@ function learnedModel(given: string | undefined, fromEnv: string | undefined, fa
  */
 export async function scoreKalahiFiles(csvPath: string, responsesPath: string, options: KalahiScoreFilesOptions = {}) {
   const env = options.env ?? process.env;
-  const dataset = await loadKalahi(csvPath);
-  const replies = await readKalahiResponses(responsesPath);
+  const dataset = await loadKalahi(csvPath, undefined, { maxFileBytes: options.maxFileBytes });
+  const replies = await readKalahiResponses(responsesPath, { maxStreamBytes: options.maxStreamBytes });
   const known = new Set(dataset.rows.map((r) => r.promptVariationId));
   const byId = new Map<string, KalahiResponseRow>();
   const lines = new Map<string, number[]>();
@@ -45,7 +50,18 @@ export async function scoreKalahiFiles(csvPath: string, responsesPath: string, o
       continue;
     }
     byId.set(reply.prompt_variation_id, reply);
-    lines.set(reply.prompt_variation_id, [...(lines.get(reply.prompt_variation_id) ?? []), reply.line]);
+    let seen = lines.get(reply.prompt_variation_id);
+    if (!seen) lines.set(reply.prompt_variation_id, (seen = []));
+    seen.push(reply.line);
+  }
+  if (byId.size === 0) {
+    // Nothing to score is an error, as in `lokal score`: a table of zero prompts would read as a result.
+    throw new DataError(
+      responsesPath,
+      `none of its ${replies.length} responses matches a prompt of ${dataset.file} (${dataset.rows.length} prompts); unknown prompt_variation_id: ` +
+        `${summariseList(unknown, (u) => `${previewText(u.prompt_variation_id, 40)} (line ${u.line})`)}`,
+      { code: 'invalid-record' },
+    );
   }
 
   const chrf = options.chrfPlusPlus ? 'chrf++' : 'chrf';

@@ -1,7 +1,13 @@
 // Kalahi's settings: the `kalahi` object of lokal.config.json / options, and its LOKAL_* variables.
 import { z } from 'zod';
 import { asIs, list, lowerCase, type SettingsSection } from '../../core/settings.ts';
-import { KALAHI_VARIANTS, type KalahiVariant } from './data.ts';
+import type { KalahiVariant } from './data.ts';
+
+// data.ts's KALAHI_VARIANTS, repeated so that the settings (loaded with the registry in every process) do not load
+// the CSV reader; `satisfies` and the check below stop compiling if the two lists ever differ.
+const KALAHI_VARIANTS = ['full', 'partially_enriched', 'unenriched'] as const satisfies readonly KalahiVariant[];
+const everyVariantListed: [Exclude<KalahiVariant, (typeof KALAHI_VARIANTS)[number]>] extends [never] ? true : false = true;
+void everyVariantListed;
 
 export const KALAHI_TASKS = ['mc', 'generation'] as const;
 export type KalahiTask = (typeof KALAHI_TASKS)[number];

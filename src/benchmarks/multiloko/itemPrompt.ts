@@ -1,38 +1,15 @@
 // The request an item test sends: the official MultiLoKo prompt (base few-shot completion or chat message) in the
 // questions' language, and the answer that is scored (extracted from the raw output, or the output as given).
-import type { MultiLoKoDataset, MultiLoKoSubset } from './data/multiloko.ts';
+import type { MultiLoKoSubset } from './data/multiloko.ts';
 import type { MultiLoKoItem } from './data/schema.ts';
 import type { GenerateRequest } from '../../models/types.ts';
 import { extractAnswer } from './prompts/extractAnswer.ts';
 import { renderMultilokoPrompt, type MultilokoFewshotChoice, type MultilokoFewshotUsed } from './prompts/renderMultilokoPrompt.ts';
 import type { MultiLoKoSettings } from './settings.ts';
-import type { LokalPromptUse } from './records.ts';
+import type { PromptMode } from './promptChoice.ts';
 
 export type ItemPrompt = Pick<GenerateRequest, 'prompt' | 'messages' | 'stop'>;
-export type PromptMode = 'base' | 'chat';
-
-/**
- * The few-shot demonstrations for prompts in `language`: `dataset` → that language's knowledge_fewshot.jsonl when the
- * dataset has it (non-empty), else the official examples of the prompt file; `official`; `none` (zero-shot).
- */
-export function chooseFewshot(dataset: Pick<MultiLoKoDataset, 'fewshot'>, language: string, setting: MultiLoKoSettings['fewshot']): MultilokoFewshotChoice {
-  if (setting === 'none' || setting === 'official') return setting;
-  const examples = Object.hasOwn(dataset.fewshot, language) ? dataset.fewshot[language] : undefined;
-  return examples && examples.length > 0 ? examples : 'official';
-}
-
-/** The model's side of the prompt choice: replay files take no prompt; others are chat models or not. */
-export interface PromptTarget {
-  kind: string;
-  chat(): Promise<boolean>;
-}
-
-/** `none` for replay; LOKAL_PROMPT=base|chat as given; `auto` → chat for chat models, else base. */
-export async function resolvePromptMode(setting: MultiLoKoSettings['prompt'], model: PromptTarget): Promise<PromptMode | 'none'> {
-  if (model.kind === 'replay') return 'none';
-  if (setting === 'base' || setting === 'chat') return setting;
-  return (await model.chat()) ? 'chat' : 'base';
-}
+export { chooseFewshot, extractsAnswers, promptUse, resolvePromptMode, type PromptMode, type PromptTarget } from './promptChoice.ts';
 
 export interface RenderedItemPrompt {
   request: ItemPrompt;
@@ -63,14 +40,6 @@ export function renderItemPrompt(
 }
 
 /**
- * Whether answers are extracted before scoring: LOKAL_EXTRACT when set; otherwise yes for models (their raw output
- * runs on past the answer) and no for replay files (predictions are scored as given, like `lokal score` does).
- */
-export function extractsAnswers(setting: boolean | undefined, kind: string): boolean {
-  return setting ?? kind !== 'replay';
-}
-
-/**
  * The answer that is scored. Extraction uses the prompt's language and mode; replay answers (no prompt) are extracted
  * as chat replies unless LOKAL_PROMPT=base, since the chat rules (also strip "The answer is") cover the base ones.
  */
@@ -78,15 +47,4 @@ export function scoredAnswer(raw: string, use: { extract: boolean; mode: PromptM
   if (!use.extract) return raw;
   const mode: PromptMode = use.mode !== 'none' ? use.mode : use.setting === 'base' ? 'base' : 'chat';
   return extractAnswer(raw, { language: use.language, mode });
-}
-
-/** What an item's meta says about how it was asked. */
-export function promptUse(mode: PromptMode | 'none', language: string, fewshot: MultilokoFewshotUsed | undefined, extracted: boolean): LokalPromptUse {
-  return {
-    mode,
-    language: mode === 'none' ? null : language,
-    fewshot: fewshot?.source ?? 'none',
-    shots: fewshot?.count ?? 0,
-    extracted,
-  };
 }

@@ -1,9 +1,10 @@
 // `lokal score`: the official eval.py's scoring of a predictions file, with its problems reported instead of crashing.
+import { previewText, summariseList } from '../../data/errors.ts';
 import type { MultiLoKoDataset } from './data/multiloko.ts';
 import type { PredictionRow } from './data/predictions.ts';
-import { assembleResults, officialResultsJson, type LanguageExamples } from './metrics/assembleResults.ts';
+import { assembleOrderedResults, officialResultsJson, orderedResultsJson, resultsObject, type LanguageExamples, type OfficialResults, type OrderedResults } from './metrics/assembleResults.ts';
 import { scoreExample } from './metrics/scoreExample.ts';
-import type { ExampleRecord } from './metrics/metricNames.ts';
+import type { ExampleRecord, ExampleScores } from './metrics/metricNames.ts';
 
 export interface ScoreOptions {
   /** What a dataset item without a prediction becomes: scored as '' and flagged (default), or left out as eval.py does. */
@@ -30,9 +31,11 @@ export interface ScoreProblems {
 export interface ScoredRecord extends ExampleRecord {
   /** No prediction was given: scored as the empty answer. */
   missing?: true;
+  /** chrF scored only the first CHRF_MAX_HYPOTHESIS_CODE_POINTS code points of a longer prediction. */
+  truncated?: true;
 }
 
-export type OfficialLayout = ReturnType<typeof assembleResults>;
+export type OfficialLayout = OfficialResults;
 
 export interface ScoreOutput {
   /** eval.py's results as an object (integer-like ids reorder as JS object keys; write files with scoreOutputJson). */
@@ -43,9 +46,23 @@ export interface ScoreOutput {
   sum: 'fold' | 'neumaier';
 }
 
+// The results scoreMultiLoKoPredictions assembled, by output, so writing the file does not assemble them again.
+const assembled = new WeakMap<ScoreOutput, { languages: LanguageExamples[]; sum: 'fold' | 'neumaier'; ordered: OrderedResults }>();
+
 /** The output file's text: eval.py's exact JSON (key order, `1.0` floats, int-0 f1) plus our `lokal` section. */
 export function scoreOutputJson(output: ScoreOutput, trailing: ReadonlyArray<[string, unknown]> = []): string {
-  return officialResultsJson(output.languages, { sum: output.sum, trailing: [['lokal', { problems: output.problems }], ...trailing] });
+  const sections: Array<[string, unknown]> = [['lokal', { problems: output.problems }], ...trailing];
+  const known = assembled.get(output);
+  if (known && known.languages === output.languages && known.sum === output.sum) return orderedResultsJson(known.ordered, { trailing: sections });
+  return officialResultsJson(output.languages, { sum: output.sum, trailing: sections });
+}
+
+/** `{ ...scores, targets, prediction }` with Object.assign: one record per item, and the spread costs more in a cold process. */
+function scoredRecord(scores: ExampleScores, targets: string[], prediction: string): ScoredRecord {
+  const record = Object.assign({}, scores) as ScoredRecord;
+  record.targets = targets;
+  record.prediction = prediction;
+  return record;
 }
 
 const idKey = (id: string | number, stringify: boolean): string =>
@@ -104,15 +121,19 @@ export function scoreMultiLoKoPredictions(
     const examples: Array<{ id: string | number; record: ScoredRecord }> = [];
     for (const [key, entry] of predictions) {
       if (entry.lines.length > 1) problems.duplicates.push({ language, id: entry.id, lines: entry.lines });
-      const { scores, prediction, targets } = scoreExample(entry.prediction, index.get(key)!.targets);
-      examples.push({ id: entry.id, record: { ...scores, targets, prediction } });
+      const { scores, prediction, targets, truncated } = scoreExample(entry.prediction, index.get(key)!.targets);
+      const record = scoredRecord(scores, targets, prediction);
+      if (truncated) record.truncated = truncated;
+      examples.push({ id: entry.id, record });
     }
     for (const [key, item] of index) {
       if (predictions.has(key)) continue;
       problems.missing.push({ language, id: item.id });
       if (missingMode === 'empty') {
         const { scores, prediction, targets } = scoreExample('', item.targets);
-        examples.push({ id: item.id, record: { ...scores, targets, prediction, missing: true } });
+        const record = scoredRecord(scores, targets, prediction);
+        record.missing = true;
+        examples.push({ id: item.id, record });
       }
     }
     languages.push({ key: language, examples });
@@ -127,32 +148,46 @@ export function scoreMultiLoKoPredictions(
     );
   }
   const sum = options.sum ?? 'fold';
-  return { results: assembleResults(languages, { sum }), languages, problems, sum };
+  const ordered = assembleOrderedResults(languages, { sum });
+  let results: OfficialResults | undefined;
+  const output: ScoreOutput = {
+    // Built on first read: `lokal score` writes the file from the assembled results and never reads this object.
+    get results() {
+      return (results ??= resultsObject(ordered));
+    },
+    languages,
+    problems,
+    sum,
+  };
+  assembled.set(output, { languages, sum, ordered });
+  return output;
 }
 
 const FIRST_FEW = 5;
 
-/** Human-readable lines about what did not line up; empty when everything matched. */
+/** An id or language as printed in a message: JSON-quoted strings, cut when long. */
+const shown = (value: string | number): string => (typeof value === 'string' ? previewText(value, 60) : String(value));
+
+/** Human-readable lines about what did not line up; empty when everything matched. Long lists: count plus first few. */
 export function describeProblems(problems: ScoreProblems, dataset?: MultiLoKoDataset): string[] {
   const lines: string[] = [];
-  const few = <T>(list: T[], show: (x: T) => string) =>
-    list.slice(0, FIRST_FEW).map(show).join(', ') + (list.length > FIRST_FEW ? `, … (${list.length - FIRST_FEW} more)` : '');
+  const few = <T>(list: T[], show: (x: T) => string) => summariseList(list, show, FIRST_FEW);
   if (problems.unknownLanguages.length) {
     const names = [...new Set(problems.unknownLanguages.map((p) => p.language))];
-    const known = dataset ? ` (dataset has: ${dataset.subsets.map((s) => s.key).slice(0, 8).join(', ')}${dataset.subsets.length > 8 ? ', …' : ''})` : '';
-    lines.push(`${problems.unknownLanguages.length} prediction rows name a language not in the dataset: ${few(names, (n) => JSON.stringify(n))}${known}; skipped`);
+    const known = dataset ? ` (dataset has: ${summariseList(dataset.subsets.map((s) => s.key), String, 8)})` : '';
+    lines.push(`${problems.unknownLanguages.length} prediction rows name a language not in the dataset: ${few(names, shown)}${known}; skipped`);
   }
   if (problems.unknownIds.length) {
     const hint = problems.unknownIds.some((p) => typeof p.id === 'string' && /^\d+$/.test(p.id))
       ? ' (numeric-looking string ids: if the dataset ids are numbers, pass --stringify-ids)'
       : '';
-    lines.push(`${problems.unknownIds.length} prediction rows have an id not in their language: ${few(problems.unknownIds, (p) => `${p.language}/${JSON.stringify(p.id)} (line ${p.line})`)}; skipped${hint}`);
+    lines.push(`${problems.unknownIds.length} prediction rows have an id not in their language: ${few(problems.unknownIds, (p) => `${p.language}/${shown(p.id)} (line ${p.line})`)}; skipped${hint}`);
   }
   if (problems.duplicates.length) {
-    lines.push(`${problems.duplicates.length} ids are predicted more than once (the last row wins): ${few(problems.duplicates, (p) => `${p.language}/${JSON.stringify(p.id)} (lines ${p.lines.join(', ')})`)}`);
+    lines.push(`${problems.duplicates.length} ids are predicted more than once (the last row wins): ${few(problems.duplicates, (p) => `${p.language}/${shown(p.id)} (lines ${few(p.lines, String)})`)}`);
   }
   if (problems.missing.length) {
-    lines.push(`${problems.missing.length} dataset items have no prediction: ${few(problems.missing, (p) => `${p.language}/${JSON.stringify(p.id)}`)}`);
+    lines.push(`${problems.missing.length} dataset items have no prediction: ${few(problems.missing, (p) => `${p.language}/${shown(p.id)}`)}`);
   }
   return lines;
 }

@@ -16,6 +16,13 @@ export function pythonFloatRepr(x: number): string {
   if (x === Infinity) return 'Infinity';
   if (x === -Infinity) return '-Infinity';
   if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
+  // Where both languages write fixed notation (Python from 1e-4 to 1e16, JS from 1e-7 to 1e21), JS's shortest digits
+  // are Python's; only the `.0` of integral values differs.
+  const abs = x < 0 ? -x : x;
+  if (abs >= 1e-4 && abs < 1e16) {
+    const text = String(x);
+    return text.includes('.') ? text : `${text}.0`;
+  }
   const [mantissa, exponent] = x.toExponential().split('e') as [string, string];
   const exp = Number(exponent);
   const sign = mantissa.startsWith('-') ? '-' : '';

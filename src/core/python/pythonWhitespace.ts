@@ -30,6 +30,18 @@ export function pythonSplit(s: string): string[] {
   return out;
 }
 
+/** Python `' '.join(s.split())`: whitespace runs become one space, none at either end; `s` itself when already so. */
+export function pythonSplitJoin(s: string): string {
+  let previousSpace = true;
+  for (let i = 0; i < s.length; i++) {
+    const unit = s.charCodeAt(i);
+    if (unit === 0x20 && !previousSpace) previousSpace = true;
+    else if (isPythonWhitespace(unit)) return pythonSplit(s).join(' ');
+    else previousSpace = false;
+  }
+  return previousSpace && s.length > 0 ? pythonSplit(s).join(' ') : s;
+}
+
 /** Python `s.strip()`. */
 export function pythonStrip(s: string): string {
   let start = 0;

@@ -1,5 +1,5 @@
 // loadMultiLoKo: every file of a MultiLoKo split, validated, from a folder or straight from the encrypted archive.
-import { openMultiLoKoArchive } from './archive.ts';
+import { openMultiLoKoArchive, type ArchiveLimits } from './archive.ts';
 import { DataError } from '../../../data/errors.ts';
 import { parseFewshotJsonl, parseMultiLoKoJsonl } from '../../../data/jsonl.ts';
 import { assertSplitName, discoverSplit, type SubsetFile } from './layout.ts';
@@ -22,18 +22,21 @@ export interface MultiLoKoDataset {
   fewshot: Record<string, MultiLoKoFewshotItem[]>;
 }
 
-export interface LoadMultiLoKoOptions extends LocateOptions {
+export interface LoadMultiLoKoOptions extends LocateOptions, ArchiveLimits {
   /** Archive password; default $LOKAL_MULTILOKO_PASSWORD, else the published "multiloko". */
   password?: string;
+  /** Largest dataset file (or encrypted archive) read, in bytes; default 256 MiB. */
+  maxFileBytes?: number;
 }
 
 /** Opens a location (folder, its parent, or archive; default as in `locateMultiLoKo`) as a dataset tree. */
 export async function openMultiLoKo(location?: string, options: LoadMultiLoKoOptions = {}): Promise<DatasetTree> {
   const found = await locateMultiLoKo(location, options);
-  if (found.kind === 'folder') return new FolderTree(found.path);
+  if (found.kind === 'folder') return new FolderTree(found.path, { maxFileBytes: options.maxFileBytes });
   const env = options.env ?? process.env;
   const password = options.password ?? (env[MULTILOKO_PASSWORD_ENV] || MULTILOKO_PASSWORD);
-  return openMultiLoKoArchive(found.path, { password });
+  const { maxFileBytes, maxArchiveBytes, maxArchiveMembers } = options;
+  return openMultiLoKoArchive(found.path, { password, maxFileBytes, maxArchiveBytes, maxArchiveMembers });
 }
 
 /** Reads and validates every file of `split` in an opened tree. */

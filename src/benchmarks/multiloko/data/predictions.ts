@@ -1,9 +1,12 @@
-// Prediction files in the official eval.py input format: JSONL or CSV rows of {language, id, prediction}.
-import { readFile } from 'node:fs/promises';
+// Prediction files in the official eval.py input format: JSONL or CSV rows of {language, id, prediction}, read line
+// by line (JSONL) or record by record (CSV), so a file of any size within the limit costs only its rows.
+import { pipeline } from 'node:stream/promises';
+import { parse as parseCsvStream } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
-import { z } from 'zod';
-import { DataError, type DataErrorCode } from '../../../data/errors.ts';
-import { decodeUtf8, jsonlLines, parseJsonLine } from '../../../data/jsonl.ts';
+import { DataError, oneLine, type DataErrorCode } from '../../../data/errors.ts';
+import { DEFAULT_MAX_STREAM_BYTES, readChunks, readTextLines } from '../../../data/files.ts';
+import { checkIdPrecision, parseJsonLine } from '../../../data/jsonl.ts';
+import { describeJsonValue } from './schema.ts';
 
 export interface PredictionRow {
   /** eval.py language key: a folder name or a translated-subset key such as `italian_translated_human_english`. */
@@ -15,58 +18,148 @@ export interface PredictionRow {
   line: number;
 }
 
-const PredictionSchema = z.object({
-  language: z.string().min(1, 'must be a non-empty string'),
-  id: z.union([z.string().min(1, 'must be a non-empty string'), z.number()]),
-  prediction: z.string(),
-});
+export interface ReadPredictionsOptions {
+  /** Largest predictions file, in bytes (default 2 GiB; the file is read line by line, only its rows are kept). */
+  maxStreamBytes?: number;
+  /** Bytes per read (tests). */
+  chunkBytes?: number;
+}
+
+const ROW_SHAPE = '{language, id, prediction}';
+const CSV_COLUMNS = ['language', 'id', 'prediction'] as const;
 
 /** Bad prediction files raise the data layer's DataError (file, line, field). */
 function predictionError(file: string, line: number | undefined, field: string | undefined, detail: string, code: DataErrorCode): DataError {
   return new DataError(file, detail, { ...(line === undefined ? {} : { line }), ...(field ? { field } : {}), code });
 }
 
+const isNonEmptyString = (v: unknown): v is string => typeof v === 'string' && v !== '';
+const FIELDS: ReadonlyArray<{ name: 'language' | 'id' | 'prediction'; expected: string; ok: (v: unknown) => boolean }> = [
+  { name: 'language', expected: 'a non-empty string', ok: isNonEmptyString },
+  { name: 'id', expected: 'a non-empty string or a number', ok: (v) => isNonEmptyString(v) || (typeof v === 'number' && Number.isFinite(v)) },
+  { name: 'prediction', expected: 'a string', ok: (v) => typeof v === 'string' },
+];
+
+/** One row checked field by field: a wrong type names the field, what it must be and what it is. */
 function validate(file: string, line: number, value: unknown): PredictionRow {
-  const parsed = PredictionSchema.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const field = issue.path.join('.') || undefined;
-    const detail = issue.code === 'invalid_type' && issue.input === undefined ? 'is missing' : issue.message;
-    throw predictionError(file, line, field, `${detail} (expected {language, id, prediction})`, 'invalid-record');
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw predictionError(file, line, undefined, `expected a JSON object ${ROW_SHAPE}, got ${describeJsonValue(value)}`, 'invalid-record');
   }
-  return { ...parsed.data, line };
+  const record = value as Record<string, unknown>;
+  for (const { name, expected, ok } of FIELDS) {
+    const v = Object.hasOwn(record, name) ? record[name] : undefined;
+    if (v === undefined) throw predictionError(file, line, name, `is missing (expected ${ROW_SHAPE})`, 'invalid-record');
+    if (!ok(v)) throw predictionError(file, line, name, `expected ${expected}, got ${describeJsonValue(v)}`, 'invalid-record');
+  }
+  const id = record.id as string | number;
+  checkIdPrecision(id, file, line);
+  return { language: record.language as string, id, prediction: record.prediction as string, line };
 }
+
+function emptyFile(file: string, csv: boolean): DataError {
+  return predictionError(
+    file,
+    undefined,
+    undefined,
+    csv
+      ? 'is empty: no prediction rows (expected a header language,id,prediction and one row per prediction)'
+      : `is empty: no prediction rows (expected one JSON object ${ROW_SHAPE} per line)`,
+    'empty',
+  );
+}
+
+function checkHeader(file: string, record: Record<string, string>): void {
+  for (const column of CSV_COLUMNS) {
+    if (!Object.hasOwn(record, column)) {
+      throw predictionError(file, 1, column, 'column is missing from the header (expected language,id,prediction)', 'invalid-record');
+    }
+  }
+}
+
+function csvError(file: string, error: unknown): DataError {
+  if (error instanceof DataError) return error;
+  const e = error as Error & { lines?: number };
+  return predictionError(file, e.lines, undefined, `malformed CSV: ${oneLine(e.message)}`, 'invalid-record');
+}
+
+const CSV_OPTIONS = { columns: true, skip_empty_lines: true, bom: true, info: true } as const;
+type CsvRecord = { record: Record<string, string>; info: { lines: number } };
 
 export function parsePredictionsJsonl(text: string, file: string): PredictionRow[] {
   const rows: PredictionRow[] = [];
-  for (const { line, raw } of jsonlLines(text)) rows.push(validate(file, line, parseJsonLine(raw, file, line)));
+  const breaks = /\r\n|\r|\n/g;
+  let line = 0;
+  let start = 0;
+  // Line by line without splitting the whole text into an array first.
+  for (;;) {
+    const match = breaks.exec(text);
+    const raw = text.slice(start, match ? match.index : text.length);
+    line++;
+    if (raw.trim() !== '') rows.push(validate(file, line, parseJsonLine(raw, file, line)));
+    if (!match) break;
+    start = breaks.lastIndex;
+  }
+  if (rows.length === 0) throw emptyFile(file, false);
   return rows;
 }
 
 export function parsePredictionsCsv(text: string, file: string): PredictionRow[] {
-  let records: Array<{ record: Record<string, string>; info: { lines: number } }>;
+  let records: CsvRecord[];
   try {
-    records = parse(text, { columns: true, skip_empty_lines: true, bom: true, info: true }) as typeof records;
+    records = parse(text, CSV_OPTIONS) as CsvRecord[];
   } catch (error) {
-    const e = error as Error & { lines?: number };
-    throw predictionError(file, e.lines, undefined, `malformed CSV: ${e.message}`, 'invalid-record');
+    throw csvError(file, error);
   }
-  if (records.length > 0) {
-    for (const column of ['language', 'id', 'prediction']) {
-      if (!(column in records[0]!.record)) {
-        throw predictionError(file, 1, column, 'column is missing from the header (expected language,id,prediction)', 'invalid-record');
-      }
-    }
-  }
+  if (records.length === 0) throw emptyFile(file, true);
+  checkHeader(file, records[0]!.record);
   return records.map(({ record, info }) => validate(file, info.lines, record));
 }
 
+async function readPredictionsCsv(file: string, options: Parameters<typeof readChunks>[1]): Promise<PredictionRow[]> {
+  const rows: PredictionRow[] = [];
+  // Strict UTF-8 is checked on the side (the parser decodes the same bytes); a split sequence is fine.
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  async function* checked(): AsyncGenerator<Buffer> {
+    for await (const chunk of readChunks(file, options)) {
+      try {
+        decoder.decode(chunk, { stream: true });
+      } catch (cause) {
+        throw new DataError(file, 'is not valid UTF-8 text', { code: 'invalid-encoding', cause });
+      }
+      yield chunk;
+    }
+    try {
+      decoder.decode();
+    } catch (cause) {
+      throw new DataError(file, 'is not valid UTF-8 text', { code: 'invalid-encoding', cause });
+    }
+  }
+  try {
+    await pipeline(checked(), parseCsvStream(CSV_OPTIONS), async (records: AsyncIterable<CsvRecord>) => {
+      for await (const { record, info } of records) {
+        if (rows.length === 0) checkHeader(file, record);
+        rows.push(validate(file, info.lines, record));
+      }
+    });
+  } catch (error) {
+    throw csvError(file, error);
+  }
+  if (rows.length === 0) throw emptyFile(file, true);
+  return rows;
+}
+
 /** Reads a predictions file; `.csv` by extension, JSONL otherwise (as eval.py decides). */
-export async function readPredictions(file: string): Promise<PredictionRow[]> {
-  const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
-    throw predictionError(file, undefined, undefined, `cannot read predictions file (${error.code ?? error.message})`, 'not-found');
-  });
+export async function readPredictions(file: string, options: ReadPredictionsOptions = {}): Promise<PredictionRow[]> {
+  const stream = {
+    what: 'predictions file',
+    maxBytes: options.maxStreamBytes ?? DEFAULT_MAX_STREAM_BYTES,
+    option: 'maxStreamBytes',
+    ...(options.chunkBytes === undefined ? {} : { chunkBytes: options.chunkBytes }),
+  };
+  if (file.endsWith('.csv')) return readPredictionsCsv(file, stream);
+  const rows: PredictionRow[] = [];
   // Strict UTF-8 as Python's open() reads it (a BOM is tolerated): bad bytes are an error, not U+FFFD.
-  const text = decodeUtf8(bytes, file);
-  return file.endsWith('.csv') ? parsePredictionsCsv(text, file) : parsePredictionsJsonl(text, file);
+  for await (const { line, raw } of readTextLines(file, stream)) rows.push(validate(file, line, parseJsonLine(raw, file, line)));
+  if (rows.length === 0) throw emptyFile(file, false);
+  return rows;
 }

@@ -5,7 +5,7 @@ import { MetricsError } from '../../../metrics/errors.ts';
 import { groupMetrics } from './groupMetrics.ts';
 import { languageMeans } from './languageMeans.ts';
 import { EXTRA_METRICS, MULTILOKO_METRICS, type ExampleRecord } from './metricNames.ts';
-import { pythonFloatRepr, pythonJsonDumps, type PyJson } from '../../../core/python/pythonJson.ts';
+import { pythonFloatRepr } from '../../../core/python/pythonJson.ts';
 import type { PythonSumMode } from '../../../core/python/pythonSum.ts';
 
 export interface LanguageExamples {
@@ -92,55 +92,138 @@ export function assembleOrderedResults(languages: ReadonlyArray<LanguageExamples
   return out;
 }
 
-/** The record's keys in eval.py's order (em … edit_similarity, targets, prediction), then our extras. */
-function orderedRecord(record: ExampleRecord, extras: boolean): Array<[string, unknown]> {
-  const fields: Array<[string, unknown]> = MULTILOKO_METRICS.map((m) => [m, record[m]]);
-  fields.push(['targets', record.targets], ['prediction', record.prediction]);
+/** The record's keys in eval.py's order (em … edit_similarity, targets, prediction), then our extras (edit_distance_first, any other field). */
+function recordObject(record: ExampleRecord, extras: boolean): ExampleRecord {
+  const out: Record<string, unknown> = {};
+  for (const m of MULTILOKO_METRICS) out[m] = record[m];
+  out.targets = record.targets;
+  out.prediction = record.prediction;
   if (extras) {
-    for (const m of EXTRA_METRICS) fields.push([m, record[m]]);
-    for (const [k, v] of Object.entries(record)) if (!RECORD_KEYS.has(k) && v !== undefined) fields.push([k, v]);
+    for (const m of EXTRA_METRICS) out[m] = record[m];
+    for (const k of Object.keys(record)) {
+      const v = (record as unknown as Record<string, unknown>)[k];
+      if (!RECORD_KEYS.has(k) && v !== undefined) out[k] = v;
+    }
   }
-  return fields;
+  return out as unknown as ExampleRecord;
 }
 
 /** eval.py's results as a plain object (ids as string keys; see officialResultsJson for the exact file text). */
 export function assembleResults(languages: ReadonlyArray<LanguageExamples>, opts: AssembleOptions = {}): OfficialResults {
+  return resultsObject(assembleOrderedResults(languages, opts), opts);
+}
+
+/** assembleResults' object from results already assembled (assembleOrderedResults with the same options). */
+export function resultsObject(ordered: OrderedResults, opts: Pick<AssembleOptions, 'extras'> = {}): OfficialResults {
   const extras = opts.extras ?? true;
-  const ordered = assembleOrderedResults(languages, opts);
   const results = {} as OfficialResults;
   for (const { key, entries } of ordered.languages) {
     const lang: LanguageResults = {};
-    for (const { id, value } of entries) {
-      lang[String(id)] = typeof value === 'number' ? value : (Object.fromEntries(orderedRecord(value, extras)) as unknown as ExampleRecord);
-    }
+    for (const { id, value } of entries) lang[String(id)] = typeof value === 'number' ? value : recordObject(value, extras);
     results[key] = lang;
   }
   results.group_metrics = Object.fromEntries(ordered.group);
   return results;
 }
 
-function toPyJson(value: unknown, where: string): PyJson {
-  if (value === null) return { kind: 'null' };
-  if (typeof value === 'string') return { kind: 'str', value };
-  if (typeof value === 'boolean') return { kind: 'bool', value };
-  if (typeof value === 'number') return Number.isInteger(value) ? { kind: 'int', value } : { kind: 'float', value };
-  if (Array.isArray(value)) return { kind: 'list', items: value.map((v, i) => toPyJson(v, `${where}[${i}]`)) };
-  if (typeof value === 'object') {
-    return { kind: 'dict', entries: Object.entries(value as object).map(([k, v]) => [k, toPyJson(v, `${where}.${k}`)]) };
-  }
-  throw new MetricsError(`officialResultsJson: cannot write ${typeof value} at ${where}`, where);
-}
+// The JSON text is written directly, as pieces joined once at the end (no intermediate tree, no growing strings):
+// the same layout as pythonJsonDumps, which stays the reference for it (test/metrics/aggregate.test.ts compares both
+// with Python's json.dumps).
+class PyJsonWriter {
+  readonly parts: string[] = [];
+  readonly #lines: string[] = [];
+  constructor(readonly indent: number) {}
 
-function recordToPyJson(record: ExampleRecord, extras: boolean, where: string): PyJson {
-  const entries: Array<[string, PyJson]> = orderedRecord(record, extras).map(([k, v]) => {
-    // eval.py's metric values are floats, except f1, which is the int 0 when no token is shared.
-    if (RECORD_KEYS.has(k) && k !== 'targets' && k !== 'prediction') {
-      if (typeof v !== 'number') throw new MetricsError(`officialResultsJson: ${where}.${k} is not a number`, k);
-      return [k, k === 'f1' && v === 0 ? { kind: 'int', value: 0 } : { kind: 'float', value: v }];
+  /** The newline and indentation that open a line at `level`. */
+  line(level: number): string {
+    return (this.#lines[level] ??= '\n' + ' '.repeat(this.indent * level));
+  }
+
+  /** Any JSON-able value as pythonJsonDumps writes it (integers as ints, other numbers as floats, dict key order kept). */
+  value(value: unknown, level: number, where: string): void {
+    const out = this.parts;
+    if (value === null) {
+      out.push('null');
+      return;
     }
-    return [k, toPyJson(v, `${where}.${k}`)];
-  });
-  return { kind: 'dict', entries };
+    switch (typeof value) {
+      case 'string':
+        out.push(JSON.stringify(value));
+        return;
+      case 'boolean':
+        out.push(value ? 'true' : 'false');
+        return;
+      case 'number':
+        out.push(Number.isInteger(value) ? String(value) : pythonFloatRepr(value));
+        return;
+      case 'object': {
+        const inner = this.line(level + 1);
+        if (Array.isArray(value)) {
+          if (value.length === 0) {
+            out.push('[]');
+            return;
+          }
+          for (let i = 0; i < value.length; i++) {
+            out.push(i ? ',' + inner : '[' + inner);
+            this.value(value[i], level + 1, `${where}[${i}]`);
+          }
+          out.push(this.line(level) + ']');
+          return;
+        }
+        const keys = Object.keys(value);
+        if (keys.length === 0) {
+          out.push('{}');
+          return;
+        }
+        for (let i = 0; i < keys.length; i++) {
+          const k = keys[i]!;
+          out.push((i ? ',' : '{') + inner + JSON.stringify(k) + ': ');
+          this.value((value as Record<string, unknown>)[k], level + 1, `${where}.${k}`);
+        }
+        out.push(this.line(level) + '}');
+        return;
+      }
+    }
+    throw new MetricsError(`officialResultsJson: cannot write ${typeof value} at ${where}`, where);
+  }
+
+  /** `,\n<indent>"key": ` (`{` instead of `,` for the first key) at `level`, kept for the record keys every item repeats. */
+  #keyPrefixes = new Map<string, string>();
+  keyPrefix(key: string, level: number, first: boolean): string {
+    const id = `${level}${first ? '{' : ','}${key}`;
+    let prefix = this.#keyPrefixes.get(id);
+    if (prefix === undefined) this.#keyPrefixes.set(id, (prefix = (first ? '{' : ',') + this.line(level + 1) + JSON.stringify(key) + ': '));
+    return prefix;
+  }
+
+  /**
+   * One example record at `level`, in recordObject's key order: metric values as Python floats (f1's int 0 as `0`),
+   * targets, prediction, then our extras. Written field by field: no entry arrays per record.
+   */
+  record(record: ExampleRecord, extras: boolean, level: number, where: string): void {
+    const out = this.parts;
+    const metric = (key: string, value: unknown, first = false) => {
+      if (typeof value !== 'number') throw new MetricsError(`officialResultsJson: ${where}.${key} is not a number`, key);
+      // eval.py's metric values are floats, except f1, which is the int 0 when no token is shared.
+      out.push(this.keyPrefix(key, level, first), key === 'f1' && value === 0 ? '0' : pythonFloatRepr(value));
+    };
+    MULTILOKO_METRICS.forEach((m, i) => metric(m, record[m], i === 0));
+    out.push(this.keyPrefix('targets', level, false));
+    this.value(record.targets, level + 1, `${where}.targets`);
+    out.push(this.keyPrefix('prediction', level, false));
+    this.value(record.prediction, level + 1, `${where}.prediction`);
+    if (extras) {
+      for (const m of EXTRA_METRICS) metric(m, record[m]);
+      for (const k of Object.keys(record)) {
+        if (RECORD_KEYS.has(k)) continue;
+        const v = (record as unknown as Record<string, unknown>)[k];
+        if (v === undefined) continue;
+        out.push(this.keyPrefix(k, level, false));
+        this.value(v, level + 1, `${where}.${k}`);
+      }
+    }
+    out.push(this.line(level) + '}');
+  }
 }
 
 /** The results file exactly as eval.py writes it: `json.dump(results, f, ensure_ascii=False, indent=4)` (no newline). */
@@ -148,26 +231,46 @@ export function officialResultsJson(
   languages: ReadonlyArray<LanguageExamples>,
   opts: AssembleOptions & { indent?: number; trailing?: ReadonlyArray<[string, unknown]> } = {},
 ): string {
+  return orderedResultsJson(assembleOrderedResults(languages, opts), opts);
+}
+
+/** officialResultsJson's text from results already assembled (assembleOrderedResults with the same options). */
+export function orderedResultsJson(
+  ordered: OrderedResults,
+  opts: Pick<AssembleOptions, 'extras'> & { indent?: number; trailing?: ReadonlyArray<[string, unknown]> } = {},
+): string {
   const extras = opts.extras ?? true;
-  const ordered = assembleOrderedResults(languages, opts);
+  const writer = new PyJsonWriter(opts.indent ?? 4);
+  const out = writer.parts;
   const pyKey = (id: string | number) => (typeof id === 'number' && !Number.isInteger(id) ? pythonFloatRepr(id) : String(id));
-  const root: PyJson = {
-    kind: 'dict',
-    entries: [
-      ...ordered.languages.map(({ key, entries }): [string, PyJson] => [
-        key,
-        {
-          kind: 'dict',
-          entries: entries.map(({ id, value }): [string, PyJson] => [
-            pyKey(id),
-            typeof value === 'number' ? { kind: 'float', value } : recordToPyJson(value, extras, `${key}.${String(id)}`),
-          ]),
-        },
-      ]),
-      ['group_metrics', { kind: 'dict', entries: ordered.group.map(([k, v]): [string, PyJson] => [k, { kind: 'float', value: v }]) }],
-      // Our own top-level sections (e.g. `lokal`, `summary`) after the official ones.
-      ...(opts.trailing ?? []).map(([k, v]): [string, PyJson] => [k, toPyJson(v, k)]),
-    ],
+  const top = writer.line(1);
+  const second = writer.line(2);
+  let firstTop = true;
+  const openTop = (key: string) => {
+    out.push((firstTop ? '{' : ',') + top + JSON.stringify(key) + ': ');
+    firstTop = false;
   };
-  return pythonJsonDumps(root, opts.indent ?? 4);
+  for (const { key, entries } of ordered.languages) {
+    openTop(key);
+    if (entries.length === 0) {
+      out.push('{}');
+      continue;
+    }
+    entries.forEach(({ id, value }, i) => {
+      out.push((i ? ',' : '{') + second + JSON.stringify(pyKey(id)) + ': ');
+      if (typeof value === 'number') out.push(pythonFloatRepr(value));
+      else writer.record(value, extras, 2, `${key}.${String(id)}`);
+    });
+    out.push(top + '}');
+  }
+  openTop('group_metrics');
+  if (ordered.group.length === 0) out.push('{}');
+  else out.push('{' + ordered.group.map(([k, v]) => second + JSON.stringify(k) + ': ' + pythonFloatRepr(v)).join(',') + top + '}');
+  // Our own top-level sections (e.g. `lokal`, `summary`) after the official ones.
+  for (const [k, v] of opts.trailing ?? []) {
+    openTop(k);
+    writer.value(v, 1, k);
+  }
+  out.push(writer.line(0) + '}');
+  return out.join('');
 }

@@ -1,7 +1,7 @@
 // eval.py's normalize_answer (METRICS.md §9.1): lower, delete punctuation, blank English articles, fix whitespace.
 import { MULTILOKO_PUNCTUATION_CLASS } from './multilokoPunctuation.ts';
 import { pythonLower } from '../../../core/python/pythonLower.ts';
-import { pythonSplit } from '../../../core/python/pythonWhitespace.ts';
+import { pythonSplitJoin } from '../../../core/python/pythonWhitespace.ts';
 import { PY_WORD_CLASS_V } from '../../../core/python/pythonWordClass.ts';
 
 const PUNCTUATION = new RegExp(`[${MULTILOKO_PUNCTUATION_CLASS}]`, 'gu');
@@ -15,11 +15,13 @@ export function removeMultilokoPunctuation(text: string): string {
 
 /** Replaces each standalone `a`, `an`, `the` by a space (any language, as the reference does). */
 export function blankEnglishArticles(text: string): string {
+  // Every article holds an `a` or is `the`: text with neither (most non-Latin text) skips the look-behind search.
+  if (!text.includes('a') && !text.includes('the')) return text;
   return text.replace(ARTICLES, ' ');
 }
 
 /** The official normalisation, quirks included: applied to predictions and targets before every metric. */
 export function normalizeAnswer(text: string): string {
   if (typeof text !== 'string') throw new TypeError(`normalizeAnswer: expected a string, got ${typeof text}`);
-  return pythonSplit(blankEnglishArticles(removeMultilokoPunctuation(pythonLower(text)))).join(' ');
+  return pythonSplitJoin(blankEnglishArticles(removeMultilokoPunctuation(pythonLower(text))));
 }

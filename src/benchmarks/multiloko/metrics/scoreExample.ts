@@ -1,5 +1,5 @@
 // One MultiLoKo example scored as eval.py does (METRICS.md §9.2): normalise, then every metric against all targets.
-import { chrfScore } from '../../../metrics/chrfScore.ts';
+import { chrfSentence } from '../../../metrics/chrfScore.ts';
 import { codePointsOf } from '../../../core/python/codePoints.ts';
 import { editDistance } from '../../../metrics/editDistance.ts';
 import { exactMatch } from './exactMatch.ts';
@@ -12,6 +12,11 @@ import { tokenF1 } from './tokenF1.ts';
 
 /** Every metric of already-normalised strings; `edit_distance_first` is the distance to targets[0]. */
 export function scoreNormalizedExample(prediction: string, targets: readonly string[]): ExampleScores {
+  return scoreNormalized(prediction, targets).scores;
+}
+
+/** The scores, and whether chrF read only the first CHRF_MAX_HYPOTHESIS_CODE_POINTS of a runaway prediction. */
+function scoreNormalized(prediction: string, targets: readonly string[]): { scores: ExampleScores; truncated: boolean } {
   requireTargets(targets, 'scoreExample');
   let minDistance = Infinity;
   let firstDistance = 0;
@@ -24,26 +29,32 @@ export function scoreNormalizedExample(prediction: string, targets: readonly str
     const s = sequenceMatcherRatio(predCodePoints, codePointsOf(targets[t]!));
     if (s > maxSimilarity) maxSimilarity = s;
   }
-  return {
+  const chrf = chrfSentence(prediction, targets);
+  const scores: ExampleScores = {
     em: exactMatch(prediction, targets),
     f1: tokenF1(prediction, targets),
     bleu: sentenceBleu(prediction, targets),
-    chrf: chrfScore(prediction, targets),
+    chrf: chrf.score,
     edit_distance: minDistance,
     edit_similarity: maxSimilarity,
     edit_distance_first: firstDistance,
   };
+  return { scores, truncated: chrf.truncated };
 }
 
-/** Normalises the raw prediction and targets (or uses `opts.normalize`, e.g. a language-aware variant) and scores them. */
+/**
+ * Normalises the raw prediction and targets (or uses `opts.normalize`, e.g. a language-aware variant) and scores them.
+ * `truncated` is present (true) only when chrF scored the first CHRF_MAX_HYPOTHESIS_CODE_POINTS of a longer prediction.
+ */
 export function scoreExample(
   prediction: string,
   targets: readonly string[],
   opts: { normalize?: (text: string) => string } = {},
-): { scores: ExampleScores; prediction: string; targets: string[] } {
+): { scores: ExampleScores; prediction: string; targets: string[]; truncated?: true } {
   requireTargets(targets, 'scoreExample');
   const normalize = opts.normalize ?? normalizeAnswer;
   const pred = normalize(prediction);
   const norm = targets.map((t) => normalize(t));
-  return { scores: scoreNormalizedExample(pred, norm), prediction: pred, targets: norm };
+  const { scores, truncated } = scoreNormalized(pred, norm);
+  return { scores, prediction: pred, targets: norm, ...(truncated ? { truncated: true as const } : {}) };
 }

@@ -1,0 +1,113 @@
+// Kalahi's plan for a run (defineBenchmark's `prepare`): the prompt files read, one group per variant with a section
+// per category, and how a prompt runs — loaded by the definition only when a suite is declared.
+import type { BenchmarkPlan, GroupVerdict } from '../../core/benchmark.ts';
+import type { ParsedClause } from '../../core/gates.ts';
+import { modelSpec } from '../../models/open.ts';
+import { parseProviderSpec } from '../../models/index.ts';
+import { KALAHI_BUDGET_DESCRIPTIONS, KALAHI_TOKEN_BUDGET, resolveKalahiConfig, type KalahiSettings } from './config.ts';
+import { loadKalahi, type KalahiRow } from './data.ts';
+import { judgeKalahi, kalahiGate, type KalahiGate } from './gates.ts';
+import type { KalahiPromptRecord, KalahiRunInfo, KalahiSuiteAggregate } from './records.ts';
+import { kalahiItemKey, kalahiSuiteName, kalahiTestName } from './names.ts';
+import { kalahiGenerationVerdict, kalahiMCVerdict } from './verdict.ts';
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function variantVerdict(aggregate: KalahiSuiteAggregate, gates: readonly KalahiGate[]): GroupVerdict {
+  const judged = judgeKalahi(gates, [aggregate]);
+  const parts: string[] = [];
+  const mc = aggregate.overall.mc?.normalised;
+  if (mc) parts.push(`MC1 ${mc.mc1?.toFixed(4)} · MC2 ${mc.mc2?.toFixed(4) ?? 'NaN'}`);
+  const generation = aggregate.overall.generation;
+  if (generation) parts.push(`${generation.scored} replies scored`);
+  return { summary: `${parts.join(' · ') || 'nothing scored'} over ${aggregate.recorded} prompts`, outcomes: judged.outcomes, notApplied: judged.notApplied };
+}
+
+export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedClause[]): Promise<BenchmarkPlan<KalahiRow, KalahiRunInfo, KalahiPromptRecord, KalahiSuiteAggregate>> {
+  const resolved = resolveKalahiConfig(settings);
+  // Configuration mistakes fail the file once, at collection, instead of every prompt test.
+  const spec = modelSpec(settings);
+  const { kind } = parseProviderSpec(spec);
+  // A replay file has replies but no log-probabilities: without an explicit task list it runs the generation task only.
+  const config = kind === 'replay' && settings.tasks === undefined ? { ...resolved, tasks: ['generation' as const] } : resolved;
+  if (kind === 'replay' && config.tasks.includes('mc')) {
+    throw new Error(`Kalahi multiple choice needs log-probabilities, which a replay file (${spec}) has none of: set LOKAL_KALAHI_TASKS=generation, or use a transformers: or openai: model`);
+  }
+  const gates = clauses.map(kalahiGate);
+  const groups = [];
+  for (const [order, variant] of config.variants.entries()) {
+    const dataset = await loadKalahi(config.location, variant);
+    const rows = settings.limit === undefined ? dataset.rows : dataset.rows.slice(0, settings.limit);
+    const categories = [...new Set(rows.map((r) => r.category))];
+    const info: KalahiRunInfo = {
+      benchmark: 'kalahi',
+      key: variant,
+      name: kalahiSuiteName(variant),
+      variant,
+      file: dataset.file,
+      order,
+      selected: rows.length,
+      total: dataset.rows.length,
+      categories,
+      model: spec,
+      tasks: config.tasks,
+      budget: { kind: config.budget, tokens: KALAHI_TOKEN_BUDGET, description: KALAHI_BUDGET_DESCRIPTIONS[config.budget] },
+      labels: { rougeL: 'rougeLsum', chrf: config.chrf === 'chrf++' ? 'chrF++' : 'chrF' },
+      learnedModels: config.learnedModels,
+      strict: settings.strict,
+      thresholds: settings.thresholds,
+    };
+    groups.push({ info, items: rows, sections: categories.map((category) => ({ name: category, items: rows.filter((r) => r.category === category) })) });
+  }
+  // Loaded on first use: the learned metrics and the MC/generation tasks pull in metric and model modules.
+  const tasks = import('./tasks.ts');
+
+  return {
+    groups,
+    testName: kalahiTestName,
+    async runItem(row, info, context) {
+      const { measureKalahiMC, measureKalahiGeneration, learnedScorers } = await tasks;
+      const model = (await context.model()).provider;
+      const itemKey = kalahiItemKey(row.promptVariationId);
+      const record: KalahiPromptRecord = {
+        suite: info.variant,
+        promptVariationId: row.promptVariationId,
+        promptId: row.promptId,
+        category: row.category,
+        topic: row.topic,
+        row: row.row,
+        itemKey,
+      };
+      const failures: string[] = [];
+      if (config.tasks.includes('mc')) {
+        try {
+          record.mc = await measureKalahiMC(model, row, itemKey);
+          await context.annotate(`MC ${kalahiMCVerdict(record.mc)}`, record.mc.normalised.mc1 === 1 ? 'mc-correct' : 'mc-wrong');
+          if (settings.strict && record.mc.normalised.mc1 !== 1) {
+            failures.push(`strict mode: MC1 = 0, the model prefers ${record.mc.preferred.kind} answer ${JSON.stringify(record.mc.preferred.text)} over the best answer ${JSON.stringify(row.bestAnswer)}`);
+          }
+        } catch (error) {
+          failures.push(`multiple choice: ${message(error)}`);
+        }
+      }
+      if (config.tasks.includes('generation')) {
+        try {
+          const learned = await learnedScorers(config.learnedModels);
+          record.generation = await measureKalahiGeneration(model, row, itemKey, { budget: config.budget, chrf: config.chrf, learned });
+          await context.annotate(`generation ${kalahiGenerationVerdict(record.generation)}`, `generation-${record.generation.status}`);
+          // The reference aborts the whole metric loop on such an error; here only this prompt fails (METRICS.md §10.5).
+          if (record.generation.status === 'failed') failures.push(`generation metrics: ${record.generation.reason}`);
+        } catch (error) {
+          failures.push(`generation: ${message(error)}`);
+        }
+      }
+      return { record, failures: failures.length > 0 ? [`${kalahiTestName(row)}: ${failures.join('; ')}`] : [] };
+    },
+    judgeGroup: (aggregate) => variantVerdict(aggregate, gates),
+    async close() {
+      await (await tasks).closeLearnedScorers();
+    },
+  };
+}

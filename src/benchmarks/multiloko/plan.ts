@@ -1,0 +1,143 @@
+// MultiLoKo's plan for a run (defineBenchmark's `prepare`): the data loaded and selected, one group per subset, and
+// how an item runs — loaded by the definition only when a suite is declared, so the registry stays light.
+import type { BenchmarkGroup, BenchmarkPlan, GroupVerdict } from '../../core/benchmark.ts';
+import type { GateOutcome, ParsedClause } from '../../core/gates.ts';
+import { readBaseline, judgeAgainstBaseline, type Baseline } from './baseline.ts';
+import { loadMultiLoKo, type MultiLoKoDataset, type MultiLoKoSubset } from './data/multiloko.ts';
+import type { MultiLoKoItem } from './data/schema.ts';
+import { judgeSubset, multilokoGate, type Gate } from './gates.ts';
+import { askModel, verdictLine } from './item.ts';
+import { chooseFewshot, extractsAnswers, promptUse, resolvePromptMode } from './promptChoice.ts';
+import { scoreExample } from './metrics/scoreExample.ts';
+import { modelSpec } from '../../models/open.ts';
+import { parseProviderSpec } from '../../models/index.ts';
+import type { MultilokoFewshotChoice } from './prompts/renderMultilokoPrompt.ts';
+import type { LokalItemRecord, LokalSubsetAggregate, LokalSubsetInfo } from './records.ts';
+import { itemTestName, multilokoItemKey, subsetLanguage, subsetName } from './names.ts';
+import { selectSubsets } from './select.ts';
+import type { MultiLoKoSettings } from './settings.ts';
+
+/** What every item of a subset shares. */
+interface SubsetJob {
+  /** The subset's key, file and question language (not its items: the run keeps only the selected ones). */
+  subset: Pick<MultiLoKoSubset, 'key' | 'file' | 'questionLanguage'>;
+  /** Demonstrations for base prompts in the subset's question language. */
+  fewshot: MultilokoFewshotChoice;
+  /** Position of each item object in the subset's selection (its index in the file order). */
+  index: Map<MultiLoKoItem, number>;
+}
+
+/**
+ * What a run keeps of an item: the fields an item test reads (id, question, output type, targets). The paragraph and
+ * the long answer stay in the file instead of in memory for the whole run (the full dev set has 37,750 items).
+ */
+function keptItem(item: MultiLoKoItem): MultiLoKoItem {
+  const kept: MultiLoKoItem = { id: item.id, targets: item.targets };
+  if (item.question !== undefined) kept.question = item.question;
+  if (item.output_type !== undefined) kept.output_type = item.output_type;
+  return kept;
+}
+
+/** The selected subsets as groups, and each one's job; the dataset itself is not kept once they are made. */
+function planGroups(dataset: MultiLoKoDataset, settings: MultiLoKoSettings, spec: string): { groups: Array<BenchmarkGroup<MultiLoKoItem, LokalSubsetInfo>>; jobs: Map<string, SubsetJob> } {
+  const jobs = new Map<string, SubsetJob>();
+  const groups = selectSubsets(dataset, settings).map(({ subset, order, items: selected }) => {
+    const items = selected.map(keptItem);
+    jobs.set(subset.key, {
+      subset: { key: subset.key, file: subset.file, questionLanguage: subset.questionLanguage },
+      fewshot: chooseFewshot(dataset, subset.questionLanguage, settings.fewshot),
+      index: new Map(items.map((item, i) => [item, i])),
+    });
+    const info: LokalSubsetInfo = {
+      benchmark: 'multiloko',
+      key: subset.key,
+      name: subsetName(subset),
+      language: subsetLanguage(subset),
+      sourceLanguage: subset.sourceLanguage,
+      questionLanguage: subset.questionLanguage,
+      translated: subset.translated,
+      ...(subset.translation ? { translation: subset.translation } : {}),
+      order,
+      split: dataset.split,
+      location: dataset.location,
+      file: subset.file,
+      selected: items.length,
+      total: subset.items.length,
+      model: spec,
+      strict: settings.strict,
+      thresholds: settings.thresholds,
+      baseline: settings.baseline,
+      baselineTolerance: settings.baselineTolerance,
+    };
+    return { info, items };
+  });
+  return { groups, jobs };
+}
+
+function groupVerdict(info: LokalSubsetInfo, aggregate: LokalSubsetAggregate, gates: readonly Gate[], baseline: Baseline | undefined, tolerance: number): GroupVerdict {
+  const outcomes: GateOutcome[] = [];
+  if (aggregate.means) {
+    outcomes.push(...judgeSubset(gates, { key: info.key, name: info.name, local: !info.translated, means: aggregate.means }));
+    const vsBaseline = baseline && judgeAgainstBaseline(baseline, tolerance, info.key, `${info.name} EM`, aggregate.means.em);
+    if (vsBaseline) outcomes.push(vsBaseline);
+  }
+  const summary = aggregate.means
+    ? `EM ${aggregate.means.em.toFixed(4)} · F1 ${aggregate.means.f1.toFixed(4)} · chrF ${aggregate.means.chrf.toFixed(2)} over ${aggregate.scored} items` +
+      (aggregate.missing ? ` (${aggregate.missing} without prediction)` : '')
+    : 'no scored items';
+  const blocked = outcomes.length > 0 && aggregate.failed > 0 ? `${info.name}: ${aggregate.failed} item tests failed without a score, so the gates cannot be judged` : undefined;
+  return { summary, outcomes, ...(blocked ? { blocked } : {}) };
+}
+
+// The official templates and answer extraction, loaded on the first item that renders a prompt or extracts an answer
+// (a replay file's answers are scored as given, with neither).
+let itemPrompts: Promise<typeof import('./itemPrompt.ts')> | undefined;
+const loadItemPrompts = () => (itemPrompts ??= import('./itemPrompt.ts'));
+
+export async function prepareMultiLoKo(settings: MultiLoKoSettings, clauses: ParsedClause[]): Promise<BenchmarkPlan<MultiLoKoItem, LokalSubsetInfo, LokalItemRecord, LokalSubsetAggregate>> {
+  const spec = modelSpec(settings);
+  // Configuration mistakes fail the file once, at collection, instead of every item test.
+  parseProviderSpec(spec);
+  const gates = clauses.map(multilokoGate);
+  const baseline = settings.baseline === undefined ? undefined : readBaseline(settings.baseline);
+  // In a helper, so that the item closure below does not keep the whole dataset alive.
+  const { groups, jobs } = planGroups(await loadMultiLoKo(settings.data, settings.split), settings, spec);
+
+  return {
+    groups,
+    testName: itemTestName,
+    async runItem(item, info, context) {
+      const { subset, fewshot, index } = jobs.get(info.key)!;
+      const itemKey = multilokoItemKey(subset.key, item.id);
+      const model = await context.model();
+      const mode = await resolvePromptMode(settings.prompt, model);
+      const rendered = mode === 'none' ? undefined : (await loadItemPrompts()).renderItemPrompt(item, subset, { mode, fewshot, shots: settings.shots });
+      const answer = await askModel(model.provider, { ...rendered?.request, maxNewTokens: settings.maxNewTokens, itemKey });
+      const extract = extractsAnswers(settings.extract, model.kind);
+      const scoredText = extract ? (await loadItemPrompts()).scoredAnswer(answer.text, { extract, mode, language: subset.questionLanguage, setting: settings.prompt }) : answer.text;
+      const scored = scoreExample(scoredText, item.targets);
+      const record: LokalItemRecord = {
+        subset: subset.key,
+        id: item.id,
+        index: index.get(item)!,
+        itemKey,
+        rawPrediction: answer.text,
+        answer: scoredText,
+        prediction: scored.prediction,
+        prompt: promptUse(mode, subset.questionLanguage, rendered?.fewshot, extract),
+        targets: scored.targets,
+        scores: scored.scores,
+        latencyMs: answer.latencyMs,
+        cached: answer.cached,
+        missing: answer.missing,
+        verdict: '',
+      };
+      record.verdict = verdictLine(record);
+      await context.annotate(record.verdict, record.missing ? 'missing' : record.scores.em === 1 ? 'correct' : 'wrong');
+      if (!settings.strict) return { record };
+      if (answer.missing) return { record, failures: [`strict mode: no prediction for ${itemKey}`] };
+      return { record, assert: () => context.expect(scoredText).toExactMatch(item.targets) };
+    },
+    judgeGroup: (aggregate) => groupVerdict(aggregate, aggregate, gates, baseline, settings.baselineTolerance),
+  };
+}

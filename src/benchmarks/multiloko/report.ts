@@ -1,0 +1,43 @@
+// MultiLoKo's roll-up (defineBenchmark's `report`): leaderboard tables, headline, gates and the results file over
+// every subset of the run — loaded by the definition only when the reporter rolls up.
+import path from 'node:path';
+import type { BenchmarkReport, ReportContext, RolledGroup } from '../../core/benchmark.ts';
+import { readBaseline } from './baseline.ts';
+import { multilokoGate } from './gates.ts';
+import { headlineLines } from './headlineTable.ts';
+import type { LokalItemRecord, LokalSubsetAggregate } from './records.ts';
+import { judgeRun, officialLayout, summariseGroups, summariseRun, type RunSummary } from './rollup.ts';
+import type { MultiLoKoSettings } from './settings.ts';
+import { gateLines, leaderboardLines, tableMetrics } from './table.ts';
+import { describePrompts } from './usage.ts';
+
+/** `5 items from the cache, 0 asked the model` (replay: answers read from the file). */
+function callsLine(summary: RunSummary): string {
+  if (summary.model?.startsWith('replay:')) return `${summary.calls.model_calls} answers read from the predictions file`;
+  return `${summary.calls.cached} items from the cache, ${summary.calls.model_calls} asked the model`;
+}
+
+export function reportMultiLoKo(rolled: ReadonlyArray<RolledGroup<LokalItemRecord, LokalSubsetAggregate>>, { settings, root, clauses }: ReportContext<MultiLoKoSettings>): BenchmarkReport {
+  // Gate settings given now win; otherwise those the test run recorded (so a merge judges like its shards).
+  const recorded = rolled[0]!.aggregate;
+  const baselineFile = settings.baseline ?? recorded.baseline;
+  const tolerance = settings.baseline !== undefined ? settings.baselineTolerance : recorded.baselineTolerance;
+  const subsets = rolled.map((r) => ({ aggregate: r.aggregate, records: r.records }));
+  const groups = summariseGroups(subsets);
+  const judged = judgeRun(subsets, groups, {
+    gates: clauses.map(multilokoGate),
+    baseline: baselineFile === undefined ? undefined : readBaseline(path.resolve(root, baselineFile)),
+    baselineTolerance: tolerance,
+  });
+  const summary = summariseRun(subsets, groups, judged);
+  const lines = ['', ...leaderboardLines(subsets, groups, tableMetrics(settings.tableMetrics))];
+  if (summary.headline) lines.push(...headlineLines(summary.headline, { model: summary.model ?? '?', prompt: describePrompts(summary.prompt) }));
+  lines.push(`lokal: ${describePrompts(summary.prompt)}; ${callsLine(summary)}`);
+  lines.push(...gateLines(judged.outcomes, judged.notApplied));
+  const results = officialLayout(subsets);
+  return {
+    lines,
+    resultsText: results ? `${JSON.stringify({ ...results, summary }, null, 4)}\n` : undefined,
+    passed: summary.gates_passed,
+  };
+}

@@ -1,0 +1,462 @@
+// Greedy generation of many requests together on a decoder's onnxruntime session: rows left-padded in one key/value
+// cache (attention mask + position ids per row), each leaving when it is done while waiting requests take its place,
+// and prompts continuing from stored key/value caches of the token prefixes they share (few-shot blocks, chat headers).
+import { commonPrefixLength, gatherViews, type KvLayout, type KvView, type TensorLike } from './kvCache.ts';
+import { CALL_OVERHEAD_TOKENS, lengthBatches } from './lengthBatches.ts';
+import { PrefixCache, type PrefixEntry } from './prefixCache.ts';
+
+/** The session calls the engine makes: feeds by input name, fetches by output name. */
+export interface DecoderSession {
+  run(feeds: Record<string, unknown>, fetches: string[]): Promise<Record<string, unknown>>;
+}
+
+export interface BatchedDecoder {
+  session: DecoderSession;
+  /** Cache inputs (past_key_values.N.key/value) and the outputs that return them one step longer (present.N.*). */
+  past: Array<KvLayout & { present: string }>;
+  padId: number;
+  /** Logits per position (config vocab_size): bounds prefill passes by maxBatchLogits. */
+  vocab: number;
+  /** Typed data as an onnxruntime input tensor. */
+  input(type: 'int64' | 'float32' | 'float16', data: BigInt64Array | Float32Array | Uint16Array, dims: number[]): unknown;
+  /** Logits output data as float32 (float16 models convert). */
+  float32(output: TensorLike): Float32Array;
+  /** Text of token ids with special tokens kept (tells a tokenisation boundary from a different prompt). */
+  text(ids: number[]): string;
+}
+
+/** One request as the engine runs it. */
+export interface GenerationJob {
+  ids: number[];
+  /** True once the row must stop after its latest token (EOS, token budget, stop string). */
+  done(all: number[], generated: number[]): boolean;
+  /** Logits processors (repetition penalty, …) applied in place to the row's logits before the argmax. */
+  process?(all: bigint[], logits: Float32Array): void;
+  resolve(generated: number[], latencyMs: number): void;
+  reject(error: unknown): void;
+}
+
+export interface BatchedGenerationOptions {
+  /** Rows decoded together. */
+  batchSize: number;
+  /** Upper bound on rows × cache width of a decode step (attention work and cache memory grow with it). */
+  maxBatchTokens: number;
+  /** Upper bound on rows × new tokens × vocabulary logits of a prefill pass. */
+  maxBatchLogits: number;
+  /** Cached prefix positions kept across calls; 0 turns prefix reuse off. */
+  prefixCacheTokens: number;
+}
+
+/** What generation did so far (benchmarks and tests read it). */
+export interface GenerationStats {
+  requests: number;
+  /** Forward passes: prompt passes (prefill and shared prefixes) and decode steps. */
+  forwardCalls: number;
+  decodeSteps: number;
+  /** Prompt tokens asked for, and those actually run (the rest came from stored prefixes). */
+  promptTokens: number;
+  promptTokensComputed: number;
+  generatedTokens: number;
+  /** Prompts that continued a stored prefix, and the prompt tokens that saved. */
+  prefixHits: number;
+  prefixTokensReused: number;
+  /** Prompts with no stored prefix worth continuing. */
+  prefixMisses: number;
+  /** Prompts whose text starts with a stored prefix's text but whose token ids part from it before its end. */
+  prefixFallbacks: number;
+  /** Prefixes common to several prompts computed once and stored. */
+  sharedPrefixes: number;
+  /** Rows that joined a batch already decoding other rows. */
+  joinedRunning: number;
+  largestBatch: number;
+}
+
+export function emptyGenerationStats(): GenerationStats {
+  return {
+    requests: 0,
+    forwardCalls: 0,
+    decodeSteps: 0,
+    promptTokens: 0,
+    promptTokensComputed: 0,
+    generatedTokens: 0,
+    prefixHits: 0,
+    prefixTokensReused: 0,
+    prefixMisses: 0,
+    prefixFallbacks: 0,
+    sharedPrefixes: 0,
+    joinedRunning: 0,
+    largestBatch: 0,
+  };
+}
+
+/** Shortest shared prefix worth a stored cache (less than a forward pass's fixed cost is not worth a lookup). */
+export const MIN_SHARED_PREFIX = CALL_OVERHEAD_TOKENS;
+/** A prompt that ran at least this many tokens of its own is kept whole, in case later prompts share its start. */
+const KEEP_PROMPT_TOKENS = 4 * CALL_OVERHEAD_TOKENS;
+
+/** Index of the largest value, the first on ties (transformers.js's greedy argmax). */
+export function argmax(row: Float32Array): number {
+  let best = row[0]!;
+  let index = 0;
+  for (let i = 1; i < row.length; i++) {
+    if (row[i]! > best) {
+      best = row[i]!;
+      index = i;
+    }
+  }
+  return index;
+}
+
+interface Row {
+  job: GenerationJob;
+  all: number[];
+  big: bigint[];
+  generated: number[];
+  /** Cache of all tokens but the last (which the next step feeds). */
+  view: KvView;
+  started: number;
+}
+
+/** A sequence to run forward: its stored start (if any) and the tokens to add after it. */
+interface Extension {
+  past: KvView | null;
+  pastLength: number;
+  tokens: number[];
+}
+
+type Extended = { view: KvView; last: Float32Array } | { error: unknown };
+
+export class BatchedGeneration {
+  readonly stats: GenerationStats = emptyGenerationStats();
+  private readonly waiting: GenerationJob[] = [];
+  private active: Row[] = [];
+  /** The decode batch's cache while its rows are exactly `active`, in order. */
+  private batch?: { rows: Row[]; cache: Record<string, TensorLike>; width: number };
+  private running = false;
+  readonly prefixes?: PrefixCache;
+
+  constructor(
+    private readonly decoder: BatchedDecoder,
+    private readonly options: BatchedGenerationOptions,
+    /** Runs the engine when the model is free (the provider's exclusive queue). */
+    private readonly schedule: (run: () => Promise<void>) => void,
+    /** True while other model work waits: the engine finishes its rows and hands the model over. */
+    private readonly shouldYield: () => boolean = () => false,
+  ) {
+    if (options.prefixCacheTokens > 0) this.prefixes = new PrefixCache(decoder.past, options.prefixCacheTokens);
+  }
+
+  submit(job: GenerationJob): void {
+    this.stats.requests++;
+    this.waiting.push(job);
+    this.ensureRunning();
+  }
+
+  private ensureRunning(): void {
+    if (this.running) return;
+    this.running = true;
+    this.schedule(() => this.run());
+  }
+
+  private async run(): Promise<void> {
+    // calls made in the same tick (concurrent tests) join the first batch
+    await new Promise((resolve) => setImmediate(resolve));
+    try {
+      for (;;) {
+        await this.admit();
+        if (this.active.length === 0) break;
+        await this.step();
+      }
+    } catch (error) {
+      // a bug, not a model failure (those fail their rows): nobody may wait forever
+      for (const row of this.active) row.job.reject(error);
+      for (const job of this.waiting.splice(0)) job.reject(error);
+      this.active = [];
+    } finally {
+      this.batch = undefined;
+      this.running = false;
+    }
+    if (this.waiting.length > 0) this.ensureRunning();
+  }
+
+  /** Takes waiting requests into free rows (within the batch × length cap), runs their prompts, picks first tokens. */
+  private async admit(): Promise<void> {
+    if (this.waiting.length === 0 || this.active.length >= this.options.batchSize || this.shouldYield()) return;
+    let width = Math.max(0, ...this.active.map((r) => r.all.length));
+    const taken: GenerationJob[] = [];
+    while (this.waiting.length > 0 && this.active.length + taken.length < this.options.batchSize) {
+      const next = this.waiting[0]!;
+      const rows = this.active.length + taken.length + 1;
+      const w = Math.max(width, next.ids.length + 1);
+      if (rows > 1 && rows * w > this.options.maxBatchTokens) break;
+      width = w;
+      taken.push(this.waiting.shift()!);
+    }
+    if (taken.length === 0) return;
+    const started = performance.now();
+    for (const job of taken) this.stats.promptTokens += job.ids.length;
+    const starts = await this.startPoints(taken);
+    const extended = await this.extendAll(taken.map((job, i) => ({ past: starts[i]?.view ?? null, pastLength: starts[i]?.length ?? 0, tokens: job.ids.slice(starts[i]?.length ?? 0) })));
+    const joining = this.active.length > 0;
+    taken.forEach((job, i) => {
+      const out = extended[i]!;
+      if ('error' in out) return job.reject(out.error);
+      const own = job.ids.length - (starts[i]?.length ?? 0);
+      if (this.prefixes && own >= KEEP_PROMPT_TOKENS) this.prefixes.add(job.ids, out.view, 'prompt');
+      const row: Row = { job, all: job.ids.slice(), big: job.ids.map(BigInt), generated: [], view: out.view, started };
+      if (!this.choose(row, out.last)) {
+        this.active.push(row);
+        if (joining) this.stats.joinedRunning++;
+      }
+    });
+    this.stats.largestBatch = Math.max(this.stats.largestBatch, this.active.length);
+  }
+
+  /**
+   * Where each prompt starts from: the stored prefix sharing the most leading token ids (each prompt keeps at least
+   * one token of its own, whose logits give its first new token). Prompts of this group sharing a longer prefix than
+   * any stored one get it computed once and stored first.
+   */
+  private async startPoints(jobs: GenerationJob[]): Promise<Array<{ view: KvView; length: number } | undefined>> {
+    const store = this.prefixes;
+    if (!store) return jobs.map(() => undefined);
+    // `keep` tokens at the end must run (a prompt's last token gives its first new token's logits)
+    const reusable = (ids: number[], keep = 1) => {
+      const match = store.longest(ids);
+      const length = Math.min(match?.length ?? 0, ids.length - keep);
+      return match && length >= MIN_SHARED_PREFIX ? { entry: match.entry, length, raw: match.length } : undefined;
+    };
+    for (const run of sharedRuns(jobs.map((j) => j.ids))) {
+      const common = Math.min(run.common, ...run.members.map((i) => jobs[i]!.ids.length - 1));
+      const gaining = run.members.filter((i) => (reusable(jobs[i]!.ids)?.length ?? 0) + MIN_SHARED_PREFIX <= common);
+      if (gaining.length < 2) continue;
+      const tokens = jobs[run.members[0]!]!.ids.slice(0, common);
+      const base = reusable(tokens, 0);
+      const [out] = await this.extendAll([{ past: base?.entry.view ?? null, pastLength: base?.length ?? 0, tokens: tokens.slice(base?.length ?? 0) }]);
+      // a failed shared prefix only costs the reuse: each prompt then runs (and fails or not) on its own
+      if (out && 'view' in out && store.add(tokens, out.view, 'shared')) this.stats.sharedPrefixes++;
+    }
+    return jobs.map((job) => {
+      const found = reusable(job.ids);
+      const best = found ? undefined : store.longest(job.ids);
+      const entry: PrefixEntry | undefined = found?.entry ?? best?.entry;
+      const raw = found?.raw ?? best?.length ?? 0;
+      if (entry && raw < entry.tokens.length) {
+        entry.text ??= this.decoder.text(entry.tokens);
+        if (this.decoder.text(job.ids).startsWith(entry.text)) this.stats.prefixFallbacks++;
+      }
+      if (!found) {
+        this.stats.prefixMisses++;
+        return undefined;
+      }
+      store.touch(found.entry);
+      this.stats.prefixHits++;
+      this.stats.prefixTokensReused += found.length;
+      return { view: found.entry.view, length: found.length };
+    });
+  }
+
+  /** Runs each extension forward (batched by length within the logits cap); a failing pass is retried row by row. */
+  private async extendAll(items: Extension[]): Promise<Extended[]> {
+    const results: Extended[] = new Array(items.length);
+    const indexed = items.map((item, index) => ({ item, index }));
+    const vocab = this.decoder.vocab;
+    const batches = lengthBatches(indexed, (x) => x.item.tokens.length, {
+      batchSize: this.options.batchSize,
+      maxBatchLogits: this.options.maxBatchLogits,
+      vocab,
+    });
+    for (const batch of batches) {
+      try {
+        const out = await this.extendBatch(batch.map((x) => x.item));
+        batch.forEach((x, b) => (results[x.index] = out[b]!));
+      } catch (error) {
+        for (const x of batch) {
+          if (batch.length === 1) results[x.index] = { error };
+          else {
+            try {
+              results[x.index] = (await this.extendBatch([x.item]))[0]!;
+            } catch (single) {
+              results[x.index] = { error: single };
+            }
+          }
+        }
+      }
+    }
+    return results;
+  }
+
+  /** One pass over right-padded rows (a lone row longer than the logits cap runs in chunks). */
+  private async extendBatch(items: Extension[]): Promise<Array<{ view: KvView; last: Float32Array }>> {
+    const chunk = Math.max(1, Math.floor(this.options.maxBatchLogits / this.decoder.vocab));
+    if (items.length === 1 && items[0]!.tokens.length > chunk) {
+      let { past, pastLength } = items[0]!;
+      const tokens = items[0]!.tokens;
+      let out: { view: KvView; last: Float32Array } | undefined;
+      for (let at = 0; at < tokens.length; at += chunk) {
+        [out] = await this.pass([{ past, pastLength, tokens: tokens.slice(at, at + chunk) }]);
+        past = out!.view;
+        pastLength = out!.view.length;
+      }
+      return [out!];
+    }
+    return this.pass(items);
+  }
+
+  private async pass(items: Extension[]): Promise<Array<{ view: KvView; last: Float32Array }>> {
+    const b = items.length;
+    const width = Math.max(...items.map((it) => it.tokens.length));
+    const pastViews = items.map((it) => it.past ?? EMPTY_VIEW);
+    const gathered = gatherViews(pastViews, this.decoder.past, items.map((it) => it.pastLength));
+    const pastWidth = gathered.width;
+    const total = pastWidth + width;
+    const ids = new BigInt64Array(b * width).fill(BigInt(this.decoder.padId));
+    const mask = new BigInt64Array(b * total);
+    const positions = new BigInt64Array(b * width);
+    items.forEach((it, r) => {
+      const own = it.pastLength;
+      const n = it.tokens.length;
+      for (let j = 0; j < n; j++) ids[r * width + j] = BigInt(it.tokens[j]!);
+      mask.fill(1n, r * total + pastWidth - own, r * total + pastWidth + n);
+      // padding positions repeat the last real position (masked out, outputs ignored)
+      for (let j = 0; j < width; j++) positions[r * width + j] = BigInt(own + Math.min(j, n - 1));
+    });
+    const { logits, present } = await this.forward(ids, mask, positions, [b, width], gathered.cache);
+    this.stats.promptTokensComputed += items.reduce((s, it) => s + it.tokens.length, 0);
+    const vocab = logits.length / (b * width);
+    return items.map((it, r) => {
+      const at = (r * width + it.tokens.length - 1) * vocab;
+      return {
+        view: { cache: present, row: r, start: pastWidth - it.pastLength, length: it.pastLength + it.tokens.length },
+        last: logits.slice(at, at + vocab),
+      };
+    });
+  }
+
+  private async forward(
+    ids: BigInt64Array,
+    mask: BigInt64Array,
+    positions: BigInt64Array,
+    shape: [number, number],
+    past: Record<string, TensorLike>,
+  ): Promise<{ logits: Float32Array; present: Record<string, TensorLike> }> {
+    const d = this.decoder;
+    const feeds: Record<string, unknown> = {
+      input_ids: d.input('int64', ids, shape),
+      attention_mask: d.input('int64', mask, [shape[0], mask.length / shape[0]]),
+      position_ids: d.input('int64', positions, shape),
+    };
+    for (const layout of d.past) {
+      const t = past[layout.name]!;
+      feeds[layout.name] = d.input(layout.type, t.data, [...t.dims]);
+    }
+    this.stats.forwardCalls++;
+    const out = await d.session.run(feeds, ['logits', ...d.past.map((p) => p.present)]);
+    const present: Record<string, TensorLike> = {};
+    for (const layout of d.past) present[layout.name] = out[layout.present] as TensorLike;
+    return { logits: d.float32(out.logits as TensorLike), present };
+  }
+
+  /** One decode step for every active row; a failing step is retried row by row, failing only the rows that fail. */
+  private async step(): Promise<void> {
+    const rows = this.active;
+    try {
+      await this.decode(rows);
+    } catch (error) {
+      this.batch = undefined;
+      if (rows.length === 1) {
+        this.finish(rows[0]!, error);
+        return;
+      }
+      for (const row of rows) {
+        try {
+          await this.decode([row]);
+        } catch (single) {
+          this.finish(row, single);
+        }
+      }
+      this.batch = undefined;
+    }
+  }
+
+  private async decode(rows: Row[]): Promise<void> {
+    let batch = this.batch;
+    if (!batch || batch.rows.length !== rows.length || batch.rows.some((r, i) => r !== rows[i])) {
+      const gathered = gatherViews(rows.map((r) => r.view), this.decoder.past);
+      batch = { rows: rows.slice(), cache: gathered.cache, width: gathered.width };
+    }
+    const b = rows.length;
+    const width = batch.width;
+    const total = width + 1;
+    const ids = new BigInt64Array(b);
+    const mask = new BigInt64Array(b * total);
+    const positions = new BigInt64Array(b);
+    rows.forEach((row, r) => {
+      const cached = row.all.length - 1;
+      ids[r] = BigInt(row.all.at(-1)!);
+      mask.fill(1n, r * total + width - cached, (r + 1) * total);
+      positions[r] = BigInt(cached);
+    });
+    const { logits, present } = await this.forward(ids, mask, positions, [b, 1], batch.cache);
+    this.stats.decodeSteps++;
+    const vocab = logits.length / b;
+    this.batch = rows === this.active ? { rows: rows.slice(), cache: present, width: total } : undefined;
+    const finished: Row[] = [];
+    rows.forEach((row, r) => {
+      row.view = { cache: present, row: r, start: total - row.all.length, length: row.all.length };
+      if (this.choose(row, logits.subarray(r * vocab, (r + 1) * vocab))) finished.push(row);
+    });
+    if (finished.length > 0) {
+      this.active = this.active.filter((r) => !finished.includes(r));
+      this.batch = undefined;
+    }
+  }
+
+  /** Appends the row's greedy token; true (and answered) when the row is done. */
+  private choose(row: Row, logits: Float32Array): boolean {
+    row.job.process?.(row.big, logits);
+    const token = argmax(logits);
+    row.all.push(token);
+    row.big.push(BigInt(token));
+    row.generated.push(token);
+    this.stats.generatedTokens++;
+    if (!row.job.done(row.all, row.generated)) return false;
+    row.job.resolve(row.generated, performance.now() - row.started);
+    return true;
+  }
+
+  private finish(row: Row, error: unknown): void {
+    row.job.reject(error);
+    this.active = this.active.filter((r) => r !== row);
+  }
+}
+
+const EMPTY_VIEW: KvView = { cache: {}, row: 0, start: 0, length: 0 };
+
+/**
+ * Groups of sequences sharing at least MIN_SHARED_PREFIX leading tokens (adjacent in sorted order), with the length
+ * all members of a group share.
+ */
+export function sharedRuns(sequences: number[][]): Array<{ members: number[]; common: number }> {
+  const order = sequences.map((_, i) => i).sort((a, b) => compareIds(sequences[a]!, sequences[b]!));
+  const runs: Array<{ members: number[]; common: number }> = [];
+  let current: { members: number[]; common: number } | undefined;
+  for (let k = 0; k < order.length; k++) {
+    const shared = k === 0 ? 0 : commonPrefixLength([sequences[order[k - 1]!]!, sequences[order[k]!]!]);
+    if (current && shared >= MIN_SHARED_PREFIX) {
+      current.members.push(order[k]!);
+      current.common = Math.min(current.common, shared);
+    } else {
+      if (current && current.members.length > 1) runs.push(current);
+      current = { members: [order[k]!], common: Infinity };
+    }
+  }
+  if (current && current.members.length > 1) runs.push(current);
+  return runs;
+}
+
+function compareIds(a: number[], b: number[]): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
+}
