@@ -26,6 +26,8 @@ export default defineConfig({
           name: 'unit',
           include: ['test/**/*.test.ts'],
           testTimeout: 60_000,
+          // Setup and cleanup hooks run Python or remove an installed temp project: slow on a loaded 2-core machine.
+          hookTimeout: 120_000,
         },
       },
       { extends: true, ...lokalEvalsProject() },
