@@ -187,27 +187,35 @@ export function chrfCharStatistics(hyp: string, refs: readonly string[]): number
 }
 
 /**
+ * Interns the character n-grams (orders 1..6) of the loaded code points into the trie, counting each in `counts` and
+ * listing each distinct id once in `distinct`; per order, how many n-grams there are and where its distinct ids end.
+ */
+function internLoaded(length: number, counts: Int32Array): { totals: number[]; distinctEnd: number[]; distinctCount: number } {
+  const totals: number[] = [];
+  const distinctEnd: number[] = [];
+  let distinctCount = 0;
+  layer.fill(0, 0, length);
+  for (let n = 1; n <= CHAR_ORDER; n++) {
+    const count = Math.max(0, length - n + 1);
+    for (let i = 0; i < count; i++) {
+      const id = trie.child(layer[i]!, points[i + n - 1]!);
+      layer[i] = id;
+      if (counts[id]++ === 0) distinct[distinctCount++] = id;
+    }
+    totals.push(count);
+    distinctEnd.push(distinctCount);
+  }
+  return { totals, distinctEnd, distinctCount };
+}
+
+/**
  * Character statistics with the hypothesis' n-grams interned once (fast for short hypotheses and many references).
  * Only the hypothesis' n-grams enter the trie; a reference n-gram whose prefix is not a hypothesis
  * n-gram cannot match and is only counted.
  */
 function chrfCharStatisticsInterned(hyp: string, refs: readonly string[]): number[][] {
   growCounts(trie.reset(CHAR_ORDER * hyp.length) + 1);
-  const hypLen = loadPoints(hyp);
-  const hypTotals: number[] = [];
-  const distinctEnd: number[] = [];
-  let nDistinct = 0;
-  layer.fill(0, 0, hypLen);
-  for (let n = 1; n <= CHAR_ORDER; n++) {
-    const count = Math.max(0, hypLen - n + 1);
-    for (let i = 0; i < count; i++) {
-      const id = trie.child(layer[i]!, points[i + n - 1]!);
-      layer[i] = id;
-      if (hypCount[id]++ === 0) distinct[nDistinct++] = id;
-    }
-    hypTotals.push(count);
-    distinctEnd.push(nDistinct);
-  }
+  const { totals: hypTotals, distinctEnd, distinctCount: nDistinct } = internLoaded(loadPoints(hyp), hypCount);
 
   const result: number[][] = [];
   for (const ref of refs) {
@@ -251,21 +259,7 @@ export function chrfCharStatisticsStreaming(hyp: string, refs: readonly string[]
   const ending = new Int32Array(CHAR_ORDER + 1);
   for (const ref of refs) {
     growCounts(trie.reset(CHAR_ORDER * ref.length) + 1);
-    const refLen = loadPoints(ref);
-    layer.fill(0, 0, refLen);
-    const refTotals: number[] = [];
-    const distinctEnd: number[] = [];
-    let nDistinct = 0;
-    for (let n = 1; n <= CHAR_ORDER; n++) {
-      const count = Math.max(0, refLen - n + 1);
-      for (let i = 0; i < count; i++) {
-        const id = trie.child(layer[i]!, points[i + n - 1]!);
-        layer[i] = id;
-        if (refCount[id]++ === 0) distinct[nDistinct++] = id;
-      }
-      refTotals.push(count);
-      distinctEnd.push(nDistinct);
-    }
+    const { totals: refTotals, distinctEnd, distinctCount: nDistinct } = internLoaded(loadPoints(ref), refCount);
     ending.fill(-1);
     let hypLen = 0;
     for (let i = 0; i < hyp.length; i++) {
