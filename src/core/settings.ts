@@ -49,6 +49,8 @@ export const SHARED_SETTINGS_SHAPE = {
   requestTimeout: z.number().int().positive().max(2 ** 31 - 1).optional(),
   /** openai: time limit of one request with all its retries and waits, in ms. */
   requestBudget: z.number().int().positive().max(2 ** 31 - 1).optional(),
+  /** What each item's record keeps of the prompt the model saw: the text or messages, their SHA-256, or nothing. */
+  recordPrompts: z.enum(['text', 'hash', 'off']).optional(),
 };
 
 export const SHARED_DEFAULTS = {
@@ -114,6 +116,7 @@ export const SHARED_ENV: Record<string, EnvField> = {
   OPENAI_BASE_URL: { field: 'baseUrl', parse: trimmed },
   LOKAL_REQUEST_TIMEOUT: { field: 'requestTimeout', parse: number },
   LOKAL_REQUEST_BUDGET: { field: 'requestBudget', parse: number },
+  LOKAL_RECORD_PROMPTS: { field: 'recordPrompts', parse: lowerCase },
 };
 
 /**

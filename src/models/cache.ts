@@ -12,6 +12,7 @@ import {
   type GenerateRequest,
   type GenerateResult,
   type ModelDescription,
+  type ModelInput,
   type ModelProvider,
   DEFAULT_MAX_NEW_TOKENS,
 } from './types.ts';
@@ -39,9 +40,43 @@ export interface CacheStats {
   written: number;
 }
 
+/** What the model saw and its token counts; `input: 'request'` when it was the request itself (entries before these fields have none). */
+interface StoredUsage {
+  input?: ModelInput | 'request';
+  promptTokens?: number | null;
+  outputTokens?: number | null;
+}
+
 type Entry =
-  | { key: string; kind: 'generate'; text: string; latencyMs: number }
-  | { key: string; kind: 'score'; logprob: number; tokenCount: number; latencyMs: number };
+  | ({ key: string; kind: 'generate'; text: string; latencyMs: number } & StoredUsage)
+  | ({ key: string; kind: 'score'; logprob: number; tokenCount: number; latencyMs: number } & StoredUsage);
+
+/** A result's usage as stored: the input only when it differs from the request (e.g. the chat template rendered). */
+function storedUsage(req: { prompt?: string; messages?: GenerateRequest['messages'] }, result: GenerateResult | ContinuationResult): StoredUsage {
+  const out: StoredUsage = {};
+  const input = result.input;
+  if (input) {
+    const same = 'text' in input ? input.text === req.prompt : req.messages !== undefined && canonical(input.messages) === canonical(req.messages);
+    out.input = same ? 'request' : input;
+  }
+  if (result.promptTokens !== undefined) out.promptTokens = result.promptTokens;
+  if ('outputTokens' in result && result.outputTokens !== undefined) out.outputTokens = result.outputTokens;
+  return out;
+}
+
+/** The stored usage as a result's fields again. */
+function restoredUsage(req: { prompt?: string; messages?: GenerateRequest['messages'] }, entry: StoredUsage): Pick<GenerateResult, 'input' | 'promptTokens' | 'outputTokens'> {
+  const out: Pick<GenerateResult, 'input' | 'promptTokens' | 'outputTokens'> = {};
+  if (entry.input === 'request') out.input = req.messages !== undefined ? { messages: req.messages } : { text: req.prompt! };
+  else if (entry.input !== undefined) out.input = entry.input;
+  if (entry.promptTokens !== undefined) out.promptTokens = entry.promptTokens;
+  if (entry.outputTokens !== undefined) out.outputTokens = entry.outputTokens;
+  return out;
+}
+
+const countOrNull = (v: unknown) => v === undefined || v === null || (typeof v === 'number' && Number.isInteger(v) && v >= 0);
+const storedInput = (v: unknown) =>
+  v === undefined || v === 'request' || (!!v && typeof v === 'object' && (typeof (v as { text?: unknown }).text === 'string' || Array.isArray((v as { messages?: unknown }).messages)));
 
 export function parseCacheMode(value: string | undefined, source = 'LOKAL_CACHE'): CacheMode {
   if (value === undefined || value.trim() === '') return 'readwrite';
@@ -83,6 +118,7 @@ function isEntry(value: unknown): value is Entry {
   if (!value || typeof value !== 'object') return false;
   const v = value as Record<string, unknown>;
   if (typeof v.key !== 'string' || typeof v.latencyMs !== 'number') return false;
+  if (!storedInput(v.input) || !countOrNull(v.promptTokens) || !countOrNull(v.outputTokens)) return false;
   if (v.kind === 'generate') return typeof v.text === 'string';
   if (v.kind === 'score') return typeof v.logprob === 'number' && typeof v.tokenCount === 'number';
   return false;
@@ -258,14 +294,14 @@ export function withCache(provider: ModelProvider, options: CacheOptions = {}): 
         const hit = reads ? known.get(key) : undefined;
         if (hit && hit.kind === 'generate') {
           stats.hits++;
-          return Promise.resolve({ text: hit.text, latencyMs: 0, cached: true });
+          return Promise.resolve({ text: hit.text, latencyMs: 0, cached: true, ...restoredUsage(req, hit) });
         }
         // One request per call, so each answer is on disk as soon as it arrives.
         let promise = pending.get(key);
         if (!promise) {
           stats.misses++;
           promise = provider.generate([req]).then(([result]) => {
-            append({ key, kind: 'generate', text: result!.text, latencyMs: result!.latencyMs });
+            append({ key, kind: 'generate', text: result!.text, latencyMs: result!.latencyMs, ...storedUsage(req, result!) });
             return result!;
           });
           pending.set(key, promise);
@@ -286,7 +322,7 @@ export function withCache(provider: ModelProvider, options: CacheOptions = {}): 
       const hit = reads ? known.get(key) : undefined;
       if (hit && hit.kind === 'score') {
         stats.hits++;
-        results[i] = { logprob: hit.logprob, tokenCount: hit.tokenCount, latencyMs: 0, cached: true };
+        results[i] = { logprob: hit.logprob, tokenCount: hit.tokenCount, latencyMs: 0, cached: true, ...restoredUsage(req, hit) };
       } else {
         const slot = missing.get(key);
         if (slot) slot.indexes.push(i);
@@ -302,9 +338,9 @@ export function withCache(provider: ModelProvider, options: CacheOptions = {}): 
     await Promise.all(
       chunks.map(async (chunk) => {
         const answers = await provider.scoreContinuations(chunk.map(([, v]) => v.req));
-        chunk.forEach(([key, { indexes }], j) => {
+        chunk.forEach(([key, { req, indexes }], j) => {
           const a = answers[j]!;
-          append({ key, kind: 'score', logprob: a.logprob, tokenCount: a.tokenCount, latencyMs: a.latencyMs });
+          append({ key, kind: 'score', logprob: a.logprob, tokenCount: a.tokenCount, latencyMs: a.latencyMs, ...storedUsage(req, a) });
           for (const i of indexes) results[i] = a;
         });
       }),

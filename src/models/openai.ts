@@ -12,6 +12,7 @@ import {
   type GenerateResult,
   type ModelDescription,
   type ModelProvider,
+  type ModelUsage,
   DEFAULT_MAX_NEW_TOKENS,
 } from './types.ts';
 import { cutAtStop } from './providerText.ts';
@@ -132,6 +133,11 @@ function checkBaseUrl(baseUrl: string, source: string, secret: string | undefine
 
 const codePoints = (s: string) => [...s].length;
 
+/** The server's own token counts (usage.prompt_tokens / completion_tokens); null where it reports none. */
+function usageCounts(usage: z.infer<typeof Usage> | null | undefined): Pick<ModelUsage, 'promptTokens' | 'outputTokens'> {
+  return { promptTokens: usage?.prompt_tokens ?? null, outputTokens: usage?.completion_tokens ?? null };
+}
+
 export class OpenAIProvider implements ModelProvider {
   readonly baseUrl: string;
   readonly concurrency: number;
@@ -199,13 +205,14 @@ export class OpenAIProvider implements ModelProvider {
     return Promise.all(
       requests.map(async (req, i) => {
         const timer = { ms: 0 };
-        const text = await this.generateOne(req, `request ${i}${req.itemKey ? ` (${req.itemKey})` : ''}`, timer);
-        return { text, latencyMs: timer.ms, cached: false };
+        const answer = await this.generateOne(req, `request ${i}${req.itemKey ? ` (${req.itemKey})` : ''}`, timer);
+        return { ...answer, latencyMs: timer.ms, cached: false };
       }),
     );
   }
 
-  private async generateOne(req: GenerateRequest, where: string, timer: { ms: number }): Promise<string> {
+  /** The answer, what was sent (the prompt, or the messages the server renders), and the server's token counts. */
+  private async generateOne(req: GenerateRequest, where: string, timer: { ms: number }): Promise<ModelUsage & { text: string }> {
     if ((req.prompt === undefined) === (req.messages === undefined))
       throw new ProviderError(PROVIDER, 'config', `${where}: exactly one of prompt and messages must be given`);
     const stops = (req.stop ?? []).filter((s) => s !== '');
@@ -225,13 +232,13 @@ export class OpenAIProvider implements ModelProvider {
         const tokens = choice.logprobs?.content ?? undefined;
         text = this.cutToBudget(text, req.maxLength!, res.usage?.prompt_tokens, tokens?.map((t) => (t.bytes ? Buffer.from(t.bytes).toString('utf8') : t.token)), where);
       }
-      return cutAtStop(text, stops);
+      return { text: cutAtStop(text, stops), input: { messages: req.messages }, ...usageCounts(res.usage) };
     }
     const res = await this.post('/completions', { ...common, prompt: req.prompt, ...(limitByLength ? { logprobs: 1 } : {}) }, timer, CompletionResponse, where);
     const choice = res.choices[0]!;
     let text = choice.text;
     if (limitByLength) text = this.cutToBudget(text, req.maxLength!, res.usage?.prompt_tokens, choice.logprobs?.tokens, where);
-    return cutAtStop(text, stops);
+    return { text: cutAtStop(text, stops), input: { text: req.prompt! }, ...usageCounts(res.usage) };
   }
 
   /** Keeps max(1, maxLength − prompt tokens) generated tokens (HF max_length semantics). */
@@ -257,7 +264,8 @@ export class OpenAIProvider implements ModelProvider {
           req.messages !== undefined
             ? await this.scoreChat(req.messages, req.continuation, where, prefixLengths, timer)
             : await this.scorePrompt(req.prompt!, req.continuation, where, timer);
-        return { ...scored, latencyMs: timer.ms, cached: false };
+        const input = req.messages !== undefined ? { messages: req.messages } : { text: req.prompt! };
+        return { input, ...scored, latencyMs: timer.ms, cached: false };
       }),
     );
   }
@@ -269,8 +277,8 @@ export class OpenAIProvider implements ModelProvider {
   }
 
   /** Completions with echo + logprobs: the logprobs of the prompt's own tokens after the prompt text. */
-  private async scorePrompt(prompt: string, continuation: string, where: string, timer: { ms: number }): Promise<{ logprob: number; tokenCount: number }> {
-    if (continuation === '') return { logprob: 0, tokenCount: 0 };
+  private async scorePrompt(prompt: string, continuation: string, where: string, timer: { ms: number }): Promise<{ logprob: number; tokenCount: number; promptTokens: number | null }> {
+    if (continuation === '') return { logprob: 0, tokenCount: 0, promptTokens: null };
     const what = '/completions with echo and logprobs';
     let res: z.infer<typeof CompletionResponse>;
     try {
@@ -290,8 +298,10 @@ export class OpenAIProvider implements ModelProvider {
       throw new ProviderError(PROVIDER, 'inference', `${where}: no token starts where the continuation starts (code point ${start}); the tokenizer merges across the boundary (move trailing whitespace from the prompt to the continuation)`);
     let logprob = 0;
     let tokenCount = 0;
+    let promptTokens = 0;
     for (let i = 0; i < lp.tokens.length; i++) {
       const offset = lp.text_offset[i]!;
+      if (offset < start) promptTokens++;
       if (offset < start || offset >= end) continue;
       const value = lp.token_logprobs[i];
       if (value === null || value === undefined)
@@ -299,7 +309,7 @@ export class OpenAIProvider implements ModelProvider {
       logprob += value;
       tokenCount++;
     }
-    return { logprob, tokenCount };
+    return { logprob, tokenCount, promptTokens };
   }
 
   /** vLLM chat completions with prompt_logprobs: token ids and logprobs of the rendered conversation. */
@@ -339,7 +349,7 @@ export class OpenAIProvider implements ModelProvider {
     where: string,
     prefixes: Map<string, Promise<number[]>>,
     timer: { ms: number },
-  ): Promise<{ logprob: number; tokenCount: number }> {
+  ): Promise<{ logprob: number; tokenCount: number; promptTokens: number }> {
     const key = JSON.stringify(messages);
     let prefixPromise = prefixes.get(key);
     if (!prefixPromise) {
@@ -356,7 +366,7 @@ export class OpenAIProvider implements ModelProvider {
       if (!entry) throw new ProviderError(PROVIDER, 'invalid-response', `${where}: prompt_logprobs[${i}] is null`);
       logprob += entry.logprob;
     }
-    return { logprob, tokenCount: full.length - prefix.length };
+    return { logprob, tokenCount: full.length - prefix.length, promptTokens: prefix.length };
   }
 }
 

@@ -13,6 +13,7 @@ import {
   type GenerateRequest,
   type GenerateResult,
   type ModelDescription,
+  type ModelInput,
   type ModelProvider,
   DEFAULT_MAX_NEW_TOKENS,
 } from './types.ts';
@@ -195,6 +196,8 @@ interface Scoring {
   index: number;
   prefix: number[];
   full: number[];
+  /** The prompt as fed (the chat template rendered, generation prompt included). */
+  input: ModelInput;
 }
 
 /** One scoreContinuations call waiting for its results. */
@@ -348,27 +351,27 @@ export class TransformersProvider implements ModelProvider {
     return run;
   }
 
-  private promptIds(loaded: Loaded, req: { prompt?: string; messages?: ChatMessage[] }, where: string): number[] {
+  /** The prompt's token ids and the text they were encoded from (the chat template rendered, for messages). */
+  private promptInput(loaded: Loaded, req: { prompt?: string; messages?: ChatMessage[] }, where: string): { ids: number[]; input: ModelInput } {
     if ((req.prompt === undefined) === (req.messages === undefined))
       throw new ProviderError(PROVIDER, 'config', `${where}: exactly one of prompt and messages must be given`);
-    if (req.messages !== undefined) return this.chatIds(loaded, req.messages, true);
-    return loaded.tokenizer.encode(req.prompt!, { add_special_tokens: true }).map(Number);
+    const text = req.messages !== undefined ? this.renderChat(loaded, req.messages, true) : req.prompt!;
+    return { ids: loaded.tokenizer.encode(text, { add_special_tokens: req.messages === undefined }).map(Number), input: { text } };
   }
 
-  private chatIds(loaded: Loaded, messages: ChatMessage[], addGenerationPrompt: boolean): number[] {
+  /** The chat template rendered as text; its tokens are those of apply_chat_template(tokenize: true), which encodes this text without added special tokens. */
+  private renderChat(loaded: Loaded, messages: ChatMessage[], addGenerationPrompt: boolean): string {
     if (!loaded.tokenizer.chat_template)
       throw new ProviderError(
         PROVIDER,
         'unsupported',
         `${this.describe().model} has no chat template (tokenizer_config.json chat_template): use plain prompts with this model`,
       );
-    const ids = loaded.tokenizer.apply_chat_template(messages, {
-      add_generation_prompt: addGenerationPrompt,
-      tokenize: true,
-      return_tensor: false,
-      return_dict: false,
-    });
-    return (ids as Array<number | bigint>).map(Number);
+    return loaded.tokenizer.apply_chat_template(messages, { add_generation_prompt: addGenerationPrompt, tokenize: false }) as string;
+  }
+
+  private chatIds(loaded: Loaded, messages: ChatMessage[], addGenerationPrompt: boolean): number[] {
+    return loaded.tokenizer.encode(this.renderChat(loaded, messages, addGenerationPrompt), { add_special_tokens: false }).map(Number);
   }
 
   /** Work done by generate so far: forward passes, prompt tokens asked and run, prefix hits/fallbacks/misses, … */
@@ -433,7 +436,7 @@ export class TransformersProvider implements ModelProvider {
 
   private generateBatched(loaded: Loaded, engine: BatchedGeneration, req: GenerateRequest, where: string): Promise<GenerateResult> {
     return new Promise((resolve, reject) => {
-      const ids = this.promptIds(loaded, req, where);
+      const { ids, input } = this.promptInput(loaded, req, where);
       if (ids.length === 0) throw new ProviderError(PROVIDER, 'config', `${where}: the prompt is empty after tokenisation`);
       const stops = (req.stop ?? []).filter((s) => s !== '');
       const plan = this.generationPlan(loaded, req, ids.length);
@@ -446,7 +449,8 @@ export class TransformersProvider implements ModelProvider {
           (stops.length > 0 && stopHit(loaded.tokenizer.decode(generated, { skip_special_tokens: true }), stops)),
         process:
           plan.processors.processors.length > 0 ? (all, logits) => void plan.processors([all], new Tensor('float32', logits, [1, logits.length])) : undefined,
-        resolve: (generated, latencyMs) => resolve({ text: finalText(loaded, generated, stops), latencyMs, cached: false }),
+        resolve: (generated, latencyMs) =>
+          resolve({ text: finalText(loaded, generated, stops), latencyMs, cached: false, input, promptTokens: ids.length, outputTokens: generated.length }),
         reject: (error) =>
           reject(error instanceof ProviderError ? error : new ProviderError(PROVIDER, 'inference', `${where}: generation failed: ${firstLine(error)}`)),
       };
@@ -455,7 +459,7 @@ export class TransformersProvider implements ModelProvider {
   }
 
   private async generateOne(loaded: Loaded, req: GenerateRequest, where: string): Promise<GenerateResult> {
-    const ids = this.promptIds(loaded, req, where);
+    const { ids, input } = this.promptInput(loaded, req, where);
     if (ids.length === 0) throw new ProviderError(PROVIDER, 'config', `${where}: the prompt is empty after tokenisation`);
     const stops = (req.stop ?? []).filter((s) => s !== '');
     const budget = requestBudget(req);
@@ -483,7 +487,7 @@ export class TransformersProvider implements ModelProvider {
     stats.promptTokensComputed += ids.length;
     stats.generatedTokens += generated.length;
     stats.largestBatch = 1;
-    return { text: finalText(loaded, generated, stops), latencyMs, cached: false };
+    return { text: finalText(loaded, generated, stops), latencyMs, cached: false, input, promptTokens: ids.length, outputTokens: generated.length };
   }
 
   /**
@@ -494,22 +498,18 @@ export class TransformersProvider implements ModelProvider {
     loaded: Loaded,
     req: ContinuationRequest,
     where: string,
-    prompts?: Map<string, number[]>,
-  ): { prefix: number[]; full: number[] } {
-    let prefix: number[];
-    let full: number[];
+    prompts?: Map<string, { ids: number[]; input: ModelInput }>,
+  ): { prefix: number[]; full: number[]; input: ModelInput } {
     if ((req.prompt === undefined) === (req.messages === undefined))
       throw new ProviderError(PROVIDER, 'config', `${where}: exactly one of prompt and messages must be given`);
     const key = req.messages !== undefined ? `m${JSON.stringify(req.messages)}` : `p${req.prompt!}`;
-    const known = prompts?.get(key);
-    if (req.messages !== undefined) {
-      prefix = known ?? this.chatIds(loaded, req.messages, true);
-      full = this.chatIds(loaded, [...req.messages, { role: 'assistant', content: req.continuation }], false);
-    } else {
-      prefix = known ?? loaded.tokenizer.encode(req.prompt!, { add_special_tokens: true }).map(Number);
-      full = loaded.tokenizer.encode(req.prompt! + req.continuation, { add_special_tokens: true }).map(Number);
-    }
-    prompts?.set(key, prefix);
+    const prompt = prompts?.get(key) ?? this.promptInput(loaded, req, where);
+    const full =
+      req.messages !== undefined
+        ? this.chatIds(loaded, [...req.messages, { role: 'assistant', content: req.continuation }], false)
+        : loaded.tokenizer.encode(req.prompt! + req.continuation, { add_special_tokens: true }).map(Number);
+    prompts?.set(key, prompt);
+    const prefix = prompt.ids;
     const mismatch = prefix.findIndex((t, i) => full[i] !== t);
     if (mismatch >= 0 || full.length < prefix.length) {
       const at = mismatch >= 0 ? mismatch : full.length;
@@ -524,7 +524,7 @@ export class TransformersProvider implements ModelProvider {
     }
     if (prefix.length === 0 && full.length > 0)
       throw new ProviderError(PROVIDER, 'config', `${where}: the prompt is empty after tokenisation, so the first continuation token has no context`);
-    return { prefix, full };
+    return { prefix, full, input: prompt.input };
   }
 
   async scoreContinuations(requests: ContinuationRequest[]): Promise<ContinuationResult[]> {
@@ -548,7 +548,7 @@ export class TransformersProvider implements ModelProvider {
   /** One run over the requests of several calls; a call whose requests cannot be tokenised fails alone. */
   private async scoreCalls(loaded: Loaded, calls: ScoringCall[]): Promise<void> {
     const started = performance.now();
-    const prompts = new Map<string, number[]>();
+    const prompts = new Map<string, { ids: number[]; input: ModelInput }>();
     const items: Scoring[] = [];
     const accepted: Array<{ call: ScoringCall; items: Scoring[] }> = [];
     for (const call of calls) {
@@ -575,7 +575,7 @@ export class TransformersProvider implements ModelProvider {
     // One batched computation: its wall time is shared equally by the requests it answered.
     const latencyMs = items.length > 0 ? (performance.now() - started) / items.length : 0;
     for (const { call, items: own } of accepted) {
-      call.resolve(own.map((it) => ({ logprob: sums[it.index]!, tokenCount: it.full.length - it.prefix.length, latencyMs, cached: false })));
+      call.resolve(own.map((it) => ({ input: it.input, promptTokens: it.prefix.length, logprob: sums[it.index]!, tokenCount: it.full.length - it.prefix.length, latencyMs, cached: false })));
     }
   }
 

@@ -23,7 +23,22 @@ export interface GenerateRequest {
   itemKey?: string;
 }
 
-export interface GenerateResult {
+/**
+ * What a model was actually fed for a request: the prompt text after templating (a local model: the plain prompt, or
+ * the chat template rendered) or the messages array sent to a server, which renders them itself.
+ */
+export type ModelInput = { text: string } | { messages: ChatMessage[] };
+
+/** What the model saw and how many tokens it read and wrote; a provider that sent nothing (replay) leaves it out. */
+export interface ModelUsage {
+  input?: ModelInput;
+  /** Tokens of the prompt as fed (special tokens the tokenizer adds included); null when the provider does not know. */
+  promptTokens?: number | null;
+  /** Tokens the model generated for the answer (a final end-of-sequence token and tokens past a stop string included). */
+  outputTokens?: number | null;
+}
+
+export interface GenerateResult extends ModelUsage {
   text: string;
   /** Wall time of the model call in ms; 0 for cache hits. */
   latencyMs: number;
@@ -39,6 +54,9 @@ export interface ContinuationRequest {
 }
 
 export interface ContinuationResult {
+  /** The prompt the continuation was scored after (as fed, generation prompt included) and its token count. */
+  input?: ModelInput;
+  promptTokens?: number | null;
   /** Sum of natural-log probabilities of the continuation's tokens. */
   logprob: number;
   /** Number of scored tokens. */

@@ -9,6 +9,7 @@ import { kalahiMessages } from './mcTask.ts';
 import type { KalahiGenerationRecord } from './records.ts';
 import { scoreKalahiReply } from './reply.ts';
 import type { KalahiBudget, KalahiChrf } from './settings.ts';
+import { recordedCount, recordedInput, type RecordPrompts } from '../../models/recordedInput.ts';
 
 /** The generate request of a prompt: `maxLength` counts the prompt's tokens (the reference), `maxNewTokens` does not. */
 export function kalahiGenerateRequest(row: Pick<KalahiRow, 'prompt'>, itemKey: string, budget: KalahiBudget): GenerateRequest {
@@ -23,6 +24,8 @@ export interface GenerationSettings {
   budget: KalahiBudget;
   chrf: KalahiChrf;
   learned: LearnedScorers;
+  /** What the record keeps of the prompt (default text). */
+  recordPrompts?: RecordPrompts;
 }
 
 export async function measureKalahiGeneration(model: ModelProvider, row: KalahiRow, itemKey: string, settings: GenerationSettings): Promise<KalahiGenerationRecord> {
@@ -36,5 +39,8 @@ export async function measureKalahiGeneration(model: ModelProvider, row: KalahiR
     latencyMs: result.latencyMs,
     cached: result.cached,
     missing: (result as { missing?: boolean }).missing === true,
+    modelInput: recordedInput(result.input, settings.recordPrompts),
+    promptTokens: recordedCount(result.promptTokens),
+    outputTokens: recordedCount(result.outputTokens),
   };
 }

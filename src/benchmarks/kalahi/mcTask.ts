@@ -7,6 +7,7 @@ import { utf8ByteLength } from '../../core/python/codePoints.ts';
 import type { ChatMessage, ModelProvider } from '../../models/types.ts';
 import type { KalahiMCFigures, KalahiMCRecord, KalahiReferenceScore } from './records.ts';
 import { finiteOrNull } from './reply.ts';
+import { recordedCount, recordedInput, type RecordPrompts } from '../../models/recordedInput.ts';
 
 /** The chat the reference builds: the prompt alone, as the user's turn (no system prompt). */
 export function kalahiMessages(row: Pick<KalahiRow, 'prompt'>): ChatMessage[] {
@@ -68,11 +69,15 @@ export function kalahiMCRecord(
 }
 
 /** Asks the model for every reference's log-probability (one batched call) and computes the prompt's MC figures. */
-export async function measureKalahiMC(model: ModelProvider, row: KalahiRow, itemKey: string): Promise<KalahiMCRecord> {
+export async function measureKalahiMC(model: ModelProvider, row: KalahiRow, itemKey: string, recordPrompts: RecordPrompts = 'text'): Promise<KalahiMCRecord> {
   const messages = kalahiMessages(row);
   const refs = kalahiReferences(row);
   const results = await model.scoreContinuations(refs.map((ref) => ({ messages, continuation: ref.text, itemKey })));
   if (results.length !== refs.length) throw new Error(`${model.describe().provider}: ${results.length} log-probabilities for ${refs.length} references of ${itemKey}`);
   const latencyMs = results.reduce((sum, r) => sum + r.latencyMs, 0);
-  return kalahiMCRecord(row, results, { latencyMs, cached: results.every((r) => r.cached) });
+  const record = kalahiMCRecord(row, results, { latencyMs, cached: results.every((r) => r.cached) });
+  // Every reference follows the same prompt: the first answer says what it was.
+  record.modelInput = recordedInput(results[0]?.input, recordPrompts);
+  record.promptTokens = recordedCount(results[0]?.promptTokens);
+  return record;
 }

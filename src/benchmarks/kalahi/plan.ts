@@ -83,7 +83,7 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
       const failures: string[] = [];
       if (config.tasks.includes('mc')) {
         try {
-          record.mc = await measureKalahiMC(model, row, itemKey);
+          record.mc = await measureKalahiMC(model, row, itemKey, settings.recordPrompts);
           await context.annotate(`MC ${kalahiMCVerdict(record.mc)}`, record.mc.normalised.mc1 === 1 ? 'mc-correct' : 'mc-wrong');
           if (settings.strict && record.mc.normalised.mc1 !== 1) {
             failures.push(`strict mode: MC1 = 0, the model prefers ${record.mc.preferred.kind} answer ${JSON.stringify(record.mc.preferred.text)} over the best answer ${JSON.stringify(row.bestAnswer)}`);
@@ -95,7 +95,7 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
       if (config.tasks.includes('generation')) {
         try {
           const learned = await learnedScorers(config.learnedModels);
-          record.generation = await measureKalahiGeneration(model, row, itemKey, { budget: config.budget, chrf: config.chrf, learned });
+          record.generation = await measureKalahiGeneration(model, row, itemKey, { budget: config.budget, chrf: config.chrf, learned, recordPrompts: settings.recordPrompts });
           await context.annotate(`generation ${kalahiGenerationVerdict(record.generation)}`, `generation-${record.generation.status}`);
           // The reference aborts the whole metric loop on such an error; here only this prompt fails (METRICS.md §10.5).
           if (record.generation.status === 'failed') failures.push(`generation metrics: ${record.generation.reason}`);

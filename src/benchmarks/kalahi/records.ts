@@ -3,6 +3,7 @@
 import type { GroupInfo } from '../../core/benchmark.ts';
 import type { KalahiGenerationMetric, KalahiScoreLabels } from './metrics/score.ts';
 import type { KalahiBudget, KalahiTask, KalahiVariant } from './settings.ts';
+import type { RecordedInput } from '../../models/recordedInput.ts';
 
 /** The generation metrics of a Kalahi run: the text metrics plus the two learned ones. */
 export type KalahiTextMetric = KalahiGenerationMetric;
@@ -50,6 +51,13 @@ export interface KalahiMCRecord {
   preferred: { kind: 'relevant' | 'irrelevant'; index: number; text: string; score: number; best: boolean };
   latencyMs: number;
   cached: boolean;
+  /**
+   * The prompt every reference was scored after, as fed (LOKAL_RECORD_PROMPTS: the chat template rendered with its
+   * generation prompt, the messages sent to a server, or their SHA-256; null when off), and its token count (null:
+   * unknown). Each reference's own tokens are in `references[].tokens`. Absent in older records.
+   */
+  modelInput?: RecordedInput | null;
+  promptTokens?: number | null;
 }
 
 /** One metric over a reply: per-reference values, max over relevant, diff against the irrelevant max, acc. */
@@ -76,6 +84,10 @@ export interface KalahiGenerationRecord {
   cached: boolean;
   /** A replay file had no reply (scored as the empty string, hence skipped). */
   missing: boolean;
+  /** What the model was fed (as `KalahiMCRecord.modelInput`; null for replay), its token count and the reply's (null: unknown). */
+  modelInput?: RecordedInput | null;
+  promptTokens?: number | null;
+  outputTokens?: number | null;
 }
 
 export interface KalahiPromptRecord {

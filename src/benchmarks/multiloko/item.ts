@@ -1,10 +1,10 @@
 // One MultiLoKo item's model call and its verdict line for Vitest UI.
-import type { GenerateRequest, ModelProvider } from '../../models/types.ts';
+import type { GenerateRequest, ModelProvider, ModelUsage } from '../../models/types.ts';
 import type { LokalItemRecord } from './records.ts';
 import { shorten } from './names.ts';
 
-/** What one item test measured, for the verdict and the meta. */
-export interface ItemAnswer {
+/** What one item test measured, for the verdict and the meta (with what the model saw and its token counts). */
+export interface ItemAnswer extends ModelUsage {
   text: string;
   latencyMs: number;
   cached: boolean;
@@ -15,7 +15,15 @@ export interface ItemAnswer {
 export async function askModel(model: ModelProvider, request: GenerateRequest): Promise<ItemAnswer> {
   const [result] = await model.generate([request]);
   if (!result) throw new Error(`${model.describe().provider}: no answer for ${request.itemKey ?? 'the request'}`);
-  return { text: result.text, latencyMs: result.latencyMs, cached: result.cached, missing: (result as { missing?: boolean }).missing === true };
+  return {
+    text: result.text,
+    latencyMs: result.latencyMs,
+    cached: result.cached,
+    missing: (result as { missing?: boolean }).missing === true,
+    input: result.input,
+    promptTokens: result.promptTokens,
+    outputTokens: result.outputTokens,
+  };
 }
 
 const quote = (text: string) => JSON.stringify(shorten(text, 80));

@@ -10,6 +10,7 @@ import { askModel, verdictLine } from './item.ts';
 import { chooseFewshot, extractsAnswers, promptUse, resolvePromptMode } from './promptChoice.ts';
 import { scoreExample } from './metrics/scoreExample.ts';
 import { modelSpec } from '../../models/open.ts';
+import { recordedCount, recordedInput } from '../../models/recordedInput.ts';
 import { parseProviderSpec } from '../../models/index.ts';
 import type { MultilokoFewshotChoice } from './prompts/renderMultilokoPrompt.ts';
 import type { LokalItemRecord, LokalSubsetAggregate, LokalSubsetInfo } from './records.ts';
@@ -131,6 +132,9 @@ export async function prepareMultiLoKo(settings: MultiLoKoSettings, clauses: Par
         cached: answer.cached,
         missing: answer.missing,
         verdict: '',
+        modelInput: recordedInput(answer.input, settings.recordPrompts),
+        promptTokens: recordedCount(answer.promptTokens),
+        outputTokens: recordedCount(answer.outputTokens),
       };
       record.verdict = verdictLine(record);
       await context.annotate(record.verdict, record.missing ? 'missing' : record.scores.em === 1 ? 'correct' : 'wrong');

@@ -3,6 +3,7 @@
 import type { GroupInfo } from '../../core/benchmark.ts';
 import type { ExampleScores, MultiLoKoMetric } from './metrics/metricNames.ts';
 import type { ModelDescription } from '../../models/types.ts';
+import type { RecordedInput } from '../../models/recordedInput.ts';
 
 /** A subset as its gate test carries it from collection on (set even when tests are filtered out). */
 export interface LokalSubsetInfo extends GroupInfo {
@@ -67,6 +68,14 @@ export interface LokalItemRecord {
   /** The replay file had no answer: scored as the empty string. */
   missing: boolean;
   verdict: string;
+  /**
+   * What the model was fed (LOKAL_RECORD_PROMPTS: the prompt text or chat template rendered, the messages sent to a
+   * server, or their SHA-256); null when nothing was sent (replay) or recording is off. Absent in older records.
+   */
+  modelInput?: RecordedInput | null;
+  /** Tokens of that prompt and of the model's output, as the provider counts them; null when it does not know. */
+  promptTokens?: number | null;
+  outputTokens?: number | null;
 }
 
 /** Per-subset aggregates written by the lokal runner when the subset's suite ends. */

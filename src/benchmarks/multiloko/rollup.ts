@@ -27,13 +27,20 @@ export function officialLayout(subsets: readonly RolledSubset[]): OfficialResult
   return languages.length === 0 ? undefined : assembleResults(languages, { sum: 'fold' });
 }
 
-/** `{ ...scores, targets, prediction, missing?, cached? }` with Object.assign (one per item of the run; the spread costs more). */
+/**
+ * `{ ...scores, targets, prediction, missing?, cached?, model_input?, prompt_tokens?, output_tokens? }` with
+ * Object.assign (one per item of the run; the spread costs more). What the model saw and its token counts only where
+ * known (not for replay answers), after the official keys.
+ */
 function officialRecord(r: LokalItemRecord): ExampleRecord {
-  const record = Object.assign({}, r.scores) as ExampleRecord & { missing?: true; cached?: true };
+  const record = Object.assign({}, r.scores) as ExampleRecord & { missing?: true; cached?: true; model_input?: unknown; prompt_tokens?: number; output_tokens?: number };
   record.targets = r.targets;
   record.prediction = r.prediction;
   if (r.missing) record.missing = true;
   if (r.cached) record.cached = true;
+  if (r.modelInput) record.model_input = r.modelInput;
+  if (typeof r.promptTokens === 'number') record.prompt_tokens = r.promptTokens;
+  if (typeof r.outputTokens === 'number') record.output_tokens = r.outputTokens;
   return record;
 }
 
