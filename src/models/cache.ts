@@ -12,10 +12,10 @@ import {
   type GenerateRequest,
   type GenerateResult,
   type ModelDescription,
-  type ModelInput,
   type ModelProvider,
   DEFAULT_MAX_NEW_TOKENS,
 } from './types.ts';
+import { isStoredUsage, restoredUsage, storedUsage, type StoredUsage } from './cachedUsage.ts';
 
 export const CACHE_MODES = ['off', 'read', 'write', 'readwrite'] as const;
 export type CacheMode = (typeof CACHE_MODES)[number];
@@ -40,43 +40,9 @@ export interface CacheStats {
   written: number;
 }
 
-/** What the model saw and its token counts; `input: 'request'` when it was the request itself (entries before these fields have none). */
-interface StoredUsage {
-  input?: ModelInput | 'request';
-  promptTokens?: number | null;
-  outputTokens?: number | null;
-}
-
 type Entry =
   | ({ key: string; kind: 'generate'; text: string; latencyMs: number } & StoredUsage)
   | ({ key: string; kind: 'score'; logprob: number; tokenCount: number; latencyMs: number } & StoredUsage);
-
-/** A result's usage as stored: the input only when it differs from the request (e.g. the chat template rendered). */
-function storedUsage(req: { prompt?: string; messages?: GenerateRequest['messages'] }, result: GenerateResult | ContinuationResult): StoredUsage {
-  const out: StoredUsage = {};
-  const input = result.input;
-  if (input) {
-    const same = 'text' in input ? input.text === req.prompt : req.messages !== undefined && canonical(input.messages) === canonical(req.messages);
-    out.input = same ? 'request' : input;
-  }
-  if (result.promptTokens !== undefined) out.promptTokens = result.promptTokens;
-  if ('outputTokens' in result && result.outputTokens !== undefined) out.outputTokens = result.outputTokens;
-  return out;
-}
-
-/** The stored usage as a result's fields again. */
-function restoredUsage(req: { prompt?: string; messages?: GenerateRequest['messages'] }, entry: StoredUsage): Pick<GenerateResult, 'input' | 'promptTokens' | 'outputTokens'> {
-  const out: Pick<GenerateResult, 'input' | 'promptTokens' | 'outputTokens'> = {};
-  if (entry.input === 'request') out.input = req.messages !== undefined ? { messages: req.messages } : { text: req.prompt! };
-  else if (entry.input !== undefined) out.input = entry.input;
-  if (entry.promptTokens !== undefined) out.promptTokens = entry.promptTokens;
-  if (entry.outputTokens !== undefined) out.outputTokens = entry.outputTokens;
-  return out;
-}
-
-const countOrNull = (v: unknown) => v === undefined || v === null || (typeof v === 'number' && Number.isInteger(v) && v >= 0);
-const storedInput = (v: unknown) =>
-  v === undefined || v === 'request' || (!!v && typeof v === 'object' && (typeof (v as { text?: unknown }).text === 'string' || Array.isArray((v as { messages?: unknown }).messages)));
 
 export function parseCacheMode(value: string | undefined, source = 'LOKAL_CACHE'): CacheMode {
   if (value === undefined || value.trim() === '') return 'readwrite';
@@ -118,7 +84,7 @@ function isEntry(value: unknown): value is Entry {
   if (!value || typeof value !== 'object') return false;
   const v = value as Record<string, unknown>;
   if (typeof v.key !== 'string' || typeof v.latencyMs !== 'number') return false;
-  if (!storedInput(v.input) || !countOrNull(v.promptTokens) || !countOrNull(v.outputTokens)) return false;
+  if (!isStoredUsage(v)) return false;
   if (v.kind === 'generate') return typeof v.text === 'string';
   if (v.kind === 'score') return typeof v.logprob === 'number' && typeof v.tokenCount === 'number';
   return false;
