@@ -49,13 +49,13 @@ ${notApplied.length ? html`<p class="note">Not applied (named nothing in this ru
 ${passed === undefined ? '' : html`<p class="${passed ? 'pass' : 'fail'}">${passed ? 'All gates met.' : 'Some gates missed: the run exits 1.'}</p>`}`;
 }
 
-interface ComparisonFormat {
+export interface ComparisonFormat {
   scale: number;
   digits: number;
   unit: string;
 }
 
-function comparisonTable(rows: readonly Comparison[], pooled: Comparison | undefined, format: ComparisonFormat, id: string): Html {
+export function comparisonTable(rows: readonly Comparison[], pooled: Comparison | undefined, format: ComparisonFormat, id: string): Html {
   const row = (c: Comparison, pooledRow: boolean) => {
     const significant = c.pAdjusted !== null ? c.pAdjusted < 0.05 : c.p < 0.05;
     const cls = significant ? (c.diff < 0 ? 'significant' : 'improved') : '';
