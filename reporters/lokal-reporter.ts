@@ -11,6 +11,7 @@ import { resolveSettingsTree, sectionSettings, sharedSettings, type SettingsTree
 import { BENCHMARKS, registerBenchmark } from '../src/benchmarks/index.ts';
 import { collectGroups } from '../src/vitest/collect.ts';
 import { NO_DATA_SUITE_SUFFIX } from '../src/vitest/noData.ts';
+import { writeRunOutputs } from './runOutputs.ts';
 
 export interface LokalReporterOptions {
   /** Settings given to the reporter (e.g. `{ output: 'out', thresholds: 'em>=0.3' }`); LOKAL_* variables still win. */
@@ -24,6 +25,8 @@ export default class LokalReporter implements Reporter {
   #vitest: Vitest | undefined;
   /** The results files written by the last run, by benchmark (for programmatic use and tests). */
   readonly files = new Map<string, string>();
+  /** The HTML report written by the last run, if any. */
+  reportFile: string | undefined;
 
   constructor(options: LokalReporterOptions = {}) {
     this.#options = options;
@@ -59,7 +62,9 @@ export default class LokalReporter implements Reporter {
       // Gates given now win; otherwise those the test run recorded (so a merge judges like its shards).
       const names = BENCHMARKS.map((b) => b.name);
       const clauses = routeClauses(tree.thresholds ?? run.thresholds, names, names[0]!);
-      const output = sharedSettings(tree).output;
+      const shared = sharedSettings(tree);
+      const output = shared.output;
+      const written = new Map<string, string>();
       for (const { definition, groups } of run.benchmarks) {
         try {
           const report = await definition.report(groups, { settings: sectionSettings(tree, definition.settings), root, clauses: clauses.get(definition.name) ?? [] });
@@ -68,6 +73,7 @@ export default class LokalReporter implements Reporter {
             const file = path.resolve(root, output, definition.resultsFile);
             await writeFileAtomic(file, report.resultsText);
             this.files.set(definition.name, file);
+            written.set(definition.name, report.resultsText);
             this.#log(`lokal: wrote ${path.relative(process.cwd(), file) || file}`);
           }
           if (!report.passed) failed = true;
@@ -76,6 +82,8 @@ export default class LokalReporter implements Reporter {
           failed = true;
         }
       }
+      const outputs = await writeRunOutputs({ results: written, root, output, report: shared.report, baseline: shared.baseline, stepSummary: process.env.GITHUB_STEP_SUMMARY, log: (line) => this.#log(line) });
+      this.reportFile = outputs.report;
     } catch (error) {
       this.#log(`lokal: ${(error as Error).message}`);
       failed = true;

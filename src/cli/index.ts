@@ -135,7 +135,7 @@ async function kalahiCommand(argv: string[]): Promise<number> {
   return 0;
 }
 
-const COMMANDS: Record<string, Command> = { score: scoreCommand, data: dataCommand, kalahi: kalahiCommand };
+const COMMANDS: Record<string, Command> = { score: scoreCommand, data: dataCommand, kalahi: kalahiCommand, compare: async (argv) => (await import('./compare.ts')).compareCommand(argv) };
 
 /** Runs the CLI; returns the exit code (0 ok, 1 a check failed, 2 usage or input error). */
 export async function main(argv: string[]): Promise<number> {

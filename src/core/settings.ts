@@ -23,6 +23,8 @@ export const SHARED_SETTINGS_SHAPE = {
   maxNewTokens: z.number().int().positive().optional(),
   /** Folder of the results files. */
   output: z.string().min(1).optional(),
+  /** The HTML report: `off`, or its path (default `<output>/report.html`). */
+  report: z.string().min(1).optional(),
   /** Gates of every benchmark: `em>=0.30,gap<=0.40,kalahi.mc1>=0.4` (clauses prefixed by a benchmark name are its own). */
   thresholds: z.string().optional(),
   /** An earlier results JSON that the run must not fall below. */
@@ -103,6 +105,7 @@ export const SHARED_ENV: Record<string, EnvField> = {
   LOKAL_MISSING: { field: 'missing', parse: asIs },
   LOKAL_MAX_NEW_TOKENS: { field: 'maxNewTokens', parse: number },
   LOKAL_OUTPUT: { field: 'output', parse: asIs },
+  LOKAL_REPORT: { field: 'report', parse: trimmed },
   LOKAL_THRESHOLDS: { field: 'thresholds', parse: asIs },
   LOKAL_BASELINE: { field: 'baseline', parse: asIs },
   LOKAL_BASELINE_TOLERANCE: { field: 'baselineTolerance', parse: number },

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { Interval } from '../core/statistics/index.ts';
 import { SCRIPT, STYLE } from './assets.ts';
-import { barChartSpec, renderChart, type BarDatum } from './charts.ts';
+import { effectsChart, effectsChartData, emChart, emChartData, kalahiChart, kalahiChartData } from './chartData.ts';
 import { compareKalahi, compareMultiLoKo, type Comparison, type Flip, type KalahiComparison, type MultiLoKoComparison } from './compare.ts';
 import { escapeHtml, html, raw, type Html } from './escape.ts';
 import { KALAHI_METRICS, kalahiView, type KalahiFigures, type KalahiPrompt, type KalahiVariantView, type KalahiView } from './kalahi.ts';
@@ -49,13 +49,13 @@ ${notApplied.length ? html`<p class="note">Not applied (named nothing in this ru
 ${passed === undefined ? '' : html`<p class="${passed ? 'pass' : 'fail'}">${passed ? 'All gates met.' : 'Some gates missed: the run exits 1.'}</p>`}`;
 }
 
-interface ComparisonFormat {
+export interface ComparisonFormat {
   scale: number;
   digits: number;
   unit: string;
 }
 
-function comparisonTable(rows: readonly Comparison[], pooled: Comparison | undefined, format: ComparisonFormat, id: string): Html {
+export function comparisonTable(rows: readonly Comparison[], pooled: Comparison | undefined, format: ComparisonFormat, id: string): Html {
   const row = (c: Comparison, pooledRow: boolean) => {
     const significant = c.pAdjusted !== null ? c.pAdjusted < 0.05 : c.p < 0.05;
     const cls = significant ? (c.diff < 0 ? 'significant' : 'improved') : '';
@@ -285,42 +285,6 @@ ${c.onlyCurrent.length || c.onlyBaseline.length ? html`<p class="note">Only in t
 <h4>Flipped prompts</h4>${flipLists(c.flips.map((f) => ({ name: f.variant, worse: f.worse, better: f.better })))}</section>`;
 }
 
-function emChartData(view: MultiLoKoView, baseline: MultiLoKoView | undefined): BarDatum[] {
-  const data: BarDatum[] = [];
-  const baseByKey = new Map((baseline?.subsets ?? []).map((s) => [s.key, s]));
-  for (const r of view.languages) {
-    if (!r.subset.em) continue;
-    const e = r.subset.em;
-    data.push({ row: r.language, ...(baseline ? { series: 'this run' } : {}), value: 100 * e.value, low: 100 * e.low, high: 100 * e.high });
-    const b = baseByKey.get(r.subset.key)?.em;
-    if (baseline && b) data.push({ row: r.language, series: 'baseline', value: 100 * b.value, low: 100 * b.low, high: 100 * b.high });
-  }
-  return data;
-}
-
-function effectsChartData(view: MultiLoKoView): BarDatum[] {
-  const data: BarDatum[] = [];
-  for (const r of view.languages) {
-    const add = (series: string, e: Effect | undefined) => e && data.push({ row: r.language, series, value: 100 * e.value, low: 100 * e.low, high: 100 * e.high });
-    add('MTE human', r.mte.human);
-    add('MTE machine', r.mte.machine);
-    add('LE human', r.le.human);
-    add('LE machine', r.le.machine);
-  }
-  return data;
-}
-
-function kalahiChartData(view: KalahiView): BarDatum[] {
-  const data: BarDatum[] = [];
-  for (const v of view.variants) {
-    const add = (row: string, i: Interval | undefined) => i && data.push({ row, series: v.key, value: i.value, low: i.low, high: i.high });
-    add('MC1', v.overall.mc?.mc1);
-    add('MC2 (normalised)', v.overall.mc?.mc2_normalised);
-    for (const [m, label] of KALAHI_METRICS) add(`${label} acc`, v.overall.generation?.acc[m]);
-  }
-  return data;
-}
-
 /** sha256 of the inline script for the page's Content-Security-Policy: only that script may run, nothing may load. */
 function scriptHash(script: string): string {
   return `'sha256-${createHash('sha256').update(script, 'utf8').digest('base64')}'`;
@@ -343,19 +307,7 @@ export async function renderHtmlReport(input: ReportInput): Promise<string> {
   const emData = ml ? emChartData(ml, mlBase) : [];
   const effectsData = ml ? effectsChartData(ml) : [];
   const kalahiData = ka ? kalahiChartData(ka) : [];
-  const [emChart, effectsChart, kalahiChart] = await Promise.all([
-    emData.length
-      ? renderChart(barChartSpec(emData, { title: 'MultiLoKo EM per language (local questions)', axis: 'EM × 100', domain: [0, 100], description: 'Bar chart of exact match per language with 95% Wilson intervals' }))
-      : undefined,
-    effectsData.length
-      ? renderChart(
-          barChartSpec(effectsData, { title: 'Mother tongue and locality effects', axis: 'EM difference × 100', description: 'Bar chart of MTE and LE per language with 95% intervals', colors: ['#3b6ea8', '#8fb1d9', '#d08c3c', '#ecc08e'] }),
-        )
-      : undefined,
-    kalahiData.length
-      ? renderChart(barChartSpec(kalahiData, { title: 'Kalahi per variant', axis: 'score', domain: [0, 1], digits: 3, description: 'Bar chart of Kalahi MC and generation figures per variant with 95% intervals' }))
-      : undefined,
-  ]);
+  const [emSvg, effectsSvg, kalahiSvg] = await Promise.all([emChart(emData), effectsChart(effectsData), kalahiChart(kalahiData)]);
 
   const models = [...new Set([...(ml ? [ml.model] : []), ...(ka ? ka.variants.map((v) => v.model) : [])])];
   const heading = input.title ?? 'vitest-lokal report';
@@ -364,8 +316,8 @@ export async function renderHtmlReport(input: ReportInput): Promise<string> {
 <p class="meta">${[ml ? 'MultiLoKo' : '', ka ? 'Kalahi' : ''].filter(Boolean).join(' and ')} results${models.length ? html` of <strong>${models.join(', ')}</strong>` : ''}${input.generatedAt ? html` · ${input.generatedAt}` : ''}${mlBase || kaBase ? ' · compared with a baseline run' : ''}</p>
 <nav>${ml ? html`<a href="#multiloko">MultiLoKo</a><a href="#multiloko-items">MultiLoKo items</a>` : ''}${ka ? html`<a href="#kalahi">Kalahi</a><a href="#kalahi-items">Kalahi prompts</a>` : ''}<a href="#reading">Reading the intervals</a></nav></header>
 <main>
-${ml ? multilokoSection(ml, mlBase, mlComparison, { em: emChart, effects: effectsChart }) : ''}
-${ka ? kalahiSection(ka, kaBase, kaComparison, kalahiChart) : ''}
+${ml ? multilokoSection(ml, mlBase, mlComparison, { em: emSvg, effects: effectsSvg }) : ''}
+${ka ? kalahiSection(ka, kaBase, kaComparison, kalahiSvg) : ''}
 </main>
 <footer id="reading"><h3>Reading the intervals</h3>
 <p>Every interval is ${Math.round(confidence * 100)}%. Proportions (EM, MC1, a metric's acc) use Wilson's score interval, which stays inside [0, 1] and behaves at 0% and 100%; means of per-item scores (F1, chrF, MC2, MC3) use the t-interval of the mean. Two runs differ beyond noise only where their paired test says so: overlapping intervals of two separate runs are not such a test.</p>

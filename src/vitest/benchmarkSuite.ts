@@ -14,6 +14,7 @@ import { lokalTest, type ModelPool } from './fixtures.ts';
 import './matchers.ts';
 import './meta.ts';
 import { descendantTests, runnerState, type RunnerTaskLike } from './views.ts';
+import { declareSummary } from './summaryTest.ts';
 
 /** The name of each group's gate test. */
 export const GATE_TEST_NAME = 'gate';
@@ -133,5 +134,6 @@ export async function benchmarkSuite<Settings>(definition: BenchmarkDefinition<S
   }
   const job: SuiteJob = { plan, definition, spec: modelSpec(shared), modelOptions: lokalModelOptions(shared) };
   for (const group of plan.groups) declareGroup(job, group);
+  declareSummary({ definition, settings, clauses });
   if (plan.close) afterAll(() => plan.close!());
 }

@@ -1,6 +1,7 @@
 // vitest-lokal/vitest: benchmarks as Vitest tests — benchmarkSuite for eval files, the model fixture, the matchers.
 import './meta.ts';
 export { benchmarkSuite, GATE_TEST_NAME } from './benchmarkSuite.ts';
+export { SUMMARY_TEST_NAME } from './summaryTest.ts';
 export { lokalTest, ModelPool } from './fixtures.ts';
 export { lokalMatchers, type LokalMatchers, type Targets } from './matchers.ts';
 export { collectGroups, type CollectedRun, type CollectedBenchmark } from './collect.ts';

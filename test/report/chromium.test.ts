@@ -121,6 +121,26 @@ describe.skipIf(reason !== undefined)(reason ? `report in headless Chromium (ski
     await page.context().close();
   });
 
+  test('the report.html the reporter wrote after the 250-item run: chart, search, no console error, nothing loaded', async () => {
+    const { page, requests, outside, errors } = await open(path.join(dir, 'multiloko', 'out', 'report.html'));
+    // One bar per local language (english, french, italian), with a rule per interval, laid out.
+    expect(await page.locator('#chart-multiloko-em svg g.mark-rect path').count()).toBe(3);
+    expect(await page.locator('#chart-multiloko-em svg g.mark-rule.role-mark line').count()).toBe(3);
+    expect((await page.locator('#chart-multiloko-em svg').boundingBox()).width).toBeGreaterThan(300);
+    const italianEm = Object.values(results.italian as Record<string, { em?: number }>).filter((r) => typeof r === 'object' && r.em !== undefined);
+    const label = (100 * italianEm.reduce((n, r) => n + r.em!, 0) / italianEm.length).toFixed(1);
+    expect(await page.locator('#chart-multiloko-em svg g.mark-text.role-mark text').allTextContents()).toContain(label);
+    const total = 6 * 250;
+    await expect.poll(() => visibleRows(page, 'multiloko-items')).toBe(total);
+    await page.locator('#multiloko-items input[type=search]').pressSequentially(italianIds[42]!);
+    await expect.poll(() => visibleRows(page, 'multiloko-items')).toBe(1);
+    expect(await page.locator('#multiloko-items .count').textContent()).toBe(`1 of ${total} shown`);
+    expect(errors).toEqual([]);
+    expect(outside).toEqual([]);
+    for (const url of requests) expect(url.startsWith('file://') || url.startsWith('data:'), url).toBe(true);
+    await page.context().close();
+  });
+
   test('hostile strings stay text in the browser: no dialog, no extra script or element, the strings readable', async () => {
     const file = path.join(dir, 'hostile.html');
     writeFileSync(file, await renderHtmlReport({ multiloko: hostileMultiLoKo(), kalahi: hostileKalahi() }));

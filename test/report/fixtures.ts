@@ -9,20 +9,24 @@ import { MULTILOKO_EVAL, REPO_ROOT, datasetSpec, lcg, predictionsFor, runVitest,
 export const KALAHI_DATA = path.resolve(REPO_ROOT, '../shared/data/kalahi');
 export const haveKalahiData = ['filipino.csv', 'filipino_partially_enriched.csv', 'filipino_unenriched.csv'].every((f) => existsSync(path.join(KALAHI_DATA, f)));
 
+/** The child run behind the last multilokoReplayRun (its log, for tests of what the reporter prints). */
+export let lastRun: ChildRun | undefined;
+
 const show = (run: ChildRun) => `exit ${run.code}\n${run.stdout.slice(-3000)}\n${run.stderr.slice(-3000)}`;
 
 /**
  * A MultiLoKo replay run in a child Vitest on the generated dataset (`itemsPerSubset` items in each of its six
  * subsets, the last of each without a prediction), with gates; returns multiloko.json parsed.
  */
-export async function multilokoReplayRun(dir: string, itemsPerSubset: number, thresholds = 'em>=0.2,gap<=0.5,italian.em>=0.9'): Promise<MultiLoKoResultsJson> {
+export async function multilokoReplayRun(dir: string, itemsPerSubset: number, thresholds = 'em>=0.2,gap<=0.5,italian.em>=0.9', env: Record<string, string> = {}): Promise<MultiLoKoResultsJson> {
   mkdirSync(dir, { recursive: true });
   const spec = datasetSpec(itemsPerSubset);
   const location = writeDataset(dir, spec);
   const predictions = path.join(dir, 'predictions.jsonl');
   writeJsonl(predictions, predictionsFor(spec, { dropLast: true }));
   const output = path.join(dir, 'out');
-  const run = await runVitest(['run', '--project', 'evals', MULTILOKO_EVAL], { LOKAL_MULTILOKO: location, LOKAL_MODEL: `replay:${predictions}`, LOKAL_OUTPUT: output, LOKAL_THRESHOLDS: thresholds });
+  const run = await runVitest(['run', '--project', 'evals', MULTILOKO_EVAL], { LOKAL_MULTILOKO: location, LOKAL_MODEL: `replay:${predictions}`, LOKAL_OUTPUT: output, LOKAL_THRESHOLDS: thresholds, ...env });
+  lastRun = run;
   const file = path.join(output, 'multiloko.json');
   if (!existsSync(file)) throw new Error(`the replay run wrote no multiloko.json\n${show(run)}`);
   return JSON.parse(readFileSync(file, 'utf8')) as MultiLoKoResultsJson;

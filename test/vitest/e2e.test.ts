@@ -125,7 +125,8 @@ describe('evals runs in child vitest processes', () => {
     const above = Math.min(1, Math.ceil(average * 100) / 100 + 0.01);
     const run = await runVitest(['run', '--project', 'evals', MULTILOKO_EVAL], env({ LOKAL_OUTPUT: path.join(dir, 'above'), LOKAL_THRESHOLDS: `em>=${above},gap<=1` }));
     expect(run.code, show(run)).toBe(1);
-    expect(run.stdout).toMatch(/Tests\s+78 passed \(78\)/);
+    // 72 items, 6 gate tests and the summary test.
+    expect(run.stdout).toMatch(/Tests\s+79 passed \(79\)/);
     expect(run.stdout).toContain(`✗ average EM (3 local languages) = ${average.toFixed(4)}, must be ≥ ${above.toFixed(4)} (gate em>=${above})`);
     expect(run.stdout).toContain('✓ gap EM (3 local languages) = ');
     expect(readResults(path.join(dir, 'above')).summary!.gates_passed).toBe(false);
@@ -144,7 +145,8 @@ describe('evals runs in child vitest processes', () => {
     const wrong = answers.filter((r) => (reference.italian![String(r.id)] as { em: number }).em === 0);
     const em = (4 - wrong.length) / 4;
     expect(results.italian!.em).toBe(em);
-    expect(run.stdout).toMatch(new RegExp(`Tests\\s+${wrong.length + 1} failed \\| ${4 - wrong.length} passed \\(5\\)`));
+    // The summary test passes too: it reports, the gate test judges.
+    expect(run.stdout).toMatch(new RegExp(`Tests\\s+${wrong.length + 1} failed \\| ${5 - wrong.length} passed \\(6\\)`));
     // Strict failures show the normalised strings; the gate failure names the figure, its value and the bound.
     expect(run.stdout + run.stderr).toContain(`expected answer to exact-match a target (EM 0)\n  answer:  ${JSON.stringify(wrong[0]!.prediction)} → normalised`);
     expect(run.stdout + run.stderr).toContain(`italian · local EM = ${em.toFixed(4)}, must be ≥ 0.9900 (gate italian.em>=0.99)`);

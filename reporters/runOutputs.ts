@@ -1,0 +1,82 @@
+// What the reporter writes beside the results files once they are written: the HTML report (`<output>/report.html`
+// unless LOKAL_REPORT moves it or says `off`) and, in a GitHub Actions job, the Markdown summary appended to the file
+// GITHUB_STEP_SUMMARY names. The report modules (vega) load only here, after the run.
+import { appendFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ReportInput, RunResults } from '../src/report/types.ts';
+
+export interface RunOutputsOptions {
+  /** Parsed results texts of this run, by benchmark name (only `multiloko` and `kalahi` have a report section). */
+  results: ReadonlyMap<string, string>;
+  root: string;
+  output: string;
+  /** The `report` setting: `off`, a path (relative to the root), or undefined for `<output>/report.html`. */
+  report: string | undefined;
+  /** The baseline results file (LOKAL_BASELINE), relative to the root. */
+  baseline: string | undefined;
+  /** The file GITHUB_STEP_SUMMARY names, if any. */
+  stepSummary: string | undefined;
+  log(line: string): void;
+}
+
+export interface RunOutputs {
+  report?: string;
+  stepSummary?: string;
+}
+
+/** Where the report goes, or undefined when it is turned off. */
+export function reportPath(report: string | undefined, root: string, output: string): string | undefined {
+  if (report !== undefined && report.toLowerCase() === 'off') return undefined;
+  return path.resolve(root, report ?? path.join(output, 'report.html'));
+}
+
+function runResults(results: ReadonlyMap<string, string>): RunResults {
+  const out: RunResults = {};
+  const multiloko = results.get('multiloko');
+  const kalahi = results.get('kalahi');
+  if (multiloko !== undefined) out.multiloko = JSON.parse(multiloko) as RunResults['multiloko'];
+  if (kalahi !== undefined) out.kalahi = JSON.parse(kalahi) as RunResults['kalahi'];
+  return out;
+}
+
+/**
+ * Writes the report and the step summary. A failure here is reported and leaves the results files and the exit code
+ * as they are: the run's figures and gates are already settled and on disk.
+ */
+export async function writeRunOutputs(options: RunOutputsOptions): Promise<RunOutputs> {
+  const { log } = options;
+  const run = runResults(options.results);
+  if (!run.multiloko && !run.kalahi) return {};
+  const report = await import('../src/report/index.ts');
+  const input: ReportInput = { ...run };
+  if (options.baseline) {
+    try {
+      input.baseline = report.readRunResults(path.resolve(options.root, options.baseline));
+    } catch (error) {
+      log(`lokal: the report shows no baseline: ${path.relative(process.cwd(), path.resolve(options.root, options.baseline))} could not be read (${(error as Error).message.split('\n')[0]})`);
+    }
+  }
+  const written: RunOutputs = {};
+  const file = reportPath(options.report, options.root, options.output);
+  if (file) {
+    try {
+      const { mkdir } = await import('node:fs/promises');
+      await mkdir(path.dirname(file), { recursive: true });
+      await report.writeHtmlReport(file, input);
+      written.report = file;
+      log(`lokal: report ${path.relative(process.cwd(), file) || file} (open it in a browser; LOKAL_REPORT=off turns it off)`);
+    } catch (error) {
+      log(`lokal: the HTML report could not be written to ${file}: ${(error as Error).message}`);
+    }
+  }
+  if (options.stepSummary) {
+    try {
+      const { stepSummaryMarkdown } = await import('../src/report/markdown.ts');
+      await appendFile(options.stepSummary, stepSummaryMarkdown(input));
+      written.stepSummary = options.stepSummary;
+    } catch (error) {
+      log(`lokal: could not append to GITHUB_STEP_SUMMARY (${options.stepSummary}): ${(error as Error).message}`);
+    }
+  }
+  return written;
+}

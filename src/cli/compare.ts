@@ -1,0 +1,54 @@
+// `lokal compare <results>...`: 2–10 runs side by side in the terminal, and as an HTML file with the chart and each
+// later run's paired tests against the first. A run is a results folder (multiloko.json / kalahi.json) or one file.
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+export const COMPARE_USAGE = `usage: lokal compare <results.json|results folder> <results.json|folder>... [-o compare.html] [--no-html]
+  2 to 10 runs (a run's multiloko.json, kalahi.json, \`lokal score\` output, or the folder holding them); the first is
+  the reference: every other run is compared with it on the items both hold (McNemar's exact test for 0/1 scores, a
+  paired t-test otherwise, Holm-adjusted across subsets). Prints the side-by-side table and writes the HTML report
+  (default compare.html; -o to move it, --no-html to skip it).
+`;
+
+/** Run labels for tables and the chart legend: `#2 <model>`, the model taken from the results where they record it. */
+export function runLabel(index: number, results: { multiloko?: { summary?: { model?: unknown } }; kalahi?: { variants?: Record<string, { model?: unknown }> } }, source: string): string {
+  const model = results.multiloko?.summary?.model ?? Object.values(results.kalahi?.variants ?? {})[0]?.model;
+  return `#${index + 1} ${typeof model === 'string' && model !== '' ? model : path.basename(source)}`;
+}
+
+export async function compareCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { output: { type: 'string', short: 'o' }, 'no-html': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+  if (values.help) {
+    process.stdout.write(COMPARE_USAGE);
+    return 0;
+  }
+  const { MAX_RUNS, MIN_RUNS, compareRuns, compareRunsText } = await import('../report/compareRuns.ts');
+  if (positionals.length < MIN_RUNS || positionals.length > MAX_RUNS) {
+    process.stderr.write(`lokal compare: give ${MIN_RUNS} to ${MAX_RUNS} runs (got ${positionals.length})\n\n${COMPARE_USAGE}`);
+    return 2;
+  }
+  const output = values['no-html'] ? undefined : (values.output ?? 'compare.html');
+  if (output && (await stat(output).catch(() => undefined))?.isDirectory()) throw new Error(`--output ${output}: is a folder (EISDIR); give a file name`);
+  const { readRunResults } = await import('../report/index.ts');
+  const runs = positionals.map((source, i) => {
+    let results;
+    try {
+      results = readRunResults(source);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new Error(`${source}: cannot be read as a results file or folder (${code ?? (error as Error).message.split('\n')[0]})`);
+    }
+    if (!results.multiloko && !results.kalahi) throw new Error(`${source}: holds neither multiloko.json nor kalahi.json`);
+    return { label: runLabel(i, results as Parameters<typeof runLabel>[1], source), source, results };
+  });
+  const comparison = compareRuns(runs);
+  process.stdout.write(`${compareRunsText(runs, comparison).join('\n')}\n`);
+  if (output) {
+    const { renderCompareHtml } = await import('../report/compareHtml.ts');
+    const { writeFileAtomic } = await import('../core/io.ts');
+    await writeFileAtomic(output, await renderCompareHtml(runs, comparison));
+    process.stderr.write(`lokal compare: wrote ${output}\n`);
+  }
+  return 0;
+}

@@ -1,0 +1,115 @@
+// Several runs side by side (`lokal compare`): per language (MultiLoKo) or per variant and figure (Kalahi) each run's
+// figure with its interval, and each later run against the first by the paired tests of compare.ts.
+import type { Interval } from '../core/statistics/index.ts';
+import { alignedColumns } from '../core/textTable.ts';
+import { compareKalahi, compareMultiLoKo, type Comparison, type KalahiComparison, type MultiLoKoComparison } from './compare.ts';
+import { KALAHI_METRICS, kalahiView, type KalahiView } from './kalahi.ts';
+import { multilokoView, type MultiLoKoView } from './multiloko.ts';
+import type { RunResults } from './types.ts';
+
+export const MIN_RUNS = 2;
+export const MAX_RUNS = 10;
+
+export interface LabelledRun {
+  /** Short name shown in tables and the chart legend (`#2 model`). */
+  label: string;
+  /** Where the run was read from. */
+  source: string;
+  results: RunResults;
+}
+
+/** One figure across the runs: each run's value and interval, and each later run's paired comparison with the first. */
+export interface FigureRow {
+  name: string;
+  values: Array<Interval | undefined>;
+  /** Index 0 (the first run) is always undefined. */
+  versusFirst: Array<Comparison | undefined>;
+}
+
+export interface RunsComparison {
+  labels: string[];
+  multiloko?: { views: Array<MultiLoKoView | undefined>; languages: FigureRow[]; pooled: Array<Comparison | undefined>; tests: Array<MultiLoKoComparison | undefined> };
+  kalahi?: { views: Array<KalahiView | undefined>; figures: FigureRow[]; tests: Array<KalahiComparison | undefined> };
+}
+
+export function compareRuns(runs: readonly LabelledRun[], confidence = 0.95): RunsComparison {
+  if (runs.length < MIN_RUNS || runs.length > MAX_RUNS) throw new Error(`compare takes ${MIN_RUNS} to ${MAX_RUNS} runs, not ${runs.length}`);
+  const out: RunsComparison = { labels: runs.map((r) => r.label) };
+  if (runs.some((r) => r.results.multiloko)) {
+    const views = runs.map((r) => (r.results.multiloko ? multilokoView(r.results.multiloko, confidence) : undefined));
+    const first = views[0];
+    const tests = views.map((v, i) => (i > 0 && v && first ? compareMultiLoKo(v.subsets, first.subsets, confidence) : undefined));
+    const languages = [...new Set(views.flatMap((v) => v?.languages.map((l) => l.language) ?? []))];
+    out.multiloko = {
+      views,
+      tests,
+      pooled: tests.map((t) => t?.pooled),
+      languages: languages.map((language) => {
+        const subsets = views.map((v) => v?.languages.find((l) => l.language === language)?.subset);
+        return {
+          name: language,
+          values: subsets.map((s) => s?.em),
+          versusFirst: tests.map((t, i) => (subsets[i] ? t?.subsets.find((c) => c.key === subsets[i]!.key) : undefined)),
+        };
+      }),
+    };
+  }
+  if (runs.some((r) => r.results.kalahi)) {
+    const views = runs.map((r) => (r.results.kalahi ? kalahiView(r.results.kalahi, confidence) : undefined));
+    const first = views[0];
+    const tests = views.map((v, i) => (i > 0 && v && first ? compareKalahi(v.variants, first.variants, confidence) : undefined));
+    const variants = [...new Set(views.flatMap((v) => v?.variants.map((x) => x.key) ?? []))];
+    const figures: FigureRow[] = [];
+    const pickers: Array<[string, (f: KalahiView['variants'][number]['overall']) => Interval | undefined]> = [
+      ['MC1', (f) => f.mc?.mc1],
+      ['MC2', (f) => f.mc?.mc2],
+      ...KALAHI_METRICS.map(([m, label]): [string, (f: KalahiView['variants'][number]['overall']) => Interval | undefined] => [`${label} acc`, (f) => f.generation?.acc[m]]),
+    ];
+    for (const variant of variants) {
+      for (const [figure, pick] of pickers) {
+        const values = views.map((v) => {
+          const found = v?.variants.find((x) => x.key === variant);
+          return found ? pick(found.overall) : undefined;
+        });
+        if (values.every((v) => v === undefined)) continue;
+        figures.push({ name: `${variant} ${figure}`, values, versusFirst: tests.map((t) => t?.rows.find((r) => r.key === `${variant}.${figure}`)) });
+      }
+    }
+    out.kalahi = { views, figures, tests };
+  }
+  return out;
+}
+
+const DASH = '–';
+const fixed = (v: number | null | undefined, digits: number, scale: number) => (v === null || v === undefined || !Number.isFinite(v) ? DASH : (v * scale).toFixed(digits));
+
+/** `+1.25 (p 0.031*)`: the difference to the first run and its p (Holm-adjusted where the row is in a family). */
+export function differenceText(c: Comparison | undefined, digits: number, scale: number): string {
+  if (!c) return '';
+  const p = c.pAdjusted ?? c.p;
+  const d = fixed(c.diff, digits, scale);
+  return `${c.diff > 0 ? '+' : ''}${d} (p ${p < 0.001 ? '<0.001' : p.toFixed(3)}${p < 0.05 ? '*' : ''})`;
+}
+
+function figureTable(rows: readonly FigureRow[], labels: readonly string[], digits: number, scale: number, extra: readonly string[][] = []): string[] {
+  const header = ['', labels[0]!, ...labels.slice(1).flatMap((l) => [l, 'Δ vs #1 (p)'])];
+  const body = rows.map((r) => [r.name, fixed(r.values[0]?.value, digits, scale), ...labels.slice(1).flatMap((_, j) => [fixed(r.values[j + 1]?.value, digits, scale), differenceText(r.versusFirst[j + 1], digits, scale)])]);
+  return alignedColumns([header, ...body, ...extra], (c) => c > 0).map((line) => `  ${line}`);
+}
+
+/** The comparison as terminal lines. */
+export function compareRunsText(runs: readonly LabelledRun[], c: RunsComparison): string[] {
+  const lines: string[] = ['Runs:'];
+  runs.forEach((r, i) => lines.push(`  ${c.labels[i]}  ${r.source}`));
+  if (c.multiloko) {
+    const m = c.multiloko;
+    lines.push('', 'MultiLoKo · EM × 100 per language (local questions) · Δ vs #1 on the items both runs hold, p of McNemar’s exact test, Holm-adjusted across subsets (* p < 0.05)');
+    const average = ['average', fixed(m.views[0]?.headline?.em, 2, 100), ...m.views.slice(1).flatMap((v, j) => [fixed(v?.headline?.em, 2, 100), differenceText(m.pooled[j + 1], 2, 100).replace(/^(.+)$/u, '$1 pooled')])];
+    lines.push(...figureTable(m.languages, c.labels, 2, 100, [average]));
+  }
+  if (c.kalahi) {
+    lines.push('', 'Kalahi · per variant · Δ vs #1 on the prompts both runs hold (McNemar exact for 0/1 figures, paired t otherwise), Holm-adjusted (* p < 0.05)');
+    lines.push(...figureTable(c.kalahi.figures, c.labels, 3, 1));
+  }
+  return lines;
+}

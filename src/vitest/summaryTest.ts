@@ -1,0 +1,67 @@
+// The benchmark's roll-up in Vitest UI: a `summary` test after every group of the eval file, whose annotation carries
+// the reporter's tables as text and the chart as an SVG image attachment (Vitest UI shows `image/*` attachments inline
+// under the annotation; other types only as a download link).
+import type { TestContext } from 'vitest';
+import { test } from 'vitest';
+import type { BenchmarkDefinition, GroupInfo, RolledGroup } from '../core/benchmark.ts';
+import type { ParsedClause } from '../core/gates.ts';
+import { groupAggregate } from './runner.ts';
+import { descendantTests, type RunnerTaskLike } from './views.ts';
+
+/** The name of each benchmark's summary test. */
+export const SUMMARY_TEST_NAME = 'summary';
+
+/** The annotation type of the summary (what Vitest UI shows above its text). */
+export const SUMMARY_ANNOTATION = 'summary';
+
+interface SummaryJob {
+  definition: BenchmarkDefinition;
+  settings: unknown;
+  clauses: ParsedClause[];
+}
+
+/** The groups of this benchmark in the file, rolled up from the runner's tasks as the reporter does from its test cases. */
+export function fileGroups(definition: BenchmarkDefinition, file: { tasks: readonly RunnerTaskLike[] }): Array<RolledGroup<unknown, GroupInfo>> {
+  const groups: Array<RolledGroup<unknown, GroupInfo>> = [];
+  const visit = (suite: { tasks: readonly RunnerTaskLike[] }) => {
+    for (const task of suite.tasks) {
+      if (task.type !== 'suite' || !task.tasks) continue;
+      const aggregate = groupAggregate(task as { tasks: readonly RunnerTaskLike[] });
+      if (aggregate && aggregate.benchmark === definition.name) {
+        const records = descendantTests(task as { tasks: readonly RunnerTaskLike[] })
+          .filter((t) => !t.meta.lokalGroup && t.meta.lokalItem !== undefined)
+          .map((t) => t.meta.lokalItem);
+        groups.push({ aggregate, records: definition.uniqueRecords(records) });
+      } else {
+        visit(task as { tasks: readonly RunnerTaskLike[] });
+      }
+    }
+  };
+  visit(file);
+  return groups.sort((a, b) => a.aggregate.order - b.aggregate.order);
+}
+
+/** The compact text and chart of a benchmark the HTML report knows; undefined for others (their report lines are used). */
+async function summaryOf(name: string, resultsText: string): Promise<{ text: string; svg: string | undefined } | undefined> {
+  if (name !== 'multiloko' && name !== 'kalahi') return undefined;
+  const { runSummary } = await import('../report/summary.ts');
+  return runSummary({ [name]: JSON.parse(resultsText) as object });
+}
+
+async function summaryTest(job: SummaryJob, { task, annotate }: Pick<TestContext, 'task' | 'annotate'>): Promise<void> {
+  const groups = fileGroups(job.definition, task.file as unknown as { tasks: RunnerTaskLike[] });
+  if (groups.length === 0) {
+    await annotate(`${job.definition.title}: no group ran (filtered out or skipped), nothing to sum up`, SUMMARY_ANNOTATION);
+    return;
+  }
+  const report = await job.definition.report(groups, { settings: job.settings, root: process.cwd(), clauses: job.clauses });
+  const summary = report.resultsText === undefined ? undefined : await summaryOf(job.definition.name, report.resultsText);
+  const text = summary?.text ?? report.lines.filter((line) => line !== '').join('\n');
+  const svg = summary?.svg;
+  await annotate(text, SUMMARY_ANNOTATION, svg ? { contentType: 'image/svg+xml', body: new TextEncoder().encode(svg) } : undefined);
+}
+
+/** Declares the summary test; call it after the groups' describes so it runs once they are done. */
+export function declareSummary(job: SummaryJob): void {
+  test(SUMMARY_TEST_NAME, (context) => summaryTest(job, context));
+}

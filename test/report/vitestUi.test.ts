@@ -1,0 +1,120 @@
+// Vitest UI shows each benchmark's roll-up: a small replay run under `vitest --ui`, the UI opened in headless
+// Chromium, the summary test found through the UI's search, and its annotation read — the per-language EM with its
+// Wilson interval (computed here from the results file's item records) on screen, and the chart image loaded.
+// Skips with the reason without chromium or playwright-core.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { MULTILOKO_EVAL, REPO_ROOT, datasetSpec, predictionsFor, writeDataset, writeJsonl } from '../vitest/helpers.ts';
+import { CHROMIUM_ARGS, findChromium } from './browser.ts';
+
+const found = await findChromium();
+const reason = 'reason' in found ? found.reason : undefined;
+if (reason) console.warn(`Vitest UI browser test skipped: ${reason}`);
+const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-vitest-ui-'));
+
+/** A port free right now (the UI server binds it a moment later). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** This process's environment without Vitest's worker variables and LOKAL_* settings (as the e2e helpers do). */
+function childEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of Object.keys(env)) if (name.startsWith('VITEST') || name.startsWith('LOKAL_') || name === 'TEST' || name === 'FORCE_COLOR') delete env[name];
+  return { ...env, CI: '1', NO_COLOR: '1', ...extra };
+}
+
+/** Wilson's score interval at 95%, in closed form. */
+function wilson(successes: number, n: number): [number, number] {
+  const z = 1.959963984540054;
+  const p = successes / n;
+  const centre = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
+  const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / (1 + (z * z) / n);
+  return [centre - half, centre + half];
+}
+
+describe.skipIf(reason !== undefined)(reason ? `Vitest UI summary (skipped: ${reason})` : 'Vitest UI summary', () => {
+  let child: ChildProcess | undefined;
+  let url = '';
+  let log = '';
+
+  beforeAll(async () => {
+    const spec = datasetSpec(12);
+    const data = writeDataset(dir, spec);
+    const predictions = path.join(dir, 'predictions.jsonl');
+    writeJsonl(predictions, predictionsFor(spec, { dropLast: true }));
+    const port = await freePort();
+    // `--ui` needs watch mode to keep its server up after the run (CI=1 alone would end the process).
+    child = spawn(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'vitest', 'vitest.mjs'), '--ui', '--watch', '--open=false', `--api.port=${port}`, '--api.host=127.0.0.1', '--project', 'evals', MULTILOKO_EVAL], {
+      cwd: REPO_ROOT,
+      env: childEnvironment({ LOKAL_MULTILOKO: data, LOKAL_MODEL: `replay:${predictions}`, LOKAL_OUTPUT: path.join(dir, 'out'), LOKAL_REPORT: 'off', LOKAL_THRESHOLDS: 'em>=0.1' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stderr!.on('data', (d) => (log += d));
+    // The run is done (and the UI's data complete) once the watcher waits.
+    await new Promise<void>((resolve, reject) => {
+      child!.stdout!.on('data', (d) => {
+        log += d;
+        const started = /UI started at (http:\/\/\S+)/u.exec(log);
+        if (started) url = started[1]!;
+        if (url && log.includes('Waiting for file changes')) resolve();
+      });
+      child!.once('exit', (code) => reject(new Error(`vitest --ui exited (${code}) before its run was done\n${log.slice(-3000)}`)));
+    });
+  }, 180_000);
+
+  afterAll(() => {
+    child?.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the summary test shows the leaderboard and each language’s EM, and the chart as an image', async () => {
+    const results = JSON.parse(readFileSync(path.join(dir, 'out', 'multiloko.json'), 'utf8')) as Record<string, Record<string, { em?: number }>>;
+    const browser = await (found as { chromium: any; executablePath: string }).chromium.launch({ executablePath: (found as { executablePath: string }).executablePath, args: CHROMIUM_ARGS });
+    try {
+      const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+      // The UI asks Google for a web font: nothing but the local server is let through.
+      await context.route('**/*', (route: any) => (/^(http:\/\/(127\.0\.0\.1|localhost)[:/]|data:)/u.test(route.request().url()) ? route.continue() : route.abort()));
+      const page = await context.newPage();
+      await page.goto(url);
+      // The explorer's list is virtual (only rows in view exist): the UI's own search brings the summary test up.
+      await page.getByPlaceholder('Search...', { exact: false }).fill('summary');
+      await page.getByText('summary', { exact: true }).click();
+      const note = page.locator('[role=note]').filter({ hasText: 'Leaderboard' });
+      await expect.poll(() => note.count(), { timeout: 20_000 }).toBe(1);
+      const text: string = await note.innerText();
+
+      const summary = JSON.parse(readFileSync(path.join(dir, 'out', 'multiloko.json'), 'utf8')).summary as { model: string };
+      expect(text).toContain(`MultiLoKo · ${summary.model}`);
+      const ems: number[] = [];
+      for (const language of ['english', 'french', 'italian']) {
+        const items = Object.values(results[language]!).filter((r) => typeof r === 'object' && r !== null && typeof r.em === 'number');
+        expect(items).toHaveLength(12);
+        const right = items.filter((r) => r.em === 1).length;
+        const [low, high] = wilson(right, items.length);
+        ems.push(right / items.length);
+        expect(text).toContain(`${language} ${((100 * right) / items.length).toFixed(2)} [${(100 * low).toFixed(1)}, ${(100 * high).toFixed(1)}]`);
+      }
+      expect(text).toContain(`average EM ${((100 * ems.reduce((s, v) => s + v, 0)) / 3).toFixed(2)} ± `);
+      expect(text).toContain('Gates: 1/1 met.');
+
+      const image = note.locator('img');
+      expect(await image.count()).toBe(1);
+      expect(await image.getAttribute('src')).toMatch(/^data:image\/svg\+xml;base64,/u);
+      await expect.poll(() => image.evaluate((i: { complete: boolean; naturalWidth: number }) => (i.complete ? i.naturalWidth : 0))).toBeGreaterThan(300);
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
+});
