@@ -3,6 +3,7 @@
 import type { BenchmarkGroup, BenchmarkPlan, GroupVerdict } from '../../core/benchmark.ts';
 import type { GateOutcome, ParsedClause } from '../../core/gates.ts';
 import { readBaseline, judgeAgainstBaseline, type Baseline } from './baseline.ts';
+import { hasItems } from './baselineGate.ts';
 import { loadMultiLoKo, type MultiLoKoDataset, type MultiLoKoSubset } from './data/multiloko.ts';
 import type { MultiLoKoItem } from './data/schema.ts';
 import { judgeSubset, multilokoGate, type Gate } from './gates.ts';
@@ -68,6 +69,9 @@ function planGroups(dataset: MultiLoKoDataset, settings: MultiLoKoSettings, spec
       thresholds: settings.thresholds,
       baseline: settings.baseline,
       baselineTolerance: settings.baselineTolerance,
+      baselineMode: settings.baselineMode,
+      baselineAlpha: settings.baselineAlpha,
+      baselineMargin: settings.baselineMargin,
     };
     return { info, items };
   });
@@ -99,7 +103,9 @@ export async function prepareMultiLoKo(settings: MultiLoKoSettings, clauses: Par
   // Configuration mistakes fail the file once, at collection, instead of every item test.
   parseProviderSpec(spec);
   const gates = clauses.map(multilokoGate);
-  const baseline = settings.baseline === undefined ? undefined : readBaseline(settings.baseline);
+  const read = settings.baseline === undefined ? undefined : readBaseline(settings.baseline);
+  // Paired tests need every subset's items, so the reporter judges them at the roll-up; a gate test keeps the tolerance rule.
+  const baseline = read && (settings.baselineMode === 'tolerance' || !hasItems(read)) ? read : undefined;
   // In a helper, so that the item closure below does not keep the whole dataset alive.
   const { groups, jobs } = planGroups(await loadMultiLoKo(settings.data, settings.split), settings, spec);
 

@@ -8,7 +8,7 @@ import { headlineLines } from './headlineTable.ts';
 import type { LokalItemRecord, LokalSubsetAggregate } from './records.ts';
 import { judgeRun, officialLayout, summariseGroups, summariseRun, type RunSummary } from './rollup.ts';
 import type { MultiLoKoSettings } from './settings.ts';
-import { gateLines, leaderboardLines, tableMetrics } from './table.ts';
+import { baselineLines, gateLines, leaderboardLines, tableMetrics } from './table.ts';
 import { describePrompts } from './usage.ts';
 
 /** `5 items from the cache, 0 asked the model` (replay: answers read from the file). */
@@ -21,19 +21,24 @@ export function reportMultiLoKo(rolled: ReadonlyArray<RolledGroup<LokalItemRecor
   // Gate settings given now win; otherwise those the test run recorded (so a merge judges like its shards).
   const recorded = rolled[0]!.aggregate;
   const baselineFile = settings.baseline ?? recorded.baseline;
-  const tolerance = settings.baseline !== undefined ? settings.baselineTolerance : recorded.baselineTolerance;
+  const now = settings.baseline !== undefined;
+  const tolerance = now ? settings.baselineTolerance : recorded.baselineTolerance;
   const subsets = rolled.map((r) => ({ aggregate: r.aggregate, records: r.records }));
   const groups = summariseGroups(subsets);
   const judged = judgeRun(subsets, groups, {
     gates: clauses.map(multilokoGate),
     baseline: baselineFile === undefined ? undefined : readBaseline(path.resolve(root, baselineFile)),
     baselineTolerance: tolerance,
+    baselineMode: now ? settings.baselineMode : recorded.baselineMode ?? settings.baselineMode,
+    baselineAlpha: now ? settings.baselineAlpha : recorded.baselineAlpha ?? settings.baselineAlpha,
+    baselineMargin: now ? settings.baselineMargin : recorded.baselineMargin ?? settings.baselineMargin,
   });
   const summary = summariseRun(subsets, groups, judged);
   const lines = ['', ...leaderboardLines(subsets, groups, tableMetrics(settings.tableMetrics))];
   if (summary.headline) lines.push(...headlineLines(summary.headline, { model: summary.model ?? '?', prompt: describePrompts(summary.prompt) }));
   lines.push(`lokal: ${describePrompts(summary.prompt)}; ${callsLine(summary)}`);
   lines.push(...gateLines(judged.outcomes, judged.notApplied));
+  if (judged.baseline) lines.push(...baselineLines(judged.baseline));
   const results = officialLayout(subsets);
   return {
     lines,

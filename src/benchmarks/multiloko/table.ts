@@ -3,6 +3,7 @@ import { MULTILOKO_METRICS, type MultiLoKoMetric } from './metrics/metricNames.t
 import type { GroupSummary, RolledSubset } from './rollup.ts';
 import { METRIC_LABELS, UNIT_METRICS, type GateOutcome } from './gates.ts';
 import { alignedColumns, gateSection } from '../../core/textTable.ts';
+import type { BaselineComparison } from './baselineGate.ts';
 
 export const DEFAULT_TABLE_METRICS: readonly MultiLoKoMetric[] = ['em', 'f1', 'chrf'];
 
@@ -49,4 +50,14 @@ export function leaderboardLines(subsets: readonly RolledSubset[], groups: reado
 
 export function gateLines(outcomes: readonly GateOutcome[], notApplied: readonly string[]): string[] {
   return gateSection('MultiLoKo gates', outcomes, notApplied, 'no such subset or no local subset in this run');
+}
+
+/** Below the gate lines in significance mode: subsets not compared, and how many items flipped per subset. */
+export function baselineLines(comparison: BaselineComparison): string[] {
+  const lines = [`MultiLoKo vs baseline ${comparison.file} · EM paired by id, α = ${comparison.alpha} (Holm), margin ${comparison.margin}`];
+  const flips = Object.entries(comparison.flips).filter(([, f]) => f.worse.length + f.better.length > 0);
+  lines.push(`  flipped items: ${flips.length === 0 ? 'none' : flips.map(([key, f]) => `${key} ${f.worse.length} right → wrong, ${f.better.length} wrong → right`).join('; ')} (listed in the results file, summary.baseline.flips)`);
+  if (comparison.only_current.length > 0) lines.push(`  not in the baseline, not compared: ${comparison.only_current.join(', ')}`);
+  if (comparison.only_baseline.length > 0) lines.push(`  in the baseline only, not compared: ${comparison.only_baseline.join(', ')}`);
+  return lines;
 }
