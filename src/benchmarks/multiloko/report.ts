@@ -5,6 +5,7 @@ import type { BenchmarkReport, ReportContext, RolledGroup } from '../../core/ben
 import { readBaseline } from './baseline.ts';
 import { multilokoGate } from './gates.ts';
 import { headlineLines } from './headlineTable.ts';
+import { headlineIntervalLines } from './intervalTable.ts';
 import type { LokalItemRecord, LokalSubsetAggregate } from './records.ts';
 import { judgeRun, officialLayout, summariseGroups, summariseRun, type RunSummary } from './rollup.ts';
 import type { MultiLoKoSettings } from './settings.ts';
@@ -36,6 +37,7 @@ export function reportMultiLoKo(rolled: ReadonlyArray<RolledGroup<LokalItemRecor
   const summary = summariseRun(subsets, groups, judged);
   const lines = ['', ...leaderboardLines(subsets, groups, tableMetrics(settings.tableMetrics))];
   if (summary.headline) lines.push(...headlineLines(summary.headline, { model: summary.model ?? '?', prompt: describePrompts(summary.prompt) }));
+  if (summary.intervals) lines.push(...headlineIntervalLines(summary.intervals));
   lines.push(`lokal: ${describePrompts(summary.prompt)}; ${callsLine(summary)}`);
   lines.push(...gateLines(judged.outcomes, judged.notApplied));
   if (judged.baseline) lines.push(...baselineLines(judged.baseline));

@@ -10,6 +10,7 @@ import { summariseHeadline, type HeadlineSummary } from './headline.ts';
 import { judgeCross, judgeSubset, unmatchedScopes, type CrossFigures, type Gate, type GateOutcome } from './gates.ts';
 import { summariseCalls, summarisePrompts, type CallSummary, type PromptSummary } from './usage.ts';
 import { hasItems, judgeAgainstBaselineItems, type BaselineComparison } from './baselineGate.ts';
+import { headlineIntervals, subsetIntervals, type HeadlineIntervals, type MetricInterval } from './intervals.ts';
 
 export interface RolledSubset {
   aggregate: LokalSubsetAggregate;
@@ -191,7 +192,9 @@ export interface RunSummary {
   /** The leaderboard figures: average EM over the local subsets ± 2 SE, gap, min, max; MTE and LE (headline.ts). */
   headline: HeadlineSummary | null;
   groups: GroupSummary[];
-  subsets: Array<Pick<LokalSubsetAggregate, 'key' | 'name' | 'language' | 'translated' | 'selected' | 'total' | 'scored' | 'missing' | 'failed' | 'skipped' | 'cached' | 'prompts'> & { translation: string | null; means: Record<string, number> | null }>;
+  subsets: Array<Pick<LokalSubsetAggregate, 'key' | 'name' | 'language' | 'translated' | 'selected' | 'total' | 'scored' | 'missing' | 'failed' | 'skipped' | 'cached' | 'prompts'> & { translation: string | null; means: Record<string, number> | null; intervals: Partial<Record<MultiLoKoMetric, MetricInterval>> }>;
+  /** 95% bootstrap intervals of the headline figures (average EM, gap, MTE, LE), with the resamples and seed. */
+  intervals: HeadlineIntervals | null;
   gates: GateOutcome[];
   gates_not_applied: string[];
   gates_passed: boolean;
@@ -220,7 +223,7 @@ export function summariseRun(subsets: readonly RolledSubset[], groups: readonly 
     },
     headline: summariseHeadline(subsets),
     groups: [...groups],
-    subsets: subsets.map(({ aggregate: a }) => ({
+    subsets: subsets.map(({ aggregate: a, records }) => ({
       key: a.key,
       name: a.name,
       language: a.language,
@@ -235,7 +238,9 @@ export function summariseRun(subsets: readonly RolledSubset[], groups: readonly 
       cached: a.cached ?? 0,
       prompts: a.prompts ?? [],
       means: a.means ?? null,
+      intervals: subsetIntervals(records),
     })),
+    intervals: headlineIntervals(subsets) ?? null,
     gates: judged.outcomes,
     gates_not_applied: judged.notApplied,
     gates_passed: judged.outcomes.every((o) => o.pass),
