@@ -5,3 +5,4 @@ export { pairedDifference, mcnemarExact, holm, minimumDetectableEffect, type Pai
 export { clusterBootstrap, seededUniform, quantileSorted, type BootstrapOptions, type BootstrapResult } from './bootstrap.ts';
 export { logGamma, incompleteBeta, incompleteGamma } from './special.ts';
 export { stratifiedBootstrap, type StratifiedBootstrapOptions, type FigureInterval } from './stratifiedBootstrap.ts';
+export { itemMeanInterval, type ItemMeanInterval } from './figureInterval.ts';
