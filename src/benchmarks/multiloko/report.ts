@@ -1,6 +1,6 @@
 // MultiLoKo's roll-up (defineBenchmark's `report`): leaderboard tables, headline, gates and the results file over
 // every subset of the run — loaded by the definition only when the reporter rolls up.
-import path from 'node:path';
+import { baselineFileFor } from '../../core/baseline/index.ts';
 import type { BenchmarkReport, ReportContext, RolledGroup } from '../../core/benchmark.ts';
 import { readBaseline } from './baseline.ts';
 import { multilokoGate } from './gates.ts';
@@ -23,12 +23,13 @@ export function reportMultiLoKo(rolled: ReadonlyArray<RolledGroup<LokalItemRecor
   const recorded = rolled[0]!.aggregate;
   const baselineFile = settings.baseline ?? recorded.baseline;
   const now = settings.baseline !== undefined;
+  const ownBaseline = baselineFile === undefined ? undefined : baselineFileFor(baselineFile, root, 'multiloko');
   const tolerance = now ? settings.baselineTolerance : recorded.baselineTolerance;
   const subsets = rolled.map((r) => ({ aggregate: r.aggregate, records: r.records }));
   const groups = summariseGroups(subsets);
   const judged = judgeRun(subsets, groups, {
     gates: clauses.map(multilokoGate),
-    baseline: baselineFile === undefined ? undefined : readBaseline(path.resolve(root, baselineFile)),
+    baseline: ownBaseline === undefined ? undefined : readBaseline(ownBaseline),
     baselineTolerance: tolerance,
     baselineMode: now ? settings.baselineMode : recorded.baselineMode ?? settings.baselineMode,
     baselineAlpha: now ? settings.baselineAlpha : recorded.baselineAlpha ?? settings.baselineAlpha,

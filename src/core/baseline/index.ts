@@ -12,3 +12,4 @@ export {
   type BaselineVerdict,
   type SignificanceSettings,
 } from './judgeFamily.ts';
+export { baselineFileFor } from './baselineFile.ts';
