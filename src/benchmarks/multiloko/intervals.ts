@@ -4,7 +4,7 @@
 // together with its translations (they share the id), and recomputes every figure as the official README defines it.
 import { meanInterval, stratifiedBootstrap, wilsonInterval, type FigureInterval } from '../../core/statistics/index.ts';
 import { MULTILOKO_METRICS, type MultiLoKoMetric } from './metrics/metricNames.ts';
-import { multilokoHeadline } from './metrics/multilokoEffects.ts';
+import { parseMultilokoSubsetKey } from './metrics/multilokoEffects.ts';
 import type { LokalItemRecord } from './records.ts';
 import type { RolledSubset } from './rollup.ts';
 
@@ -51,25 +51,55 @@ export interface HeadlineIntervals {
   figures: Record<string, FigureInterval>;
 }
 
-const EFFECTS = [
-  ['mte_human', (h: ReturnType<typeof multilokoHeadline>) => h.motherTongueEffect.human],
-  ['mte_machine', (h: ReturnType<typeof multilokoHeadline>) => h.motherTongueEffect.machine],
-  ['le_human', (h: ReturnType<typeof multilokoHeadline>) => h.localityEffect.human],
-  ['le_machine', (h: ReturnType<typeof multilokoHeadline>) => h.localityEffect.machine],
-] as const;
+/** Which subsets feed which figure, by the official key names (as multilokoHeadline reads them), worked out once. */
+interface HeadlinePlan {
+  local: number[];
+  /** Per effect: [language, local subset, the other subset]. */
+  effects: Array<[string, Array<[string, number, number]>]>;
+}
 
-/** The headline figures of per-subset EM sums and counts (a subset left empty by a resample is absent). */
-function headlineFigures(keys: readonly string[], sums: Float64Array, counts: Uint32Array): Record<string, number | null> {
-  const emByKey: Record<string, number> = {};
+function headlinePlan(keys: readonly string[]): HeadlinePlan {
+  const local = new Map<string, number>();
+  const other = { mte_human: new Map<string, number>(), mte_machine: new Map<string, number>(), le_human: new Map<string, number>(), le_machine: new Map<string, number>() };
   keys.forEach((key, i) => {
-    if (counts[i]! > 0) emByKey[key] = sums[i]! / counts[i]!;
+    const s = parseMultilokoSubsetKey(key);
+    if (s.kind === 'local') local.set(s.language, i);
+    else if (s.questionLanguage === 'english' && s.sourceLanguage !== 'english') other[`mte_${s.translation}`].set(s.sourceLanguage, i);
+    else if (s.sourceLanguage === 'english' && s.questionLanguage !== 'english') other[`le_${s.translation}`].set(s.questionLanguage, i);
   });
-  const h = multilokoHeadline(emByKey);
-  const out: Record<string, number | null> = { average_em: h.local?.mean ?? null, gap_em: h.local?.gap ?? null };
-  for (const [name, effect] of EFFECTS) {
-    const e = effect(h);
-    out[name] = e.average?.mean ?? null;
-    for (const [language, value] of Object.entries(e.perLanguage)) out[`${name}:${language}`] = value;
+  const effects = Object.entries(other).map(([name, byLanguage]): [string, Array<[string, number, number]>] => [
+    name,
+    [...local].flatMap(([language, i]): Array<[string, number, number]> => (byLanguage.has(language) ? [[language, i, byLanguage.get(language)!]] : [])),
+  ]);
+  return { local: [...local.values()], effects };
+}
+
+/** The headline figures of per-subset EMs (NaN: a subset the resample left empty, which then counts as absent). */
+function headlineFigures(plan: HeadlinePlan, em: Float64Array): Record<string, number | null> {
+  let sum = 0;
+  let n = 0;
+  let min = Infinity;
+  let max = -Infinity;
+  for (const i of plan.local) {
+    const v = em[i]!;
+    if (Number.isNaN(v)) continue;
+    sum += v;
+    n++;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  const out: Record<string, number | null> = { average_em: n === 0 ? null : sum / n, gap_em: n === 0 ? null : max - min };
+  for (const [name, pairs] of plan.effects) {
+    let total = 0;
+    let count = 0;
+    for (const [language, a, b] of pairs) {
+      const d = em[a]! - em[b]!;
+      if (Number.isNaN(d)) continue;
+      out[`${name}:${language}`] = d;
+      total += d;
+      count++;
+    }
+    out[name] = count === 0 ? null : total / count;
   }
   return out;
 }
@@ -91,22 +121,40 @@ export function headlineIntervals(subsets: readonly RolledSubset[], options: { r
       cluster.push([index, r.scores.em]);
     }
   });
+  // Clusters as ranges of flat arrays: each resample then only adds numbers.
+  const itemSubset: number[] = [];
+  const itemEm: number[] = [];
+  const starts: number[] = [];
+  const stratumClusters = [...strata.values()].map((clusters) =>
+    [...clusters.values()].map((cluster) => {
+      starts.push(itemSubset.length);
+      for (const [index, em] of cluster) {
+        itemSubset.push(index);
+        itemEm.push(em);
+      }
+      return starts.length - 1;
+    }),
+  );
+  starts.push(itemSubset.length);
+  const plan = headlinePlan(keys);
   const sums = new Float64Array(keys.length);
-  const counts = new Uint32Array(keys.length);
+  const counts = new Float64Array(keys.length);
+  const em = new Float64Array(keys.length);
   const result = stratifiedBootstrap(
-    [...strata.values()].map((clusters) => [...clusters.values()]),
+    stratumClusters,
     (sample) => {
       sums.fill(0);
       counts.fill(0);
       for (const stratum of sample) {
         for (const cluster of stratum) {
-          for (const [index, em] of cluster) {
-            sums[index] += em;
-            counts[index]++;
+          for (let k = starts[cluster]!, end = starts[cluster + 1]!; k < end; k++) {
+            sums[itemSubset[k]!] += itemEm[k]!;
+            counts[itemSubset[k]!]++;
           }
         }
       }
-      return headlineFigures(keys, sums, counts);
+      for (let i = 0; i < keys.length; i++) em[i] = counts[i]! > 0 ? sums[i]! / counts[i]! : Number.NaN;
+      return headlineFigures(plan, em);
     },
     options,
   );

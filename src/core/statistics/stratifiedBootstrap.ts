@@ -35,10 +35,12 @@ export function stratifiedBootstrap<U>(
   const values = new Map<string, number[]>();
   const sample = strata.map((s) => new Array<U>(s.length));
   for (let r = 0; r < resamples; r++) {
-    strata.forEach((stratum, k) => {
+    for (let k = 0; k < strata.length; k++) {
+      const stratum = strata[k]!;
       const drawn = sample[k]!;
-      for (let i = 0; i < stratum.length; i++) drawn[i] = stratum[Math.floor(uniform() * stratum.length)]!;
-    });
+      const size = stratum.length;
+      for (let i = 0; i < size; i++) drawn[i] = stratum[Math.floor(uniform() * size)]!;
+    }
     for (const [name, value] of Object.entries(figures(sample))) {
       if (value === null || !Number.isFinite(value)) continue;
       let list = values.get(name);
