@@ -6,6 +6,7 @@ import type { LokalSubsetAggregate } from '../../src/benchmarks/multiloko/record
 import type { RolledSubset } from '../../src/benchmarks/multiloko/rollup.ts';
 import { headlineIntervals, subsetIntervals } from '../../src/benchmarks/multiloko/intervals.ts';
 import { headlineIntervalLines } from '../../src/benchmarks/multiloko/intervalTable.ts';
+import { multilokoHeadline } from '../../src/benchmarks/multiloko/metrics/multilokoEffects.ts';
 
 /** A subset whose item i scores ems[i] on EM (and every other metric alike); ids shared across subsets of one source. */
 function subset(key: string, ems: number[], translated?: { source: string; question: string; kind: 'human' | 'machine' }): RolledSubset {
@@ -53,6 +54,30 @@ describe('headline intervals', () => {
     expect(headlineIntervals(subsets, { seed: 1 })!.figures.average_em!.low).not.toBe(h.figures.average_em!.low);
     expect(headlineIntervals(subsets)).toEqual(h);
     expect(headlineIntervalLines(h)[1]).toMatch(/^ {2}average EM \[\d+\.\d{2}, \d+\.\d{2}\] · gap \[\d+\.\d{2}, \d+\.\d{2}\]$/u);
+  });
+
+  test('one question per language: every resample is the run itself, so each interval is the official figure', () => {
+    const run = [
+      subset('italian', [1]),
+      subset('italian_translated_human_english', [0], { source: 'italian', question: 'english', kind: 'human' }),
+      subset('italian_translated_machine_english', [1], { source: 'italian', question: 'english', kind: 'machine' }),
+      subset('english', [0]),
+      subset('english_translated_human_italian', [1], { source: 'english', question: 'italian', kind: 'human' }),
+      subset('french', [1]),
+    ];
+    const official = multilokoHeadline(Object.fromEntries(run.map((s) => [s.aggregate.key, s.aggregate.means!.em])));
+    const h = headlineIntervals(run)!;
+    const expected: Record<string, number> = {
+      average_em: official.local!.mean,
+      gap_em: official.local!.gap,
+      mte_human: official.motherTongueEffect.human.average!.mean,
+      mte_machine: official.motherTongueEffect.machine.average!.mean,
+      le_human: official.localityEffect.human.average!.mean,
+      'mte_human:italian': official.motherTongueEffect.human.perLanguage.italian!,
+      'le_human:italian': official.localityEffect.human.perLanguage.italian!,
+    };
+    for (const [name, value] of Object.entries(expected)) expect(h.figures[name], name).toMatchObject({ low: value, high: value });
+    expect(h.figures.le_machine).toBeUndefined();
   });
 
   test('no local subset: no headline interval; one item: a mean has no standard error', () => {
