@@ -79,6 +79,12 @@ describe('paired test of one figure', () => {
     expect(t.se).toBeCloseTo(Math.sqrt((20 / 19) * 5) / 40, 12);
   });
 
+  test('a continuous score that is 0/1 everywhere is still tested as a mean (bootstrap), when the figure says so', () => {
+    const figure = binaryFigure('mc2', 30, 8, 0, 10);
+    expect(pairedTest(figure)!.test).toBe('McNemar exact');
+    expect(pairedTest({ ...figure, scores: 'continuous' })!).toMatchObject({ test: 'paired bootstrap', binary: false, worse: 8, better: 0 });
+  });
+
   test('no paired item: nothing to test', () => {
     expect(pairedTest({ key: 'x', figure: 'x', pairs: [], onlyCurrent: 3, onlyBaseline: 2 })).toBeUndefined();
   });

@@ -92,16 +92,16 @@ export interface KalahiSuiteRecords {
 }
 
 type Pick = (mc: { mc1: number | null; mc2: number | null }) => number | null;
-const FIGURES: Array<[string, Pick]> = [
-  ['MC1', (m) => m.mc1],
-  ['MC2', (m) => m.mc2],
+const FIGURES: Array<[string, Pick, 'binary' | 'continuous']> = [
+  ['MC1', (m) => m.mc1, 'binary'],
+  ['MC2', (m) => m.mc2, 'continuous'],
 ];
 
 function currentMc(r: KalahiPromptRecord): { mc1: number | null; mc2: number | null } | undefined {
   return r.mc ? { mc1: r.mc.normalised.mc1, mc2: r.mc.normalised.mc2 } : undefined;
 }
 
-function figure(variant: string, name: string, pick: Pick, records: readonly KalahiPromptRecord[], base: ReadonlyMap<string, BaselinePrompt>): PairedFigure {
+function figure(variant: string, name: string, pick: Pick, scores: 'binary' | 'continuous', records: readonly KalahiPromptRecord[], base: ReadonlyMap<string, BaselinePrompt>): PairedFigure {
   const pairs: PairedScore[] = [];
   let inCurrent = 0;
   for (const r of records) {
@@ -115,12 +115,12 @@ function figure(variant: string, name: string, pick: Pick, records: readonly Kal
     pairs.push({ id: r.promptVariationId, current: c, baseline: bv, cluster: r.promptId });
   }
   const inBaseline = [...base.values()].filter((b) => pick(b) !== null).length;
-  return { key: `${variant}.${name}`, figure: `Kalahi ${variant} ${name}`, pairs, onlyCurrent: inCurrent - pairs.length, onlyBaseline: inBaseline - pairs.length };
+  return { key: `${variant}.${name}`, figure: `Kalahi ${variant} ${name}`, pairs, onlyCurrent: inCurrent - pairs.length, onlyBaseline: inBaseline - pairs.length, scores };
 }
 
 export function judgeKalahiBaseline(suites: readonly KalahiSuiteRecords[], baseline: KalahiBaseline, settings: SignificanceSettings): { outcomes: GateOutcome[]; comparison: KalahiBaselineComparison } {
   const compared = suites.filter((s) => baseline.variants.has(s.variant));
-  const figures = compared.flatMap((s) => FIGURES.map(([name, pick]) => figure(s.variant, name, pick, s.records, baseline.variants.get(s.variant)!)));
+  const figures = compared.flatMap((s) => FIGURES.map(([name, pick, scores]) => figure(s.variant, name, pick, scores, s.records, baseline.variants.get(s.variant)!)));
   const tests = judgeBaselineFamily(figures, settings);
   const flips: KalahiBaselineComparison['flips'] = {};
   for (const s of compared) {

@@ -1,12 +1,13 @@
 // 95% intervals of Kalahi's figures, each a mean over prompts: MC1 and every generation metric's acc are 0/1 per
-// prompt (Wilson), MC2 a per-prompt score (t-interval); prompts whose figure is NaN (null) are skipped, as the means.
+// prompt (Wilson), MC2 and the metrics' max and diff per-prompt scores (t-interval); prompts whose figure is NaN
+// (null) are skipped, as the means.
 import { itemMeanInterval, type ItemMeanInterval } from '../../core/statistics/index.ts';
 import { KALAHI_TABLE_METRICS, type KalahiMetric, type KalahiPromptRecord } from './records.ts';
 
 export interface KalahiGroupIntervals {
   mc?: { mc1?: ItemMeanInterval; mc2?: ItemMeanInterval; mc2_normalised?: ItemMeanInterval };
-  /** Per generation metric, the interval of its acc over the scored replies. */
-  generation?: Partial<Record<KalahiMetric, ItemMeanInterval>>;
+  /** Per generation metric, the intervals of its acc, max and diff over the scored replies. */
+  generation?: Partial<Record<KalahiMetric, { acc?: ItemMeanInterval; max?: ItemMeanInterval; diff?: ItemMeanInterval }>>;
 }
 
 const present = (values: ReadonlyArray<number | null | undefined>) => values.filter((v): v is number => v !== null && v !== undefined && !Number.isNaN(v));
@@ -15,17 +16,21 @@ export function kalahiGroupIntervals(records: readonly KalahiPromptRecord[]): Ka
   const out: KalahiGroupIntervals = {};
   const mc = records.flatMap((r) => (r.mc ? [r.mc.normalised] : []));
   if (mc.length > 0) {
-    const mc1 = itemMeanInterval(present(mc.map((m) => m.mc1)));
-    const mc2 = itemMeanInterval(present(mc.map((m) => m.mc2)));
-    const mc2Normalised = itemMeanInterval(present(mc.map((m) => m.mc2_normalised)));
+    const mc1 = itemMeanInterval(present(mc.map((m) => m.mc1)), 'proportion');
+    const mc2 = itemMeanInterval(present(mc.map((m) => m.mc2)), 'mean');
+    const mc2Normalised = itemMeanInterval(present(mc.map((m) => m.mc2_normalised)), 'mean');
     out.mc = { ...(mc1 ? { mc1 } : {}), ...(mc2 ? { mc2 } : {}), ...(mc2Normalised ? { mc2_normalised: mc2Normalised } : {}) };
   }
   const scored = records.flatMap((r) => (r.generation?.status === 'scored' ? [r.generation] : []));
   if (scored.length > 0) {
-    const generation: Partial<Record<KalahiMetric, ItemMeanInterval>> = {};
+    const generation: NonNullable<KalahiGroupIntervals['generation']> = {};
     for (const metric of KALAHI_TABLE_METRICS) {
-      const interval = itemMeanInterval(present(scored.map((g) => g.metrics[metric]?.acc)));
-      if (interval) generation[metric] = interval;
+      const values = scored.flatMap((g) => (g.metrics[metric] ? [g.metrics[metric]] : []));
+      if (values.length === 0) continue;
+      const acc = itemMeanInterval(present(values.map((v) => v.acc)), 'proportion');
+      const max = itemMeanInterval(present(values.map((v) => v.max)), 'mean');
+      const diff = itemMeanInterval(present(values.map((v) => v.diff)), 'mean');
+      generation[metric] = { ...(acc ? { acc } : {}), ...(max ? { max } : {}), ...(diff ? { diff } : {}) };
     }
     out.generation = generation;
   }

@@ -19,6 +19,8 @@ export interface PairedFigure {
   /** Items of this figure held by one run only (not tested). */
   onlyCurrent: number;
   onlyBaseline: number;
+  /** `continuous`: a score that may happen to be 0/1 everywhere is still tested as a mean (default: 0/1 everywhere is binary). */
+  scores?: 'binary' | 'continuous';
 }
 
 export interface TestSettings {
@@ -69,7 +71,7 @@ export function pairedTest(figure: PairedFigure, settings: TestSettings = DEFAUL
   const clustered = pairs.some((p) => p.cluster !== undefined);
   const keys = clustered ? pairs.map((p) => p.cluster ?? `\u0000${p.id}`) : undefined;
   const difference = pairedDifference(d, keys);
-  const binary = pairs.every((p) => isBinary(p.current) && isBinary(p.baseline));
+  const binary = figure.scores !== 'continuous' && pairs.every((p) => isBinary(p.current) && isBinary(p.baseline));
   let worse = 0;
   let better = 0;
   for (const v of d) {

@@ -10,10 +10,13 @@ export interface ItemMeanInterval {
   method: 'wilson' | 't';
 }
 
-/** Wilson when every score is 0 or 1, else the t-interval; undefined without scores. */
-export function itemMeanInterval(values: readonly number[], confidence = 0.95): ItemMeanInterval | undefined {
+/**
+ * Wilson for a proportion (a figure scored 0 or 1 per item: every value must be), else the t-interval; undefined
+ * without scores. A continuous score that happens to be 0/1 everywhere is still a mean, hence the explicit kind.
+ */
+export function itemMeanInterval(values: readonly number[], kind: 'proportion' | 'mean', confidence = 0.95): ItemMeanInterval | undefined {
   if (values.length === 0) return undefined;
-  if (values.every((v) => v === 0 || v === 1)) {
+  if (kind === 'proportion' && values.every((v) => v === 0 || v === 1)) {
     const { low, high, se, n } = wilsonInterval(values.filter((v) => v === 1).length, values.length, confidence);
     return { low, high, se, n, method: 'wilson' };
   }
