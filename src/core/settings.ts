@@ -31,6 +31,12 @@ export const SHARED_SETTINGS_SHAPE = {
   baseline: z.string().min(1).optional(),
   /** Allowed drop against the baseline (0–1 scale). */
   baselineTolerance: z.number().min(0).max(1).optional(),
+  /** `significance`: paired tests per subset and pooled (Holm), failing on a significant drop beyond the margin; `tolerance`: a fixed allowed drop. */
+  baselineMode: z.enum(['significance', 'tolerance']).optional(),
+  /** Family-wise significance level of the baseline tests. */
+  baselineAlpha: z.number().gt(0).lt(1).optional(),
+  /** Practical margin: a significant drop no larger than this passes (0–1 scale). */
+  baselineMargin: z.number().min(0).max(1).optional(),
   /** Response cache of transformers:/openai: models (never replay). */
   cache: z.enum(['off', 'read', 'write', 'readwrite']).optional(),
   /** Cache file (JSONL); default .lokal-cache/responses.jsonl. */
@@ -61,6 +67,9 @@ export const SHARED_DEFAULTS = {
   maxNewTokens: MAX_NEW_TOKENS,
   output: 'results',
   baselineTolerance: 0.02,
+  baselineMode: 'significance',
+  baselineAlpha: 0.05,
+  baselineMargin: 0.01,
 } as const;
 
 export type SharedSettingsInput = z.input<z.ZodObject<typeof SHARED_SETTINGS_SHAPE>>;
@@ -109,6 +118,9 @@ export const SHARED_ENV: Record<string, EnvField> = {
   LOKAL_THRESHOLDS: { field: 'thresholds', parse: asIs },
   LOKAL_BASELINE: { field: 'baseline', parse: asIs },
   LOKAL_BASELINE_TOLERANCE: { field: 'baselineTolerance', parse: number },
+  LOKAL_BASELINE_MODE: { field: 'baselineMode', parse: lowerCase },
+  LOKAL_BASELINE_ALPHA: { field: 'baselineAlpha', parse: number },
+  LOKAL_BASELINE_MARGIN: { field: 'baselineMargin', parse: number },
   LOKAL_CACHE: { field: 'cache', parse: lowerCase },
   LOKAL_CACHE_FILE: { field: 'cacheFile', parse: asIs },
   LOKAL_DTYPE: { field: 'dtype', parse: trimmed },

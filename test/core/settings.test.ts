@@ -32,6 +32,9 @@ describe('settings: MultiLoKo view', () => {
       maxNewTokens: 64,
       output: 'results',
       baselineTolerance: 0.02,
+      baselineMode: 'significance',
+      baselineAlpha: 0.05,
+      baselineMargin: 0.01,
       prompt: 'auto',
       fewshot: 'dataset',
       shots: 5,
@@ -97,6 +100,9 @@ describe('settings: MultiLoKo view', () => {
         LOKAL_SUBSETS: 'local,human',
         LOKAL_STRICT: 'yes',
         LOKAL_BASELINE_TOLERANCE: '0.05',
+        LOKAL_BASELINE_MODE: 'Tolerance',
+        LOKAL_BASELINE_ALPHA: '0.1',
+        LOKAL_BASELINE_MARGIN: '0.03',
         LOKAL_MODEL: 'replay:p.jsonl',
         LOKAL_MISSING: 'fail',
         LOKAL_THRESHOLDS: '',
@@ -106,6 +112,9 @@ describe('settings: MultiLoKo view', () => {
     expect(config.subsets).toEqual(['local', 'human']);
     expect(config.strict).toBe(true);
     expect(config.baselineTolerance).toBe(0.05);
+    expect([config.baselineMode, config.baselineAlpha, config.baselineMargin]).toEqual(['tolerance', 0.1, 0.03]);
+    expect(() => resolveLokalConfig({}, { cwd: folder(), env: { LOKAL_BASELINE_ALPHA: '1' } })).toThrow(/LOKAL_BASELINE_ALPHA/);
+    expect(() => resolveLokalConfig({}, { cwd: folder(), env: { LOKAL_BASELINE_MODE: 'strict' } })).toThrow(/LOKAL_BASELINE_MODE/);
     expect(config.model).toBe('replay:p.jsonl');
     expect(config.missing).toBe('fail');
     expect(config.thresholds).toBeUndefined();

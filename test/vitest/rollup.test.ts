@@ -21,6 +21,14 @@ function subset(key: string, order: number, em: number, translated?: { source: s
   return { aggregate, records: [] };
 }
 
+/** Four records of which the first `right` score 1 on every metric (chrF and BLEU 100), the rest 0. */
+function itemRecords(key: string, right: number): RolledSubset['records'] {
+  return Array.from({ length: 4 }, (_, i) => {
+    const v = i < right ? 1 : 0;
+    return { subset: key, id: `${key}-${i}`, index: i, scores: { em: v, f1: v, bleu: 100 * v, chrf: 100 * v, edit_distance: 1 - v, edit_similarity: v, edit_distance_first: 1 - v } } as unknown as RolledSubset['records'][number];
+  });
+}
+
 const subsets = [
   subset('english', 0, 0.75),
   subset('french', 1, 0.25),
@@ -87,15 +95,29 @@ describe('the leaderboard table', () => {
     const lines = leaderboardLines(subsets, summariseGroups(subsets), tableMetrics(undefined));
     expect(lines.slice(0, 7)).toEqual([
       'MultiLoKo · local (headline)',
-      '  subset           items     EM     F1  chrF',
-      '  english · local      4  0.750  0.750  75.0',
-      '  french · local       4  0.250  0.250  25.0',
-      '  italian · local      4  0.500  0.500  50.0',
-      '  average                 0.500  0.500  50.0',
+      '  subset           items     EM  95% CI     F1  chrF',
+      '  english · local      4  0.750          0.750  75.0',
+      '  french · local       4  0.250          0.250  25.0',
+      '  italian · local      4  0.500          0.500  50.0',
+      '  average                 0.500          0.500  50.0',
       '  EM 0.500 ± 0.289 (2 SE over 3 languages) · min 0.250 (french) · max 0.750 (english) · gap 0.500',
     ]);
     expect(tableMetrics(['all'])).toEqual(['em', 'f1', 'bleu', 'chrf', 'edit_distance', 'edit_similarity']);
     expect(tableMetrics(['bleu'])).toEqual(['em', 'f1', 'bleu', 'chrf']);
     expect(() => tableMetrics(['rouge'])).toThrow(/unknown metric "rouge"/);
+  });
+
+  test('with item records: EM with its Wilson interval, F1 and chrF ± the half-width of their t-interval', () => {
+    // k of 4 items right, every metric 0/1 (× 100 for chrF) like EM.
+    const withItems = subsets.slice(0, 3).map((s) => ({ ...s, records: itemRecords(s.aggregate.key, s.aggregate.means!.em * 4) }));
+    const cells = leaderboardLines(withItems, summariseGroups(withItems), tableMetrics(undefined)).slice(1, 5).map((l) => l.trim().split(/\s{2,}/u));
+    // Wilson, z = 1.959964, n = 4: 3 of 4 → centre (0.75 + z²/8)/(1 + z²/4) = 0.627526, half 0.326886; 2 of 4 → 0.5 ± 0.349961.
+    // t-interval: 3 of 4 → sd 0.5, se 0.25, t(0.975, 3) = 3.182446, half 0.795612; 2 of 4 → sd √(1/3), half 0.918693.
+    expect(cells).toEqual([
+      ['subset', 'items', 'EM', '95% CI', 'F1', 'chrF'],
+      ['english · local', '4', '0.750', '[0.301, 0.954]', '0.750 ±0.796', '75.0 ±79.6'],
+      ['french · local', '4', '0.250', '[0.046, 0.699]', '0.250 ±0.796', '25.0 ±79.6'],
+      ['italian · local', '4', '0.500', '[0.150, 0.850]', '0.500 ±0.919', '50.0 ±91.9'],
+    ]);
   });
 });

@@ -6,13 +6,52 @@ import { judgeKalahi, kalahiGate } from './gates.ts';
 import type { KalahiPromptRecord, KalahiSuiteAggregate } from './records.ts';
 import { kalahiResults, resultsText } from './results.ts';
 import { kalahiGateLines, kalahiTableLines } from './table.ts';
+import { kalahiIntervals } from './intervals.ts';
+import { baselineFileFor } from '../../core/baseline/index.ts';
+import type { GateOutcome } from '../../core/gates.ts';
+import { judgeKalahiBaseline, judgeKalahiTolerance, readKalahiBaseline, type KalahiBaselineComparison } from './baselineGate.ts';
+import type { RolledKalahiSuite } from './results.ts';
 
-export function reportKalahi(rolled: ReadonlyArray<RolledGroup<KalahiPromptRecord, KalahiSuiteAggregate>>, { clauses }: Pick<ReportContext<KalahiSettings>, 'clauses'>): BenchmarkReport {
+/** Subsets not compared and the MC1 flips per variant, below the gate lines. */
+function kalahiBaselineLines(c: KalahiBaselineComparison): string[] {
+  const lines = [`Kalahi vs baseline ${c.file} · MC1 and MC2 paired by prompt variation, α = ${c.alpha} (Holm), margin ${c.margin}`];
+  lines.push(`  MC1 flips: ${Object.entries(c.flips).map(([v, f]) => `${v} ${f.worse.length} right → wrong, ${f.better.length} wrong → right`).join('; ') || 'none'} (kalahi.json, baseline.flips)`);
+  if (c.only_current.length > 0) lines.push(`  not in the baseline, not compared: ${c.only_current.join(', ')}`);
+  if (c.only_baseline.length > 0) lines.push(`  in the baseline only, not compared: ${c.only_baseline.join(', ')}`);
+  return lines;
+}
+
+/** Against LOKAL_BASELINE (when it holds a kalahi.json): paired tests, or the fixed tolerance in tolerance mode. */
+function judgeBaseline(suites: readonly RolledKalahiSuite[], settings: KalahiSettings | undefined, root: string): { outcomes: GateOutcome[]; comparison?: KalahiBaselineComparison } {
+  const file = settings?.baseline === undefined ? undefined : baselineFileFor(settings.baseline, root, 'kalahi');
+  if (file === undefined) return { outcomes: [] };
+  const baseline = readKalahiBaseline(file);
+  const records = suites.map((s) => ({ variant: s.aggregate.variant, records: s.records }));
+  if (settings!.baselineMode === 'tolerance') return { outcomes: judgeKalahiTolerance(records, baseline, settings!.baselineTolerance ?? 0.02) };
+  return judgeKalahiBaseline(records, baseline, { alpha: settings!.baselineAlpha ?? 0.05, margin: settings!.baselineMargin ?? 0.01 });
+}
+
+export function reportKalahi(
+  rolled: ReadonlyArray<RolledGroup<KalahiPromptRecord, KalahiSuiteAggregate>>,
+  { clauses, settings, root }: Pick<ReportContext<KalahiSettings>, 'clauses'> & Partial<Pick<ReportContext<KalahiSettings>, 'settings' | 'root'>>,
+): BenchmarkReport {
   const suites = rolled.map((r) => ({ aggregate: r.aggregate, records: r.records }));
-  const judged = judgeKalahi(clauses.map(kalahiGate), suites.map((s) => s.aggregate));
-  const results = kalahiResults(suites, judged);
+  const gates = judgeKalahi(clauses.map(kalahiGate), suites.map((s) => s.aggregate));
+  const vsBaseline = judgeBaseline(suites, settings, root ?? process.cwd());
+  const judged = { ...gates, outcomes: [...gates.outcomes, ...vsBaseline.outcomes] };
+  const plain = { ...kalahiResults(suites, judged), ...(vsBaseline.comparison ? { baseline: vsBaseline.comparison } : {}) };
+  // Each variant's intervals beside its figures (before the long list of records).
+  const results = {
+    ...plain,
+    variants: Object.fromEntries(
+      suites.map((s) => {
+        const { records, ...figures } = plain.variants[s.aggregate.variant]!;
+        return [s.aggregate.variant, { ...figures, intervals: kalahiIntervals(s.records, Object.keys(s.aggregate.byCategory)), records }];
+      }),
+    ),
+  };
   return {
-    lines: ['', ...kalahiTableLines(suites), ...kalahiGateLines(judged.outcomes, judged.notApplied)],
+    lines: ['', ...kalahiTableLines(suites), ...kalahiGateLines(judged.outcomes, judged.notApplied), ...(vsBaseline.comparison ? kalahiBaselineLines(vsBaseline.comparison) : [])],
     resultsText: resultsText(results),
     passed: results.gates_passed,
   };

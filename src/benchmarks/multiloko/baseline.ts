@@ -6,6 +6,14 @@ export interface Baseline {
   file: string;
   /** eval.py language key → that subset's EM in the baseline. */
   em: Map<string, number>;
+  /** eval.py language key → id (as a JSON key) → the item's EM and scored answer; empty for a file of means only. */
+  items?: Map<string, Map<string, BaselineItem>>;
+}
+
+/** One item of a baseline subset: eval.py writes each record under its id, beside the language's means. */
+export interface BaselineItem {
+  em: number;
+  prediction: string;
 }
 
 export class BaselineError extends Error {
@@ -34,6 +42,7 @@ export function parseBaseline(text: string, file: string): Baseline {
     throw new BaselineError(file, undefined, 'expected an object keyed by language (the layout of `lokal score` output)');
   }
   const em = new Map<string, number>();
+  const items = new Map<string, Map<string, BaselineItem>>();
   for (const [key, entry] of Object.entries(value as Record<string, unknown>)) {
     if (NOT_LANGUAGES.has(key)) continue;
     if (entry === null || typeof entry !== 'object') continue;
@@ -42,9 +51,23 @@ export function parseBaseline(text: string, file: string): Baseline {
       throw new BaselineError(file, `${key}.em`, 'is missing or not a number (expected each language entry to hold its mean "em")');
     }
     em.set(key, figure);
+    const records = baselineItems(entry as Record<string, unknown>, key, file);
+    if (records.size > 0) items.set(key, records);
   }
   if (em.size === 0) throw new BaselineError(file, undefined, 'holds no language entry with an "em" mean');
-  return { file, em };
+  return { file, em, items };
+}
+
+/** The item records of one language entry: every value that is an object (the means are numbers). */
+function baselineItems(entry: Record<string, unknown>, key: string, file: string): Map<string, BaselineItem> {
+  const items = new Map<string, BaselineItem>();
+  for (const [id, record] of Object.entries(entry)) {
+    if (record === null || typeof record !== 'object' || Array.isArray(record)) continue;
+    const { em, prediction } = record as Record<string, unknown>;
+    if (typeof em !== 'number' || !Number.isFinite(em)) throw new BaselineError(file, `${key}.${id}.em`, 'is missing or not a number (each item record holds its "em")');
+    items.set(id, { em, prediction: typeof prediction === 'string' ? prediction : '' });
+  }
+  return items;
 }
 
 export function readBaseline(file: string): Baseline {

@@ -3,6 +3,8 @@
 import type { BenchmarkGroup, BenchmarkPlan, GroupVerdict } from '../../core/benchmark.ts';
 import type { GateOutcome, ParsedClause } from '../../core/gates.ts';
 import { readBaseline, judgeAgainstBaseline, type Baseline } from './baseline.ts';
+import { hasItems } from './baselineGate.ts';
+import { baselineFileFor } from '../../core/baseline/index.ts';
 import { loadMultiLoKo, type MultiLoKoDataset, type MultiLoKoSubset } from './data/multiloko.ts';
 import type { MultiLoKoItem } from './data/schema.ts';
 import { judgeSubset, multilokoGate, type Gate } from './gates.ts';
@@ -69,6 +71,9 @@ function planGroups(dataset: MultiLoKoDataset, settings: MultiLoKoSettings, spec
       thresholds: settings.thresholds,
       baseline: settings.baseline,
       baselineTolerance: settings.baselineTolerance,
+      baselineMode: settings.baselineMode,
+      baselineAlpha: settings.baselineAlpha,
+      baselineMargin: settings.baselineMargin,
     };
     return { info, items };
   });
@@ -100,7 +105,10 @@ export async function prepareMultiLoKo(settings: MultiLoKoSettings, clauses: Par
   // Configuration mistakes fail the file once, at collection, instead of every item test.
   parseProviderSpec(spec);
   const gates = clauses.map(multilokoGate);
-  const baseline = settings.baseline === undefined ? undefined : readBaseline(settings.baseline);
+  const own = settings.baseline === undefined ? undefined : baselineFileFor(settings.baseline, process.cwd(), 'multiloko');
+  const read = own === undefined ? undefined : readBaseline(own);
+  // Paired tests need every subset's items, so the reporter judges them at the roll-up; a gate test keeps the tolerance rule.
+  const baseline = read && (settings.baselineMode === 'tolerance' || !hasItems(read)) ? read : undefined;
   // In a helper, so that the item closure below does not keep the whole dataset alive.
   const { groups, jobs } = planGroups(await loadMultiLoKo(settings.data, settings.split), settings, spec);
 

@@ -33,6 +33,10 @@ export interface LokalSubsetInfo extends GroupInfo {
   thresholds: string | undefined;
   baseline: string | undefined;
   baselineTolerance: number;
+  /** The baseline rule and its level and margin (absent in records of older runs: the defaults). */
+  baselineMode?: 'significance' | 'tolerance';
+  baselineAlpha?: number;
+  baselineMargin?: number;
 }
 
 /** How an item was asked: the official prompt used (or none: replay), its few-shot examples, and answer extraction. */

@@ -1,14 +1,15 @@
 // MultiLoKo's roll-up (defineBenchmark's `report`): leaderboard tables, headline, gates and the results file over
 // every subset of the run — loaded by the definition only when the reporter rolls up.
-import path from 'node:path';
+import { baselineFileFor } from '../../core/baseline/index.ts';
 import type { BenchmarkReport, ReportContext, RolledGroup } from '../../core/benchmark.ts';
 import { readBaseline } from './baseline.ts';
 import { multilokoGate } from './gates.ts';
 import { headlineLines } from './headlineTable.ts';
+import { headlineIntervalLines } from './intervalTable.ts';
 import type { LokalItemRecord, LokalSubsetAggregate } from './records.ts';
 import { judgeRun, officialLayout, summariseGroups, summariseRun, type RunSummary } from './rollup.ts';
 import type { MultiLoKoSettings } from './settings.ts';
-import { gateLines, leaderboardLines, tableMetrics } from './table.ts';
+import { baselineLines, gateLines, leaderboardLines, tableMetrics } from './table.ts';
 import { describePrompts } from './usage.ts';
 
 /** `5 items from the cache, 0 asked the model` (replay: answers read from the file). */
@@ -21,19 +22,26 @@ export function reportMultiLoKo(rolled: ReadonlyArray<RolledGroup<LokalItemRecor
   // Gate settings given now win; otherwise those the test run recorded (so a merge judges like its shards).
   const recorded = rolled[0]!.aggregate;
   const baselineFile = settings.baseline ?? recorded.baseline;
-  const tolerance = settings.baseline !== undefined ? settings.baselineTolerance : recorded.baselineTolerance;
+  const now = settings.baseline !== undefined;
+  const ownBaseline = baselineFile === undefined ? undefined : baselineFileFor(baselineFile, root, 'multiloko');
+  const tolerance = now ? settings.baselineTolerance : recorded.baselineTolerance;
   const subsets = rolled.map((r) => ({ aggregate: r.aggregate, records: r.records }));
   const groups = summariseGroups(subsets);
   const judged = judgeRun(subsets, groups, {
     gates: clauses.map(multilokoGate),
-    baseline: baselineFile === undefined ? undefined : readBaseline(path.resolve(root, baselineFile)),
+    baseline: ownBaseline === undefined ? undefined : readBaseline(ownBaseline),
     baselineTolerance: tolerance,
+    baselineMode: now ? settings.baselineMode : recorded.baselineMode ?? settings.baselineMode,
+    baselineAlpha: now ? settings.baselineAlpha : recorded.baselineAlpha ?? settings.baselineAlpha,
+    baselineMargin: now ? settings.baselineMargin : recorded.baselineMargin ?? settings.baselineMargin,
   });
   const summary = summariseRun(subsets, groups, judged);
   const lines = ['', ...leaderboardLines(subsets, groups, tableMetrics(settings.tableMetrics))];
   if (summary.headline) lines.push(...headlineLines(summary.headline, { model: summary.model ?? '?', prompt: describePrompts(summary.prompt) }));
+  if (summary.intervals) lines.push(...headlineIntervalLines(summary.intervals));
   lines.push(`lokal: ${describePrompts(summary.prompt)}; ${callsLine(summary)}`);
   lines.push(...gateLines(judged.outcomes, judged.notApplied));
+  if (judged.baseline) lines.push(...baselineLines(judged.baseline));
   const results = officialLayout(subsets);
   return {
     lines,

@@ -9,6 +9,8 @@ import type { ModelDescription } from '../../models/types.ts';
 import { summariseHeadline, type HeadlineSummary } from './headline.ts';
 import { judgeCross, judgeSubset, unmatchedScopes, type CrossFigures, type Gate, type GateOutcome } from './gates.ts';
 import { summariseCalls, summarisePrompts, type CallSummary, type PromptSummary } from './usage.ts';
+import { hasItems, judgeAgainstBaselineItems, type BaselineComparison } from './baselineGate.ts';
+import { headlineIntervals, subsetIntervals, type HeadlineIntervals, type MetricInterval } from './intervals.ts';
 
 export interface RolledSubset {
   aggregate: LokalSubsetAggregate;
@@ -120,17 +122,27 @@ export interface GateSettings {
   gates: Gate[];
   baseline?: Baseline;
   baselineTolerance: number;
+  /** Default `significance` (paired tests, Holm, margin); `tolerance`: the fixed allowed drop. */
+  baselineMode?: 'significance' | 'tolerance';
+  baselineAlpha?: number;
+  baselineMargin?: number;
 }
 
 /** Every gate judged on the whole run: per subset, across local languages, and against the baseline. */
-export function judgeRun(subsets: readonly RolledSubset[], groups: readonly GroupSummary[], settings: GateSettings): { outcomes: GateOutcome[]; notApplied: string[] } {
+export function judgeRun(subsets: readonly RolledSubset[], groups: readonly GroupSummary[], settings: GateSettings): { outcomes: GateOutcome[]; notApplied: string[]; baseline?: BaselineComparison } {
   const outcomes: GateOutcome[] = [];
+  const significance = settings.baseline !== undefined && (settings.baselineMode ?? 'significance') === 'significance';
+  const paired = significance && hasItems(settings.baseline!);
+  // A file of per-language means has nothing to pair: only the tolerance rule can judge it, and each outcome says so.
+  const tolerance = settings.baseline && !paired ? settings.baseline : undefined;
+  const fallback = significance && !paired ? `; ${settings.baseline!.file} holds no per-item records, so it is compared by the tolerance rule (LOKAL_BASELINE_TOLERANCE), not paired tests` : '';
+  const withFallback = (o: GateOutcome) => ((o.message += fallback), o);
   for (const s of subsets) {
     const a = s.aggregate;
     if (!a.means) continue;
     outcomes.push(...judgeSubset(settings.gates, { key: a.key, name: a.name, local: !a.translated, means: a.means }));
-    const vsBaseline = settings.baseline && judgeAgainstBaseline(settings.baseline, settings.baselineTolerance, a.key, `${a.name} EM`, a.means.em);
-    if (vsBaseline) outcomes.push(vsBaseline);
+    const vsBaseline = tolerance && judgeAgainstBaseline(tolerance, settings.baselineTolerance, a.key, `${a.name} EM`, a.means.em);
+    if (vsBaseline) outcomes.push(withFallback(vsBaseline));
   }
   const local = groups.find((g) => g.id === 'local');
   outcomes.push(
@@ -146,25 +158,31 @@ export function judgeRun(subsets: readonly RolledSubset[], groups: readonly Grou
         : undefined,
     ),
   );
-  if (settings.baseline && local) {
-    const base = baselineAverage(settings.baseline, local.subsets);
+  let comparison: BaselineComparison | undefined;
+  if (paired) {
+    const judged = judgeAgainstBaselineItems(subsets, settings.baseline!, { alpha: settings.baselineAlpha ?? 0.05, margin: settings.baselineMargin ?? 0.01 });
+    outcomes.push(...judged.outcomes);
+    comparison = judged.comparison;
+  }
+  if (tolerance && local) {
+    const base = baselineAverage(tolerance, local.subsets);
     if (base && base.keys.length > 1) {
       const current = subsets.filter((s) => base.keys.includes(s.aggregate.key)).map((s) => s.aggregate.means!.em);
       let sum = 0;
       for (const v of current) sum += v;
       const outcome = judgeAgainstBaseline(
-        { file: settings.baseline.file, em: new Map([['*', base.average]]) },
+        { file: tolerance.file, em: new Map([['*', base.average]]) },
         settings.baselineTolerance,
         '*',
         `average EM (${base.keys.length} local languages in both runs)`,
         sum / current.length,
       )!;
-      outcomes.push(outcome);
+      outcomes.push(withFallback(outcome));
     }
   }
   const notApplied = unmatchedScopes(settings.gates, new Set(subsets.map((s) => s.aggregate.key)));
   const crossWithoutLocal = local ? [] : settings.gates.filter((g) => g.scope.kind === 'cross').map((g) => g.clause);
-  return { outcomes, notApplied: [...notApplied, ...crossWithoutLocal] };
+  return { outcomes, notApplied: [...notApplied, ...crossWithoutLocal], ...(comparison ? { baseline: comparison } : {}) };
 }
 
 export interface RunSummary {
@@ -181,13 +199,17 @@ export interface RunSummary {
   /** The leaderboard figures: average EM over the local subsets ± 2 SE, gap, min, max; MTE and LE (headline.ts). */
   headline: HeadlineSummary | null;
   groups: GroupSummary[];
-  subsets: Array<Pick<LokalSubsetAggregate, 'key' | 'name' | 'language' | 'translated' | 'selected' | 'total' | 'scored' | 'missing' | 'failed' | 'skipped' | 'cached' | 'prompts'> & { translation: string | null; means: Record<string, number> | null }>;
+  subsets: Array<Pick<LokalSubsetAggregate, 'key' | 'name' | 'language' | 'translated' | 'selected' | 'total' | 'scored' | 'missing' | 'failed' | 'skipped' | 'cached' | 'prompts'> & { translation: string | null; means: Record<string, number> | null; intervals: Partial<Record<MultiLoKoMetric, MetricInterval>> }>;
+  /** 95% bootstrap intervals of the headline figures (average EM, gap, MTE, LE), with the resamples and seed. */
+  intervals: HeadlineIntervals | null;
   gates: GateOutcome[];
   gates_not_applied: string[];
   gates_passed: boolean;
+  /** With LOKAL_BASELINE in significance mode: every paired test, its decision and the flipped items per subset. */
+  baseline?: BaselineComparison;
 }
 
-export function summariseRun(subsets: readonly RolledSubset[], groups: readonly GroupSummary[], judged: { outcomes: GateOutcome[]; notApplied: string[] }): RunSummary {
+export function summariseRun(subsets: readonly RolledSubset[], groups: readonly GroupSummary[], judged: { outcomes: GateOutcome[]; notApplied: string[]; baseline?: BaselineComparison }): RunSummary {
   const first = subsets[0]?.aggregate;
   const aggregates = subsets.map((s) => s.aggregate);
   const count = (f: (a: LokalSubsetAggregate) => number) => subsets.reduce((n, s) => n + f(s.aggregate), 0);
@@ -208,7 +230,7 @@ export function summariseRun(subsets: readonly RolledSubset[], groups: readonly 
     },
     headline: summariseHeadline(subsets),
     groups: [...groups],
-    subsets: subsets.map(({ aggregate: a }) => ({
+    subsets: subsets.map(({ aggregate: a, records }) => ({
       key: a.key,
       name: a.name,
       language: a.language,
@@ -223,9 +245,12 @@ export function summariseRun(subsets: readonly RolledSubset[], groups: readonly 
       cached: a.cached ?? 0,
       prompts: a.prompts ?? [],
       means: a.means ?? null,
+      intervals: subsetIntervals(records),
     })),
+    intervals: headlineIntervals(subsets) ?? null,
     gates: judged.outcomes,
     gates_not_applied: judged.notApplied,
     gates_passed: judged.outcomes.every((o) => o.pass),
+    ...(judged.baseline ? { baseline: judged.baseline } : {}),
   };
 }

@@ -3,6 +3,8 @@ import { MULTILOKO_METRICS, type MultiLoKoMetric } from './metrics/metricNames.t
 import type { GroupSummary, RolledSubset } from './rollup.ts';
 import { METRIC_LABELS, UNIT_METRICS, type GateOutcome } from './gates.ts';
 import { alignedColumns, gateSection } from '../../core/textTable.ts';
+import type { BaselineComparison } from './baselineGate.ts';
+import { subsetIntervals, type MetricInterval } from './intervals.ts';
 
 export const DEFAULT_TABLE_METRICS: readonly MultiLoKoMetric[] = ['em', 'f1', 'chrf'];
 
@@ -24,17 +26,34 @@ export function formatMetric(metric: MultiLoKoMetric, value: number): string {
   return metric === 'edit_distance' ? value.toFixed(2) : value.toFixed(1);
 }
 
+/** EM's Wilson interval as `[lo, hi]`; blank without items. */
+function emInterval(interval: MetricInterval | undefined): string {
+  return interval && interval.n > 1 ? `[${formatMetric('em', interval.low)}, ${formatMetric('em', interval.high)}]` : '';
+}
+
+/** A mean with the half-width of its t-interval, `0.512 ±0.041`; the mean alone without one. */
+function withHalfWidth(metric: MultiLoKoMetric, value: number, interval: MetricInterval | undefined): string {
+  if (!interval || interval.se === null) return formatMetric(metric, value);
+  return `${formatMetric(metric, value)} ±${formatMetric(metric, (interval.high - interval.low) / 2)}`;
+}
+
+/** Per metric the table's cells: EM and its `[lo, hi]` column, the others `mean ±half-width`. */
+function metricCells(metric: MultiLoKoMetric, value: number, interval: MetricInterval | undefined): string[] {
+  return metric === 'em' ? [formatMetric('em', value), emInterval(interval)] : [withHalfWidth(metric, value, interval)];
+}
+
 export function leaderboardLines(subsets: readonly RolledSubset[], groups: readonly GroupSummary[], metrics: readonly MultiLoKoMetric[]): string[] {
   const lines: string[] = [];
   const bySubset = new Map(subsets.map((s) => [s.aggregate.key, s]));
   for (const group of groups) {
-    const header = ['subset', 'items', ...metrics.map((m) => METRIC_LABELS[m])];
+    const header = ['subset', 'items', ...metrics.flatMap((m) => (m === 'em' ? ['EM', '95% CI'] : [METRIC_LABELS[m]]))];
     const rows = group.subsets.map((key) => {
-      const a = bySubset.get(key)!.aggregate;
+      const { aggregate: a, records } = bySubset.get(key)!;
       const items = `${a.scored}${a.missing ? ` (${a.missing}∅)` : ''}${a.failed ? ` (${a.failed}✗)` : ''}`;
-      return [a.name, items, ...metrics.map((m) => formatMetric(m, a.means![m]))];
+      const intervals = subsetIntervals(records);
+      return [a.name, items, ...metrics.flatMap((m) => metricCells(m, a.means![m], intervals[m]))];
     });
-    const averages = ['average', '', ...metrics.map((m) => formatMetric(m, group.figures[`average_${m}`]!))];
+    const averages = ['average', '', ...metrics.flatMap((m) => (m === 'em' ? [formatMetric(m, group.figures.average_em!), ''] : [formatMetric(m, group.figures[`average_${m}`]!)]))];
     lines.push(`MultiLoKo · ${group.title}`);
     lines.push(...alignedColumns([header, ...rows, averages], (c) => c > 0).map((l) => `  ${l}`));
     const em = group.em;
@@ -49,4 +68,14 @@ export function leaderboardLines(subsets: readonly RolledSubset[], groups: reado
 
 export function gateLines(outcomes: readonly GateOutcome[], notApplied: readonly string[]): string[] {
   return gateSection('MultiLoKo gates', outcomes, notApplied, 'no such subset or no local subset in this run');
+}
+
+/** Below the gate lines in significance mode: subsets not compared, and how many items flipped per subset. */
+export function baselineLines(comparison: BaselineComparison): string[] {
+  const lines = [`MultiLoKo vs baseline ${comparison.file} · EM paired by id, α = ${comparison.alpha} (Holm), margin ${comparison.margin}`];
+  const flips = Object.entries(comparison.flips).filter(([, f]) => f.worse.length + f.better.length > 0);
+  lines.push(`  flipped items: ${flips.length === 0 ? 'none' : flips.map(([key, f]) => `${key} ${f.worse.length} right → wrong, ${f.better.length} wrong → right`).join('; ')} (listed in the results file, summary.baseline.flips)`);
+  if (comparison.only_current.length > 0) lines.push(`  not in the baseline, not compared: ${comparison.only_current.join(', ')}`);
+  if (comparison.only_baseline.length > 0) lines.push(`  in the baseline only, not compared: ${comparison.only_baseline.join(', ')}`);
+  return lines;
 }

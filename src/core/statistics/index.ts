@@ -4,3 +4,5 @@ export { wilsonInterval, meanInterval, sampleSd, type Interval } from './interva
 export { pairedDifference, mcnemarExact, holm, minimumDetectableEffect, type PairedDifference } from './paired.ts';
 export { clusterBootstrap, seededUniform, quantileSorted, type BootstrapOptions, type BootstrapResult } from './bootstrap.ts';
 export { logGamma, incompleteBeta, incompleteGamma } from './special.ts';
+export { stratifiedBootstrap, type StratifiedBootstrapOptions, type FigureInterval } from './stratifiedBootstrap.ts';
+export { itemMeanInterval, type ItemMeanInterval } from './figureInterval.ts';
