@@ -57,12 +57,19 @@ export function scoreOutputJson(output: ScoreOutput, trailing: ReadonlyArray<[st
   return officialResultsJson(output.languages, { sum: output.sum, trailing: sections });
 }
 
-/** `{ ...scores, targets, prediction }` with Object.assign: one record per item, and the spread costs more in a cold process. */
+/** `{ ...scores, targets, prediction }` as one literal: one allocation per item with one shape (ExampleScores' keys). */
 function scoredRecord(scores: ExampleScores, targets: string[], prediction: string): ScoredRecord {
-  const record = Object.assign({}, scores) as ScoredRecord;
-  record.targets = targets;
-  record.prediction = prediction;
-  return record;
+  return {
+    em: scores.em,
+    f1: scores.f1,
+    bleu: scores.bleu,
+    chrf: scores.chrf,
+    edit_distance: scores.edit_distance,
+    edit_similarity: scores.edit_similarity,
+    edit_distance_first: scores.edit_distance_first,
+    targets,
+    prediction,
+  };
 }
 
 const idKey = (id: string | number, stringify: boolean): string =>

@@ -43,6 +43,16 @@ export async function openMultiLoKo(location?: string, options: LoadMultiLoKoOpt
 }
 
 const itemId = (item: { id?: string | number }) => item.id;
+
+/** Reads the files concurrently; every outcome is kept, so the caller can report the first failure in order. */
+function readAllSettled(tree: DatasetTree, files: readonly string[]): Promise<Array<PromiseSettledResult<Uint8Array>>> {
+  return Promise.allSettled(files.map((file) => tree.read(file)));
+}
+
+function settledValue<T>(result: PromiseSettledResult<T>): T {
+  if (result.status === 'rejected') throw result.reason;
+  return result.value;
+}
 /** The zod-validating parsers: they name the file, line and field of a problem the quick read met. */
 const validatingParsers = () => import('../../../data/jsonl.ts');
 
@@ -58,16 +68,19 @@ export async function readMultiLoKoTree(tree: DatasetTree, split: string): Promi
       { code: 'layout' },
     );
   }
+  // Every file is read at once (the reads overlap), then parsed in order: the first bad file in order is reported.
+  const reads = await readAllSettled(tree, [...layout.subsets.map((s) => s.file), ...layout.fewshot.map((f) => f.file)]);
+  let next = 0;
   const subsets: MultiLoKoSubset[] = [];
   for (const subset of layout.subsets) {
-    const bytes = await tree.read(subset.file);
+    const bytes = settledValue(reads[next++]!);
     const items =
       quickJsonlRecords(bytes, checkMultiLoKoItem, itemId) ?? (await validatingParsers()).parseMultiLoKoJsonl(bytes, tree.describe(subset.file));
     subsets.push({ ...subset, items });
   }
   const fewshot: Record<string, MultiLoKoFewshotItem[]> = {};
   for (const { folder, file } of layout.fewshot) {
-    const bytes = await tree.read(file);
+    const bytes = settledValue(reads[next++]!);
     fewshot[folder] = quickJsonlRecords(bytes, checkFewshotItem, itemId) ?? (await validatingParsers()).parseFewshotJsonl(bytes, tree.describe(file));
   }
   return { split, location: tree.location, subsets, fewshot };

@@ -2,7 +2,7 @@
 // by line (JSONL) or record by record (CSV), so a file of any size within the limit costs only its rows.
 // CSV files are read by predictionsCsv.ts, loaded only for a .csv file: reading JSONL loads no CSV code.
 import { DataError, type DataErrorCode } from '../../../data/errors.ts';
-import { DEFAULT_MAX_STREAM_BYTES, readTextLines } from '../../../data/files.ts';
+import { DEFAULT_MAX_STREAM_BYTES, readTextLineBatches } from '../../../data/files.ts';
 import { checkIdPrecision, parseJsonLine } from '../../../data/jsonlText.ts';
 import { describeJsonValue } from './describeJsonValue.ts';
 
@@ -94,7 +94,9 @@ export async function readPredictions(file: string, options: ReadPredictionsOpti
   if (file.endsWith('.csv')) return (await import('./predictionsCsv.ts')).readPredictionsCsv(file, stream);
   const rows: PredictionRow[] = [];
   // Strict UTF-8 as Python's open() reads it (a BOM is tolerated): bad bytes are an error, not U+FFFD.
-  for await (const { line, raw } of readTextLines(file, stream)) rows.push(validatePredictionRow(file, line, parseJsonLine(raw, file, line)));
+  for await (const batch of readTextLineBatches(file, stream)) {
+    for (const { line, raw } of batch) rows.push(validatePredictionRow(file, line, parseJsonLine(raw, file, line)));
+  }
   if (rows.length === 0) throw emptyFile(file, false);
   return rows;
 }

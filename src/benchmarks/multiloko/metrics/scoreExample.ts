@@ -56,5 +56,7 @@ export function scoreExample(
   const pred = normalize(prediction);
   const norm = targets.map((t) => normalize(t));
   const { scores, truncated } = scoreNormalized(pred, norm);
-  return { scores, prediction: pred, targets: norm, ...(truncated ? { truncated: true as const } : {}) };
+  const result: { scores: ExampleScores; prediction: string; targets: string[]; truncated?: true } = { scores, prediction: pred, targets: norm };
+  if (truncated) result.truncated = true;
+  return result;
 }
