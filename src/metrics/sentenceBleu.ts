@@ -143,7 +143,9 @@ export function sentenceBleu(hyp: string, refs: readonly string[], opts: Sentenc
 
   const hypTokens = bleuTokens(hyp);
   const sysLen = hypTokens.length;
-  const refTokens = refs.map(bleuTokens);
+  // push, not map(): one array kind whether or not V8 has optimised the caller (see scoreExample).
+  const refTokens: string[][] = [];
+  for (let r = 0; r < refs.length; r++) refTokens.push(bleuTokens(refs[r]!));
   const correct = [0, 0, 0, 0];
   const total = [0, 0, 0, 0];
   for (let n = 1; n <= MAX_ORDER; n++) total[n - 1] = Math.max(0, sysLen - n + 1);

@@ -218,7 +218,7 @@ class PyJsonWriter {
       return this.parts.splice(start).join('');
     }
     const inner = this.line(level + 1);
-    let text = '[';
+    const pieces: string[] = [];
     for (let i = 0; i < list.length; i++) {
       const item: unknown = list[i];
       if (typeof item !== 'string') {
@@ -226,9 +226,10 @@ class PyJsonWriter {
         this.value(list, level, `${where}.${field}`);
         return this.parts.splice(start).join('');
       }
-      text += (i ? ',' : '') + inner + JSON.stringify(item);
+      pieces.push(i ? ',' : '[', inner, JSON.stringify(item));
     }
-    return text + this.line(level) + ']';
+    pieces.push(this.line(level), ']');
+    return pieces.join('');
   }
 
   /**
@@ -240,23 +241,27 @@ class PyJsonWriter {
     const float = (key: MultiLoKoMetric | ExtraMetric): string => metricText(record, key, where);
     // eval.py's metric values are floats, except f1, which is the int 0 when no token is shared.
     const f1 = record.f1 === 0 ? '0' : float('f1');
-    let text =
-      p[FIRST_RECORD_KEY]! + float('em') + p.f1! + f1 + p.bleu! + float('bleu') + p.chrf! + float('chrf') + p.edit_distance! + float('edit_distance') +
-      p.edit_similarity! + float('edit_similarity') +
-      p.targets! + this.stringList(record.targets, level + 1, where, 'targets') +
-      p.prediction! + (typeof record.prediction === 'string' ? JSON.stringify(record.prediction) : this.stringList(record.prediction, level + 1, where, 'prediction'));
+    // One array joined once: the record's text is one flat string, and its pieces die young (a `+` chain would keep
+    // every piece alive in a rope until the final join, for the garbage collector to copy).
+    const pieces = [
+      p[FIRST_RECORD_KEY]!, float('em'), p.f1!, f1, p.bleu!, float('bleu'), p.chrf!, float('chrf'),
+      p.edit_distance!, float('edit_distance'), p.edit_similarity!, float('edit_similarity'),
+      p.targets!, this.stringList(record.targets, level + 1, where, 'targets'),
+      p.prediction!, typeof record.prediction === 'string' ? JSON.stringify(record.prediction) : this.stringList(record.prediction, level + 1, where, 'prediction'),
+    ];
     if (extras) {
-      text += p.edit_distance_first! + float('edit_distance_first');
+      pieces.push(p.edit_distance_first!, float('edit_distance_first'));
       for (const k in record) {
         if (RECORD_KEYS.has(k) || !Object.hasOwn(record, k)) continue;
         const v = (record as unknown as Record<string, unknown>)[k];
         if (v === undefined) continue;
         const start = this.parts.length;
         this.value(v, level + 1, `${where}.${k}`);
-        text += ',' + this.line(level + 1) + JSON.stringify(k) + ': ' + this.parts.splice(start).join('');
+        pieces.push(',' + this.line(level + 1) + JSON.stringify(k) + ': ', ...this.parts.splice(start));
       }
     }
-    this.parts.push(text + this.line(level) + '}');
+    pieces.push(this.line(level) + '}');
+    this.parts.push(pieces.join(''));
   }
 }
 

@@ -54,7 +54,10 @@ export function scoreExample(
   requireTargets(targets, 'scoreExample');
   const normalize = opts.normalize ?? normalizeAnswer;
   const pred = normalize(prediction);
-  const norm = targets.map((t) => normalize(t));
+  // A loop with push, not map(): map() optimised by V8 returns holey arrays where the unoptimised one returned packed
+  // ones, and every metric optimised for one kind would be thrown away (deoptimised) on the first of the other.
+  const norm: string[] = [];
+  for (let t = 0; t < targets.length; t++) norm.push(normalize(targets[t]!));
   const { scores, truncated } = scoreNormalized(pred, norm);
   const result: { scores: ExampleScores; prediction: string; targets: string[]; truncated?: true } = { scores, prediction: pred, targets: norm };
   if (truncated) result.truncated = true;
