@@ -39,14 +39,15 @@ const OFFICIAL = new Set<string>(MULTILOKO_METRICS);
 const RECORD_KEYS = new Set<string>([...MULTILOKO_METRICS, ...EXTRA_METRICS, 'targets', 'prediction']);
 // The prefixes' key for the first record key, which opens the record with `{` instead of `,`.
 const FIRST_RECORD_KEY = `{${MULTILOKO_METRICS[0]}`;
-// Python dict keys keep their type: int 1 and str '1' are different keys.
-const typedKey = (id: string | number) => `${typeof id}:${String(id)}`;
+// Python dict keys keep their type: int 1 and str '1' are different keys. A Map keyed by the id itself keeps them
+// apart too (SameValueZero: 1 and '1' differ, 0 and -0 are one key as in Python), without a key string per example.
+const typedKey = (id: string | number): string | number => id;
 
 /** The results with Python's key order made explicit (object keys that look like integers would be reordered by JS). */
 export function assembleOrderedResults(languages: ReadonlyArray<LanguageExamples>, opts: AssembleOptions = {}): OrderedResults {
   const extras = opts.extras ?? true;
   // Language dicts in first-seen order; a repeated language key merges into the first, as a dict would.
-  const byKey = new Map<string, Map<string, OrderedEntry>>();
+  const byKey = new Map<string, Map<string | number, OrderedEntry>>();
   for (const language of languages) {
     if (language.key === 'group_metrics') {
       throw new MetricsError('assembleResults: a language may not be called "group_metrics" (the results key of the aggregates)', 'key');
