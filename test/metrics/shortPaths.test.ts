@@ -1,8 +1,9 @@
-// The short-input paths of sentence BLEU (n-grams counted by direct comparison up to 24 hypothesis tokens) and of
-// SequenceMatcher (longest matches by direct scan up to 4,096 cells) against plain transcriptions of sacrebleu and of
-// CPython's difflib, on inputs on both sides of each threshold, so both paths of each metric are held to one reference.
+// The short-input paths of sentence BLEU (n-grams counted by direct comparison up to 24 hypothesis tokens), of token
+// F1 (common tokens counted directly up to 24 tokens a side) and of SequenceMatcher (longest matches by direct scan up
+// to 4,096 cells) against plain transcriptions of sacrebleu, eval.py's _f1 and CPython's difflib, on inputs on both
+// sides of each threshold, so both paths of each metric are held to one reference.
 import { describe, expect, test } from 'vitest';
-import { bleuTokens, matchingCharacters, sentenceBleu } from '../../src/metrics/index.ts';
+import { bleuTokens, matchingCharacters, sentenceBleu, tokenF1Single } from '../../src/metrics/index.ts';
 import { pythonSum } from '../../src/core/python/pythonSum.ts';
 import { seededRandom } from '../support/seededRandom.ts';
 
@@ -121,5 +122,34 @@ describe('SequenceMatcher: direct longest-match scan and the b2j index agree wit
       expect(matchingCharacters(a, b, autojunk), `${la}x${lb} autojunk=${autojunk}`).toBe(plainMatching(a, b, autojunk));
     }
     expect(paths).toEqual(new Set(['direct', 'indexed']));
+  });
+});
+
+/** eval.py's _f1 with collections.Counter written as Maps: common = sum(min counts), then 2PR/(P+R). */
+function plainF1(pred: string[], target: string[]): number {
+  if (pred.length === 0 || target.length === 0) return 0;
+  const counts = (tokens: string[]) => tokens.reduce((m, t) => m.set(t, (m.get(t) ?? 0) + 1), new Map<string, number>());
+  const p = counts(pred);
+  const t = counts(target);
+  let same = 0;
+  for (const [token, k] of p) same += Math.min(k, t.get(token) ?? 0);
+  if (same === 0) return 0;
+  const precision = same / pred.length;
+  const recall = same / target.length;
+  return (2 * precision * recall) / (precision + recall);
+}
+
+describe('token F1: direct counting (≤ 24 tokens a side) and Counter maps agree with the plain transcription', () => {
+  test('token lists from 0 to 40 tokens with repeats', () => {
+    const paths = new Set<string>();
+    for (let i = 0; i < 800; i++) {
+      const words = ['a', 'b', 'c', 'roma', 'città', '東京', 'x'].slice(0, 1 + Math.floor(random() * 7));
+      const list = () => Array.from({ length: Math.floor(random() * 41) }, () => pick(words));
+      const pred = list();
+      const target = list();
+      paths.add(pred.length <= 24 && target.length <= 24 ? 'direct' : 'maps');
+      expect(tokenF1Single(pred, target), JSON.stringify([pred, target])).toBe(plainF1(pred, target));
+    }
+    expect(paths).toEqual(new Set(['direct', 'maps']));
   });
 });
