@@ -139,13 +139,25 @@ export function sentenceBleu(hyp: string, refs: readonly string[], opts: Sentenc
   if (typeof hyp !== 'string') throw new TypeError(`sentenceBleu: hypothesis must be a string, got ${typeof hyp}`);
   if (!Array.isArray(refs)) throw new TypeError(`sentenceBleu: references must be an array, got ${typeof refs}`);
   if (refs.length === 0) throw new MetricsError('sentenceBleu: no references given', 'refs');
-  const effectiveOrder = opts.effectiveOrder ?? true;
-
-  const hypTokens = bleuTokens(hyp);
-  const sysLen = hypTokens.length;
   // push, not map(): one array kind whether or not V8 has optimised the caller (see scoreExample).
   const refTokens: string[][] = [];
   for (let r = 0; r < refs.length; r++) refTokens.push(bleuTokens(refs[r]!));
+  return sentenceBleuOfTokens(bleuTokens(hyp), refTokens, opts);
+}
+
+// tokens13a's own shortcut test: without an ASCII punctuation character, 13a (after rstrip) is the whitespace split.
+const ASCII_PUNCTUATION = /[\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]/;
+
+/** `bleuTokens(segment)` given the segment's Python whitespace split, which it is unless 13a has punctuation to cut. */
+export function bleuTokensWithSplit(segment: string, split: string[]): string[] {
+  return ASCII_PUNCTUATION.test(segment) ? bleuTokens(segment) : split;
+}
+
+/** sentenceBleu on segments already tokenised by bleuTokens (at least one reference). */
+export function sentenceBleuOfTokens(hypTokens: readonly string[], refTokens: ReadonlyArray<readonly string[]>, opts: SentenceBleuOptions = {}): number {
+  if (refTokens.length === 0) throw new MetricsError('sentenceBleu: no references given', 'refs');
+  const effectiveOrder = opts.effectiveOrder ?? true;
+  const sysLen = hypTokens.length;
   const correct = [0, 0, 0, 0];
   const total = [0, 0, 0, 0];
   for (let n = 1; n <= MAX_ORDER; n++) total[n - 1] = Math.max(0, sysLen - n + 1);

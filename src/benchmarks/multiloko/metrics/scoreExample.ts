@@ -6,9 +6,10 @@ import { exactMatch } from './exactMatch.ts';
 import type { ExampleScores } from './metricNames.ts';
 import { normalizeAnswer } from './normalizeAnswer.ts';
 import { requireTargets } from './requireTargets.ts';
-import { sentenceBleu } from '../../../metrics/sentenceBleu.ts';
+import { bleuTokensWithSplit, sentenceBleuOfTokens } from '../../../metrics/sentenceBleu.ts';
 import { sequenceMatcherRatio } from '../../../metrics/sequenceMatcherRatio.ts';
-import { tokenF1 } from './tokenF1.ts';
+import { tokenF1OfTokens } from './tokenF1.ts';
+import { pythonSplit } from '../../../core/python/pythonWhitespace.ts';
 
 /** Every metric of already-normalised strings; `edit_distance_first` is the distance to targets[0]. */
 export function scoreNormalizedExample(prediction: string, targets: readonly string[]): ExampleScores {
@@ -30,10 +31,19 @@ function scoreNormalized(prediction: string, targets: readonly string[]): { scor
     if (s > maxSimilarity) maxSimilarity = s;
   }
   const chrf = chrfSentence(prediction, targets);
+  // One whitespace split per string for F1 and BLEU (13a is that split unless the text has ASCII punctuation).
+  const predTokens = pythonSplit(prediction);
+  const targetTokens: string[][] = [];
+  const refTokens: string[][] = [];
+  for (let t = 0; t < targets.length; t++) {
+    const split = pythonSplit(targets[t]!);
+    targetTokens.push(split);
+    refTokens.push(bleuTokensWithSplit(targets[t]!, split));
+  }
   const scores: ExampleScores = {
     em: exactMatch(prediction, targets),
-    f1: tokenF1(prediction, targets),
-    bleu: sentenceBleu(prediction, targets),
+    f1: tokenF1OfTokens(predTokens, targetTokens),
+    bleu: sentenceBleuOfTokens(bleuTokensWithSplit(prediction, predTokens), refTokens),
     chrf: chrf.score,
     edit_distance: minDistance,
     edit_similarity: maxSimilarity,

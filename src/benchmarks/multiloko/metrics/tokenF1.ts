@@ -47,6 +47,16 @@ export function tokenF1Single(predTokens: readonly string[], targetTokens: reado
   return (2 * precision * recall) / (precision + recall);
 }
 
+/** tokenF1 on token lists already split (Python whitespace): max over the targets' lists. */
+export function tokenF1OfTokens(predTokens: readonly string[], targetTokens: ReadonlyArray<readonly string[]>): number {
+  let best = -Infinity;
+  for (let t = 0; t < targetTokens.length; t++) {
+    const f = tokenF1Single(predTokens, targetTokens[t]!);
+    if (f > best) best = f;
+  }
+  return best;
+}
+
 /** Max over targets of token F1 (on normalised strings). */
 export function tokenF1(pred: string, targets: readonly string[]): number {
   requireTargets(targets, 'tokenF1');
