@@ -67,7 +67,9 @@ export function quickJsonlRecords<T>(
   }
   const records: T[] = [];
   const ids = new Set<string>();
-  for (const { raw } of jsonlLines(text)) {
+  // jsonlLines' lines, without a generator step and a {line, raw} object per line (no line numbers are needed here).
+  for (const raw of text.split(/\r\n|\r|\n/)) {
+    if (raw.trim() === '') continue;
     let value: unknown;
     try {
       value = JSON.parse(raw);
