@@ -151,11 +151,11 @@ function ensureBuild(): void {
 const GNU_TIME = existsSync('/usr/bin/time') && spawnSync('/usr/bin/time', ['-f', '%U', 'true']).status === 0 ? '/usr/bin/time' : undefined;
 
 /** Wall seconds of one child process run to completion, and its CPU seconds (user + system) where GNU time is present. */
-function timeProcess(command: string, args: string[]): { seconds: number; cpu: number | undefined } {
+function timeProcess(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): { seconds: number; cpu: number | undefined } {
   const cpuFile = GNU_TIME && path.join(tmpdir(), `lokal-bench-cpu-${process.pid}`);
   const [exe, argv] = cpuFile ? [GNU_TIME!, ['-f', '%U %S', '-o', cpuFile, command, ...args]] : [command, args];
   const start = performance.now();
-  const run = spawnSync(exe, argv, { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 26 });
+  const run = spawnSync(exe, argv, { cwd: REPO_ROOT, env, stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 26 });
   const seconds = (performance.now() - start) / 1000;
   if (run.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${run.status ?? run.signal}\n${run.stderr?.toString().slice(-2000)}`);
   let cpu: number | undefined;
@@ -216,9 +216,31 @@ async function score(): Promise<void> {
         goal: '≥ 5x faster',
       });
     }
+    printStartupFloors();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * For reading the score bench: what each interpreter costs before running any code here (no part of the ratio).
+ * NODE_EXTRA_CA_CERTS, when set, makes Node read and parse that CA bundle at every start, before any of our code.
+ */
+function printStartupFloors(): void {
+  const medianOf = (run: () => { seconds: number; cpu: number | undefined }) => {
+    const runs = Array.from({ length: ROUNDS }, run);
+    const cpu = runs.flatMap((r) => (r.cpu === undefined ? [] : [r.cpu]));
+    return `${fmt(median(runs.map((r) => r.seconds)))} s${cpu.length ? ` (CPU ${fmt(median(cpu))} s)` : ''}`;
+  };
+  const parts = [`node -e 0 ${medianOf(() => timeProcess(process.execPath, ['-e', '0']))}`];
+  const extraCa = process.env.NODE_EXTRA_CA_CERTS;
+  if (extraCa) {
+    const env = { ...process.env, NODE_EXTRA_CA_CERTS: '' };
+    parts[0] += ` with NODE_EXTRA_CA_CERTS=${extraCa}`;
+    parts.push(`without it ${medianOf(() => timeProcess(process.execPath, ['-e', '0'], env))}`);
+  }
+  parts.push(`${python} -c pass ${medianOf(() => timeProcess(python, ['-c', 'pass']))}`);
+  console.log(`score: start-up alone here (medians of ${ROUNDS}, not part of the ratio): ${parts.join('; ')}`);
 }
 
 /**

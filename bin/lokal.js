@@ -3,7 +3,9 @@
 // (src/ beside bin/, which the package does not ship) it runs dist/ only when `npm run build` finished after the
 // last change to src/ and reporters/; otherwise it runs the TypeScript sources through tsx (a devDependency), so a
 // checkout needs no build and an edit never runs stale code.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+// node:fs through getBuiltinModule (Node >= 20.16) where there is one: importing it as an ES module makes Node load its
+// whole streams stack at start-up.
+const { existsSync, readdirSync, readFileSync, statSync } = process.getBuiltinModule?.('node:fs') ?? (await import('node:fs'));
 
 const root = new URL('../', import.meta.url);
 const compiled = new URL('dist/src/cli/index.js', root);

@@ -24,6 +24,22 @@ commands:
 
 class UsageError extends Error {}
 
+/**
+ * A message line on stderr, written straight to the descriptor: process.stderr would first load Node's stream stack
+ * (some twenty modules) for one line. Falls back to process.stderr where a direct write fails (EAGAIN on a
+ * non-blocking pipe) or Node has no getBuiltinModule.
+ */
+function say(text: string): void {
+  // getBuiltinModule (Node >= 20.16), not an import of node:fs, whose ES module facade loads the streams as well.
+  const fs = process.getBuiltinModule?.('node:fs') as typeof import('node:fs') | undefined;
+  try {
+    if (fs) return void fs.writeSync(2, text);
+  } catch {
+    // fall through to the stream
+  }
+  process.stderr.write(text);
+}
+
 /** `-o` checked before any work: a folder (or a path under a file) fails now, not after the scoring. */
 async function checkOutputPath(command: string, output: string | undefined): Promise<void> {
   if (!output) return;
@@ -80,11 +96,11 @@ async function scoreCommand(argv: string[]): Promise<number> {
     sum: values.sum as 'fold' | 'neumaier' | undefined,
   });
   const { problems } = output;
-  for (const line of describeProblems(problems, dataset)) process.stderr.write(`lokal score: ${line}\n`);
+  for (const line of describeProblems(problems, dataset)) say(`lokal score: ${line}\n`);
   const text = scoreOutputJson(output);
   if (values.output) {
     await writeOutput(values.output, text + '\n');
-    process.stderr.write(`lokal score: wrote ${values.output}\n`);
+    say(`lokal score: wrote ${values.output}\n`);
   } else {
     process.stdout.write(text + '\n');
   }

@@ -1,7 +1,8 @@
 // Reading input files safely: regular files only (a FIFO or /dev/zero is refused before a byte is read), a size
 // limit with a clear error, strict UTF-8, and big files line by line so no string ever holds the whole file.
-import { constants, type Stats } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+// node:fs/promises, not node:fs: the ESM facade of node:fs loads Node's whole streams stack at start-up.
+import type { Stats } from 'node:fs';
+import { constants, open, type FileHandle } from 'node:fs/promises';
 import { DataError } from './errors.ts';
 
 const MiB = 2 ** 20;
@@ -195,11 +196,21 @@ export async function* decodeUtf8Chunks(chunks: AsyncIterable<Uint8Array>, file:
  * line; blank lines skipped), read chunk by chunk: memory is one chunk plus the longest line.
  */
 export async function* readTextLines(file: string, options: StreamOptions): AsyncGenerator<{ line: number; raw: string }> {
-  yield* splitLines(decodeUtf8Chunks(readChunks(file, options), file), file);
+  for await (const batch of readTextLineBatches(file, options)) yield* batch;
+}
+
+/** readTextLines' lines, one batch per chunk read: one await per chunk instead of one per line. */
+export function readTextLineBatches(file: string, options: StreamOptions): AsyncGenerator<Array<{ line: number; raw: string }>> {
+  return splitLineBatches(decodeUtf8Chunks(readChunks(file, options), file), file);
 }
 
 /** Universal-newline lines of a stream of text pieces, numbered from 1; blank lines skipped. */
 export async function* splitLines(pieces: AsyncIterable<string>, file: string): AsyncGenerator<{ line: number; raw: string }> {
+  for await (const batch of splitLineBatches(pieces, file)) yield* batch;
+}
+
+/** splitLines' lines, one batch per piece (a batch may be empty). */
+export async function* splitLineBatches(pieces: AsyncIterable<string>, file: string): AsyncGenerator<Array<{ line: number; raw: string }>> {
   let carry = '';
   let line = 0;
   // A piece ending in "\r" may continue with "\n": that pair is one line break.
@@ -207,6 +218,7 @@ export async function* splitLines(pieces: AsyncIterable<string>, file: string): 
   const breaks = /\r\n|\r|\n/g;
   for await (const piece of pieces) {
     if (piece === '') continue;
+    const batch: Array<{ line: number; raw: string }> = [];
     let start = 0;
     if (skipNewline && piece.charCodeAt(0) === 10) start = 1;
     skipNewline = false;
@@ -215,17 +227,20 @@ export async function* splitLines(pieces: AsyncIterable<string>, file: string): 
       const raw = carry + piece.slice(start, match.index);
       carry = '';
       line++;
-      if (raw.trim() !== '') yield { line, raw };
+      if (raw.trim() !== '') batch.push({ line, raw });
       start = breaks.lastIndex;
       if (match[0] === '\r' && start === piece.length) skipNewline = true;
     }
     if (start < piece.length) {
       if (carry.length + piece.length - start > MAX_LINE_UNITS) {
+        // The lines before it first, so that a problem in one of them is reported first, as line by line.
+        yield batch;
         throw new DataError(file, `line is longer than ${MAX_LINE_UNITS} characters`, { line: line + 1, code: 'too-large' });
       }
       carry += piece.slice(start);
     }
+    yield batch;
   }
   line++;
-  if (carry.trim() !== '') yield { line, raw: carry };
+  if (carry.trim() !== '') yield [{ line, raw: carry }];
 }

@@ -1,6 +1,8 @@
-// JSON Lines files of the MultiLoKo layout: decode, parse line by line, validate, reject duplicate ids.
+// JSON Lines files of the MultiLoKo layout: decode, parse line by line, validate with zod, reject duplicate ids.
+// (The loaders read files with quickJsonlRecords first and come here only for a file it cannot take, to name the problem.)
 import type { z } from 'zod';
 import { DataError } from './errors.ts';
+import { checkIdPrecision, decodeUtf8, jsonlLines, parseJsonLine } from './jsonlText.ts';
 import {
   MultiLoKoFewshotItemSchema,
   MultiLoKoItemSchema,
@@ -9,40 +11,8 @@ import {
   type MultiLoKoItem,
 } from '../benchmarks/multiloko/data/schema.ts';
 
-/** Strict UTF-8 (as Python's open() on the reference side), a leading BOM tolerated. */
-export function decodeUtf8(bytes: Uint8Array, file: string): string {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch (cause) {
-    throw new DataError(file, 'is not valid UTF-8 text', { code: 'invalid-encoding', cause });
-  }
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-}
-
-/**
- * The lines of a text file as Python's text-mode iteration sees them (universal newlines:
- * `\n`, `\r\n` and a lone `\r` end a line), numbered from 1. Blank lines are skipped (eval.py
- * would raise on them; a trailing blank line is a common editor artefact, not a record).
- */
-export function* jsonlLines(text: string): Generator<{ line: number; raw: string }> {
-  const lines = text.split(/\r\n|\r|\n/);
-  for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i]!;
-    if (raw.trim() === '') continue;
-    yield { line: i + 1, raw };
-  }
-}
-
-/** JSON.parse of one line, a DataError naming file and line when it is not JSON. */
-export function parseJsonLine(raw: string, file: string, line: number): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch (cause) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    throw new DataError(file, `malformed JSON: ${reason}`, { line, code: 'invalid-json', cause });
-  }
-}
+// The zod-free helpers live in jsonlText.ts (the loaders' hot path); re-exported here for existing importers.
+export { checkIdPrecision, decodeUtf8, jsonlLines, parseJsonLine };
 
 function validateRecord<S extends z.ZodType>(schema: S, value: unknown, file: string, line: number): z.infer<S> {
   const result = schema.safeParse(value);
@@ -51,17 +21,6 @@ function validateRecord<S extends z.ZodType>(schema: S, value: unknown, file: st
     throw new DataError(file, problem.detail, { line, field: problem.field || undefined, code: 'invalid-record' });
   }
   return result.data;
-}
-
-/** Numbers beyond 2^53 have already lost digits in JSON.parse: matching predictions by id would silently fail. */
-export function checkIdPrecision(id: string | number, file: string, line: number): void {
-  if (typeof id === 'number' && Number.isInteger(id) && !Number.isSafeInteger(id)) {
-    throw new DataError(
-      file,
-      `integer id ${id} is larger than 2^53 and cannot be represented exactly; write it as a string`,
-      { line, field: 'id', code: 'invalid-record' },
-    );
-  }
 }
 
 function parseRecords<S extends z.ZodType>(

@@ -30,15 +30,12 @@ let distinct = new Int32Array(1024);
 let touched = new Int32Array(1024);
 let layer = new Int32Array(256);
 
-/** Sentence BLEU of `hyp` against `refs` (sacrebleu 2.x), on the 0-100 scale. */
-export function sentenceBleu(hyp: string, refs: readonly string[], opts: SentenceBleuOptions = {}): number {
-  if (typeof hyp !== 'string') throw new TypeError(`sentenceBleu: hypothesis must be a string, got ${typeof hyp}`);
-  if (!Array.isArray(refs)) throw new TypeError(`sentenceBleu: references must be an array, got ${typeof refs}`);
-  if (refs.length === 0) throw new MetricsError('sentenceBleu: no references given', 'refs');
-  const effectiveOrder = opts.effectiveOrder ?? true;
-
+/**
+ * correct_n for n = 1..4 (sum over the hypothesis' distinct n-grams of min(its count, its largest count in one
+ * reference)) into `correct`, with the hypothesis' n-grams interned as trie nodes over token ids.
+ */
+function countMatchesInterned(hypTokens: readonly string[], refTokens: ReadonlyArray<readonly string[]>, correct: number[]): void {
   // Hypothesis n-grams (orders 1..4) as trie nodes over token ids; counts and the distinct nodes of each order.
-  const hypTokens = bleuTokens(hyp);
   const sysLen = hypTokens.length;
   const tokenIds = new Map<string, number>();
   const bound = trie.reset(MAX_ORDER * sysLen) + 1;
@@ -71,10 +68,7 @@ export function sentenceBleu(hyp: string, refs: readonly string[], opts: Sentenc
   }
 
   // References: lengths, and per hypothesis n-gram the maximum count over references (other n-grams cannot match).
-  const refLens: number[] = [];
-  for (const ref of refs) {
-    const tokens = bleuTokens(ref);
-    refLens.push(tokens.length);
+  for (const tokens of refTokens) {
     ensureLayer(tokens.length);
     for (let i = 0; i < tokens.length; i++) layer[i] = 0;
     let nTouched = 0;
@@ -94,23 +88,9 @@ export function sentenceBleu(hyp: string, refs: readonly string[], opts: Sentenc
     }
   }
 
-  let refLen = refLens[0]!;
-  let closestDiff = Math.abs(refLen - sysLen);
-  for (let i = 1; i < refLens.length; i++) {
-    const len = refLens[i]!;
-    const diff = Math.abs(len - sysLen);
-    if (diff < closestDiff) {
-      closestDiff = diff;
-      refLen = len;
-    } else if (diff === closestDiff && len < refLen) refLen = len;
-  }
-
   // correct_n = sum over hypothesis n-grams of min(count, merged count); total_n = max(0, c - n + 1).
-  const correct = [0, 0, 0, 0];
-  const total = [0, 0, 0, 0];
   let from = 0;
   for (let n = 1; n <= MAX_ORDER; n++) {
-    total[n - 1] = Math.max(0, sysLen - n + 1);
     for (let k = from; k < distinctEnd[n - 1]!; k++) {
       const id = distinct[k]!;
       const h = hypCount[id]!;
@@ -120,6 +100,80 @@ export function sentenceBleu(hyp: string, refs: readonly string[], opts: Sentenc
       merged[id] = 0;
     }
     from = distinctEnd[n - 1]!;
+  }
+}
+
+/** Hypotheses of at most this many tokens are counted by direct comparison (no Map, no trie: cheaper when short). */
+const SHORT_HYPOTHESIS = 24;
+
+/** Whether tokens a[i..i+n) equal b[j..j+n). */
+function sameNgram(a: readonly string[], i: number, b: readonly string[], j: number, n: number): boolean {
+  for (let k = 0; k < n; k++) if (a[i + k] !== b[j + k]) return false;
+  return true;
+}
+
+/** countMatchesInterned's numbers by direct comparison of token windows, for short hypotheses. */
+function countMatchesDirect(hyp: readonly string[], refTokens: ReadonlyArray<readonly string[]>, correct: number[]): void {
+  const sysLen = hyp.length;
+  for (let n = 1; n <= MAX_ORDER; n++) {
+    let matched = 0;
+    next: for (let i = 0; i + n <= sysLen; i++) {
+      // Each distinct n-gram once, at its first position.
+      for (let p = 0; p < i; p++) if (sameNgram(hyp, p, hyp, i, n)) continue next;
+      let count = 1;
+      for (let p = i + 1; p + n <= sysLen; p++) if (sameNgram(hyp, p, hyp, i, n)) count++;
+      let most = 0;
+      for (const ref of refTokens) {
+        let inRef = 0;
+        for (let p = 0; p + n <= ref.length; p++) if (sameNgram(ref, p, hyp, i, n)) inRef++;
+        if (inRef > most) most = inRef;
+      }
+      matched += count < most ? count : most;
+    }
+    correct[n - 1] = matched;
+  }
+}
+
+/** Sentence BLEU of `hyp` against `refs` (sacrebleu 2.x), on the 0-100 scale. */
+export function sentenceBleu(hyp: string, refs: readonly string[], opts: SentenceBleuOptions = {}): number {
+  if (typeof hyp !== 'string') throw new TypeError(`sentenceBleu: hypothesis must be a string, got ${typeof hyp}`);
+  if (!Array.isArray(refs)) throw new TypeError(`sentenceBleu: references must be an array, got ${typeof refs}`);
+  if (refs.length === 0) throw new MetricsError('sentenceBleu: no references given', 'refs');
+  // push, not map(): one array kind whether or not V8 has optimised the caller (see scoreExample).
+  const refTokens: string[][] = [];
+  for (let r = 0; r < refs.length; r++) refTokens.push(bleuTokens(refs[r]!));
+  return sentenceBleuOfTokens(bleuTokens(hyp), refTokens, opts);
+}
+
+// tokens13a's own shortcut test: without an ASCII punctuation character, 13a (after rstrip) is the whitespace split.
+const ASCII_PUNCTUATION = /[\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]/;
+
+/** `bleuTokens(segment)` given the segment's Python whitespace split, which it is unless 13a has punctuation to cut. */
+export function bleuTokensWithSplit(segment: string, split: string[]): string[] {
+  return ASCII_PUNCTUATION.test(segment) ? bleuTokens(segment) : split;
+}
+
+/** sentenceBleu on segments already tokenised by bleuTokens (at least one reference). */
+export function sentenceBleuOfTokens(hypTokens: readonly string[], refTokens: ReadonlyArray<readonly string[]>, opts: SentenceBleuOptions = {}): number {
+  if (refTokens.length === 0) throw new MetricsError('sentenceBleu: no references given', 'refs');
+  const effectiveOrder = opts.effectiveOrder ?? true;
+  const sysLen = hypTokens.length;
+  const correct = [0, 0, 0, 0];
+  const total = [0, 0, 0, 0];
+  for (let n = 1; n <= MAX_ORDER; n++) total[n - 1] = Math.max(0, sysLen - n + 1);
+  if (sysLen <= SHORT_HYPOTHESIS) countMatchesDirect(hypTokens, refTokens, correct);
+  else countMatchesInterned(hypTokens, refTokens, correct);
+
+  // The closest reference length (ties: the shorter).
+  let refLen = refTokens[0]!.length;
+  let closestDiff = Math.abs(refLen - sysLen);
+  for (let i = 1; i < refTokens.length; i++) {
+    const len = refTokens[i]!.length;
+    const diff = Math.abs(len - sysLen);
+    if (diff < closestDiff) {
+      closestDiff = diff;
+      refLen = len;
+    } else if (diff === closestDiff && len < refLen) refLen = len;
   }
 
   if (correct[0] === 0 && correct[1] === 0 && correct[2] === 0 && correct[3] === 0) return 0.0;

@@ -79,12 +79,80 @@ function longestMatch(a: ArrayLike<number>, b: ArrayLike<number>, alo: number, a
   best[2] = bestsize;
 }
 
+/**
+ * longestMatch without the b2j index, for short pairs: each row scans b[blo..bhi) in ascending j, which visits the
+ * same (i, j) matches in the same order as b2j's ascending positions (no element is popular below 200 elements).
+ */
+function longestMatchDirect(a: ArrayLike<number>, b: ArrayLike<number>, alo: number, ahi: number, blo: number, bhi: number): void {
+  let besti = alo;
+  let bestj = blo;
+  let bestsize = 0;
+  let prev = prevRun;
+  let cur = curRun;
+  prev.fill(0, blo, bhi + 1);
+  cur[blo] = 0;
+  for (let i = alo; i < ahi; i++) {
+    const x = a[i];
+    for (let j = blo; j < bhi; j++) {
+      if (b[j] !== x) {
+        cur[j + 1] = 0;
+        continue;
+      }
+      const k = prev[j]! + 1; // run ending at (i - 1, j - 1) is stored at index j
+      cur[j + 1] = k;
+      if (k > bestsize) {
+        besti = i - k + 1;
+        bestj = j - k + 1;
+        bestsize = k;
+      }
+    }
+    const row = prev;
+    prev = cur;
+    cur = row;
+  }
+  // The run-length rows are kept at zero between calls (longestMatch relies on it).
+  prev.fill(0, blo, bhi + 1);
+  cur.fill(0, blo, bhi + 1);
+  while (besti > alo && bestj > blo && a[besti - 1] === b[bestj - 1]) {
+    besti--;
+    bestj--;
+    bestsize++;
+  }
+  while (besti + bestsize < ahi && bestj + bestsize < bhi && a[besti + bestsize] === b[bestj + bestsize]) bestsize++;
+  best[0] = besti;
+  best[1] = bestj;
+  best[2] = bestsize;
+}
+
+/** Pairs with at most this many element comparisons per scan go through longestMatchDirect. */
+const DIRECT_CELLS = 4096;
+
 /** Sum of the sizes of SequenceMatcher's matching blocks (get_matching_blocks). */
 export function matchingCharacters(a: ArrayLike<number>, b: ArrayLike<number>, autojunk = true): number {
   const la = a.length;
   const lb = b.length;
   if (la === 0 || lb === 0) return 0;
   grow(la, lb);
+  if (la * lb <= DIRECT_CELLS && !(autojunk && lb >= 200)) {
+    let matches = 0;
+    const queue = [0, la, 0, lb];
+    while (queue.length > 0) {
+      const bhi = queue.pop()!;
+      const blo = queue.pop()!;
+      const ahi = queue.pop()!;
+      const alo = queue.pop()!;
+      longestMatchDirect(a, b, alo, ahi, blo, bhi);
+      const i = best[0]!;
+      const j = best[1]!;
+      const k = best[2]!;
+      if (k > 0) {
+        matches += k;
+        if (alo < i && blo < j) queue.push(alo, i, blo, j);
+        if (i + k < ahi && j + k < bhi) queue.push(i + k, ahi, j + k, bhi);
+      }
+    }
+    return matches;
+  }
   // b2j: ids for b's distinct elements, then each id's ascending positions as a range of `positions`.
   const idOf = new Map<number, number>();
   for (let j = 0; j < lb; j++) {

@@ -1,6 +1,7 @@
 // `lokal score`: the official eval.py's scoring of a predictions file, with its problems reported instead of crashing.
 import { previewText, summariseList } from '../../data/errors.ts';
 import type { MultiLoKoDataset } from './data/multiloko.ts';
+import type { MultiLoKoItem } from './data/schema.ts';
 import type { PredictionRow } from './data/predictions.ts';
 import { assembleOrderedResults, officialResultsJson, orderedResultsJson, resultsObject, type LanguageExamples, type OfficialResults, type OrderedResults } from './metrics/assembleResults.ts';
 import { scoreExample } from './metrics/scoreExample.ts';
@@ -57,16 +58,24 @@ export function scoreOutputJson(output: ScoreOutput, trailing: ReadonlyArray<[st
   return officialResultsJson(output.languages, { sum: output.sum, trailing: sections });
 }
 
-/** `{ ...scores, targets, prediction }` with Object.assign: one record per item, and the spread costs more in a cold process. */
+/** `{ ...scores, targets, prediction }` as one literal: one allocation per item with one shape (ExampleScores' keys). */
 function scoredRecord(scores: ExampleScores, targets: string[], prediction: string): ScoredRecord {
-  const record = Object.assign({}, scores) as ScoredRecord;
-  record.targets = targets;
-  record.prediction = prediction;
-  return record;
+  return {
+    em: scores.em,
+    f1: scores.f1,
+    bleu: scores.bleu,
+    chrf: scores.chrf,
+    edit_distance: scores.edit_distance,
+    edit_similarity: scores.edit_similarity,
+    edit_distance_first: scores.edit_distance_first,
+    targets,
+    prediction,
+  };
 }
 
-const idKey = (id: string | number, stringify: boolean): string =>
-  stringify ? `s:${String(id)}` : `${typeof id === 'number' ? 'n' : 's'}:${String(id)}`;
+// Python dict semantics by Map keys: the id itself keeps 7 and '7' apart (SameValueZero), as eval.py's dict does;
+// with --stringify-ids both sides become strings.
+const idKey = (id: string | number, stringify: boolean): string | number => (stringify ? String(id) : id);
 
 export function scoreMultiLoKoPredictions(
   dataset: MultiLoKoDataset,
@@ -85,8 +94,8 @@ export function scoreMultiLoKoPredictions(
   };
 
   // language -> (id key -> row); Map keeps first insertion position while the last value wins, like a Python dict.
-  const byLanguage = new Map<string, Map<string, { id: string | number; prediction: string; lines: number[] }>>();
-  const itemIndex = new Map<string, Map<string, { id: string | number; targets: string[] }>>();
+  const byLanguage = new Map<string, Map<string | number, { id: string | number; prediction: string; lines: number[] }>>();
+  const itemIndex = new Map<string, Map<string | number, MultiLoKoItem>>();
   for (const row of rows) {
     const subset = subsets.get(row.language);
     if (!subset) {
@@ -95,7 +104,8 @@ export function scoreMultiLoKoPredictions(
     }
     let index = itemIndex.get(row.language);
     if (!index) {
-      index = new Map(subset.items.map((item) => [idKey(item.id, stringify), { id: item.id, targets: item.targets }]));
+      index = new Map();
+      for (const item of subset.items) index.set(idKey(item.id, stringify), item);
       itemIndex.set(row.language, index);
     }
     const key = idKey(row.id, stringify);

@@ -70,8 +70,12 @@ export async function discoverSplit(tree: DatasetTree, split: string): Promise<S
     .sort(compareCodePoints);
   const subsets: SubsetFile[] = [];
   const fewshot: SplitLayout['fewshot'] = [];
-  for (const folder of folders) {
-    const names = (await tree.list(folder)).filter((e) => e.kind === 'file').map((e) => e.name);
+  // The folders are listed concurrently and handled in order (the first failure in order is the one reported).
+  const listings = await Promise.allSettled(folders.map((folder) => tree.list(folder)));
+  for (const [f, folder] of folders.entries()) {
+    const listing = listings[f]!;
+    if (listing.status === 'rejected') throw listing.reason;
+    const names = listing.value.filter((e) => e.kind === 'file').map((e) => e.name);
     if (names.includes(`${split}.jsonl`)) {
       subsets.push({
         key: folder,

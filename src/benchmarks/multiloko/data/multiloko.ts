@@ -1,10 +1,12 @@
 // loadMultiLoKo: every file of a MultiLoKo split, validated, from a folder or straight from the encrypted archive.
-import { openMultiLoKoArchive, type ArchiveLimits } from './archive.ts';
+// Only what a folder of JSONL files needs loads up front: the archive code (xz, tar, openssl) loads when the location
+// is an archive, and zod (jsonl.ts) only for a file the plain record checks refuse, to name the problem.
+import type { ArchiveLimits } from './archive.ts';
 import { DataError } from '../../../data/errors.ts';
-import { parseFewshotJsonl, parseMultiLoKoJsonl } from '../../../data/jsonl.ts';
+import { quickJsonlRecords } from '../../../data/jsonlText.ts';
 import { assertSplitName, discoverSplit, type SubsetFile } from './layout.ts';
 import { MULTILOKO_PASSWORD_ENV, locateMultiLoKo, type LocateOptions } from './locate.ts';
-import { MULTILOKO_PASSWORD } from '../../../data/opensslEnc.ts';
+import { checkFewshotItem, checkMultiLoKoItem } from './recordCheck.ts';
 import type { MultiLoKoFewshotItem, MultiLoKoItem } from './schema.ts';
 import { FolderTree, type DatasetTree } from '../../../data/tree.ts';
 
@@ -33,11 +35,26 @@ export interface LoadMultiLoKoOptions extends LocateOptions, ArchiveLimits {
 export async function openMultiLoKo(location?: string, options: LoadMultiLoKoOptions = {}): Promise<DatasetTree> {
   const found = await locateMultiLoKo(location, options);
   if (found.kind === 'folder') return new FolderTree(found.path, { maxFileBytes: options.maxFileBytes });
+  const [{ openMultiLoKoArchive }, { MULTILOKO_PASSWORD }] = await Promise.all([import('./archive.ts'), import('../../../data/opensslEnc.ts')]);
   const env = options.env ?? process.env;
   const password = options.password ?? (env[MULTILOKO_PASSWORD_ENV] || MULTILOKO_PASSWORD);
   const { maxFileBytes, maxArchiveBytes, maxArchiveMembers } = options;
   return openMultiLoKoArchive(found.path, { password, maxFileBytes, maxArchiveBytes, maxArchiveMembers });
 }
+
+const itemId = (item: { id?: string | number }) => item.id;
+
+/** Reads the files concurrently; every outcome is kept, so the caller can report the first failure in order. */
+function readAllSettled(tree: DatasetTree, files: readonly string[]): Promise<Array<PromiseSettledResult<Uint8Array>>> {
+  return Promise.allSettled(files.map((file) => tree.read(file)));
+}
+
+function settledValue<T>(result: PromiseSettledResult<T>): T {
+  if (result.status === 'rejected') throw result.reason;
+  return result.value;
+}
+/** The zod-validating parsers: they name the file, line and field of a problem the quick read met. */
+const validatingParsers = () => import('../../../data/jsonl.ts');
 
 /** Reads and validates every file of `split` in an opened tree. */
 export async function readMultiLoKoTree(tree: DatasetTree, split: string): Promise<MultiLoKoDataset> {
@@ -51,14 +68,20 @@ export async function readMultiLoKoTree(tree: DatasetTree, split: string): Promi
       { code: 'layout' },
     );
   }
+  // Every file is read at once (the reads overlap), then parsed in order: the first bad file in order is reported.
+  const reads = await readAllSettled(tree, [...layout.subsets.map((s) => s.file), ...layout.fewshot.map((f) => f.file)]);
+  let next = 0;
   const subsets: MultiLoKoSubset[] = [];
   for (const subset of layout.subsets) {
-    const items = parseMultiLoKoJsonl(await tree.read(subset.file), tree.describe(subset.file));
+    const bytes = settledValue(reads[next++]!);
+    const items =
+      quickJsonlRecords(bytes, checkMultiLoKoItem, itemId) ?? (await validatingParsers()).parseMultiLoKoJsonl(bytes, tree.describe(subset.file));
     subsets.push({ ...subset, items });
   }
   const fewshot: Record<string, MultiLoKoFewshotItem[]> = {};
   for (const { folder, file } of layout.fewshot) {
-    fewshot[folder] = parseFewshotJsonl(await tree.read(file), tree.describe(file));
+    const bytes = settledValue(reads[next++]!);
+    fewshot[folder] = quickJsonlRecords(bytes, checkFewshotItem, itemId) ?? (await validatingParsers()).parseFewshotJsonl(bytes, tree.describe(file));
   }
   return { split, location: tree.location, subsets, fewshot };
 }

@@ -1,12 +1,10 @@
 // Prediction files in the official eval.py input format: JSONL or CSV rows of {language, id, prediction}, read line
 // by line (JSONL) or record by record (CSV), so a file of any size within the limit costs only its rows.
-import { pipeline } from 'node:stream/promises';
-import { parse as parseCsvStream } from 'csv-parse';
-import { parse } from 'csv-parse/sync';
-import { DataError, oneLine, type DataErrorCode } from '../../../data/errors.ts';
-import { DEFAULT_MAX_STREAM_BYTES, readChunks, readTextLines } from '../../../data/files.ts';
-import { checkIdPrecision, parseJsonLine } from '../../../data/jsonl.ts';
-import { describeJsonValue } from './schema.ts';
+// CSV files are read by predictionsCsv.ts, loaded only for a .csv file: reading JSONL loads no CSV code.
+import { DataError, type DataErrorCode } from '../../../data/errors.ts';
+import { DEFAULT_MAX_STREAM_BYTES, readTextLineBatches } from '../../../data/files.ts';
+import { checkIdPrecision, parseJsonLine } from '../../../data/jsonlText.ts';
+import { describeJsonValue } from './describeJsonValue.ts';
 
 export interface PredictionRow {
   /** eval.py language key: a folder name or a translated-subset key such as `italian_translated_human_english`. */
@@ -26,10 +24,9 @@ export interface ReadPredictionsOptions {
 }
 
 const ROW_SHAPE = '{language, id, prediction}';
-const CSV_COLUMNS = ['language', 'id', 'prediction'] as const;
 
 /** Bad prediction files raise the data layer's DataError (file, line, field). */
-function predictionError(file: string, line: number | undefined, field: string | undefined, detail: string, code: DataErrorCode): DataError {
+export function predictionError(file: string, line: number | undefined, field: string | undefined, detail: string, code: DataErrorCode): DataError {
   return new DataError(file, detail, { ...(line === undefined ? {} : { line }), ...(field ? { field } : {}), code });
 }
 
@@ -41,7 +38,7 @@ const FIELDS: ReadonlyArray<{ name: 'language' | 'id' | 'prediction'; expected: 
 ];
 
 /** One row checked field by field: a wrong type names the field, what it must be and what it is. */
-function validate(file: string, line: number, value: unknown): PredictionRow {
+export function validatePredictionRow(file: string, line: number, value: unknown): PredictionRow {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw predictionError(file, line, undefined, `expected a JSON object ${ROW_SHAPE}, got ${describeJsonValue(value)}`, 'invalid-record');
   }
@@ -56,7 +53,7 @@ function validate(file: string, line: number, value: unknown): PredictionRow {
   return { language: record.language as string, id, prediction: record.prediction as string, line };
 }
 
-function emptyFile(file: string, csv: boolean): DataError {
+export function emptyFile(file: string, csv: boolean): DataError {
   return predictionError(
     file,
     undefined,
@@ -68,23 +65,6 @@ function emptyFile(file: string, csv: boolean): DataError {
   );
 }
 
-function checkHeader(file: string, record: Record<string, string>): void {
-  for (const column of CSV_COLUMNS) {
-    if (!Object.hasOwn(record, column)) {
-      throw predictionError(file, 1, column, 'column is missing from the header (expected language,id,prediction)', 'invalid-record');
-    }
-  }
-}
-
-function csvError(file: string, error: unknown): DataError {
-  if (error instanceof DataError) return error;
-  const e = error as Error & { lines?: number };
-  return predictionError(file, e.lines, undefined, `malformed CSV: ${oneLine(e.message)}`, 'invalid-record');
-}
-
-const CSV_OPTIONS = { columns: true, skip_empty_lines: true, bom: true, info: true } as const;
-type CsvRecord = { record: Record<string, string>; info: { lines: number } };
-
 export function parsePredictionsJsonl(text: string, file: string): PredictionRow[] {
   const rows: PredictionRow[] = [];
   const breaks = /\r\n|\r|\n/g;
@@ -95,56 +75,11 @@ export function parsePredictionsJsonl(text: string, file: string): PredictionRow
     const match = breaks.exec(text);
     const raw = text.slice(start, match ? match.index : text.length);
     line++;
-    if (raw.trim() !== '') rows.push(validate(file, line, parseJsonLine(raw, file, line)));
+    if (raw.trim() !== '') rows.push(validatePredictionRow(file, line, parseJsonLine(raw, file, line)));
     if (!match) break;
     start = breaks.lastIndex;
   }
   if (rows.length === 0) throw emptyFile(file, false);
-  return rows;
-}
-
-export function parsePredictionsCsv(text: string, file: string): PredictionRow[] {
-  let records: CsvRecord[];
-  try {
-    records = parse(text, CSV_OPTIONS) as CsvRecord[];
-  } catch (error) {
-    throw csvError(file, error);
-  }
-  if (records.length === 0) throw emptyFile(file, true);
-  checkHeader(file, records[0]!.record);
-  return records.map(({ record, info }) => validate(file, info.lines, record));
-}
-
-async function readPredictionsCsv(file: string, options: Parameters<typeof readChunks>[1]): Promise<PredictionRow[]> {
-  const rows: PredictionRow[] = [];
-  // Strict UTF-8 is checked on the side (the parser decodes the same bytes); a split sequence is fine.
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  async function* checked(): AsyncGenerator<Buffer> {
-    for await (const chunk of readChunks(file, options)) {
-      try {
-        decoder.decode(chunk, { stream: true });
-      } catch (cause) {
-        throw new DataError(file, 'is not valid UTF-8 text', { code: 'invalid-encoding', cause });
-      }
-      yield chunk;
-    }
-    try {
-      decoder.decode();
-    } catch (cause) {
-      throw new DataError(file, 'is not valid UTF-8 text', { code: 'invalid-encoding', cause });
-    }
-  }
-  try {
-    await pipeline(checked(), parseCsvStream(CSV_OPTIONS), async (records: AsyncIterable<CsvRecord>) => {
-      for await (const { record, info } of records) {
-        if (rows.length === 0) checkHeader(file, record);
-        rows.push(validate(file, info.lines, record));
-      }
-    });
-  } catch (error) {
-    throw csvError(file, error);
-  }
-  if (rows.length === 0) throw emptyFile(file, true);
   return rows;
 }
 
@@ -156,10 +91,12 @@ export async function readPredictions(file: string, options: ReadPredictionsOpti
     option: 'maxStreamBytes',
     ...(options.chunkBytes === undefined ? {} : { chunkBytes: options.chunkBytes }),
   };
-  if (file.endsWith('.csv')) return readPredictionsCsv(file, stream);
+  if (file.endsWith('.csv')) return (await import('./predictionsCsv.ts')).readPredictionsCsv(file, stream);
   const rows: PredictionRow[] = [];
   // Strict UTF-8 as Python's open() reads it (a BOM is tolerated): bad bytes are an error, not U+FFFD.
-  for await (const { line, raw } of readTextLines(file, stream)) rows.push(validate(file, line, parseJsonLine(raw, file, line)));
+  for await (const batch of readTextLineBatches(file, stream)) {
+    for (const { line, raw } of batch) rows.push(validatePredictionRow(file, line, parseJsonLine(raw, file, line)));
+  }
   if (rows.length === 0) throw emptyFile(file, false);
   return rows;
 }

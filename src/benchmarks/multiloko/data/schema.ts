@@ -1,5 +1,9 @@
 // zod schemas for MultiLoKo records, and the translation of zod issues into messages that name the field.
 import { z } from 'zod';
+import { describeJsonValue, previewJson as preview } from './describeJsonValue.ts';
+
+// Re-exported: the description lives in a zod-free module so the plain loaders can use it without loading zod.
+export { describeJsonValue };
 
 /**
  * One question of a MultiLoKo file (`<lang>/<split>.jsonl` and the translated files).
@@ -52,21 +56,6 @@ export function formatFieldPath(path: readonly PropertyKey[]): string {
     else out += out === '' ? String(key) : `.${String(key)}`;
   }
   return out;
-}
-
-/** What a JSON value is, in words, with a short preview: `a number (3)`, `a plain string ("Roma")`. */
-export function describeJsonValue(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return value.length === 0 ? 'an empty list []' : `a list of ${value.length}`;
-  if (typeof value === 'string') return `a string (${preview(JSON.stringify(value))})`;
-  if (typeof value === 'number' || typeof value === 'boolean') return `a ${typeof value} (${String(value)})`;
-  return 'an object';
-}
-
-function preview(text: string): string {
-  const chars = Array.from(text);
-  return chars.length <= 40 ? text : `${chars.slice(0, 39).join('')}…`;
 }
 
 function valueAt(record: unknown, path: readonly PropertyKey[]): unknown {

@@ -4,7 +4,7 @@
 import { MetricsError } from '../../../metrics/errors.ts';
 import { groupMetrics } from './groupMetrics.ts';
 import { languageMeans } from './languageMeans.ts';
-import { EXTRA_METRICS, MULTILOKO_METRICS, type ExampleRecord } from './metricNames.ts';
+import { EXTRA_METRICS, MULTILOKO_METRICS, type ExampleRecord, type ExtraMetric, type MultiLoKoMetric } from './metricNames.ts';
 import { pythonFloatRepr } from '../../../core/python/pythonJson.ts';
 import type { PythonSumMode } from '../../../core/python/pythonSum.ts';
 
@@ -37,14 +37,17 @@ export interface OrderedResults {
 
 const OFFICIAL = new Set<string>(MULTILOKO_METRICS);
 const RECORD_KEYS = new Set<string>([...MULTILOKO_METRICS, ...EXTRA_METRICS, 'targets', 'prediction']);
-// Python dict keys keep their type: int 1 and str '1' are different keys.
-const typedKey = (id: string | number) => `${typeof id}:${String(id)}`;
+// The prefixes' key for the first record key, which opens the record with `{` instead of `,`.
+const FIRST_RECORD_KEY = `{${MULTILOKO_METRICS[0]}`;
+// Python dict keys keep their type: int 1 and str '1' are different keys. A Map keyed by the id itself keeps them
+// apart too (SameValueZero: 1 and '1' differ, 0 and -0 are one key as in Python), without a key string per example.
+const typedKey = (id: string | number): string | number => id;
 
 /** The results with Python's key order made explicit (object keys that look like integers would be reordered by JS). */
 export function assembleOrderedResults(languages: ReadonlyArray<LanguageExamples>, opts: AssembleOptions = {}): OrderedResults {
   const extras = opts.extras ?? true;
   // Language dicts in first-seen order; a repeated language key merges into the first, as a dict would.
-  const byKey = new Map<string, Map<string, OrderedEntry>>();
+  const byKey = new Map<string, Map<string | number, OrderedEntry>>();
   for (const language of languages) {
     if (language.key === 'group_metrics') {
       throw new MetricsError('assembleResults: a language may not be called "group_metrics" (the results key of the aggregates)', 'key');
@@ -126,6 +129,13 @@ export function resultsObject(ordered: OrderedResults, opts: Pick<AssembleOption
   return results;
 }
 
+/** A record's metric value as a Python float; anything but a number is an error naming the field. */
+function metricText(record: ExampleRecord, key: MultiLoKoMetric | ExtraMetric, where: string): string {
+  const value: unknown = record[key];
+  if (typeof value !== 'number') throw new MetricsError(`officialResultsJson: ${where}.${key} is not a number`, key);
+  return pythonFloatRepr(value);
+}
+
 // The JSON text is written directly, as pieces joined once at the end (no intermediate tree, no growing strings):
 // the same layout as pythonJsonDumps, which stays the reference for it (test/metrics/aggregate.test.ts compares both
 // with Python's json.dumps).
@@ -187,42 +197,72 @@ class PyJsonWriter {
     throw new MetricsError(`officialResultsJson: cannot write ${typeof value} at ${where}`, where);
   }
 
-  /** `,\n<indent>"key": ` (`{` instead of `,` for the first key) at `level`, kept for the record keys every item repeats. */
-  #keyPrefixes = new Map<string, string>();
-  keyPrefix(key: string, level: number, first: boolean): string {
-    const id = `${level}${first ? '{' : ','}${key}`;
-    let prefix = this.#keyPrefixes.get(id);
-    if (prefix === undefined) this.#keyPrefixes.set(id, (prefix = (first ? '{' : ',') + this.line(level + 1) + JSON.stringify(key) + ': '));
-    return prefix;
+  /** Per level: the `{\n<indent>"em": `, `,\n<indent>"f1": `, … prefixes of the record keys every item repeats. */
+  readonly #recordPrefixes: Array<Record<string, string>> = [];
+  recordPrefixes(level: number): Record<string, string> {
+    let prefixes = this.#recordPrefixes[level];
+    if (prefixes === undefined) {
+      prefixes = {};
+      const inner = this.line(level + 1);
+      for (const key of RECORD_KEYS) prefixes[key] = ',' + inner + JSON.stringify(key) + ': ';
+      prefixes[FIRST_RECORD_KEY] = '{' + inner + JSON.stringify(MULTILOKO_METRICS[0]) + ': ';
+      this.#recordPrefixes[level] = prefixes;
+    }
+    return prefixes;
+  }
+
+  /** A list of strings at `level` (a record's targets), as value() writes it, in one string. */
+  stringList(list: unknown, level: number, where: string, field: string): string {
+    if (!Array.isArray(list) || list.length === 0) {
+      const start = this.parts.length;
+      this.value(list, level, `${where}.${field}`);
+      return this.parts.splice(start).join('');
+    }
+    const inner = this.line(level + 1);
+    const pieces: string[] = [];
+    for (let i = 0; i < list.length; i++) {
+      const item: unknown = list[i];
+      if (typeof item !== 'string') {
+        const start = this.parts.length;
+        this.value(list, level, `${where}.${field}`);
+        return this.parts.splice(start).join('');
+      }
+      pieces.push(i ? ',' : '[', inner, JSON.stringify(item));
+    }
+    pieces.push(this.line(level), ']');
+    return pieces.join('');
   }
 
   /**
    * One example record at `level`, in recordObject's key order: metric values as Python floats (f1's int 0 as `0`),
-   * targets, prediction, then our extras. Written field by field: no entry arrays per record.
+   * targets, prediction, then our extras. Built as one string per record (a cold process pays per operation).
    */
   record(record: ExampleRecord, extras: boolean, level: number, where: string): void {
-    const out = this.parts;
-    const metric = (key: string, value: unknown, first = false) => {
-      if (typeof value !== 'number') throw new MetricsError(`officialResultsJson: ${where}.${key} is not a number`, key);
-      // eval.py's metric values are floats, except f1, which is the int 0 when no token is shared.
-      out.push(this.keyPrefix(key, level, first), key === 'f1' && value === 0 ? '0' : pythonFloatRepr(value));
-    };
-    MULTILOKO_METRICS.forEach((m, i) => metric(m, record[m], i === 0));
-    out.push(this.keyPrefix('targets', level, false));
-    this.value(record.targets, level + 1, `${where}.targets`);
-    out.push(this.keyPrefix('prediction', level, false));
-    this.value(record.prediction, level + 1, `${where}.prediction`);
+    const p = this.recordPrefixes(level);
+    const float = (key: MultiLoKoMetric | ExtraMetric): string => metricText(record, key, where);
+    // eval.py's metric values are floats, except f1, which is the int 0 when no token is shared.
+    const f1 = record.f1 === 0 ? '0' : float('f1');
+    // One array joined once: the record's text is one flat string, and its pieces die young (a `+` chain would keep
+    // every piece alive in a rope until the final join, for the garbage collector to copy).
+    const pieces = [
+      p[FIRST_RECORD_KEY]!, float('em'), p.f1!, f1, p.bleu!, float('bleu'), p.chrf!, float('chrf'),
+      p.edit_distance!, float('edit_distance'), p.edit_similarity!, float('edit_similarity'),
+      p.targets!, this.stringList(record.targets, level + 1, where, 'targets'),
+      p.prediction!, typeof record.prediction === 'string' ? JSON.stringify(record.prediction) : this.stringList(record.prediction, level + 1, where, 'prediction'),
+    ];
     if (extras) {
-      for (const m of EXTRA_METRICS) metric(m, record[m]);
-      for (const k of Object.keys(record)) {
-        if (RECORD_KEYS.has(k)) continue;
+      pieces.push(p.edit_distance_first!, float('edit_distance_first'));
+      for (const k in record) {
+        if (RECORD_KEYS.has(k) || !Object.hasOwn(record, k)) continue;
         const v = (record as unknown as Record<string, unknown>)[k];
         if (v === undefined) continue;
-        out.push(this.keyPrefix(k, level, false));
+        const start = this.parts.length;
         this.value(v, level + 1, `${where}.${k}`);
+        pieces.push(',' + this.line(level + 1) + JSON.stringify(k) + ': ', ...this.parts.splice(start));
       }
     }
-    out.push(this.line(level) + '}');
+    pieces.push(this.line(level) + '}');
+    this.parts.push(pieces.join(''));
   }
 }
 

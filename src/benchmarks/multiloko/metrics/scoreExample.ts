@@ -6,9 +6,10 @@ import { exactMatch } from './exactMatch.ts';
 import type { ExampleScores } from './metricNames.ts';
 import { normalizeAnswer } from './normalizeAnswer.ts';
 import { requireTargets } from './requireTargets.ts';
-import { sentenceBleu } from '../../../metrics/sentenceBleu.ts';
+import { bleuTokensWithSplit, sentenceBleuOfTokens } from '../../../metrics/sentenceBleu.ts';
 import { sequenceMatcherRatio } from '../../../metrics/sequenceMatcherRatio.ts';
-import { tokenF1 } from './tokenF1.ts';
+import { tokenF1OfTokens } from './tokenF1.ts';
+import { pythonSplit } from '../../../core/python/pythonWhitespace.ts';
 
 /** Every metric of already-normalised strings; `edit_distance_first` is the distance to targets[0]. */
 export function scoreNormalizedExample(prediction: string, targets: readonly string[]): ExampleScores {
@@ -30,10 +31,19 @@ function scoreNormalized(prediction: string, targets: readonly string[]): { scor
     if (s > maxSimilarity) maxSimilarity = s;
   }
   const chrf = chrfSentence(prediction, targets);
+  // One whitespace split per string for F1 and BLEU (13a is that split unless the text has ASCII punctuation).
+  const predTokens = pythonSplit(prediction);
+  const targetTokens: string[][] = [];
+  const refTokens: string[][] = [];
+  for (let t = 0; t < targets.length; t++) {
+    const split = pythonSplit(targets[t]!);
+    targetTokens.push(split);
+    refTokens.push(bleuTokensWithSplit(targets[t]!, split));
+  }
   const scores: ExampleScores = {
     em: exactMatch(prediction, targets),
-    f1: tokenF1(prediction, targets),
-    bleu: sentenceBleu(prediction, targets),
+    f1: tokenF1OfTokens(predTokens, targetTokens),
+    bleu: sentenceBleuOfTokens(bleuTokensWithSplit(prediction, predTokens), refTokens),
     chrf: chrf.score,
     edit_distance: minDistance,
     edit_similarity: maxSimilarity,
@@ -54,7 +64,12 @@ export function scoreExample(
   requireTargets(targets, 'scoreExample');
   const normalize = opts.normalize ?? normalizeAnswer;
   const pred = normalize(prediction);
-  const norm = targets.map((t) => normalize(t));
+  // A loop with push, not map(): map() optimised by V8 returns holey arrays where the unoptimised one returned packed
+  // ones, and every metric optimised for one kind would be thrown away (deoptimised) on the first of the other.
+  const norm: string[] = [];
+  for (let t = 0; t < targets.length; t++) norm.push(normalize(targets[t]!));
   const { scores, truncated } = scoreNormalized(pred, norm);
-  return { scores, prediction: pred, targets: norm, ...(truncated ? { truncated: true as const } : {}) };
+  const result: { scores: ExampleScores; prediction: string; targets: string[]; truncated?: true } = { scores, prediction: pred, targets: norm };
+  if (truncated) result.truncated = true;
+  return result;
 }
