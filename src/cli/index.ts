@@ -1,4 +1,4 @@
-// The `lokal` command: `score` (drop-in for MultiLoKo's eval.py), `data fetch`, `kalahi score`. Only the usage text
+// The `lokal` command: `score` (drop-in for MultiLoKo's eval.py), `data fetch`, `kalahi score`, `compare`. Only the usage text
 // and argument parsing load up front; each command imports what it needs, so `lokal --help` answers at once.
 import { parseArgs } from 'node:util';
 
@@ -20,6 +20,8 @@ commands:
   kalahi score -i <kalahi csv> -r <responses.jsonl> [-o <out.json>] [--chrfpp]
         Score existing Kalahi replies ({prompt_variation_id, response} rows) with the generation metrics
         (--chrfpp: chrF++ as the paper names it, instead of the chrF the reference code computes).
+  compare <run> <run>... [-o compare.html] [--no-html]
+        2 to 10 results files or folders side by side, each paired with the first (McNemar / paired t, Holm).
 `;
 
 class UsageError extends Error {}
