@@ -4,15 +4,18 @@
 // want of data fails too: a green run that measured nothing would let a CI gate pass silently.
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { Reporter, SerializedError, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
+import type { Reporter, SerializedError, TestModule, TestRunEndReason, TestSpecification, Vitest } from 'vitest/node';
 import type { BenchmarkDefinition } from '../src/core/benchmark.ts';
 import { routeClauses } from '../src/core/gates.ts';
 import { gatesOfIncompleteRun, incompleteResultsFile, incompleteResultsText, type Incompleteness } from '../src/core/incomplete.ts';
 import { writeFileAtomic } from '../src/core/io.ts';
+import { requireCacheFile, requireOutputFolder } from '../src/core/outputCheck.ts';
 import { resolveSettingsTree, sectionSettings, sharedSettings, type SettingsTree } from '../src/core/settings.ts';
 import { BENCHMARKS, registerBenchmark } from '../src/benchmarks/index.ts';
 import { summariseList } from '../src/data/errors.ts';
+import { DEFAULT_CACHE_FILE } from '../src/models/cache.ts';
 import { collectGroups } from '../src/vitest/collect.ts';
+import { RUNNER_FILE } from '../src/vitest/config.ts';
 import { incompleteReason, unfinishedModules } from '../src/vitest/completeness.ts';
 import { NO_DATA_SUITE_SUFFIX } from '../src/vitest/noData.ts';
 
@@ -41,6 +44,15 @@ export default class LokalReporter implements Reporter {
   #log(line: string): void {
     if (this.#vitest) this.#vitest.logger.log(line);
     else process.stdout.write(`${line}\n`);
+  }
+
+  /** Before any test runs: where the run writes must be usable (an error here stops the run before any model call). */
+  onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
+    if (!specifications.some((s) => s.project.config.runner === RUNNER_FILE || s.moduleId.endsWith('.eval.ts'))) return;
+    const root = this.#vitest?.config.root ?? process.cwd();
+    const shared = sharedSettings(resolveSettingsTree(BENCHMARKS.map((b) => b.settings), this.#options.settings, { cwd: root }));
+    requireOutputFolder(path.resolve(root, shared.output));
+    if (!shared.model?.startsWith('replay:')) requireCacheFile(shared.cacheFile ?? DEFAULT_CACHE_FILE, shared.cache ?? 'readwrite');
   }
 
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): Promise<void> {

@@ -4,6 +4,7 @@
 import { afterAll, describe, test, type RunnerTestCase, type TestContext } from 'vitest';
 import type { BenchmarkDefinition, BenchmarkGroup, BenchmarkPlan, GateRecord, GroupInfo, ItemContext, ShortAnswerMatchers } from '../core/benchmark.ts';
 import { routeClauses } from '../core/gates.ts';
+import { requireCacheFile } from '../core/outputCheck.ts';
 import { resolveSettingsTree, sectionSettings, sharedSettings, type SettingsTree } from '../core/settings.ts';
 import { BENCHMARKS, registerBenchmark } from '../benchmarks/index.ts';
 import { lokalModelOptions, modelSpec, type LokalModel, type LokalModelOptions } from '../models/open.ts';
@@ -132,6 +133,8 @@ export async function benchmarkSuite<Settings>(definition: BenchmarkDefinition<S
     throw error;
   }
   const job: SuiteJob = { plan, definition, spec: modelSpec(shared), modelOptions: lokalModelOptions(shared) };
+  // At collection, before any item asks the model: a cache that cannot be written would lose every answer.
+  if (!job.spec.startsWith('replay:') && job.modelOptions.cache) requireCacheFile(job.modelOptions.cache.file, job.modelOptions.cache.mode);
   for (const group of plan.groups) declareGroup(job, group);
   if (plan.close) afterAll(() => plan.close!());
 }
