@@ -1,7 +1,7 @@
 // MultiLoKo's plan for a run (defineBenchmark's `prepare`): the data loaded and selected, one group per subset, and
 // how an item runs — loaded by the definition only when a suite is declared, so the registry stays light.
 import type { BenchmarkGroup, BenchmarkPlan, GroupVerdict } from '../../core/benchmark.ts';
-import type { GateOutcome, ParsedClause } from '../../core/gates.ts';
+import { requireKnownScope, type GateOutcome, type ParsedClause } from '../../core/gates.ts';
 import { readBaseline, judgeAgainstBaseline, type Baseline } from './baseline.ts';
 import { loadMultiLoKo, type MultiLoKoDataset, type MultiLoKoSubset } from './data/multiloko.ts';
 import type { MultiLoKoItem } from './data/schema.ts';
@@ -101,7 +101,11 @@ export async function prepareMultiLoKo(settings: MultiLoKoSettings, clauses: Par
   const gates = clauses.map(multilokoGate);
   const baseline = settings.baseline === undefined ? undefined : readBaseline(settings.baseline);
   // In a helper, so that the item closure below does not keep the whole dataset alive.
-  const { groups, jobs } = planGroups(await loadMultiLoKo(settings.data, settings.split), settings, spec);
+  const dataset = await loadMultiLoKo(settings.data, settings.split);
+  // A clause naming no subset of the data is an error; a subset this run did not select stays "not applied".
+  const keys = dataset.subsets.map((s) => s.key);
+  for (const gate of gates) if (gate.scope.kind === 'subset') requireKnownScope(gate.clause, gate.scope.key, keys, `a subset of ${dataset.location} (split ${dataset.split})`);
+  const { groups, jobs } = planGroups(dataset, settings, spec);
 
   return {
     groups,
