@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { kalahi, multiloko } from '../../src/benchmarks/index.ts';
+import type { BenchmarkDefinition } from '../../src/core/benchmark.ts';
 import { routeClauses, ThresholdError } from '../../src/core/gates.ts';
 import { resolveSettingsTree, sectionSettings, type SettingsTree } from '../../src/core/settings.ts';
 import { datasetSpec, writeDataset } from '../vitest/helpers.ts';
@@ -14,7 +15,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const data = writeDataset(dir, datasetSpec(2));
 const KALAHI = path.resolve(import.meta.dirname, '../../../shared/data/kalahi');
 
-async function prepare(definition: typeof multiloko, tree: SettingsTree, thresholds: string) {
+async function prepare(definition: BenchmarkDefinition, tree: SettingsTree, thresholds: string) {
   const names = ['multiloko', 'kalahi'];
   const resolved = resolveSettingsTree([multiloko.settings, kalahi.settings], { ...tree, thresholds }, { env: {} });
   const clauses = routeClauses(thresholds, names, 'multiloko').get(definition.name)!;
