@@ -10,6 +10,7 @@ import { routeClauses } from '../src/core/gates.ts';
 import { gatesOfIncompleteRun, incompleteResultsFile, incompleteResultsText, type Incompleteness } from '../src/core/incomplete.ts';
 import { writeFileAtomic } from '../src/core/io.ts';
 import { requireCacheFile, requireOutputFolder } from '../src/core/outputCheck.ts';
+import { terminalLines } from '../src/core/terminalText.ts';
 import { resolveSettingsTree, sectionSettings, sharedSettings, type SettingsTree } from '../src/core/settings.ts';
 import { BENCHMARKS, registerBenchmark } from '../src/benchmarks/index.ts';
 import { summariseList } from '../src/data/errors.ts';
@@ -41,7 +42,9 @@ export default class LokalReporter implements Reporter {
     this.#vitest = vitest;
   }
 
-  #log(line: string): void {
+  /** To the terminal with control characters escaped (lines quote dataset names, ids and model output). */
+  #log(raw: string): void {
+    const line = terminalLines(raw);
     if (this.#vitest) this.#vitest.logger.log(line);
     else process.stdout.write(`${line}\n`);
   }
