@@ -22,3 +22,17 @@ export function terminalText(text: string): string {
 export function terminalLines(text: string): string {
   return text.split('\n').map(terminalText).join('\n');
 }
+
+/** Makes an error's message, and its causes' (a few levels), terminal-safe in place; returns it for `throw`. */
+export function terminalSafeError<T>(error: T): T {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    const safe = terminalLines(current.message);
+    if (safe !== current.message) {
+      if (typeof current.stack === 'string') current.stack = current.stack.replace(current.message, safe);
+      current.message = safe;
+    }
+    current = current.cause;
+  }
+  return error;
+}

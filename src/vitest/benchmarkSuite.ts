@@ -5,7 +5,7 @@ import { afterAll, describe, test, type RunnerTestCase, type TestContext } from 
 import type { BenchmarkDefinition, BenchmarkGroup, BenchmarkPlan, GateRecord, GroupInfo, ItemContext, ShortAnswerMatchers } from '../core/benchmark.ts';
 import { routeClauses } from '../core/gates.ts';
 import { requireCacheFile } from '../core/outputCheck.ts';
-import { terminalLines, terminalText } from '../core/terminalText.ts';
+import { terminalLines, terminalSafeError, terminalText } from '../core/terminalText.ts';
 import { resolveSettingsTree, sectionSettings, sharedSettings, type SettingsTree } from '../core/settings.ts';
 import { BENCHMARKS, registerBenchmark } from '../benchmarks/index.ts';
 import { lokalModelOptions, modelSpec, type LokalModel, type LokalModelOptions } from '../models/open.ts';
@@ -52,9 +52,16 @@ async function runItem(job: SuiteJob, item: unknown, info: GroupInfo, { task, an
     // The test's own expect (created on first access), so the matcher records into this test.
     expect: (actual) => task.context.expect(actual) as unknown as ShortAnswerMatchers,
   };
-  const result = await job.plan.runItem(item, info, context);
+  // Errors quote ids, questions and model output: their messages are printed with control characters escaped.
+  const result = await job.plan.runItem(item, info, context).catch((error: unknown) => {
+    throw terminalSafeError(error);
+  });
   (task as RunnerTestCase).meta.lokalItem = result.record;
-  result.assert?.();
+  try {
+    result.assert?.();
+  } catch (error) {
+    throw terminalSafeError(error);
+  }
   // Failures quote model output and dataset text: printed with control characters escaped.
   if (result.failures && result.failures.length > 0) throw new Error(result.failures.map(terminalLines).join('\n'));
 }
@@ -102,7 +109,9 @@ function declareGroup(job: SuiteJob, group: BenchmarkGroup<unknown, GroupInfo>):
     // Building the provider before the items: an unusable model fails the suite once, not each item.
     lokalTest.beforeAll(async ({ lokalModels }) => {
       job.pool = lokalModels;
-      await jobModel(job);
+      await jobModel(job).catch((error: unknown) => {
+        throw terminalSafeError(error);
+      });
     });
     if (group.sections) {
       for (const section of group.sections) describe(terminalText(section.name), () => declareItems(job, section.items, group.info));

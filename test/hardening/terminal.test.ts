@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { alignedColumns, gateSection, markdownTable } from '../../src/core/textTable.ts';
-import { terminalLines, terminalText } from '../../src/core/terminalText.ts';
+import { terminalLines, terminalSafeError, terminalText } from '../../src/core/terminalText.ts';
 import { oneLine, previewText } from '../../src/data/errors.ts';
 import { MULTILOKO_EVAL, runVitest, writeDataset, writeJsonl } from '../vitest/helpers.ts';
 
@@ -31,6 +31,16 @@ describe('terminalText', () => {
 
   test('terminalLines keeps the line breaks of a message and escapes the rest', () => {
     expect(terminalLines('first \u001b[2J\nsecond\r')).toBe('first \\u001b[2J\nsecond\\r');
+  });
+
+  test('terminalSafeError escapes the message and its causes, stack included', () => {
+    const cause = new Error('item "a\u202eb"');
+    const error = new Error('prompt of \u001b[2J failed', { cause });
+    expect(terminalSafeError(error)).toBe(error);
+    expect(error.message).toBe('prompt of \\u001b[2J failed');
+    expect(error.stack!.split('\n')[0]).toBe('Error: prompt of \\u001b[2J failed');
+    expect(cause.message).toBe('item "a\\u202eb"');
+    expect(terminalSafeError('not an error')).toBe('not an error');
   });
 
   test('oneLine and previewText (data errors) escape the same set', () => {

@@ -10,12 +10,8 @@ import { judgeRun, officialLayout, summariseGroups, summariseRun, type RunSummar
 import type { MultiLoKoSettings } from './settings.ts';
 import { gateLines, leaderboardLines, tableMetrics } from './table.ts';
 import { describePrompts } from './usage.ts';
+import { callsLine } from './callsLine.ts';
 
-/** `5 items from the cache, 0 asked the model` (replay: answers read from the file). */
-function callsLine(summary: RunSummary): string {
-  if (summary.model?.startsWith('replay:')) return `${summary.calls.model_calls} answers read from the predictions file`;
-  return `${summary.calls.cached} items from the cache, ${summary.calls.model_calls} asked the model`;
-}
 
 export function reportMultiLoKo(rolled: ReadonlyArray<RolledGroup<LokalItemRecord, LokalSubsetAggregate>>, { settings, root, clauses }: ReportContext<MultiLoKoSettings>): BenchmarkReport {
   // Gate settings given now win; otherwise those the test run recorded (so a merge judges like its shards).
@@ -32,7 +28,7 @@ export function reportMultiLoKo(rolled: ReadonlyArray<RolledGroup<LokalItemRecor
   const summary = summariseRun(subsets, groups, judged);
   const lines = ['', ...leaderboardLines(subsets, groups, tableMetrics(settings.tableMetrics))];
   if (summary.headline) lines.push(...headlineLines(summary.headline, { model: summary.model ?? '?', prompt: describePrompts(summary.prompt) }));
-  lines.push(`lokal: ${describePrompts(summary.prompt)}; ${callsLine(summary)}`);
+  lines.push(`lokal: ${describePrompts(summary.prompt, summary.model)}; ${callsLine(summary, root)}`);
   lines.push(...gateLines(judged.outcomes, judged.notApplied));
   const results = officialLayout(subsets);
   return {
