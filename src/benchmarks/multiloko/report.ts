@@ -30,6 +30,12 @@ export function reportMultiLoKo(rolled: ReadonlyArray<RolledGroup<LokalItemRecor
   if (summary.headline) lines.push(...headlineLines(summary.headline, { model: summary.model ?? '?', prompt: describePrompts(summary.prompt) }));
   lines.push(`lokal: ${describePrompts(summary.prompt, summary.model)}; ${callsLine(summary, root)}`);
   lines.push(...gateLines(judged.outcomes, judged.notApplied));
+  // A run in which no item got an answer (no prediction matched, every call failed) measured nothing: it must not pass.
+  const answered = summary.items.scored - summary.items.missing;
+  if (summary.items.selected > 0 && answered <= 0) {
+    lines.push(`lokal: MultiLoKo measured nothing: none of the ${summary.items.selected} items got an answer (${summary.items.missing} without a prediction, ${summary.items.failed} failed), so the run fails`);
+    summary.gates_passed = false;
+  }
   const results = officialLayout(subsets);
   return {
     lines,
