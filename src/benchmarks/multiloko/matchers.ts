@@ -9,6 +9,7 @@ import { normalizeAnswer } from './metrics/normalizeAnswer.ts';
 import { sentenceBleu } from '../../metrics/sentenceBleu.ts';
 import { tokenF1 } from './metrics/tokenF1.ts';
 import { terminalText } from '../../core/terminalText.ts';
+import { summariseList } from '../../data/errors.ts';
 
 export type Targets = string | readonly string[];
 
@@ -65,7 +66,7 @@ function strings(i: ReturnType<typeof inputs>): string {
   const q = (s: string) => terminalText(JSON.stringify(s));
   return (
     `  answer:  ${q(i.raw)} → normalised ${q(i.pred)}\n` +
-    `  targets: ${i.rawTargets.map(q).join(', ')} → normalised ${i.norm.map(q).join(', ')}`
+    `  targets: ${summariseList(i.rawTargets, q, 10)} → normalised ${summariseList(i.norm, q, 10)}`
   );
 }
 
