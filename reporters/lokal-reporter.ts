@@ -68,7 +68,8 @@ export default class LokalReporter implements Reporter {
     for (const warning of run.warnings) this.#log(`lokal: ${warning}`);
     // An eval file that never finished and left no group behind (its worker died while collecting) fails the run too.
     const why = incompleteReason(errors, reason);
-    const lost = unfinishedModules(testModules.filter((m) => m.moduleId.endsWith('.eval.ts'))).filter((id) => !moduleHasGroups(testModules, id));
+    const evalModules = testModules.filter((m) => m.moduleId.endsWith('.eval.ts') || m.project.config.runner === RUNNER_FILE);
+    const lost = unfinishedModules(evalModules).filter((id) => !moduleHasGroups(testModules, id));
     for (const id of lost) this.#log(`lokal: ${path.relative(process.cwd(), id) || id} did not finish: ${why.replace(/ before these groups finished$/u, '')}; its results were not written`);
     if (lost.length > 0) process.exitCode = 1;
     if (run.benchmarks.length === 0) return;

@@ -56,6 +56,16 @@ describe('a worker that dies mid-run', () => {
     expect(readdirSync(output).sort()).toEqual(['toy.incomplete.json', 'toy.json']);
   });
 
+  test('a worker that dies while collecting: no results written, exit 1, the file and the reason named', { timeout: 120_000 }, async () => {
+    const { output, predictions } = setUp('collecting');
+    const run = await runVitest(['run', '--config', CONFIG], { TOY_KILL_COLLECT: '1', LOKAL_MODEL: `replay:${predictions}`, LOKAL_OUTPUT: output });
+    const show = `${run.stdout}\n${run.stderr}`;
+    expect(run.code, show).toBe(1);
+    expect(run.stdout).toMatch(/lokal: test\/hardening\/worker\/killing\.eval\.ts did not finish: a Vitest worker exited unexpectedly .*; its results were not written/);
+    expect(readdirSync(output)).toEqual(['toy.json']);
+    expect(readFileSync(path.join(output, 'toy.json'), 'utf8')).toBe(PREVIOUS);
+  });
+
   test('a later complete run writes toy.json and removes the stale incomplete file', { timeout: 120_000 }, async () => {
     const { output, predictions } = setUp('rerun');
     writeFileSync(path.join(output, 'toy.incomplete.json'), '{"complete":false}\n');
