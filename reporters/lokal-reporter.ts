@@ -2,14 +2,22 @@
 // (`multiloko.json`, `kalahi.json`, …) and judges its gates — a missed gate makes the process exit non-zero. Works
 // from task meta alone, so `--merge-reports` gives the same results. A run in which every benchmark was skipped for
 // want of data fails too: a green run that measured nothing would let a CI gate pass silently.
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { Reporter, SerializedError, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
+import type { Reporter, SerializedError, TestModule, TestRunEndReason, TestSpecification, Vitest } from 'vitest/node';
 import type { BenchmarkDefinition } from '../src/core/benchmark.ts';
 import { routeClauses } from '../src/core/gates.ts';
+import { gatesOfIncompleteRun, incompleteResultsFile, incompleteResultsText, type Incompleteness } from '../src/core/incomplete.ts';
 import { writeFileAtomic } from '../src/core/io.ts';
+import { requireCacheFile, requireOutputFolder } from '../src/core/outputCheck.ts';
+import { terminalLines } from '../src/core/terminalText.ts';
 import { resolveSettingsTree, sectionSettings, sharedSettings, type SettingsTree } from '../src/core/settings.ts';
 import { BENCHMARKS, registerBenchmark } from '../src/benchmarks/index.ts';
+import { summariseList } from '../src/data/errors.ts';
+import { DEFAULT_CACHE_FILE } from '../src/models/cache.ts';
 import { collectGroups } from '../src/vitest/collect.ts';
+import { RUNNER_FILE } from '../src/vitest/config.ts';
+import { incompleteReason, unfinishedModules } from '../src/vitest/completeness.ts';
 import { NO_DATA_SUITE_SUFFIX } from '../src/vitest/noData.ts';
 import { writeRunOutputs } from './runOutputs.ts';
 
@@ -37,12 +45,23 @@ export default class LokalReporter implements Reporter {
     this.#vitest = vitest;
   }
 
-  #log(line: string): void {
+  /** To the terminal with control characters escaped (lines quote dataset names, ids and model output). */
+  #log(raw: string): void {
+    const line = terminalLines(raw);
     if (this.#vitest) this.#vitest.logger.log(line);
     else process.stdout.write(`${line}\n`);
   }
 
-  async onTestRunEnd(testModules: ReadonlyArray<TestModule>, _errors: ReadonlyArray<SerializedError>, _reason: TestRunEndReason): Promise<void> {
+  /** Before any test runs: where the run writes must be usable (an error here stops the run before any model call). */
+  onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
+    if (!specifications.some((s) => s.project.config.runner === RUNNER_FILE || s.moduleId.endsWith('.eval.ts'))) return;
+    const root = this.#vitest?.config.root ?? process.cwd();
+    const shared = sharedSettings(resolveSettingsTree(BENCHMARKS.map((b) => b.settings), this.#options.settings, { cwd: root }));
+    requireOutputFolder(path.resolve(root, shared.output));
+    if (!shared.model?.startsWith('replay:')) requireCacheFile(shared.cacheFile ?? DEFAULT_CACHE_FILE, shared.cache ?? 'readwrite');
+  }
+
+  async onTestRunEnd(testModules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): Promise<void> {
     if (onlySkippedForData(testModules)) {
       process.stderr.write('lokal: no benchmark ran — no data was found for any of them (see the "skipping" lines above)\n');
       process.exitCode = 1;
@@ -50,6 +69,12 @@ export default class LokalReporter implements Reporter {
     }
     const run = collectGroups(testModules, BENCHMARKS);
     for (const warning of run.warnings) this.#log(`lokal: ${warning}`);
+    // An eval file that never finished and left no group behind (its worker died while collecting) fails the run too.
+    const why = incompleteReason(errors, reason);
+    const evalModules = testModules.filter((m) => m.moduleId.endsWith('.eval.ts') || m.project.config.runner === RUNNER_FILE);
+    const lost = unfinishedModules(evalModules).filter((id) => !moduleHasGroups(testModules, id));
+    for (const id of lost) this.#log(`lokal: ${path.relative(process.cwd(), id) || id} did not finish: ${why.replace(/ before these groups finished$/u, '')}; its results were not written`);
+    if (lost.length > 0) process.exitCode = 1;
     if (run.benchmarks.length === 0) return;
     const root = this.#vitest?.config.root ?? process.cwd();
     let failed = false;
@@ -64,17 +89,33 @@ export default class LokalReporter implements Reporter {
       const clauses = routeClauses(tree.thresholds ?? run.thresholds, names, names[0]!);
       const shared = sharedSettings(tree);
       const output = shared.output;
+      // Complete results only: the HTML report and step summary never show an incomplete run as whole.
       const written = new Map<string, string>();
-      for (const { definition, groups } of run.benchmarks) {
+      for (const { definition, groups, missing } of run.benchmarks) {
         try {
-          const report = await definition.report(groups, { settings: sectionSettings(tree, definition.settings), root, clauses: clauses.get(definition.name) ?? [] });
+          // A run whose groups did not all finish: gates over missing groups fail, results go beside the complete file.
+          const incomplete: Incompleteness | undefined = missing.length > 0 ? { missing, reason: why } : undefined;
+          const own = clauses.get(definition.name) ?? [];
+          const finishedKeys = groups.map((g) => g.aggregate.key).filter((k) => !missing.includes(k));
+          const gates = incomplete ? gatesOfIncompleteRun(definition.name, own, finishedKeys, incomplete) : { judged: own, failed: [] };
+          const report = await definition.report(groups, { settings: sectionSettings(tree, definition.settings), root, clauses: gates.judged });
           for (const line of report.lines) this.#log(line);
-          if (report.resultsText !== undefined) {
-            const file = path.resolve(root, output, definition.resultsFile);
-            await writeFileAtomic(file, report.resultsText);
+          const complete = path.resolve(root, output, definition.resultsFile);
+          if (incomplete) {
+            this.#log(`lokal: ${definition.name}: INCOMPLETE run: ${incomplete.reason}: ${summariseList(missing)}`);
+            for (const outcome of gates.failed) this.#log(`  ✗ ${outcome.message}`);
+            const file = path.resolve(root, output, incompleteResultsFile(definition.resultsFile));
+            await writeFileAtomic(file, incompleteResultsText(definition.name, report.resultsText, incomplete, gates.failed));
             this.files.set(definition.name, file);
+            this.#log(`lokal: wrote ${path.relative(process.cwd(), file) || file} (complete: false; ${path.relative(process.cwd(), complete) || complete} left as it was)`);
+            failed = true;
+          } else if (report.resultsText !== undefined) {
+            await writeFileAtomic(complete, report.resultsText);
+            // A complete run supersedes an earlier incomplete one.
+            await rm(path.resolve(root, output, incompleteResultsFile(definition.resultsFile)), { force: true });
+            this.files.set(definition.name, complete);
             written.set(definition.name, report.resultsText);
-            this.#log(`lokal: wrote ${path.relative(process.cwd(), file) || file}`);
+            this.#log(`lokal: wrote ${path.relative(process.cwd(), complete) || complete}`);
           }
           if (!report.passed) failed = true;
         } catch (error) {
@@ -90,6 +131,12 @@ export default class LokalReporter implements Reporter {
     }
     if (failed) process.exitCode = 1;
   }
+}
+
+/** Whether a module collected any lokal group suite. */
+function moduleHasGroups(testModules: ReadonlyArray<TestModule>, moduleId: string): boolean {
+  const module = testModules.find((m) => m.moduleId === moduleId);
+  return module !== undefined && [...module.children.allTests()].some((t) => t.meta().lokalGroup !== undefined);
 }
 
 /** Every eval module's tests were skipped for want of data. */

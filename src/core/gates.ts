@@ -1,5 +1,7 @@
 // The gate clause grammar every benchmark shares: `[<benchmark>.][<scope>.…]<figure><op><number>`, e.g. `em>=0.30`,
 // `italian.em>=0.35`, `kalahi.ethics.mc2>=0.5`. A benchmark only maps scopes and figure names to its values.
+import { closest } from 'fastest-levenshtein';
+import { summariseList } from '../data/errors.ts';
 
 export type GateOp = '>=' | '>' | '<=' | '<';
 
@@ -75,6 +77,18 @@ export function routeClauses(text: string | undefined, benchmarks: readonly stri
     routed.get(parsed.benchmark ?? fallback)?.push(parsed);
   }
   return routed;
+}
+
+/**
+ * A scope that names nothing the benchmark has (`klingon.em>=0.1`) is a mistake, not a gate to skip: an error with the
+ * nearest known name. `known` is every scope the benchmark's data has (selected by this run or not), in lower case —
+ * a known subset the run did not select stays "not applied".
+ */
+export function requireKnownScope(clause: string, scope: string, known: readonly string[], what: string): void {
+  const name = scope.toLowerCase();
+  if (known.length === 0 || known.includes(name)) return;
+  const guess = closest(name, known as string[]);
+  throw new ThresholdError(clause, `${JSON.stringify(scope)} is not ${what}; did you mean "${guess}"? (known: ${summariseList(known, String, 8)})`);
 }
 
 /** A bound outside a 0–1 scale is a mistake worth naming (with the likely intended value). */

@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { closest } from 'fastest-levenshtein';
 import { z } from 'zod';
+import { previewText, summariseList } from '../data/errors.ts';
 
 /** Matches DEFAULT_MAX_NEW_TOKENS of the model providers (src/models/types.ts; a test keeps them equal). */
 const MAX_NEW_TOKENS = 64;
@@ -187,7 +188,7 @@ function stripUndefined<T extends object>(value: T): T {
 }
 
 function issuePath(issue: z.core.$ZodIssue): string | undefined {
-  const keys = issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : undefined;
+  const keys = issue.code === 'unrecognized_keys' ? summariseList(issue.keys, String, 10) : undefined;
   const at = issue.path.map(String).join('.');
   return keys ? (at ? `${at}.${keys}` : keys) : at || undefined;
 }
@@ -206,7 +207,7 @@ function validate(layer: unknown, source: string, sections: readonly SettingsSec
   if (variable) {
     const env = [SHARED_ENV, ...sections.map((s) => s.env)].find((table) => table[variable.name])?.[variable.name];
     const hint = env?.parse === flag ? '; use 1/true/yes/on or 0/false/no/off' : '';
-    throw new LokalConfigError(variable.name, undefined, `${issue.message} (got ${JSON.stringify(variable.raw)}${hint})`);
+    throw new LokalConfigError(variable.name, undefined, `${issue.message} (got ${previewText(variable.raw, 200)}${hint})`);
   }
   if (issue.code === 'unrecognized_keys') {
     const section = sections.find((s) => issue.path[0] === s.key);

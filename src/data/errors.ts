@@ -1,4 +1,5 @@
 // The one error type of the data layer: it always names the file, and the line and field when there is one.
+import { terminalText } from '../core/terminalText.ts';
 
 export interface DataErrorDetails {
   line?: number;
@@ -55,11 +56,12 @@ export function summariseList<T>(items: readonly T[], show: (item: T) => string 
 
 /** A value from a data file quoted for a message, cut after `max` UTF-16 units (JSON escapes keep it on one line). */
 export function previewText(text: string, max = 60): string {
-  if (text.length <= max) return JSON.stringify(text);
-  return `${JSON.stringify(text.slice(0, max)).slice(0, -1)}…"`;
+  // JSON escapes C0; terminalText the rest of what a terminal would act on (DEL, C1, bidi overrides).
+  if (text.length <= max) return terminalText(JSON.stringify(text));
+  return terminalText(`${JSON.stringify(text.slice(0, max)).slice(0, -1)}…"`);
 }
 
 /** A message from a parser, which may quote raw input, kept on one line: control characters are escaped as in JSON. */
 export function oneLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => JSON.stringify(c).slice(1, -1));
+  return terminalText(text);
 }

@@ -4,6 +4,8 @@
 import { afterAll, describe, test, type RunnerTestCase, type TestContext } from 'vitest';
 import type { BenchmarkDefinition, BenchmarkGroup, BenchmarkPlan, GateRecord, GroupInfo, ItemContext, ShortAnswerMatchers } from '../core/benchmark.ts';
 import { routeClauses } from '../core/gates.ts';
+import { requireCacheFile } from '../core/outputCheck.ts';
+import { terminalLines, terminalSafeError, terminalText } from '../core/terminalText.ts';
 import { resolveSettingsTree, sectionSettings, sharedSettings, type SettingsTree } from '../core/settings.ts';
 import { BENCHMARKS, registerBenchmark } from '../benchmarks/index.ts';
 import { lokalModelOptions, modelSpec, type LokalModel, type LokalModelOptions } from '../models/open.ts';
@@ -46,15 +48,23 @@ async function runItem(job: SuiteJob, item: unknown, info: GroupInfo, { task, an
   const context: ItemContext = {
     model: () => jobModel(job),
     annotate: async (message, type) => {
-      await annotateWithoutLocation(annotate, message, type);
+      await annotateWithoutLocation(annotate, terminalLines(message), type);
     },
     // The test's own expect (created on first access), so the matcher records into this test.
     expect: (actual) => task.context.expect(actual) as unknown as ShortAnswerMatchers,
   };
-  const result = await job.plan.runItem(item, info, context);
+  // Errors quote ids, questions and model output: their messages are printed with control characters escaped.
+  const result = await job.plan.runItem(item, info, context).catch((error: unknown) => {
+    throw terminalSafeError(error);
+  });
   (task as RunnerTestCase).meta.lokalItem = result.record;
-  result.assert?.();
-  if (result.failures && result.failures.length > 0) throw new Error(result.failures.join('\n'));
+  try {
+    result.assert?.();
+  } catch (error) {
+    throw terminalSafeError(error);
+  }
+  // Failures quote model output and dataset text: printed with control characters escaped.
+  if (result.failures && result.failures.length > 0) throw new Error(result.failures.map(terminalLines).join('\n'));
 }
 
 /** describe() of the run's model for the results; undefined when it cannot be built (its item tests say why). */
@@ -72,7 +82,7 @@ function declareItems(job: SuiteJob, items: readonly unknown[], info: GroupInfo)
   const itemTest = ({ task, annotate }: ItemTestContext) => runItem(job, items[task.suite!.tasks.indexOf(task)], info, { task, annotate });
   // `test.concurrent` builds a new chainable function on every read: read it once, not once per item.
   const concurrent = test.concurrent;
-  for (const item of items) concurrent(job.plan.testName(item), itemTest);
+  for (const item of items) concurrent(terminalText(job.plan.testName(item)), itemTest);
 }
 
 async function gateTest(job: SuiteJob, info: GroupInfo, { task, annotate, lokalModels }: LokalContext): Promise<void> {
@@ -90,20 +100,22 @@ async function gateTest(job: SuiteJob, info: GroupInfo, { task, annotate, lokalM
   task.meta.lokalGate = record;
   const failed = verdict.outcomes.filter((o) => !o.pass);
   const met = verdict.outcomes.length ? ` · ${verdict.outcomes.length - failed.length}/${verdict.outcomes.length} gates met` : '';
-  await annotate(`${failed.length ? '✗' : '✓'} ${verdict.summary}${met}`, failed.length ? 'gate-failed' : 'gate');
-  if (verdict.blocked) throw new Error(verdict.blocked);
-  if (failed.length > 0) throw new Error(`${info.name}: gate missed\n${failed.map((o) => `  ${o.message}`).join('\n')}`);
+  await annotate(terminalText(`${failed.length ? '✗' : '✓'} ${verdict.summary}${met}`), failed.length ? 'gate-failed' : 'gate');
+  if (verdict.blocked) throw new Error(terminalLines(verdict.blocked));
+  if (failed.length > 0) throw new Error(terminalLines(`${info.name}: gate missed\n${failed.map((o) => `  ${o.message}`).join('\n')}`));
 }
 
 function declareGroup(job: SuiteJob, group: BenchmarkGroup<unknown, GroupInfo>): void {
-  describe(group.info.name, () => {
+  describe(terminalText(group.info.name), () => {
     // Building the provider before the items: an unusable model fails the suite once, not each item.
     lokalTest.beforeAll(async ({ lokalModels }) => {
       job.pool = lokalModels;
-      await jobModel(job);
+      await jobModel(job).catch((error: unknown) => {
+        throw terminalSafeError(error);
+      });
     });
     if (group.sections) {
-      for (const section of group.sections) describe(section.name, () => declareItems(job, section.items, group.info));
+      for (const section of group.sections) describe(terminalText(section.name), () => declareItems(job, section.items, group.info));
     } else {
       declareItems(job, group.items, group.info);
     }
@@ -133,6 +145,8 @@ export async function benchmarkSuite<Settings>(definition: BenchmarkDefinition<S
     throw error;
   }
   const job: SuiteJob = { plan, definition, spec: modelSpec(shared), modelOptions: lokalModelOptions(shared) };
+  // At collection, before any item asks the model: a cache that cannot be written would lose every answer.
+  if (!job.spec.startsWith('replay:') && job.modelOptions.cache) requireCacheFile(job.modelOptions.cache.file, job.modelOptions.cache.mode);
   for (const group of plan.groups) declareGroup(job, group);
   declareSummary({ definition, settings, clauses });
   if (plan.close) afterAll(() => plan.close!());

@@ -2,12 +2,15 @@
 // by the lokal runner); a group split over several suites (the same key in two files) is re-aggregated from its items.
 import type { TestModule, TestSuite } from 'vitest/node';
 import type { BenchmarkDefinition, GroupInfo, ItemView, RolledGroup } from '../core/benchmark.ts';
+import { combineStatus, groupStatus, type GroupStatus } from './completeness.ts';
 import './meta.ts';
 import { groupTests } from './views.ts';
 
 export interface CollectedBenchmark {
   definition: BenchmarkDefinition;
   groups: Array<RolledGroup<unknown, GroupInfo>>;
+  /** Keys of the groups whose tests did not all finish (a worker died, the run was cut short), in group order. */
+  missing: string[];
 }
 
 export interface CollectedRun {
@@ -22,9 +25,13 @@ interface Entry {
   gate: Parameters<BenchmarkDefinition['aggregate']>[2];
   suites: TestSuite[];
   items: Array<ItemView<unknown>>;
+  status: GroupStatus;
 }
 
-/** Groups of the run, by benchmark in registry order; groups of unregistered benchmarks are named in a warning. */
+/**
+ * Groups of the run, by benchmark in registry order; groups of unregistered benchmarks are named in a warning. Groups
+ * a filter skipped entirely (`-t`) are left out, so a benchmark the filter skipped is not rolled up at all.
+ */
 export function collectGroups(modules: ReadonlyArray<TestModule>, registry: readonly BenchmarkDefinition[]): CollectedRun {
   const entries = new Map<string, Entry>();
   const unknown = new Set<string>();
@@ -38,15 +45,21 @@ export function collectGroups(modules: ReadonlyArray<TestModule>, registry: read
         continue;
       }
       const key = `${parts.info.benchmark}\u0000${parts.info.key}`;
-      const entry = entries.get(key) ?? { info: parts.info, gate: parts.gate, suites: [], items: [] };
+      const status = groupStatus(suite);
+      const known = entries.get(key);
+      const entry = known ?? { info: parts.info, gate: parts.gate, suites: [], items: [], status };
+      if (known) entry.status = combineStatus(known.status, status);
       entry.suites.push(suite);
       for (const test of suite.children.allTests()) {
         const meta = test.meta();
         if (!meta.lokalGroup) entry.items.push({ record: meta.lokalItem, state: test.result().state });
       }
-      if (!suite.meta().lokalAggregate) withoutRunner++;
       entries.set(key, entry);
     }
+  }
+  // A finished suite without aggregates means no lokal runner; an unfinished one never reached the runner's hook.
+  for (const entry of entries.values()) {
+    if (entry.status === 'finished') withoutRunner += entry.suites.filter((s) => !s.meta().lokalAggregate).length;
   }
   const warnings: string[] = [];
   if (withoutRunner > 0) {
@@ -55,8 +68,8 @@ export function collectGroups(modules: ReadonlyArray<TestModule>, registry: read
   for (const name of unknown) warnings.push(`results of benchmark "${name}" are not rolled up: it is not registered with the reporter (lokalEvals({ benchmarks: [...] }))`);
   const benchmarks: CollectedBenchmark[] = [];
   for (const definition of registry) {
-    const groups = [...entries.values()]
-      .filter((e) => e.info.benchmark === definition.name)
+    const mine = [...entries.values()].filter((e) => e.info.benchmark === definition.name && e.status !== 'filtered');
+    const groups = mine
       .map((e) => {
         const fromRunner = e.suites.length === 1 ? (e.suites[0]!.meta().lokalAggregate as GroupInfo | undefined) : undefined;
         const aggregate = fromRunner ?? (definition.aggregate(e.info, e.items, e.gate) as GroupInfo);
@@ -64,7 +77,14 @@ export function collectGroups(modules: ReadonlyArray<TestModule>, registry: read
         return { aggregate, records };
       })
       .sort((a, b) => a.aggregate.order - b.aggregate.order || (a.aggregate.key < b.aggregate.key ? -1 : a.aggregate.key > b.aggregate.key ? 1 : 0));
-    if (groups.length > 0) benchmarks.push({ definition, groups });
+    const missing = mine
+      .filter((e) => e.status === 'unfinished')
+      .sort((a, b) => a.info.order - b.info.order)
+      .map((e) => e.info.key);
+    if (groups.length > 0) benchmarks.push({ definition, groups, missing });
+    else if ([...entries.values()].some((e) => e.info.benchmark === definition.name)) {
+      warnings.push(`${definition.name}: every test was skipped (a -t filter or .skip); its results file is left as it was`);
+    }
   }
   const thresholds = [...entries.values()].find((e) => e.info.thresholds !== undefined)?.info.thresholds;
   return { benchmarks, thresholds, warnings };

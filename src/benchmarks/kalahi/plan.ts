@@ -1,12 +1,12 @@
 // Kalahi's plan for a run (defineBenchmark's `prepare`): the prompt files read, one group per variant with a section
 // per category, and how a prompt runs — loaded by the definition only when a suite is declared.
 import type { BenchmarkPlan, GroupVerdict } from '../../core/benchmark.ts';
-import type { ParsedClause } from '../../core/gates.ts';
+import { requireKnownScope, type ParsedClause } from '../../core/gates.ts';
 import { modelSpec } from '../../models/open.ts';
 import { parseProviderSpec } from '../../models/index.ts';
 import { KALAHI_BUDGET_DESCRIPTIONS, KALAHI_TOKEN_BUDGET, resolveKalahiConfig, type KalahiSettings } from './config.ts';
-import { loadKalahi, type KalahiRow } from './data.ts';
-import { judgeKalahi, kalahiGate, type KalahiGate } from './gates.ts';
+import { KALAHI_VARIANTS, loadKalahi, type KalahiRow } from './data.ts';
+import { categoryKey, judgeKalahi, kalahiGate, type KalahiGate } from './gates.ts';
 import type { KalahiPromptRecord, KalahiRunInfo, KalahiSuiteAggregate } from './records.ts';
 import { kalahiItemKey, kalahiSuiteName, kalahiTestName } from './names.ts';
 import { kalahiGenerationVerdict, kalahiMCVerdict } from './verdict.ts';
@@ -37,8 +37,10 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
   }
   const gates = clauses.map(kalahiGate);
   const groups = [];
+  const knownCategories = new Set<string>();
   for (const [order, variant] of config.variants.entries()) {
     const dataset = await loadKalahi(config.location, variant);
+    for (const row of dataset.rows) knownCategories.add(categoryKey(row.category));
     const rows = settings.limit === undefined ? dataset.rows : dataset.rows.slice(0, settings.limit);
     const categories = [...new Set(rows.map((r) => r.category))];
     const info: KalahiRunInfo = {
@@ -60,6 +62,10 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
       thresholds: settings.thresholds,
     };
     groups.push({ info, items: rows, sections: categories.map((category) => ({ name: category, items: rows.filter((r) => r.category === category) })) });
+  }
+  // A category no variant has (a typo, or a misspelt variant) is an error; a variant this run did not select is not.
+  for (const gate of gates) {
+    if (gate.category !== undefined) requireKnownScope(gate.clause, gate.category, [...KALAHI_VARIANTS, ...knownCategories], 'a Kalahi variant or category');
   }
   // Loaded on first use: the learned metrics and the MC/generation tasks pull in metric and model modules.
   const tasks = import('./tasks.ts');

@@ -50,8 +50,16 @@ export function reportKalahi(
       }),
     ),
   };
+  const lines = ['', ...kalahiTableLines(suites), ...kalahiGateLines(judged.outcomes, judged.notApplied), ...(vsBaseline.comparison ? kalahiBaselineLines(vsBaseline.comparison) : [])];
+  // A run in which no prompt was scored (no reply matched, every call failed) measured nothing: it must not pass.
+  const scored = suites.reduce((n, s) => n + (s.aggregate.overall.mc?.scored ?? 0) + (s.aggregate.overall.generation?.scored ?? 0), 0);
+  const selected = suites.reduce((n, s) => n + s.aggregate.selected, 0);
+  if (selected > 0 && scored === 0) {
+    lines.push(`lokal: Kalahi measured nothing: none of the ${selected} prompts was scored, so the run fails`);
+    results.gates_passed = false;
+  }
   return {
-    lines: ['', ...kalahiTableLines(suites), ...kalahiGateLines(judged.outcomes, judged.notApplied), ...(vsBaseline.comparison ? kalahiBaselineLines(vsBaseline.comparison) : [])],
+    lines,
     resultsText: resultsText(results),
     passed: results.gates_passed,
   };

@@ -2,6 +2,7 @@
 // language and the mother tongue / locality effects for human and machine translations.
 import type { EffectFigures, HeadlineSummary } from './headline.ts';
 import { markdownTable } from '../../core/textTable.ts';
+import { summariseList } from '../../data/errors.ts';
 
 /** A figure × 100 with 2 decimals, as the README prints EM ("31.03"); en dash when absent. */
 export function percent(value: number | null | undefined): string {
@@ -65,7 +66,7 @@ export function headlineLines(headline: HeadlineSummary, context: HeadlineContex
       2,
     ).map((l) => `  ${l}`),
   );
-  if (headline.unused_subsets.length > 0) lines.push(`  not in any figure: ${headline.unused_subsets.join(', ')}`);
+  if (headline.unused_subsets.length > 0) lines.push(`  not in any figure: ${summariseList(headline.unused_subsets, String, 10)}`);
   lines.push('');
   return lines;
 }

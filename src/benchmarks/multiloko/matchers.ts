@@ -8,6 +8,8 @@ import { exactMatch } from './metrics/exactMatch.ts';
 import { normalizeAnswer } from './metrics/normalizeAnswer.ts';
 import { sentenceBleu } from '../../metrics/sentenceBleu.ts';
 import { tokenF1 } from './metrics/tokenF1.ts';
+import { terminalText } from '../../core/terminalText.ts';
+import { summariseList } from '../../data/errors.ts';
 
 export type Targets = string | readonly string[];
 
@@ -60,10 +62,11 @@ function record(state: State, metric: string, value: number): void {
 }
 
 function strings(i: ReturnType<typeof inputs>): string {
-  const q = (s: string) => JSON.stringify(s);
+  // JSON quoting escapes C0; terminalText the rest a terminal would act on (DEL, C1, bidi overrides).
+  const q = (s: string) => terminalText(JSON.stringify(s));
   return (
     `  answer:  ${q(i.raw)} → normalised ${q(i.pred)}\n` +
-    `  targets: ${i.rawTargets.map(q).join(', ')} → normalised ${i.norm.map(q).join(', ')}`
+    `  targets: ${summariseList(i.rawTargets, q, 10)} → normalised ${summariseList(i.norm, q, 10)}`
   );
 }
 
@@ -97,8 +100,8 @@ export const lokalMatchers = {
     return {
       pass: value === 1,
       message: () => `expected answer ${this.isNot ? 'not ' : ''}to exact-match a target (EM ${show(value)})\n${strings(i)}`,
-      actual: i.pred,
-      expected: i.norm,
+      actual: terminalText(i.pred),
+      expected: i.norm.map(terminalText),
     };
   },
   toHaveF1: atLeastMatcher('toHaveF1', 'f1', 'token F1', (p, t) => tokenF1(p, t), 1),

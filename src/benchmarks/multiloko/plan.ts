@@ -1,7 +1,7 @@
 // MultiLoKo's plan for a run (defineBenchmark's `prepare`): the data loaded and selected, one group per subset, and
 // how an item runs — loaded by the definition only when a suite is declared, so the registry stays light.
 import type { BenchmarkGroup, BenchmarkPlan, GroupVerdict } from '../../core/benchmark.ts';
-import type { GateOutcome, ParsedClause } from '../../core/gates.ts';
+import { requireKnownScope, type GateOutcome, type ParsedClause } from '../../core/gates.ts';
 import { readBaseline, judgeAgainstBaseline, type Baseline } from './baseline.ts';
 import { hasItems } from './baselineGate.ts';
 import { baselineFileFor } from '../../core/baseline/index.ts';
@@ -110,7 +110,11 @@ export async function prepareMultiLoKo(settings: MultiLoKoSettings, clauses: Par
   // Paired tests need every subset's items, so the reporter judges them at the roll-up; a gate test keeps the tolerance rule.
   const baseline = read && (settings.baselineMode === 'tolerance' || !hasItems(read)) ? read : undefined;
   // In a helper, so that the item closure below does not keep the whole dataset alive.
-  const { groups, jobs } = planGroups(await loadMultiLoKo(settings.data, settings.split), settings, spec);
+  const dataset = await loadMultiLoKo(settings.data, settings.split);
+  // A clause naming no subset of the data is an error; a subset this run did not select stays "not applied".
+  const keys = dataset.subsets.map((s) => s.key);
+  for (const gate of gates) if (gate.scope.kind === 'subset') requireKnownScope(gate.clause, gate.scope.key, keys, `a subset of ${dataset.location} (split ${dataset.split})`);
+  const { groups, jobs } = planGroups(dataset, settings, spec);
 
   return {
     groups,

@@ -7,16 +7,12 @@ import { multilokoGate } from './gates.ts';
 import { headlineLines } from './headlineTable.ts';
 import { headlineIntervalLines } from './intervalTable.ts';
 import type { LokalItemRecord, LokalSubsetAggregate } from './records.ts';
-import { judgeRun, officialLayout, summariseGroups, summariseRun, type RunSummary } from './rollup.ts';
+import { judgeRun, officialLayout, summariseGroups, summariseRun } from './rollup.ts';
 import type { MultiLoKoSettings } from './settings.ts';
 import { baselineLines, gateLines, leaderboardLines, tableMetrics } from './table.ts';
 import { describePrompts } from './usage.ts';
+import { callsLine } from './callsLine.ts';
 
-/** `5 items from the cache, 0 asked the model` (replay: answers read from the file). */
-function callsLine(summary: RunSummary): string {
-  if (summary.model?.startsWith('replay:')) return `${summary.calls.model_calls} answers read from the predictions file`;
-  return `${summary.calls.cached} items from the cache, ${summary.calls.model_calls} asked the model`;
-}
 
 export function reportMultiLoKo(rolled: ReadonlyArray<RolledGroup<LokalItemRecord, LokalSubsetAggregate>>, { settings, root, clauses }: ReportContext<MultiLoKoSettings>): BenchmarkReport {
   // Gate settings given now win; otherwise those the test run recorded (so a merge judges like its shards).
@@ -39,9 +35,15 @@ export function reportMultiLoKo(rolled: ReadonlyArray<RolledGroup<LokalItemRecor
   const lines = ['', ...leaderboardLines(subsets, groups, tableMetrics(settings.tableMetrics))];
   if (summary.headline) lines.push(...headlineLines(summary.headline, { model: summary.model ?? '?', prompt: describePrompts(summary.prompt) }));
   if (summary.intervals) lines.push(...headlineIntervalLines(summary.intervals));
-  lines.push(`lokal: ${describePrompts(summary.prompt)}; ${callsLine(summary)}`);
+  lines.push(`lokal: ${describePrompts(summary.prompt, summary.model)}; ${callsLine(summary, root)}`);
   lines.push(...gateLines(judged.outcomes, judged.notApplied));
   if (judged.baseline) lines.push(...baselineLines(judged.baseline));
+  // A run in which no item got an answer (no prediction matched, every call failed) measured nothing: it must not pass.
+  const answered = summary.items.scored - summary.items.missing;
+  if (summary.items.selected > 0 && answered <= 0) {
+    lines.push(`lokal: MultiLoKo measured nothing: none of the ${summary.items.selected} items got an answer (${summary.items.missing} without a prediction, ${summary.items.failed} failed), so the run fails`);
+    summary.gates_passed = false;
+  }
   const results = officialLayout(subsets);
   return {
     lines,

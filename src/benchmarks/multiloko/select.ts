@@ -2,6 +2,7 @@
 import type { MultiLoKoDataset, MultiLoKoSubset } from './data/multiloko.ts';
 import type { MultiLoKoItem } from './data/schema.ts';
 import { LokalConfigError } from '../../core/settings.ts';
+import { summariseList } from '../../data/errors.ts';
 import { SUBSET_KINDS, type MultiLoKoSettings } from './settings.ts';
 import { subsetLanguage } from './names.ts';
 
@@ -36,7 +37,7 @@ export function selectSubsets(dataset: MultiLoKoDataset, config: Pick<MultiLoKoS
   const keys = new Set(dataset.subsets.map((s) => s.key));
   for (const language of config.languages ?? []) {
     if (!languages.has(language)) {
-      throw new LokalConfigError('LOKAL_LANGUAGES', undefined, `${JSON.stringify(language)} is not in ${dataset.location} (split ${dataset.split}); it has: ${[...languages].join(', ')}`);
+      throw new LokalConfigError('LOKAL_LANGUAGES', undefined, `${JSON.stringify(language)} is not in ${dataset.location} (split ${dataset.split}); it has: ${summariseList([...languages], String, 40)}`);
     }
   }
   for (const selector of config.subsets ?? []) {

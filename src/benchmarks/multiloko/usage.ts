@@ -38,9 +38,13 @@ export function summarisePrompts(aggregates: readonly Pick<LokalSubsetAggregate,
   };
 }
 
-/** `base prompt, few-shot official ×5, extracted` / `chat prompt, zero-shot, extracted` / `replay, answers as given`. */
-export function describePrompts(prompt: PromptSummary): string {
+/**
+ * `base prompt, few-shot official ×5, extracted` / `chat prompt, zero-shot, extracted` / `replay, answers as given`.
+ * With the run's `model`, a run that is not a replay and asked nothing (every item failed) never reads as a replay.
+ */
+export function describePrompts(prompt: PromptSummary, model?: string): string {
   const extraction = prompt.extraction === 'mixed' ? 'extraction mixed' : prompt.extraction ? 'answers extracted' : 'answers as given';
+  if (prompt.mode === 'none' && prompt.uses.length === 0 && model !== undefined && !model.startsWith('replay:')) return 'no item was answered';
   if (prompt.mode === 'none') return `no prompt (replay), ${extraction}`;
   const fewshot = prompt.fewshot === 'none' ? 'zero-shot' : `few-shot ${prompt.fewshot}${prompt.shots === 'mixed' ? '' : ` ×${prompt.shots}`}`;
   return `${prompt.mode} prompt, ${fewshot}, ${extraction}`;
