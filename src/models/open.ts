@@ -61,6 +61,25 @@ export interface LokalModel {
   chat(): Promise<boolean>;
 }
 
+/**
+ * The run's model cannot answer (bad path or dtype, not downloadable, server down): one line naming the setting and
+ * the cause. It has no stack frames, so Vitest prints the line alone (the cause is already in the message).
+ */
+export class ModelUnusableError extends Error {
+  constructor(
+    readonly spec: string,
+    /** Whether the model was configured (LOKAL_MODEL, lokal.config.json, options) or is the default one. */
+    readonly configured: boolean,
+    cause: unknown,
+  ) {
+    const reason = (cause instanceof Error ? cause.message : String(cause)).replace(/\s*\n\s*/gu, ' ').trim();
+    const setting = configured ? `LOKAL_MODEL=${spec}` : `LOKAL_MODEL is not set and the default model ${spec}`;
+    super(`${setting} cannot be used: ${reason}`);
+    this.name = 'ModelUnusableError';
+    this.stack = `${this.name}: ${this.message}`;
+  }
+}
+
 /** Builds the provider named by `spec`; transformers:/openai: providers are wrapped in the response cache. */
 export async function openLokalModel(spec: string, options: LokalModelOptions = {}): Promise<LokalModel> {
   const { kind } = parseProviderSpec(spec);

@@ -6,11 +6,11 @@ import type { BenchmarkDefinition, BenchmarkGroup, BenchmarkPlan, GateRecord, Gr
 import { routeClauses } from '../core/gates.ts';
 import { resolveSettingsTree, sectionSettings, sharedSettings, type SettingsTree } from '../core/settings.ts';
 import { BENCHMARKS, registerBenchmark } from '../benchmarks/index.ts';
-import { lokalModelOptions, modelSpec, type LokalModel, type LokalModelOptions } from '../models/open.ts';
+import { lokalModelOptions, modelSpec, ModelUnusableError, type LokalModel, type LokalModelOptions } from '../models/open.ts';
 import type { ModelDescription } from '../models/types.ts';
 import { annotateWithoutLocation } from './annotate.ts';
 import { skipIfDataAbsent } from './dataAbsent.ts';
-import { lokalTest, type ModelPool } from './fixtures.ts';
+import { lokalTest, workerModelPool, type ModelPool } from './fixtures.ts';
 import './matchers.ts';
 import './meta.ts';
 import { descendantTests, runnerState, type RunnerTaskLike } from './views.ts';
@@ -24,7 +24,7 @@ interface SuiteJob {
   definition: BenchmarkDefinition;
   spec: string;
   modelOptions: LokalModelOptions;
-  /** The worker's model pool, from the groups' beforeAll (item tests take no fixture: resolving one per test costs). */
+  /** The worker's model pool (item tests take no fixture: resolving one per test costs). */
   pool?: ModelPool;
   /** The model once built, so an item does not ask the pool again. */
   model?: LokalModel;
@@ -96,11 +96,6 @@ async function gateTest(job: SuiteJob, info: GroupInfo, { task, annotate, lokalM
 
 function declareGroup(job: SuiteJob, group: BenchmarkGroup<unknown, GroupInfo>): void {
   describe(group.info.name, () => {
-    // Building the provider before the items: an unusable model fails the suite once, not each item.
-    lokalTest.beforeAll(async ({ lokalModels }) => {
-      job.pool = lokalModels;
-      await jobModel(job);
-    });
     if (group.sections) {
       for (const section of group.sections) describe(section.name, () => declareItems(job, section.items, group.info));
     } else {
@@ -132,6 +127,17 @@ export async function benchmarkSuite<Settings>(definition: BenchmarkDefinition<S
     throw error;
   }
   const job: SuiteJob = { plan, definition, spec: modelSpec(shared), modelOptions: lokalModelOptions(shared) };
+  // The model is loaded (or its server reached) once, at collection: an unusable one fails the file with one line
+  // and no item test is declared (not one failure per item).
+  if (plan.groups.length > 0) {
+    job.pool = workerModelPool();
+    try {
+      job.model = await job.pool.usable(job.spec, job.modelOptions);
+    } catch (error) {
+      await plan.close?.();
+      throw new ModelUnusableError(job.spec, shared.model !== undefined, error);
+    }
+  }
   for (const group of plan.groups) declareGroup(job, group);
   if (plan.close) afterAll(() => plan.close!());
 }
