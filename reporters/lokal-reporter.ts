@@ -3,7 +3,7 @@
 // from task meta alone, so `--merge-reports` gives the same results. A run in which every benchmark was skipped for
 // want of data fails too: a green run that measured nothing would let a CI gate pass silently.
 import path from 'node:path';
-import type { Reporter, SerializedError, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
+import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
 import type { BenchmarkDefinition } from '../src/core/benchmark.ts';
 import { routeClauses } from '../src/core/gates.ts';
 import { writeFileAtomic } from '../src/core/io.ts';
@@ -11,6 +11,7 @@ import { resolveSettingsTree, sectionSettings, sharedSettings, type SettingsTree
 import { BENCHMARKS, registerBenchmark } from '../src/benchmarks/index.ts';
 import { collectGroups } from '../src/vitest/collect.ts';
 import { NO_DATA_SUITE_SUFFIX } from '../src/vitest/noData.ts';
+import { RunProgress } from '../src/vitest/runProgress.ts';
 
 export interface LokalReporterOptions {
   /** Settings given to the reporter (e.g. `{ output: 'out', thresholds: 'em>=0.3' }`); LOKAL_* variables still win. */
@@ -39,7 +40,23 @@ export default class LokalReporter implements Reporter {
     else process.stdout.write(`${line}\n`);
   }
 
+  // Progress lines in non-interactive runs (src/vitest/runProgress.ts).
+  readonly #progress = new RunProgress((line) => this.#log(line));
+  onTestRunStart(): void {
+    this.#progress.start(this.#options.settings, this.#vitest?.config.root ?? process.cwd());
+  }
+  onTestModuleCollected(module: TestModule): void {
+    this.#progress.collected(module);
+  }
+  onTestCaseReady(test: TestCase): void {
+    this.#progress.ready(test);
+  }
+  onTestCaseResult(test: TestCase): void {
+    this.#progress.result(test);
+  }
+
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>, _errors: ReadonlyArray<SerializedError>, _reason: TestRunEndReason): Promise<void> {
+    this.#progress.stop();
     if (onlySkippedForData(testModules)) {
       process.stderr.write('lokal: no benchmark ran — no data was found for any of them (see the "skipping" lines above)\n');
       process.exitCode = 1;

@@ -49,6 +49,8 @@ export const SHARED_SETTINGS_SHAPE = {
   requestTimeout: z.number().int().positive().max(2 ** 31 - 1).optional(),
   /** openai: time limit of one request with all its retries and waits, in ms. */
   requestBudget: z.number().int().positive().max(2 ** 31 - 1).optional(),
+  /** Seconds between progress lines of a benchmark in non-interactive runs (CI, a log file); 0 turns them off. */
+  progressInterval: z.number().min(0).max(86_400).optional(),
 };
 
 export const SHARED_DEFAULTS = {
@@ -114,6 +116,7 @@ export const SHARED_ENV: Record<string, EnvField> = {
   OPENAI_BASE_URL: { field: 'baseUrl', parse: trimmed },
   LOKAL_REQUEST_TIMEOUT: { field: 'requestTimeout', parse: number },
   LOKAL_REQUEST_BUDGET: { field: 'requestBudget', parse: number },
+  LOKAL_PROGRESS_INTERVAL: { field: 'progressInterval', parse: number },
 };
 
 /**

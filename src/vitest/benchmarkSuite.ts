@@ -8,6 +8,7 @@ import { resolveSettingsTree, sectionSettings, sharedSettings, type SettingsTree
 import { BENCHMARKS, registerBenchmark } from '../benchmarks/index.ts';
 import { lokalModelOptions, modelSpec, ModelUnusableError, type LokalModel, type LokalModelOptions } from '../models/open.ts';
 import type { ModelDescription } from '../models/types.ts';
+import { countingModel, type CallCounts } from '../models/callCounter.ts';
 import { annotateWithoutLocation } from './annotate.ts';
 import { skipIfDataAbsent } from './dataAbsent.ts';
 import { lokalTest, workerModelPool, type ModelPool } from './fixtures.ts';
@@ -42,8 +43,14 @@ async function jobModel(job: SuiteJob): Promise<LokalModel> {
 }
 
 async function runItem(job: SuiteJob, item: unknown, info: GroupInfo, { task, annotate }: ItemTestContext): Promise<void> {
+  // The item's requests answered by the model and from the cache, for the progress line (replay counts none).
+  const calls: CallCounts = { model: 0, cached: 0 };
   const context: ItemContext = {
-    model: () => jobModel(job),
+    model: async () => {
+      const model = await jobModel(job);
+      if (model.kind !== 'replay') (task as RunnerTestCase).meta.lokalCalls = calls;
+      return countingModel(model, calls);
+    },
     annotate: async (message, type) => {
       await annotateWithoutLocation(annotate, message, type);
     },
