@@ -41,6 +41,12 @@ export const SHARED_SETTINGS_SHAPE = {
   modelCache: z.string().min(1).optional(),
   /** transformers: never download. */
   offline: z.boolean().optional(),
+  /** transformers: generate requests decoded together in one batch (concurrent item tests join it). */
+  generateBatchSize: z.number().int().positive().max(1024).optional(),
+  /** transformers: cap on rows × key/value length of a generation batch. */
+  maxBatchTokens: z.number().int().positive().optional(),
+  /** transformers: key/value positions of shared prompt prefixes kept for reuse across requests (0: no reuse). */
+  prefixCacheTokens: z.number().int().min(0).optional(),
   /** openai: requests in flight at once. */
   concurrency: z.number().int().positive().optional(),
   /** openai: server base URL (the API key is read from OPENAI_API_KEY only, never from files). */
@@ -112,6 +118,9 @@ export const SHARED_ENV: Record<string, EnvField> = {
   LOKAL_MODEL_DIR: { field: 'modelDir', parse: asIs },
   LOKAL_MODEL_CACHE: { field: 'modelCache', parse: asIs },
   LOKAL_OFFLINE: { field: 'offline', parse: flag },
+  LOKAL_GENERATE_BATCH_SIZE: { field: 'generateBatchSize', parse: number },
+  LOKAL_MAX_BATCH_TOKENS: { field: 'maxBatchTokens', parse: number },
+  LOKAL_PREFIX_CACHE_TOKENS: { field: 'prefixCacheTokens', parse: number },
   LOKAL_CONCURRENCY: { field: 'concurrency', parse: number },
   OPENAI_BASE_URL: { field: 'baseUrl', parse: trimmed },
   LOKAL_REQUEST_TIMEOUT: { field: 'requestTimeout', parse: number },

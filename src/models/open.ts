@@ -15,7 +15,21 @@ export const DEFAULT_MODEL_SPEC = `transformers:${DEFAULT_MODEL}`;
 
 type ModelSettings = Pick<
   SharedSettings,
-  'model' | 'missing' | 'cache' | 'cacheFile' | 'dtype' | 'modelDir' | 'modelCache' | 'offline' | 'concurrency' | 'baseUrl' | 'requestTimeout' | 'requestBudget'
+  | 'model'
+  | 'missing'
+  | 'cache'
+  | 'cacheFile'
+  | 'dtype'
+  | 'modelDir'
+  | 'modelCache'
+  | 'offline'
+  | 'generateBatchSize'
+  | 'maxBatchTokens'
+  | 'prefixCacheTokens'
+  | 'concurrency'
+  | 'baseUrl'
+  | 'requestTimeout'
+  | 'requestBudget'
 >;
 
 /** The provider string of the run: the configured one, else the default model. */
@@ -41,6 +55,9 @@ export function lokalModelOptions(config: ModelSettings): LokalModelOptions {
     cacheDir: config.modelCache,
     // Only an explicit "offline" forbids downloads; otherwise the provider reads LOKAL_OFFLINE/HF_HUB_OFFLINE.
     allowRemote: config.offline === true ? false : undefined,
+    generateBatchSize: config.generateBatchSize,
+    maxBatchTokens: config.maxBatchTokens,
+    prefixCacheTokens: config.prefixCacheTokens,
   });
   const retry = defined({ timeoutMs: config.requestTimeout, totalTimeoutMs: config.requestBudget });
   const openai: OpenAIProviderOptions = defined({ baseUrl: config.baseUrl, concurrency: config.concurrency, retry: Object.keys(retry).length > 0 ? retry : undefined });
