@@ -86,12 +86,10 @@ describe('ModelUnusableError', () => {
 describe('ModelPool.usable', () => {
   test('keeps a failed probe: a second suite gets the same error without trying again', async () => {
     const pool = new ModelPool();
-    const started = performance.now();
     const first = await pool.usable('transformers:/no/such/folder').catch((e: unknown) => e);
     const second = await pool.usable('transformers:/no/such/folder').catch((e: unknown) => e);
     expect(first).toBeInstanceOf(ProviderError);
     expect(second).toBe(first);
-    expect(performance.now() - started).toBeLessThan(5000);
     await pool.close();
   });
 });

@@ -1,6 +1,8 @@
 // A model that cannot answer fails the run once, at collection: child `vitest run` processes with a missing model
 // folder, a dtype the folder has no weights for, and an OpenAI-compatible base URL on a closed port. Each must exit 1
-// with the one-line message once, declare no item test (so none fails), and end within a bounded time.
+// with the one-line message once, declare no item test (so none fails), and end within a bounded time: Vitest's own
+// start-up is most of it (3–7 s measured by hand on the shared 2-core machine), so the bound here is loose enough for
+// a machine busy with other test files, and the server probe's wait is read from its message.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -12,6 +14,8 @@ import { MULTILOKO_EVAL, datasetSpec, runVitest, writeDataset } from './helpers.
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-fail-early-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const dataset = writeDataset(dir, datasetSpec(12));
+/** Wall time of a whole child run: Vitest's start-up on a loaded machine, not the failure itself, is what varies. */
+const BOUND_SECONDS = 90;
 
 /** A port nothing listens on: bound by the OS, then released. */
 async function closedPort(): Promise<number> {
@@ -60,13 +64,12 @@ function expectFailedOnce(outcome: Outcome, message: RegExp): void {
   expect(outcome.report.testResults.map((r) => r.message).join('\n'), shown).toMatch(message);
 }
 
-describe('a model that cannot answer fails the run once, at collection', () => {
+describe('a model that cannot answer fails the run once, at collection', { timeout: 240_000 }, () => {
   test('a model folder that does not exist', async () => {
     const missing = path.join(dir, 'no-such-model');
     const outcome = await runWith('missing', { LOKAL_MODEL: `transformers:${missing}` });
     expectFailedOnce(outcome, new RegExp(`LOKAL_MODEL=transformers:${missing} cannot be used: .*does not exist`, 'u'));
-    // Measured by hand on an idle 2-core machine: under 5 s; generous here for a loaded one.
-    expect(outcome.seconds).toBeLessThan(15);
+    expect(outcome.seconds).toBeLessThan(BOUND_SECONDS);
   });
 
   test('a dtype the model folder has no weights for', async () => {
@@ -74,14 +77,17 @@ describe('a model that cannot answer fails the run once, at collection', () => {
     writeTinyModel(model, { layers: 1, hidden: 32, vocab: 320, seed: 3 });
     const outcome = await runWith('dtype', { LOKAL_MODEL: `transformers:${model}`, LOKAL_DTYPE: 'q4' });
     expectFailedOnce(outcome, /LOKAL_MODEL=transformers:.*tiny cannot be used: .*has no weights for dtype q4/u);
-    expect(outcome.seconds).toBeLessThan(15);
+    expect(outcome.seconds).toBeLessThan(BOUND_SECONDS);
   });
 
   test('an OpenAI-compatible server that refuses connections stops the run after a short wait', async () => {
     const port = await closedPort();
     const outcome = await runWith('refused', { LOKAL_MODEL: 'openai:toy', OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1` });
     expectFailedOnce(outcome, new RegExp(`LOKAL_MODEL=openai:toy cannot be used: .*nothing accepts connections at http://127\\.0\\.0\\.1:${port}/v1 \\(ECONNREFUSED`, 'u'));
-    // 72 items retrying six times each took minutes; the probe waits 3 s.
-    expect(outcome.seconds).toBeLessThan(15);
+    // The probe waited at most 3 s (72 items retrying six times each took minutes).
+    const [, attempts, waited] = /ECONNREFUSED; (\d+) attempts over ([\d.]+) s/u.exec(outcome.output)!;
+    expect(Number(attempts)).toBeGreaterThanOrEqual(2);
+    expect(Number(waited)).toBeLessThanOrEqual(3);
+    expect(outcome.seconds).toBeLessThan(BOUND_SECONDS);
   });
 });
