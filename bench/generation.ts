@@ -324,8 +324,15 @@ export async function benchGeneration(options: GenerationBenchOptions = {}): Pro
         if (way === 'oneAtATime') {
           for (const { mode, requests } of workloads) {
             const direct = await directLoop(dir, requests.slice(0, directItems), threads);
-            (directSeconds[mode] ??= []).push(direct.seconds.reduce((a, b) => a + b, 0));
+            const directTotal = direct.seconds.reduce((a, b) => a + b, 0);
+            (directSeconds[mode] ??= []).push(directTotal);
             directTexts[mode] = direct.texts;
+            const ours = itemSeconds[`${mode}/${round}`]!.slice(0, directItems).reduce((a, b) => a + b, 0);
+            const same = direct.texts.every((t, i) => t === texts[`${mode}/oneAtATime`]!.at(-1)![i]);
+            console.log(
+              `generation: round ${round + 1}/${rounds}, ${mode} mode, direct onnxruntime loop: ${directItems} items in ${directTotal.toFixed(1)} s ` +
+                `(our one at a time on them ${ours.toFixed(1)} s: ${(directTotal / ours).toFixed(2)}x of its speed; outputs ${same ? 'identical' : 'DIFFER'})`,
+            );
           }
         }
       }
