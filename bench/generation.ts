@@ -10,6 +10,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AutoTokenizer } from '@huggingface/transformers';
 import * as ort from 'onnxruntime-node';
+import { loadMultiLoKo } from '../src/benchmarks/multiloko/data/multiloko.ts';
+import { renderItemPrompt } from '../src/benchmarks/multiloko/itemPrompt.ts';
+import { chooseFewshot } from '../src/benchmarks/multiloko/promptChoice.ts';
 import { renderMultilokoPrompt } from '../src/benchmarks/multiloko/prompts/renderMultilokoPrompt.ts';
 import { argmax } from '../src/models/batchedGeneration.ts';
 import { cutAtStop } from '../src/models/providerText.ts';
@@ -57,14 +60,20 @@ export const ITALIAN_ITEMS: Array<{ question: string; output_type: string }> = [
 export interface GenerationBenchOptions {
   /** Items per mode (default 32, the issue's workload; at most ITALIAN_ITEMS.length). */
   items?: number;
-  /** Alternating rounds; figures are medians over them (default 3; LOKAL_BENCH_GENERATION_ROUNDS). */
+  /** Alternating rounds; figures are medians over them (default 3; BENCH_GENERATION_ROUNDS). */
   rounds?: number;
   /** New-token budget of both modes (default 32; base mode also stops at its stop strings). */
   maxNewTokens?: number;
   /** Items the direct onnxruntime loop runs (default 8: it costs as much as one-at-a-time). */
   directItems?: number;
-  /** An existing Qwen2.5-0.5B-shaped model folder to reuse (default: built in a temporary folder, then removed). */
+  /** An existing Qwen2.5-0.5B-shaped model folder to reuse (default: built in a temporary folder, then removed; BENCH_GENERATION_MODEL). */
   modelDir?: string;
+  /**
+   * The MultiLoKo data (a folder or the official encrypted archive): its first Italian dev items, asked as an evals
+   * run asks them (dataset few-shot demonstrations). Default: LOKAL_MULTILOKO, else ../shared/data/multiloko/
+   * benchmark_data.tar.xz.enc beside the repository; without data, the questions written below.
+   */
+  data?: string;
   threads?: number;
 }
 
@@ -98,6 +107,8 @@ export interface GenerationModeResult {
 }
 
 export interface GenerationBenchResult {
+  /** Where the items came from: the MultiLoKo Italian dev split, or the questions written here. */
+  itemSource: string;
   parameters: number;
   onnxMiB: number;
   buildSeconds: number;
@@ -139,6 +150,23 @@ function buildModel(dir: string): { seconds: number; parameters: number } {
   if (out.status !== 0) throw new Error(`make-tiny-model failed: ${out.stderr || out.stdout}`);
   const parameters = Number(/([\d,]+) parameters/.exec(out.stdout)?.[1]?.replace(/,/g, '') ?? NaN);
   return { seconds: (performance.now() - started) / 1000, parameters };
+}
+
+/** The first `count` Italian dev items of the MultiLoKo data, rendered as an evals run renders them (LOKAL_PROMPT=base|chat, dataset few-shot). */
+async function multilokoRequests(data: string, count: number, maxNewTokens: number): Promise<Record<'base' | 'chat', GenerateRequest[]>> {
+  const dataset = await loadMultiLoKo(data, 'dev');
+  const subset = dataset.subsets.find((s) => s.key === 'italian');
+  if (!subset) throw new Error(`${data}: no Italian dev subset`);
+  const fewshot = chooseFewshot(dataset, subset.questionLanguage, 'dataset');
+  const render = (mode: 'base' | 'chat') =>
+    subset.items.slice(0, count).map((item) => ({ ...renderItemPrompt(item, subset, { mode, fewshot, shots: 5 }).request, maxNewTokens, itemKey: `italian/${item.id}` }));
+  return { base: render('base'), chat: render('chat') };
+}
+
+/** The MultiLoKo data to take items from: the option, LOKAL_MULTILOKO, or the shared archive beside the repository. */
+function multilokoData(option: string | undefined): string | undefined {
+  const candidates = [option, process.env.LOKAL_MULTILOKO, path.join(repoRoot, '../shared/data/multiloko/benchmark_data.tar.xz.enc')];
+  return candidates.find((c): c is string => c !== undefined && c !== '' && existsSync(c));
 }
 
 function requestsFor(mode: 'base' | 'chat', count: number, maxNewTokens: number): GenerateRequest[] {
@@ -211,13 +239,14 @@ async function directLoop(dir: string, requests: GenerateRequest[], threads: num
 
 export async function benchGeneration(options: GenerationBenchOptions = {}): Promise<GenerationBenchResult> {
   const env = process.env;
-  const items = Math.min(options.items ?? Number(env.LOKAL_BENCH_GENERATION_ITEMS ?? 32), ITALIAN_ITEMS.length);
-  const rounds = options.rounds ?? Number(env.LOKAL_BENCH_GENERATION_ROUNDS ?? 3);
+  const data = multilokoData(options.data);
+  const items = Math.min(options.items ?? Number(env.BENCH_GENERATION_ITEMS ?? 32), data ? Number.MAX_SAFE_INTEGER : ITALIAN_ITEMS.length);
+  const rounds = options.rounds ?? Number(env.BENCH_GENERATION_ROUNDS ?? 3);
   const maxNewTokens = options.maxNewTokens ?? 32;
   const directItems = Math.min(options.directItems ?? 8, items);
   const threads = options.threads;
   let tempRoot: string | undefined;
-  let dir = options.modelDir ?? env.LOKAL_BENCH_GENERATION_MODEL;
+  let dir = options.modelDir ?? env.BENCH_GENERATION_MODEL;
   let buildSeconds = 0;
   if (!dir) {
     tempRoot = mkdtempSync(path.join(tmpdir(), 'lokal-bench-qwen-'));
@@ -240,7 +269,11 @@ export async function benchGeneration(options: GenerationBenchOptions = {}): Pro
       batched: {},
     } as const;
     type Way = keyof typeof ways;
-    const workloads = (['base', 'chat'] as const).map((mode) => ({ mode, requests: requestsFor(mode, items, maxNewTokens) }));
+    const fromData = data ? await multilokoRequests(data, items, maxNewTokens) : undefined;
+    const itemSource = fromData ? `MultiLoKo Italian dev items (${path.basename(data!)}), dataset few-shot` : 'Italian questions written for this bench (no MultiLoKo data found)';
+    const workloads = (['base', 'chat'] as const).map((mode) => ({ mode, requests: fromData ? fromData[mode] : requestsFor(mode, items, maxNewTokens) }));
+    if (workloads[0]!.requests.length < items) throw new Error(`generation: only ${workloads[0]!.requests.length} items available, ${items} asked`);
+    console.log(`generation: ${items} items: ${itemSource}`);
     const seconds: Record<string, number[]> = {};
     const texts: Record<string, string[][]> = {};
     const itemSeconds: Record<string, number[]> = {};
@@ -291,8 +324,15 @@ export async function benchGeneration(options: GenerationBenchOptions = {}): Pro
         if (way === 'oneAtATime') {
           for (const { mode, requests } of workloads) {
             const direct = await directLoop(dir, requests.slice(0, directItems), threads);
-            (directSeconds[mode] ??= []).push(direct.seconds.reduce((a, b) => a + b, 0));
+            const directTotal = direct.seconds.reduce((a, b) => a + b, 0);
+            (directSeconds[mode] ??= []).push(directTotal);
             directTexts[mode] = direct.texts;
+            const ours = itemSeconds[`${mode}/${round}`]!.slice(0, directItems).reduce((a, b) => a + b, 0);
+            const same = direct.texts.every((t, i) => t === texts[`${mode}/oneAtATime`]!.at(-1)![i]);
+            console.log(
+              `generation: round ${round + 1}/${rounds}, ${mode} mode, direct onnxruntime loop: ${directItems} items in ${directTotal.toFixed(1)} s ` +
+                `(our one at a time on them ${ours.toFixed(1)} s: ${(directTotal / ours).toFixed(2)}x of its speed; outputs ${same ? 'identical' : 'DIFFER'})`,
+            );
           }
         }
       }
@@ -336,6 +376,7 @@ export async function benchGeneration(options: GenerationBenchOptions = {}): Pro
       });
     }
     const result: GenerationBenchResult = {
+      itemSource,
       parameters,
       onnxMiB: mib(statSync(path.join(dir, 'onnx', 'model.onnx')).size),
       buildSeconds,
@@ -355,7 +396,7 @@ export async function benchGeneration(options: GenerationBenchOptions = {}): Pro
 export function printGenerationBench(r: GenerationBenchResult): void {
   const f = (x: number, d = 3) => x.toFixed(d);
   console.log(
-    `generation: ${(r.parameters / 1e6).toFixed(1)}M-parameter Qwen2.5-0.5B shape (fp32, ${r.onnxMiB.toFixed(0)} MiB), real Qwen2.5 tokenizer; ` +
+    `generation: ${r.itemSource}; ${(r.parameters / 1e6).toFixed(1)}M-parameter Qwen2.5-0.5B shape (fp32, ${r.onnxMiB.toFixed(0)} MiB), real Qwen2.5 tokenizer; ` +
       `${r.maxNewTokens} new tokens at most; medians of ${r.rounds} alternating round(s); model load ${r.loadSeconds.toFixed(1)} s; peak RSS ${r.peakRssMiB.toFixed(0)} MiB`,
   );
   for (const m of r.modes) {

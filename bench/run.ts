@@ -1,5 +1,8 @@
 // `npm run bench`: every speed claim of the project, each measured against its baseline in this same run.
-// Usage: npm run bench [-- metrics score replay replay-full models http]   (default: all)
+// Usage: npm run bench [-- metrics score replay replay-full models http generation]   (default: all but generation,
+// which builds a 494M-parameter Qwen2.5-0.5B-shaped model and runs 32 items × 2 modes × 2 ways × 3 rounds: about 40 min
+// a round on 2 cores; BENCH_GENERATION_ROUNDS, BENCH_GENERATION_ITEMS and BENCH_GENERATION_MODEL (a built model folder)
+// shorten it: 8 items, 1 round, 7 min)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -354,9 +357,17 @@ async function http(): Promise<void> {
   });
 }
 
-const benches: Record<string, () => Promise<void>> = { metrics, score, replay, 'replay-full': replayFull, models, http };
+/** Greedy generation on the default model's shape and tokenizer: batched + prefix reuse vs one at a time vs a direct onnxruntime loop. */
+async function generation(): Promise<void> {
+  const { benchGeneration, generationBenchRows } = await import('./generation.ts');
+  rows.push(...generationBenchRows(await benchGeneration()));
+}
 
-const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches);
+const benches: Record<string, () => Promise<void>> = { metrics, score, replay, 'replay-full': replayFull, models, http, generation };
+/** Run only when named: they take far longer than the rest. */
+const OPT_IN = new Set(['generation']);
+
+const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches).filter((name) => !OPT_IN.has(name));
 for (const name of wanted) {
   const bench = benches[name];
   if (!bench) {

@@ -4,7 +4,7 @@
 // want of data fails too: a green run that measured nothing would let a CI gate pass silently.
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { Reporter, SerializedError, TestModule, TestRunEndReason, TestSpecification, Vitest } from 'vitest/node';
+import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, TestSpecification, Vitest } from 'vitest/node';
 import type { BenchmarkDefinition } from '../src/core/benchmark.ts';
 import { routeClauses } from '../src/core/gates.ts';
 import { gatesOfIncompleteRun, incompleteResultsFile, incompleteResultsText, type Incompleteness } from '../src/core/incomplete.ts';
@@ -19,6 +19,7 @@ import { collectGroups } from '../src/vitest/collect.ts';
 import { RUNNER_FILE } from '../src/vitest/config.ts';
 import { incompleteReason, unfinishedModules } from '../src/vitest/completeness.ts';
 import { NO_DATA_SUITE_SUFFIX } from '../src/vitest/noData.ts';
+import { RunProgress } from '../src/vitest/runProgress.ts';
 import { writeRunOutputs } from './runOutputs.ts';
 
 export interface LokalReporterOptions {
@@ -52,6 +53,9 @@ export default class LokalReporter implements Reporter {
     else process.stdout.write(`${line}\n`);
   }
 
+  // Progress lines in non-interactive runs (src/vitest/runProgress.ts).
+  readonly #progress = new RunProgress((line) => this.#log(line));
+
   /** Before any test runs: where the run writes must be usable (an error here stops the run before any model call). */
   onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
     if (!specifications.some((s) => s.project.config.runner === RUNNER_FILE || s.moduleId.endsWith('.eval.ts'))) return;
@@ -59,9 +63,20 @@ export default class LokalReporter implements Reporter {
     const shared = sharedSettings(resolveSettingsTree(BENCHMARKS.map((b) => b.settings), this.#options.settings, { cwd: root }));
     requireOutputFolder(path.resolve(root, shared.output));
     if (!shared.model?.startsWith('replay:')) requireCacheFile(shared.cacheFile ?? DEFAULT_CACHE_FILE, shared.cache ?? 'readwrite');
+    this.#progress.start(this.#options.settings, root);
+  }
+  onTestModuleCollected(module: TestModule): void {
+    this.#progress.collected(module);
+  }
+  onTestCaseReady(test: TestCase): void {
+    this.#progress.ready(test);
+  }
+  onTestCaseResult(test: TestCase): void {
+    this.#progress.result(test);
   }
 
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): Promise<void> {
+    this.#progress.stop();
     if (onlySkippedForData(testModules)) {
       process.stderr.write('lokal: no benchmark ran — no data was found for any of them (see the "skipping" lines above)\n');
       process.exitCode = 1;

@@ -50,6 +50,12 @@ export const SHARED_SETTINGS_SHAPE = {
   modelCache: z.string().min(1).optional(),
   /** transformers: never download. */
   offline: z.boolean().optional(),
+  /** transformers: generate requests decoded together in one batch (concurrent item tests join it). */
+  generateBatchSize: z.number().int().positive().max(1024).optional(),
+  /** transformers: cap on rows × key/value length of a generation batch. */
+  maxBatchTokens: z.number().int().positive().optional(),
+  /** transformers: key/value positions of shared prompt prefixes kept for reuse across requests (0: no reuse). */
+  prefixCacheTokens: z.number().int().min(0).optional(),
   /** openai: requests in flight at once. */
   concurrency: z.number().int().positive().optional(),
   /** openai: server base URL (the API key is read from OPENAI_API_KEY only, never from files). */
@@ -60,6 +66,8 @@ export const SHARED_SETTINGS_SHAPE = {
   requestBudget: z.number().int().positive().max(2 ** 31 - 1).optional(),
   /** What each item's record keeps of the prompt the model saw: the text or messages, their SHA-256, or nothing. */
   recordPrompts: z.enum(['text', 'hash', 'off']).optional(),
+  /** Seconds between progress lines of a benchmark in non-interactive runs (CI, a log file); 0 turns them off. */
+  progressInterval: z.number().min(0).max(86_400).optional(),
 };
 
 export const SHARED_DEFAULTS = {
@@ -128,11 +136,15 @@ export const SHARED_ENV: Record<string, EnvField> = {
   LOKAL_MODEL_DIR: { field: 'modelDir', parse: asIs },
   LOKAL_MODEL_CACHE: { field: 'modelCache', parse: asIs },
   LOKAL_OFFLINE: { field: 'offline', parse: flag },
+  LOKAL_GENERATE_BATCH_SIZE: { field: 'generateBatchSize', parse: number },
+  LOKAL_MAX_BATCH_TOKENS: { field: 'maxBatchTokens', parse: number },
+  LOKAL_PREFIX_CACHE_TOKENS: { field: 'prefixCacheTokens', parse: number },
   LOKAL_CONCURRENCY: { field: 'concurrency', parse: number },
   OPENAI_BASE_URL: { field: 'baseUrl', parse: trimmed },
   LOKAL_REQUEST_TIMEOUT: { field: 'requestTimeout', parse: number },
   LOKAL_REQUEST_BUDGET: { field: 'requestBudget', parse: number },
   LOKAL_RECORD_PROMPTS: { field: 'recordPrompts', parse: lowerCase },
+  LOKAL_PROGRESS_INTERVAL: { field: 'progressInterval', parse: number },
 };
 
 /**

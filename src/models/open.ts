@@ -15,7 +15,21 @@ export const DEFAULT_MODEL_SPEC = `transformers:${DEFAULT_MODEL}`;
 
 type ModelSettings = Pick<
   SharedSettings,
-  'model' | 'missing' | 'cache' | 'cacheFile' | 'dtype' | 'modelDir' | 'modelCache' | 'offline' | 'concurrency' | 'baseUrl' | 'requestTimeout' | 'requestBudget'
+  | 'model'
+  | 'missing'
+  | 'cache'
+  | 'cacheFile'
+  | 'dtype'
+  | 'modelDir'
+  | 'modelCache'
+  | 'offline'
+  | 'generateBatchSize'
+  | 'maxBatchTokens'
+  | 'prefixCacheTokens'
+  | 'concurrency'
+  | 'baseUrl'
+  | 'requestTimeout'
+  | 'requestBudget'
 >;
 
 /** The provider string of the run: the configured one, else the default model. */
@@ -41,6 +55,9 @@ export function lokalModelOptions(config: ModelSettings): LokalModelOptions {
     cacheDir: config.modelCache,
     // Only an explicit "offline" forbids downloads; otherwise the provider reads LOKAL_OFFLINE/HF_HUB_OFFLINE.
     allowRemote: config.offline === true ? false : undefined,
+    generateBatchSize: config.generateBatchSize,
+    maxBatchTokens: config.maxBatchTokens,
+    prefixCacheTokens: config.prefixCacheTokens,
   });
   const retry = defined({ timeoutMs: config.requestTimeout, totalTimeoutMs: config.requestBudget });
   const openai: OpenAIProviderOptions = defined({ baseUrl: config.baseUrl, concurrency: config.concurrency, retry: Object.keys(retry).length > 0 ? retry : undefined });
@@ -59,6 +76,25 @@ export interface LokalModel {
   inner: ModelProvider;
   /** Whether the model takes chat messages (memoised; see isChatModel). */
   chat(): Promise<boolean>;
+}
+
+/**
+ * The run's model cannot answer (bad path or dtype, not downloadable, server down): one line naming the setting and
+ * the cause. It has no stack frames, so Vitest prints the line alone (the cause is already in the message).
+ */
+export class ModelUnusableError extends Error {
+  constructor(
+    readonly spec: string,
+    /** Whether the model was configured (LOKAL_MODEL, lokal.config.json, options) or is the default one. */
+    readonly configured: boolean,
+    cause: unknown,
+  ) {
+    const reason = (cause instanceof Error ? cause.message : String(cause)).replace(/\s*\n\s*/gu, ' ').trim();
+    const setting = configured ? `LOKAL_MODEL=${spec}` : `LOKAL_MODEL is not set and the default model ${spec}`;
+    super(`${setting} cannot be used: ${reason}`);
+    this.name = 'ModelUnusableError';
+    this.stack = `${this.name}: ${this.message}`;
+  }
 }
 
 /** Builds the provider named by `spec`; transformers:/openai: providers are wrapped in the response cache. */

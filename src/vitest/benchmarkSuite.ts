@@ -8,11 +8,12 @@ import { requireCacheFile } from '../core/outputCheck.ts';
 import { terminalLines, terminalSafeError, terminalText } from '../core/terminalText.ts';
 import { resolveSettingsTree, sectionSettings, sharedSettings, type SettingsTree } from '../core/settings.ts';
 import { BENCHMARKS, registerBenchmark } from '../benchmarks/index.ts';
-import { lokalModelOptions, modelSpec, type LokalModel, type LokalModelOptions } from '../models/open.ts';
+import { lokalModelOptions, modelSpec, ModelUnusableError, type LokalModel, type LokalModelOptions } from '../models/open.ts';
 import type { ModelDescription } from '../models/types.ts';
+import { countingModel, type CallCounts } from '../models/callCounter.ts';
 import { annotateWithoutLocation } from './annotate.ts';
 import { skipIfDataAbsent } from './dataAbsent.ts';
-import { lokalTest, type ModelPool } from './fixtures.ts';
+import { lokalTest, workerModelPool, type ModelPool } from './fixtures.ts';
 import './matchers.ts';
 import './meta.ts';
 import { descendantTests, runnerState, type RunnerTaskLike } from './views.ts';
@@ -27,7 +28,7 @@ interface SuiteJob {
   definition: BenchmarkDefinition;
   spec: string;
   modelOptions: LokalModelOptions;
-  /** The worker's model pool, from the groups' beforeAll (item tests take no fixture: resolving one per test costs). */
+  /** The worker's model pool (item tests take no fixture: resolving one per test costs). */
   pool?: ModelPool;
   /** The model once built, so an item does not ask the pool again. */
   model?: LokalModel;
@@ -45,8 +46,14 @@ async function jobModel(job: SuiteJob): Promise<LokalModel> {
 }
 
 async function runItem(job: SuiteJob, item: unknown, info: GroupInfo, { task, annotate }: ItemTestContext): Promise<void> {
+  // The item's requests answered by the model and from the cache, for the progress line (replay counts none).
+  const calls: CallCounts = { model: 0, cached: 0 };
   const context: ItemContext = {
-    model: () => jobModel(job),
+    model: async () => {
+      const model = await jobModel(job);
+      if (model.kind !== 'replay') (task as RunnerTestCase).meta.lokalCalls = calls;
+      return countingModel(model, calls);
+    },
     annotate: async (message, type) => {
       await annotateWithoutLocation(annotate, terminalLines(message), type);
     },
@@ -107,13 +114,6 @@ async function gateTest(job: SuiteJob, info: GroupInfo, { task, annotate, lokalM
 
 function declareGroup(job: SuiteJob, group: BenchmarkGroup<unknown, GroupInfo>): void {
   describe(terminalText(group.info.name), () => {
-    // Building the provider before the items: an unusable model fails the suite once, not each item.
-    lokalTest.beforeAll(async ({ lokalModels }) => {
-      job.pool = lokalModels;
-      await jobModel(job).catch((error: unknown) => {
-        throw terminalSafeError(error);
-      });
-    });
     if (group.sections) {
       for (const section of group.sections) describe(terminalText(section.name), () => declareItems(job, section.items, group.info));
     } else {
@@ -147,6 +147,17 @@ export async function benchmarkSuite<Settings>(definition: BenchmarkDefinition<S
   const job: SuiteJob = { plan, definition, spec: modelSpec(shared), modelOptions: lokalModelOptions(shared) };
   // At collection, before any item asks the model: a cache that cannot be written would lose every answer.
   if (!job.spec.startsWith('replay:') && job.modelOptions.cache) requireCacheFile(job.modelOptions.cache.file, job.modelOptions.cache.mode);
+  // The model is loaded (or its server reached) once, at collection: an unusable one fails the file with one line
+  // and no item test is declared (not one failure per item).
+  if (plan.groups.length > 0) {
+    job.pool = workerModelPool();
+    try {
+      job.model = await job.pool.usable(job.spec, job.modelOptions);
+    } catch (error) {
+      await plan.close?.();
+      throw terminalSafeError(new ModelUnusableError(job.spec, shared.model !== undefined, error));
+    }
+  }
   for (const group of plan.groups) declareGroup(job, group);
   declareSummary({ definition, settings, clauses });
   if (plan.close) afterAll(() => plan.close!());

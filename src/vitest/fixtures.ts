@@ -4,10 +4,12 @@ import type { ModelProvider } from '../models/types.ts';
 import { resolveSettingsTree, sharedSettings } from '../core/settings.ts';
 import { BENCHMARKS } from '../benchmarks/index.ts';
 import { lokalModelOptions, modelSpec, openLokalModel, type LokalModel, type LokalModelOptions } from '../models/open.ts';
+import { probeProvider } from '../models/probe.ts';
 
 /** Models by provider string and options; building one twice (e.g. two suites in a file) reuses the first. */
 export class ModelPool {
   readonly #models = new Map<string, Promise<LokalModel>>();
+  readonly #usable = new Map<string, Promise<LokalModel>>();
 
   /** The built model (provider, cache wrapper, chat detection). */
   open(spec: string, options: LokalModelOptions = {}): Promise<LokalModel> {
@@ -22,6 +24,24 @@ export class ModelPool {
     return model;
   }
 
+  /**
+   * The built model, loaded (transformers:) or its server reached (openai:) once. Unlike `open`, a failure is kept:
+   * every suite of the worker gets the same error at once instead of loading or waiting again.
+   */
+  usable(spec: string, options: LokalModelOptions = {}): Promise<LokalModel> {
+    const key = `${spec}\u0000${JSON.stringify(options)}`;
+    let model = this.#usable.get(key);
+    if (!model) {
+      model = this.open(spec, options).then(async (built) => {
+        await probeProvider(built.kind, built.inner);
+        return built;
+      });
+      model.catch(() => undefined);
+      this.#usable.set(key, model);
+    }
+    return model;
+  }
+
   /** The provider tests call: cached (transformers:, openai:) or not (replay:, or cache off). */
   async get(spec: string, options: LokalModelOptions = {}): Promise<ModelProvider> {
     return (await this.open(spec, options)).provider;
@@ -30,9 +50,18 @@ export class ModelPool {
   async close(): Promise<void> {
     const models = [...this.#models.values()];
     this.#models.clear();
+    this.#usable.clear();
     const settled = await Promise.allSettled(models);
     await Promise.all(settled.map((s) => (s.status === 'fulfilled' ? s.value.provider.close?.() : undefined)));
   }
+}
+
+let workerPool: ModelPool | undefined;
+
+/** The worker's pool: shared by benchmarkSuite (which loads the model at collection) and the lokalModels fixture. */
+export function workerModelPool(): ModelPool {
+  workerPool ??= new ModelPool();
+  return workerPool;
 }
 
 /**
@@ -42,7 +71,7 @@ export class ModelPool {
  */
 export const lokalTest = base
   .extend('lokalModels', { scope: 'worker' }, async ({}, { onCleanup }) => {
-    const pool = new ModelPool();
+    const pool = workerModelPool();
     onCleanup(() => pool.close());
     return pool;
   })

@@ -12,6 +12,8 @@ declare module '@vitest/runner' {
     lokalItem?: unknown;
     /** Group suites: aggregates computed by the lokal runner. */
     lokalAggregate?: GroupInfo;
+    /** Item tests: requests answered by the model and from the response cache (not set for replay). */
+    lokalCalls?: { model: number; cached: number };
     /** Any test: scores recorded by the lokal matchers (matcher metric → last value). */
     lokalScores?: Record<string, number>;
   }

@@ -83,7 +83,7 @@ describe('a -t filter', () => {
     const { output, predictions } = setUp('filtered');
     const run = await runVitest(['run', '--config', CONFIG, '-t', 'no test has this name'], { LOKAL_MODEL: `replay:${predictions}`, LOKAL_OUTPUT: output });
     const show = `${run.stdout}\n${run.stderr}`;
-    expect(run.stdout, show).toMatch(/Tests +7 skipped/);
+    expect(run.stdout, show).toMatch(/Tests +8 skipped/); // 5 items, 2 gates and the summary test
     expect(readFileSync(path.join(output, 'toy.json'), 'utf8')).toBe(PREVIOUS);
     expect(show).not.toContain('configure the lokal runner');
     expect(run.stdout).toContain('lokal: toy: every test was skipped (a -t filter or .skip); its results file is left as it was');
