@@ -2,10 +2,9 @@
 // and each later run's paired tests against the first. No script at all (the page's policy forbids any).
 import { barChartSpec, renderChart } from './charts.ts';
 import { runsEmChartData } from './chartData.ts';
-import { STYLE } from './assets.ts';
 import { differenceText, type FigureRow, type LabelledRun, type RunsComparison } from './compareRuns.ts';
 import { escapeHtml, html, raw, type Html } from './escape.ts';
-import { comparisonTable } from './html.ts';
+import { comparisonTable, htmlDocument } from './html.ts';
 
 const DASH = '–';
 const fixed = (v: number | null | undefined, digits: number, scale: number) => (v === null || v === undefined || !Number.isFinite(v) ? DASH : (v * scale).toFixed(digits));
@@ -56,19 +55,5 @@ ${c.kalahi.tests.map((t, i) => (t ? html`<h3>${c.labels[i]!} against ${c.labels[
 </main>
 <footer><p>Made by vitest-lokal (<code>lokal compare</code>); chart by Vega-Lite, rendered to SVG when this file was written. This file loads and runs nothing.</p></footer>`;
   const csp = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-${body.value}
-</body>
-</html>
-`;
+  return htmlDocument({ title, csp, body });
 }

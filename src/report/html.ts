@@ -323,6 +323,11 @@ ${ka ? kalahiSection(ka, kaBase, kaComparison, kalahiSvg) : ''}
 <p>Every interval is ${Math.round(confidence * 100)}%. Proportions (EM, MC1, a metric's acc) use Wilson's score interval, which stays inside [0, 1] and behaves at 0% and 100%; means of per-item scores (F1, chrF, MC2, MC3) use the t-interval of the mean. Two runs differ beyond noise only where their paired test says so: overlapping intervals of two separate runs are not such a test.</p>
 <p>Made by vitest-lokal; charts by Vega-Lite, rendered to SVG when the report was written. This file loads nothing from the network.</p></footer>`;
   const csp = `default-src 'none'; style-src 'unsafe-inline'; script-src ${scriptHash(SCRIPT)}; base-uri 'none'; form-action 'none'`;
+  return htmlDocument({ title, csp, body, script: SCRIPT });
+}
+
+/** The page around a report's body: one file, its Content-Security-Policy in a meta tag (no server sends headers). */
+export function htmlDocument({ title, csp, body, script }: { title: string; csp: string; body: Html; script?: string }): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -335,8 +340,7 @@ ${ka ? kalahiSection(ka, kaBase, kaComparison, kalahiSvg) : ''}
 </head>
 <body>
 ${body.value}
-<script>${SCRIPT}</script>
-</body>
+${script === undefined ? '' : `<script>${script}</script>\n`}</body>
 </html>
 `;
 }
