@@ -118,6 +118,7 @@ export default class LokalReporter implements Reporter {
         const fileKey = folders.size > 0 ? `${definition.name} ${model ?? ''}` : definition.name;
         const written = writtenByModel.get(model) ?? new Map<string, string>();
         writtenByModel.set(model, written);
+        if (folders.size > 0) this.#log(`\nlokal: model ${model ?? '?'}`);
         try {
           // A run whose groups did not all finish: gates over missing groups fail, results go beside the complete file.
           const incomplete: Incompleteness | undefined = missing.length > 0 ? { missing, reason: why } : undefined;

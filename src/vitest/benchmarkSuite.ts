@@ -168,8 +168,16 @@ export async function benchmarkSuite<Settings>(definition: BenchmarkDefinition<S
       }
     }
   }
-  if (jobs.length === 1) for (const group of plan.groups) declareGroup(jobs[0]!, group);
-  else for (const job of jobs) describe(terminalText(job.spec), () => plan.groups.forEach((group) => declareGroup(job, groupOfModel(group, job.spec))));
-  declareSummary({ definition, settings, clauses });
+  if (jobs.length === 1) {
+    for (const group of plan.groups) declareGroup(jobs[0]!, group);
+    declareSummary({ definition, settings, clauses });
+  } else {
+    for (const job of jobs) {
+      describe(terminalText(job.spec), () => {
+        for (const group of plan.groups) declareGroup(job, groupOfModel(group, job.spec));
+        declareSummary({ definition, settings, clauses, model: job.spec });
+      });
+    }
+  }
   if (plan.close) afterAll(() => plan.close!());
 }

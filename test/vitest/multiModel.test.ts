@@ -53,11 +53,16 @@ const show = () => `exit ${run.code}\n${run.stdout.slice(-4000)}\n${run.stderr.s
 
 describe('a run listing two models', () => {
   test('one top-level describe per model, each holding every item of the data', () => {
-    const tests = report.testResults.flatMap((f) => f.assertionResults).filter((t) => t.ancestorTitles.length > 0 && !t.title.startsWith('summary'));
+    const tests = report.testResults.flatMap((f) => f.assertionResults);
     const byModel = new Map<string, number>();
-    for (const t of tests) byModel.set(t.ancestorTitles[0]!, (byModel.get(t.ancestorTitles[0]!) ?? 0) + 1);
-    // 6 subsets × N items + a gate test per subset, under each model.
-    expect(Object.fromEntries(byModel), show()).toEqual({ [modelA]: 6 * (N + 1), [modelB]: 6 * (N + 1) });
+    for (const t of tests) byModel.set(t.ancestorTitles[0] ?? '(top level)', (byModel.get(t.ancestorTitles[0] ?? '(top level)') ?? 0) + 1);
+    // 6 subsets × N items + a gate test per subset, and the model's summary test, under each model; nothing outside.
+    expect(Object.fromEntries(byModel), show()).toEqual({ [modelA]: 6 * (N + 1) + 1, [modelB]: 6 * (N + 1) + 1 });
+    const summaries = tests.filter((t) => t.title === 'summary');
+    expect(summaries.map((t) => [t.ancestorTitles.join(' > '), t.status])).toEqual([
+      [modelA, 'passed'],
+      [modelB, 'passed'],
+    ]);
     expect(tests.find((t) => t.ancestorTitles[0] === modelB && t.ancestorTitles[1] === 'italian · local')).toBeDefined();
   });
 
