@@ -166,6 +166,11 @@ export async function benchmarkSuite<Settings>(definition: BenchmarkDefinition<S
         await plan.close?.();
         throw terminalSafeError(new ModelUnusableError(job.spec, shared.model !== undefined, error));
       }
+      // Several models: each is checked now but held only while its describe runs (the first stays for it).
+      if (job !== jobs[0]) {
+        await job.pool.release(job.spec, job.modelOptions);
+        job.model = undefined;
+      }
     }
   }
   if (jobs.length === 1) {
@@ -176,6 +181,10 @@ export async function benchmarkSuite<Settings>(definition: BenchmarkDefinition<S
       describe(terminalText(job.spec), () => {
         for (const group of plan.groups) declareGroup(job, groupOfModel(group, job.spec));
         declareSummary({ definition, settings, clauses, model: job.spec });
+        afterAll(async () => {
+          job.model = undefined;
+          await job.pool?.release(job.spec, job.modelOptions);
+        });
       });
     }
   }

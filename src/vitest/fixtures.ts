@@ -43,6 +43,16 @@ export class ModelPool {
     return model;
   }
 
+  /** Closes one model and forgets it: a run listing several models holds one at a time (the next call builds it anew). */
+  async release(spec: string, options: LokalModelOptions = {}): Promise<void> {
+    const key = `${spec}\u0000${JSON.stringify(options)}`;
+    const model = this.#models.get(key);
+    this.#models.delete(key);
+    this.#usable.delete(key);
+    const built = await model?.catch(() => undefined);
+    await built?.provider.close?.();
+  }
+
   /** The provider tests call: cached (transformers:, openai:) or not (replay:, or cache off). */
   async get(spec: string, options: LokalModelOptions = {}): Promise<ModelProvider> {
     return (await this.open(spec, options)).provider;
