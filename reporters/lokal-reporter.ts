@@ -10,6 +10,7 @@ import { routeClauses } from '../src/core/gates.ts';
 import { gatesOfIncompleteRun, incompleteResultsFile, incompleteResultsText, type Incompleteness } from '../src/core/incomplete.ts';
 import { writeFileAtomic } from '../src/core/io.ts';
 import { requireCacheFile, requireOutputFolder } from '../src/core/outputCheck.ts';
+import { splitModelList } from '../src/core/modelList.ts';
 import { terminalLines } from '../src/core/terminalText.ts';
 import { resolveSettingsTree, sectionSettings, sharedSettings, type SettingsTree } from '../src/core/settings.ts';
 import { BENCHMARKS, registerBenchmark } from '../src/benchmarks/index.ts';
@@ -20,6 +21,7 @@ import { RUNNER_FILE } from '../src/vitest/config.ts';
 import { incompleteReason, unfinishedModules } from '../src/vitest/completeness.ts';
 import { NO_DATA_SUITE_SUFFIX } from '../src/vitest/noData.ts';
 import { RunProgress } from '../src/vitest/runProgress.ts';
+import { modelFolders, writeModelOutputs } from './modelOutputs.ts';
 import { writeRunOutputs } from './runOutputs.ts';
 
 export interface LokalReporterOptions {
@@ -36,6 +38,8 @@ export default class LokalReporter implements Reporter {
   readonly files = new Map<string, string>();
   /** The HTML report written by the last run, if any. */
   reportFile: string | undefined;
+  /** compare.html of the last run when it listed several models. */
+  compareFile: string | undefined;
 
   constructor(options: LokalReporterOptions = {}) {
     this.#options = options;
@@ -62,7 +66,7 @@ export default class LokalReporter implements Reporter {
     const root = this.#vitest?.config.root ?? process.cwd();
     const shared = sharedSettings(resolveSettingsTree(BENCHMARKS.map((b) => b.settings), this.#options.settings, { cwd: root }));
     requireOutputFolder(path.resolve(root, shared.output));
-    if (!shared.model?.startsWith('replay:')) requireCacheFile(shared.cacheFile ?? DEFAULT_CACHE_FILE, shared.cache ?? 'readwrite');
+    if (!splitModelList(shared.model ?? '').every((m) => m.startsWith('replay:'))) requireCacheFile(shared.cacheFile ?? DEFAULT_CACHE_FILE, shared.cache ?? 'readwrite');
     this.#progress.start(this.#options.settings, root);
   }
   onTestModuleCollected(module: TestModule): void {
@@ -105,8 +109,16 @@ export default class LokalReporter implements Reporter {
       const shared = sharedSettings(tree);
       const output = shared.output;
       // Complete results only: the HTML report and step summary never show an incomplete run as whole.
-      const written = new Map<string, string>();
-      for (const { definition, groups, missing } of run.benchmarks) {
+      // Several models: each model's results in its own folder below the output (reporters/modelOutputs.ts).
+      const listed = splitModelList(shared.model ?? '');
+      const folders = modelFolders([...(listed.length > 1 ? listed : []), ...run.benchmarks.map((b) => b.model)]);
+      const writtenByModel = new Map<string | undefined, Map<string, string>>();
+      for (const { definition, groups, missing, model } of run.benchmarks) {
+        const output = path.join(shared.output, folders.get(model) ?? '');
+        const fileKey = folders.size > 0 ? `${definition.name} ${model ?? ''}` : definition.name;
+        const written = writtenByModel.get(model) ?? new Map<string, string>();
+        writtenByModel.set(model, written);
+        if (folders.size > 0) this.#log(`\nlokal: model ${model ?? '?'}`);
         try {
           // A run whose groups did not all finish: gates over missing groups fail, results go beside the complete file.
           const incomplete: Incompleteness | undefined = missing.length > 0 ? { missing, reason: why } : undefined;
@@ -121,14 +133,14 @@ export default class LokalReporter implements Reporter {
             for (const outcome of gates.failed) this.#log(`  ✗ ${outcome.message}`);
             const file = path.resolve(root, output, incompleteResultsFile(definition.resultsFile));
             await writeFileAtomic(file, incompleteResultsText(definition.name, report.resultsText, incomplete, gates.failed));
-            this.files.set(definition.name, file);
+            this.files.set(fileKey, file);
             this.#log(`lokal: wrote ${path.relative(process.cwd(), file) || file} (complete: false; ${path.relative(process.cwd(), complete) || complete} left as it was)`);
             failed = true;
           } else if (report.resultsText !== undefined) {
             await writeFileAtomic(complete, report.resultsText);
             // A complete run supersedes an earlier incomplete one.
             await rm(path.resolve(root, output, incompleteResultsFile(definition.resultsFile)), { force: true });
-            this.files.set(definition.name, complete);
+            this.files.set(fileKey, complete);
             written.set(definition.name, report.resultsText);
             this.#log(`lokal: wrote ${path.relative(process.cwd(), complete) || complete}`);
           }
@@ -138,6 +150,12 @@ export default class LokalReporter implements Reporter {
           failed = true;
         }
       }
+      if (folders.size > 0) {
+        this.compareFile = await writeModelOutputs({ written: writtenByModel, folders, root, output, report: shared.report, baseline: shared.baseline, stepSummary: process.env.GITHUB_STEP_SUMMARY, log: (line) => this.#log(line) });
+        if (failed) process.exitCode = 1;
+        return;
+      }
+      const written = [...writtenByModel.values()][0] ?? new Map<string, string>();
       const outputs = await writeRunOutputs({ results: written, root, output, report: shared.report, baseline: shared.baseline, stepSummary: process.env.GITHUB_STEP_SUMMARY, log: (line) => this.#log(line) });
       this.reportFile = outputs.report;
     } catch (error) {

@@ -6,14 +6,22 @@ import path from 'node:path';
 import { closest } from 'fastest-levenshtein';
 import { z } from 'zod';
 import { previewText, summariseList } from '../data/errors.ts';
+import { modelListProblem } from './modelList.ts';
 
 /** Matches DEFAULT_MAX_NEW_TOKENS of the model providers (src/models/types.ts; a test keeps them equal). */
 const MAX_NEW_TOKENS = 64;
 
 /** Shared settings: the model, selection size, gates and output of every benchmark in the run. */
 export const SHARED_SETTINGS_SHAPE = {
-  /** Provider string: `replay:<file>`, `transformers:<id|path>`, `openai:<model>`. */
-  model: z.string().min(1).optional(),
+  /** Provider string: `replay:<file>`, `transformers:<id|path>`, `openai:<model>`; several, comma-separated (modelList.ts). */
+  model: z
+    .string()
+    .min(1)
+    .superRefine((text, context) => {
+      const problem = modelListProblem(text);
+      if (problem) context.addIssue({ code: 'custom', message: problem });
+    })
+    .optional(),
   /** First N items of each group (smoke runs). */
   limit: z.number().int().positive().optional(),
   /** A wrong answer fails its item test. */

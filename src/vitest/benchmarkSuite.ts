@@ -6,6 +6,7 @@ import type { BenchmarkDefinition, BenchmarkGroup, BenchmarkPlan, GateRecord, Gr
 import { routeClauses } from '../core/gates.ts';
 import { requireCacheFile } from '../core/outputCheck.ts';
 import { terminalLines, terminalSafeError, terminalText } from '../core/terminalText.ts';
+import { splitModelList } from '../core/modelList.ts';
 import { resolveSettingsTree, sectionSettings, sharedSettings, type SettingsTree } from '../core/settings.ts';
 import { BENCHMARKS, registerBenchmark } from '../benchmarks/index.ts';
 import { lokalModelOptions, modelSpec, ModelUnusableError, type LokalModel, type LokalModelOptions } from '../models/open.ts';
@@ -112,6 +113,11 @@ async function gateTest(job: SuiteJob, info: GroupInfo, { task, annotate, lokalM
   if (failed.length > 0) throw new Error(terminalLines(`${info.name}: gate missed\n${failed.map((o) => `  ${o.message}`).join('\n')}`));
 }
 
+/** A group as one model's: its info names that model, so the roll-up keeps each model's groups apart. */
+function groupOfModel(group: BenchmarkGroup<unknown, GroupInfo>, spec: string): BenchmarkGroup<unknown, GroupInfo> {
+  return { ...group, info: { ...group.info, model: spec } };
+}
+
 function declareGroup(job: SuiteJob, group: BenchmarkGroup<unknown, GroupInfo>): void {
   describe(terminalText(group.info.name), () => {
     if (group.sections) {
@@ -144,21 +150,43 @@ export async function benchmarkSuite<Settings>(definition: BenchmarkDefinition<S
     if (skipIfDataAbsent(definition.name, definition.dataConfigured(settings), error, definition.dataHint)) return;
     throw error;
   }
-  const job: SuiteJob = { plan, definition, spec: modelSpec(shared), modelOptions: lokalModelOptions(shared) };
-  // At collection, before any item asks the model: a cache that cannot be written would lose every answer.
-  if (!job.spec.startsWith('replay:') && job.modelOptions.cache) requireCacheFile(job.modelOptions.cache.file, job.modelOptions.cache.mode);
-  // The model is loaded (or its server reached) once, at collection: an unusable one fails the file with one line
-  // and no item test is declared (not one failure per item).
-  if (plan.groups.length > 0) {
-    job.pool = workerModelPool();
-    try {
-      job.model = await job.pool.usable(job.spec, job.modelOptions);
-    } catch (error) {
-      await plan.close?.();
-      throw terminalSafeError(new ModelUnusableError(job.spec, shared.model !== undefined, error));
+  // Several models (LOKAL_MODEL=a,b): the plan (data loading) is shared, one describe per model, run one after another.
+  const specs = splitModelList(modelSpec(shared));
+  const jobs: SuiteJob[] = specs.map((spec) => ({ plan, definition, spec, modelOptions: lokalModelOptions(shared) }));
+  for (const job of jobs) {
+    // At collection, before any item asks the model: a cache that cannot be written would lose every answer.
+    if (!job.spec.startsWith('replay:') && job.modelOptions.cache) requireCacheFile(job.modelOptions.cache.file, job.modelOptions.cache.mode);
+    // The model is loaded (or its server reached) once, at collection: an unusable one fails the file with one line
+    // and no item test is declared (not one failure per item).
+    if (plan.groups.length > 0) {
+      job.pool = workerModelPool();
+      try {
+        job.model = await job.pool.usable(job.spec, job.modelOptions);
+      } catch (error) {
+        await plan.close?.();
+        throw terminalSafeError(new ModelUnusableError(job.spec, shared.model !== undefined, error));
+      }
+      // Several models: each is checked now but held only while its describe runs (the first stays for it).
+      if (job !== jobs[0]) {
+        await job.pool.release(job.spec, job.modelOptions);
+        job.model = undefined;
+      }
     }
   }
-  for (const group of plan.groups) declareGroup(job, group);
-  declareSummary({ definition, settings, clauses });
+  if (jobs.length === 1) {
+    for (const group of plan.groups) declareGroup(jobs[0]!, group);
+    declareSummary({ definition, settings, clauses });
+  } else {
+    for (const job of jobs) {
+      describe(terminalText(job.spec), () => {
+        for (const group of plan.groups) declareGroup(job, groupOfModel(group, job.spec));
+        declareSummary({ definition, settings, clauses, model: job.spec });
+        afterAll(async () => {
+          job.model = undefined;
+          await job.pool?.release(job.spec, job.modelOptions);
+        });
+      });
+    }
+  }
   if (plan.close) afterAll(() => plan.close!());
 }

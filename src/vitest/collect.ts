@@ -11,6 +11,8 @@ export interface CollectedBenchmark {
   groups: Array<RolledGroup<unknown, GroupInfo>>;
   /** Keys of the groups whose tests did not all finish (a worker died, the run was cut short), in group order. */
   missing: string[];
+  /** The model of these groups: a run listing several models rolls each up on its own, in the order first seen. */
+  model: string | undefined;
 }
 
 export interface CollectedRun {
@@ -26,6 +28,23 @@ interface Entry {
   suites: TestSuite[];
   items: Array<ItemView<unknown>>;
   status: GroupStatus;
+}
+
+/** One benchmark's (one model's) groups rolled up, and the keys of those that did not finish. */
+function rollUp(definition: BenchmarkDefinition, mine: readonly Entry[]): Pick<CollectedBenchmark, 'groups' | 'missing'> {
+  const groups = mine
+    .map((e) => {
+      const fromRunner = e.suites.length === 1 ? (e.suites[0]!.meta().lokalAggregate as GroupInfo | undefined) : undefined;
+      const aggregate = fromRunner ?? (definition.aggregate(e.info, e.items, e.gate) as GroupInfo);
+      const records = definition.uniqueRecords(e.items.flatMap((i) => (i.record === undefined ? [] : [i.record])));
+      return { aggregate, records };
+    })
+    .sort((a, b) => a.aggregate.order - b.aggregate.order || (a.aggregate.key < b.aggregate.key ? -1 : a.aggregate.key > b.aggregate.key ? 1 : 0));
+  const missing = mine
+    .filter((e) => e.status === 'unfinished')
+    .sort((a, b) => a.info.order - b.info.order)
+    .map((e) => e.info.key);
+  return { groups, missing };
 }
 
 /**
@@ -44,7 +63,7 @@ export function collectGroups(modules: ReadonlyArray<TestModule>, registry: read
         unknown.add(parts.info.benchmark);
         continue;
       }
-      const key = `${parts.info.benchmark}\u0000${parts.info.key}`;
+      const key = `${parts.info.benchmark}\u0000${parts.info.model ?? ''}\u0000${parts.info.key}`;
       const status = groupStatus(suite);
       const known = entries.get(key);
       const entry = known ?? { info: parts.info, gate: parts.gate, suites: [], items: [], status };
@@ -68,21 +87,13 @@ export function collectGroups(modules: ReadonlyArray<TestModule>, registry: read
   for (const name of unknown) warnings.push(`results of benchmark "${name}" are not rolled up: it is not registered with the reporter (lokalEvals({ benchmarks: [...] }))`);
   const benchmarks: CollectedBenchmark[] = [];
   for (const definition of registry) {
-    const mine = [...entries.values()].filter((e) => e.info.benchmark === definition.name && e.status !== 'filtered');
-    const groups = mine
-      .map((e) => {
-        const fromRunner = e.suites.length === 1 ? (e.suites[0]!.meta().lokalAggregate as GroupInfo | undefined) : undefined;
-        const aggregate = fromRunner ?? (definition.aggregate(e.info, e.items, e.gate) as GroupInfo);
-        const records = definition.uniqueRecords(e.items.flatMap((i) => (i.record === undefined ? [] : [i.record])));
-        return { aggregate, records };
-      })
-      .sort((a, b) => a.aggregate.order - b.aggregate.order || (a.aggregate.key < b.aggregate.key ? -1 : a.aggregate.key > b.aggregate.key ? 1 : 0));
-    const missing = mine
-      .filter((e) => e.status === 'unfinished')
-      .sort((a, b) => a.info.order - b.info.order)
-      .map((e) => e.info.key);
-    if (groups.length > 0) benchmarks.push({ definition, groups, missing });
-    else if ([...entries.values()].some((e) => e.info.benchmark === definition.name)) {
+    const ofBenchmark = [...entries.values()].filter((e) => e.info.benchmark === definition.name && e.status !== 'filtered');
+    for (const model of new Set(ofBenchmark.map((e) => e.info.model))) {
+      const rolled = rollUp(definition, ofBenchmark.filter((e) => e.info.model === model));
+      if (rolled.groups.length > 0) benchmarks.push({ definition, ...rolled, model });
+    }
+    if (ofBenchmark.length > 0) continue;
+    if ([...entries.values()].some((e) => e.info.benchmark === definition.name)) {
       warnings.push(`${definition.name}: every test was skipped (a -t filter or .skip); its results file is left as it was`);
     }
   }

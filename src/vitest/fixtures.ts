@@ -1,6 +1,7 @@
 // The model as a worker-scoped fixture: one provider per worker and provider string, closed when the worker ends.
 import { test as base } from 'vitest';
 import type { ModelProvider } from '../models/types.ts';
+import { splitModelList } from '../core/modelList.ts';
 import { resolveSettingsTree, sharedSettings } from '../core/settings.ts';
 import { BENCHMARKS } from '../benchmarks/index.ts';
 import { lokalModelOptions, modelSpec, openLokalModel, type LokalModel, type LokalModelOptions } from '../models/open.ts';
@@ -42,6 +43,16 @@ export class ModelPool {
     return model;
   }
 
+  /** Closes one model and forgets it: a run listing several models holds one at a time (the next call builds it anew). */
+  async release(spec: string, options: LokalModelOptions = {}): Promise<void> {
+    const key = `${spec}\u0000${JSON.stringify(options)}`;
+    const model = this.#models.get(key);
+    this.#models.delete(key);
+    this.#usable.delete(key);
+    const built = await model?.catch(() => undefined);
+    await built?.provider.close?.();
+  }
+
   /** The provider tests call: cached (transformers:, openai:) or not (replay:, or cache off). */
   async get(spec: string, options: LokalModelOptions = {}): Promise<ModelProvider> {
     return (await this.open(spec, options)).provider;
@@ -77,5 +88,7 @@ export const lokalTest = base
   })
   .extend('model', { scope: 'worker' }, async ({ lokalModels }) => {
     const config = sharedSettings(resolveSettingsTree(BENCHMARKS.map((b) => b.settings)));
+    const specs = splitModelList(modelSpec(config));
+    if (specs.length > 1) throw new Error(`the model fixture takes one model, but LOKAL_MODEL lists ${specs.length} (${specs.join(', ')}); benchmark suites run each in turn, your own tests need one`);
     return lokalModels.get(modelSpec(config), lokalModelOptions(config));
   });

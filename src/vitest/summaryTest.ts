@@ -18,16 +18,19 @@ interface SummaryJob {
   definition: BenchmarkDefinition;
   settings: unknown;
   clauses: ParsedClause[];
+  /** In a run listing several models, the model whose describe holds this summary (its groups alone are summed up). */
+  model?: string;
 }
 
 /** The groups of this benchmark in the file, rolled up from the runner's tasks as the reporter does from its test cases. */
-export function fileGroups(definition: BenchmarkDefinition, file: { tasks: readonly RunnerTaskLike[] }): Array<RolledGroup<unknown, GroupInfo>> {
+export function fileGroups(definition: BenchmarkDefinition, file: { tasks: readonly RunnerTaskLike[] }, model?: string): Array<RolledGroup<unknown, GroupInfo>> {
   const groups: Array<RolledGroup<unknown, GroupInfo>> = [];
   const visit = (suite: { tasks: readonly RunnerTaskLike[] }) => {
     for (const task of suite.tasks) {
       if (task.type !== 'suite' || !task.tasks) continue;
       const aggregate = groupAggregate(task as { tasks: readonly RunnerTaskLike[] });
       if (aggregate && aggregate.benchmark === definition.name) {
+        if (model !== undefined && aggregate.model !== model) continue;
         const records = descendantTests(task as { tasks: readonly RunnerTaskLike[] })
           .filter((t) => !t.meta.lokalGroup && t.meta.lokalItem !== undefined)
           .map((t) => t.meta.lokalItem);
@@ -49,7 +52,7 @@ async function summaryOf(name: string, resultsText: string): Promise<{ text: str
 }
 
 async function summaryTest(job: SummaryJob, { task, annotate }: Pick<TestContext, 'task' | 'annotate'>): Promise<void> {
-  const groups = fileGroups(job.definition, task.file as unknown as { tasks: RunnerTaskLike[] });
+  const groups = fileGroups(job.definition, task.file as unknown as { tasks: RunnerTaskLike[] }, job.model);
   if (groups.length === 0) {
     await annotate(`${job.definition.title}: no group ran (filtered out or skipped), nothing to sum up`, SUMMARY_ANNOTATION);
     return;

@@ -2,6 +2,7 @@
 // per category, and how a prompt runs — loaded by the definition only when a suite is declared.
 import type { BenchmarkPlan, GroupVerdict } from '../../core/benchmark.ts';
 import { requireKnownScope, type ParsedClause } from '../../core/gates.ts';
+import { splitModelList } from '../../core/modelList.ts';
 import { modelSpec } from '../../models/open.ts';
 import { parseProviderSpec } from '../../models/index.ts';
 import { KALAHI_BUDGET_DESCRIPTIONS, KALAHI_TOKEN_BUDGET, resolveKalahiConfig, type KalahiSettings } from './config.ts';
@@ -29,7 +30,9 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
   const resolved = resolveKalahiConfig(settings);
   // Configuration mistakes fail the file once, at collection, instead of every prompt test.
   const spec = modelSpec(settings);
-  const { kind } = parseProviderSpec(spec);
+  // Several models (LOKAL_MODEL=a,b) run the same tasks, so a replay file among them sets them for all.
+  const kinds = splitModelList(spec).map((one) => parseProviderSpec(one).kind);
+  const kind = kinds.includes('replay') ? 'replay' : kinds[0];
   // A replay file has replies but no log-probabilities: without an explicit task list it runs the generation task only.
   const config = kind === 'replay' && settings.tasks === undefined ? { ...resolved, tasks: ['generation' as const] } : resolved;
   if (kind === 'replay' && config.tasks.includes('mc')) {

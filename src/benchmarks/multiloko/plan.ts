@@ -11,6 +11,7 @@ import { judgeSubset, multilokoGate, type Gate } from './gates.ts';
 import { askModel, verdictLine } from './item.ts';
 import { chooseFewshot, extractsAnswers, promptUse, resolvePromptMode } from './promptChoice.ts';
 import { scoreExample } from './metrics/scoreExample.ts';
+import { splitModelList } from '../../core/modelList.ts';
 import { modelSpec } from '../../models/open.ts';
 import { recordedCount, recordedInput } from '../../models/recordedInput.ts';
 import { parseProviderSpec } from '../../models/index.ts';
@@ -103,7 +104,7 @@ const loadItemPrompts = () => (itemPrompts ??= import('./itemPrompt.ts'));
 export async function prepareMultiLoKo(settings: MultiLoKoSettings, clauses: ParsedClause[]): Promise<BenchmarkPlan<MultiLoKoItem, LokalSubsetInfo, LokalItemRecord, LokalSubsetAggregate>> {
   const spec = modelSpec(settings);
   // Configuration mistakes fail the file once, at collection, instead of every item test.
-  parseProviderSpec(spec);
+  for (const one of splitModelList(spec)) parseProviderSpec(one);
   const gates = clauses.map(multilokoGate);
   const own = settings.baseline === undefined ? undefined : baselineFileFor(settings.baseline, process.cwd(), 'multiloko');
   const read = own === undefined ? undefined : readBaseline(own);

@@ -1,0 +1,71 @@
+// A run listing several models (LOKAL_MODEL=a,b,…): each model's results go to `<output>/<model slug>/` (modelList.ts
+// modelSlugs), its report.html beside them, and the models side by side — the table `lokal compare` prints on those
+// files, and `<output>/compare.html` — with the first model listed as the reference.
+import path from 'node:path';
+import { modelSlugs } from '../src/core/modelList.ts';
+import { writeFileAtomic } from '../src/core/io.ts';
+import type { RunResults } from '../src/report/types.ts';
+import { writeRunOutputs } from './runOutputs.ts';
+
+/** Each model's results folder below the output, by model; empty when the run has one model (today's layout). */
+export function modelFolders(models: ReadonlyArray<string | undefined>): Map<string | undefined, string> {
+  const distinct = [...new Set(models)];
+  if (distinct.length < 2) return new Map();
+  const slugs = modelSlugs(distinct.map((m) => m ?? 'model'));
+  return new Map(distinct.map((m, i) => [m, slugs[i]!]));
+}
+
+export interface ModelOutputsOptions {
+  /** The results texts written, by model (in the order listed) and then by benchmark name. */
+  written: ReadonlyMap<string | undefined, ReadonlyMap<string, string>>;
+  folders: ReadonlyMap<string | undefined, string>;
+  root: string;
+  output: string;
+  /** The `report` setting: `off` turns the per-model reports off; any other path is not used (one file per model). */
+  report: string | undefined;
+  baseline: string | undefined;
+  stepSummary: string | undefined;
+  log(line: string): void;
+}
+
+function runResults(texts: ReadonlyMap<string, string>): RunResults {
+  const out: RunResults = {};
+  const multiloko = texts.get('multiloko');
+  const kalahi = texts.get('kalahi');
+  if (multiloko !== undefined) out.multiloko = JSON.parse(multiloko) as RunResults['multiloko'];
+  if (kalahi !== undefined) out.kalahi = JSON.parse(kalahi) as RunResults['kalahi'];
+  return out;
+}
+
+/** Per-model reports, then the comparison of the models whose results are complete; returns compare.html's path. */
+export async function writeModelOutputs(options: ModelOutputsOptions): Promise<string | undefined> {
+  const { log } = options;
+  const off = options.report !== undefined && options.report.toLowerCase() === 'off';
+  if (options.report !== undefined && !off) log(`lokal: several models: each report.html goes beside its results (LOKAL_REPORT=${options.report} is used only with one model)`);
+  for (const [model, texts] of options.written) {
+    const output = path.join(options.output, options.folders.get(model) ?? '');
+    await writeRunOutputs({ results: texts, root: options.root, output, report: off ? 'off' : undefined, baseline: options.baseline, stepSummary: options.stepSummary, log });
+  }
+  const { MAX_RUNS, MIN_RUNS, compareRuns, compareRunsText } = await import('../src/report/compareRuns.ts');
+  const { runLabel } = await import('../src/cli/compare.ts');
+  const runs = [...options.written]
+    .map(([model, texts]) => ({ source: path.resolve(options.root, options.output, options.folders.get(model) ?? ''), results: runResults(texts) }))
+    .filter((r) => r.results.multiloko || r.results.kalahi)
+    .map((r, i) => ({ ...r, label: runLabel(i, r.results as Parameters<typeof runLabel>[1], r.source) }));
+  if (runs.length < MIN_RUNS || runs.length > MAX_RUNS) {
+    log(`lokal: the models are not compared: ${runs.length} of them have complete results (${MIN_RUNS} to ${MAX_RUNS} needed)`);
+    return undefined;
+  }
+  try {
+    const comparison = compareRuns(runs);
+    for (const line of compareRunsText(runs, comparison)) log(line);
+    const { renderCompareHtml } = await import('../src/report/compareHtml.ts');
+    const file = path.resolve(options.root, options.output, 'compare.html');
+    await writeFileAtomic(file, await renderCompareHtml(runs, comparison, 'vitest-lokal · comparing models'));
+    log(`lokal: wrote ${path.relative(process.cwd(), file) || file} (the models side by side; the first is the reference)`);
+    return file;
+  } catch (error) {
+    log(`lokal: the models could not be compared: ${(error as Error).message}`);
+    return undefined;
+  }
+}

@@ -1,0 +1,76 @@
+// LOKAL_MODEL listing several models: split only at commas followed by a provider prefix, at most ten, no duplicates;
+// and the folder names their results go to.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { KALAHI_SETTINGS } from '../../src/benchmarks/kalahi/settings.ts';
+import { MULTILOKO_SETTINGS } from '../../src/benchmarks/multiloko/settings.ts';
+import { MAX_MODELS, modelListProblem, modelSlugs, splitModelList } from '../../src/core/modelList.ts';
+import { resolveSettingsTree } from '../../src/core/settings.ts';
+
+const cwd = mkdtempSync(path.join(os.tmpdir(), 'lokal-model-list-'));
+afterAll(() => rmSync(cwd, { recursive: true, force: true }));
+const resolveModel = (value: string) => resolveSettingsTree([MULTILOKO_SETTINGS, KALAHI_SETTINGS], {}, { cwd, env: { LOKAL_MODEL: value } }).model;
+
+describe('splitModelList', () => {
+  test('one model is one entry, unchanged, even with commas in its path', () => {
+    expect(splitModelList('transformers:onnx-community/Qwen2.5-0.5B-Instruct')).toEqual(['transformers:onnx-community/Qwen2.5-0.5B-Instruct']);
+    expect(splitModelList('replay:runs/a,b,c.jsonl')).toEqual(['replay:runs/a,b,c.jsonl']);
+  });
+
+  test('a comma separates models only before a provider prefix (spaces after it allowed)', () => {
+    expect(splitModelList('replay:runs/a,b.jsonl,openai:gpt-4o-mini, transformers:onnx-community/Qwen2.5-0.5B-Instruct')).toEqual([
+      'replay:runs/a,b.jsonl',
+      'openai:gpt-4o-mini',
+      'transformers:onnx-community/Qwen2.5-0.5B-Instruct',
+    ]);
+    // `,replay` without its colon is part of the path.
+    expect(splitModelList('replay:x,replay.jsonl,replay:y.jsonl')).toEqual(['replay:x,replay.jsonl', 'replay:y.jsonl']);
+  });
+});
+
+describe('LOKAL_MODEL as a list', () => {
+  test('a valid list is kept as given (split where used)', () => {
+    expect(resolveModel('replay:a.jsonl,replay:b,c.jsonl')).toBe('replay:a.jsonl,replay:b,c.jsonl');
+  });
+
+  test('a model listed twice is refused, naming it and the variable', () => {
+    expect(() => resolveModel('replay:a.jsonl,openai:m,replay:a.jsonl')).toThrow(/^LOKAL_MODEL: lists "replay:a\.jsonl" twice; each model runs once/u);
+    // Equal once trimmed.
+    expect(modelListProblem('openai:m, openai:m')).toMatch(/twice/u);
+  });
+
+  test('more than ten models are refused; ten are fine', () => {
+    const list = (n: number) => Array.from({ length: n }, (_, i) => `replay:r${i}.jsonl`).join(',');
+    expect(MAX_MODELS).toBe(10);
+    expect(resolveModel(list(10))).toBe(list(10));
+    expect(() => resolveModel(list(11))).toThrow(/^LOKAL_MODEL: lists 11 models; at most 10 run in one invocation/u);
+  });
+
+  test('an empty entry (a leading comma) is refused; a comma before another comma stays in the path', () => {
+    expect(() => resolveModel(',openai:m')).toThrow(/^LOKAL_MODEL: a listed model is empty/u);
+    expect(splitModelList('replay:a.jsonl,,openai:m')).toEqual(['replay:a.jsonl,', 'openai:m']);
+    expect(modelListProblem('replay:a.jsonl,,openai:m')).toBeUndefined();
+  });
+});
+
+describe('modelSlugs', () => {
+  test('characters outside [A-Za-z0-9._-] become one dash; ends trimmed', () => {
+    expect(modelSlugs(['transformers:onnx-community/Qwen2.5-0.5B-Instruct', 'replay:/tmp/runs/a,b.jsonl', 'openai:gpt-4o-mini'])).toEqual([
+      'transformers-onnx-community-Qwen2.5-0.5B-Instruct',
+      'replay-tmp-runs-a-b.jsonl',
+      'openai-gpt-4o-mini',
+    ]);
+  });
+
+  test('names equal ignoring case are numbered in list order', () => {
+    expect(modelSlugs(['replay:a b.jsonl', 'replay:a/b.jsonl', 'replay:A-B.jsonl'])).toEqual(['replay-a-b.jsonl', 'replay-a-b.jsonl-2', 'replay-A-B.jsonl-3']);
+  });
+
+  test('a long spec keeps its last 100 characters', () => {
+    const slug = modelSlugs([`replay:${'x'.repeat(150)}/run.jsonl`])[0]!;
+    expect(slug).toBe(`${'x'.repeat(90)}-run.jsonl`);
+    expect(slug).toHaveLength(100);
+  });
+});
