@@ -4,8 +4,7 @@
 import path from 'node:path';
 import { modelSlugs } from '../src/core/modelList.ts';
 import { writeFileAtomic } from '../src/core/io.ts';
-import type { RunResults } from '../src/report/types.ts';
-import { writeRunOutputs } from './runOutputs.ts';
+import { runResults, writeRunOutputs } from './runOutputs.ts';
 
 /** Each model's results folder below the output, by model; empty when the run has one model (today's layout). */
 export function modelFolders(models: ReadonlyArray<string | undefined>): Map<string | undefined, string> {
@@ -26,15 +25,6 @@ export interface ModelOutputsOptions {
   baseline: string | undefined;
   stepSummary: string | undefined;
   log(line: string): void;
-}
-
-function runResults(texts: ReadonlyMap<string, string>): RunResults {
-  const out: RunResults = {};
-  const multiloko = texts.get('multiloko');
-  const kalahi = texts.get('kalahi');
-  if (multiloko !== undefined) out.multiloko = JSON.parse(multiloko) as RunResults['multiloko'];
-  if (kalahi !== undefined) out.kalahi = JSON.parse(kalahi) as RunResults['kalahi'];
-  return out;
 }
 
 /** Per-model reports, then the comparison of the models whose results are complete; returns compare.html's path. */

@@ -30,7 +30,8 @@ export function reportPath(report: string | undefined, root: string, output: str
   return path.resolve(root, report ?? path.join(output, 'report.html'));
 }
 
-function runResults(results: ReadonlyMap<string, string>): RunResults {
+/** The results texts written, parsed into the report's input (only MultiLoKo and Kalahi have a report section). */
+export function runResults(results: ReadonlyMap<string, string>): RunResults {
   const out: RunResults = {};
   const multiloko = results.get('multiloko');
   const kalahi = results.get('kalahi');
