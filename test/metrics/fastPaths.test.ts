@@ -3,12 +3,13 @@
 // METRICS.md §5 with string keys, and Levenshtein's private-use mapping and DP fallback against the DP.
 import { describe, expect, test } from 'vitest';
 import {
-  bleuTokens, chrfFromStatistics, chrfNgrams, chrfScore, chrfStatistics, codePointsOf, editDistance, levenshteinDp,
+  chrfFromStatistics, chrfNgrams, chrfScore, chrfStatistics, codePointsOf, editDistance, levenshteinDp,
   pythonSplit, sentenceBleu, tokens13a, tokens13aFull,
 } from '../../src/metrics/index.ts';
 import { chrfCharStatistics } from '../../src/metrics/chrfScore.ts';
 import { toPrivateUsePair } from '../../src/metrics/editDistance.ts';
 import { randomText, seeded } from './randomStrings.ts';
+import { plainBleu } from '../support/plainBleu.ts';
 
 const random = seeded(777);
 const WORDS = ['the', 'cat', 'sat', 'a', 'mat', 'Roma', 'città', '東京', '😀', 'x', '3.5', '1,000', 'e.g.', "it's", '(hi)', '-', 'a-b', '&amp;'];
@@ -18,45 +19,6 @@ const pairs = Array.from({ length: 400 }, () => ({
   refs: Array.from({ length: 1 + Math.floor(random() * 3) }, () => (random() < 0.5 ? sentence() : randomText(random, Math.floor(random() * 14)))),
 }));
 
-/** METRICS.md §5 written out plainly: string n-gram keys, merged reference maxima, closest length, exp smoothing. */
-function plainBleu(hyp: string, refs: string[], effectiveOrder = true): number {
-  const grams = (tokens: string[], n: number) => {
-    const m = new Map<string, number>();
-    for (let i = 0; i + n <= tokens.length; i++) m.set(tokens.slice(i, i + n).join(' '), (m.get(tokens.slice(i, i + n).join(' ')) ?? 0) + 1);
-    return m;
-  };
-  const h = bleuTokens(hyp);
-  const rs = refs.map(bleuTokens);
-  const c = h.length;
-  let r = rs[0]!.length;
-  for (const x of rs) if (Math.abs(x.length - c) < Math.abs(r - c) || (Math.abs(x.length - c) === Math.abs(r - c) && x.length < r)) r = x.length;
-  const correct: number[] = [];
-  const total: number[] = [];
-  for (let n = 1; n <= 4; n++) {
-    const merged = new Map<string, number>();
-    for (const x of rs) for (const [g, k] of grams(x, n)) merged.set(g, Math.max(merged.get(g) ?? 0, k));
-    let ok = 0;
-    for (const [g, k] of grams(h, n)) ok += Math.min(k, merged.get(g) ?? 0);
-    correct.push(ok);
-    total.push(Math.max(0, c - n + 1));
-  }
-  if (correct.every((x) => x === 0)) return 0;
-  const bp = c < r ? (c > 0 ? Math.exp(1 - r / c) : 0) : 1;
-  const p = [0, 0, 0, 0];
-  let f = 1;
-  let order = 4;
-  for (let n = 1; n <= 4; n++) {
-    if (total[n - 1] === 0) break;
-    if (effectiveOrder) order = n;
-    if (correct[n - 1] === 0) {
-      f *= 2;
-      p[n - 1] = 100 / (f * total[n - 1]!);
-    } else p[n - 1] = (100 * correct[n - 1]!) / total[n - 1]!;
-  }
-  let sum = 0;
-  for (let n = 0; n < order; n++) sum += p[n] === 0 ? -9999999999 : Math.log(p[n]!);
-  return bp * Math.exp(sum / order);
-}
 
 describe('13a shortcut', () => {
   test('text without ASCII punctuation: the full steps equal a whitespace split', () => {

@@ -4,52 +4,11 @@
 // sides of each threshold, so both paths of each metric are held to one reference.
 import { describe, expect, test } from 'vitest';
 import { bleuTokens, matchingCharacters, sentenceBleu, tokenF1Single } from '../../src/metrics/index.ts';
-import { pythonSum } from '../../src/core/python/pythonSum.ts';
+import { plainBleu } from '../support/plainBleu.ts';
 import { seededRandom } from '../support/seededRandom.ts';
 
 const random = seededRandom(2468);
 const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
-
-/** sacrebleu's sentence BLEU written out plainly: string n-gram keys (METRICS.md §5). */
-function plainBleu(hyp: string, refs: string[]): number {
-  const grams = (tokens: string[], n: number) => {
-    const m = new Map<string, number>();
-    for (let i = 0; i + n <= tokens.length; i++) {
-      const key = tokens.slice(i, i + n).join('\u0000');
-      m.set(key, (m.get(key) ?? 0) + 1);
-    }
-    return m;
-  };
-  const h = bleuTokens(hyp);
-  const rs = refs.map(bleuTokens);
-  const c = h.length;
-  let r = rs[0]!.length;
-  for (const x of rs) if (Math.abs(x.length - c) < Math.abs(r - c) || (Math.abs(x.length - c) === Math.abs(r - c) && x.length < r)) r = x.length;
-  const correct: number[] = [];
-  const total: number[] = [];
-  for (let n = 1; n <= 4; n++) {
-    const merged = new Map<string, number>();
-    for (const x of rs) for (const [g, k] of grams(x, n)) merged.set(g, Math.max(merged.get(g) ?? 0, k));
-    let ok = 0;
-    for (const [g, k] of grams(h, n)) ok += Math.min(k, merged.get(g) ?? 0);
-    correct.push(ok);
-    total.push(Math.max(0, c - n + 1));
-  }
-  if (correct.every((x) => x === 0)) return 0;
-  const bp = c < r ? (c > 0 ? Math.exp(1 - r / c) : 0) : 1;
-  const precisions = [0, 0, 0, 0];
-  let smooth = 1;
-  let order = 4;
-  for (let n = 1; n <= 4; n++) {
-    if (total[n - 1] === 0) break;
-    order = n;
-    if (correct[n - 1] === 0) {
-      smooth *= 2;
-      precisions[n - 1] = 100 / (smooth * total[n - 1]!);
-    } else precisions[n - 1] = (100 * correct[n - 1]!) / total[n - 1]!;
-  }
-  return bp * Math.exp(pythonSum(precisions.slice(0, order).map((p) => (p === 0 ? -9999999999 : Math.log(p))), 'fold') / order);
-}
 
 /** CPython difflib's get_matching_blocks size sum, transcribed with dicts (Lib/difflib.py, isjunk None). */
 function plainMatching(a: number[], b: number[], autojunk = true): number {
