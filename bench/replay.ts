@@ -4,7 +4,7 @@
 // Vitest alone running as many tests of the same shape. Peak memory is the sum of the resident sets of the whole
 // process tree (the Vitest main process and its workers), sampled from /proc.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -187,18 +187,46 @@ export interface ReplayRun {
 }
 
 /**
- * Times one replay evals run over `writeInputs` (default 30 × 250 = 7,500 local items), or over `writeFullInputs`
- * (`layout: 'full'`, 37,750 items); throws if the run fails or scores a different count.
+ * A user's project with vitest-lokal installed, as `npm install` leaves it: the package (package.json and the compiled
+ * dist/, which `npm run build` must have made) copied into its node_modules, so Vitest loads it with Node as a
+ * dependency rather than transforming it as project source; every other package links to this repository's copy.
+ * Holds the README's config and eval file.
  */
-export async function benchReplay(options: ReplayBenchOptions & { layout?: 'local' | 'full' } = {}): Promise<ReplayRun> {
+export function writeInstalledProject(dir: string): string {
+  const project = path.join(dir, 'project');
+  const modules = path.join(project, 'node_modules');
+  mkdirSync(modules, { recursive: true });
+  for (const entry of readdirSync(path.join(REPO_ROOT, 'node_modules'))) {
+    if (entry !== '.bin' && entry !== 'vitest-lokal') symlinkSync(path.join(REPO_ROOT, 'node_modules', entry), path.join(modules, entry), 'dir');
+  }
+  const installed = path.join(modules, 'vitest-lokal');
+  mkdirSync(installed);
+  cpSync(path.join(REPO_ROOT, 'package.json'), path.join(installed, 'package.json'));
+  cpSync(path.join(REPO_ROOT, 'dist'), path.join(installed, 'dist'), { recursive: true });
+  writeFileSync(path.join(project, 'package.json'), '{ "name": "lokal-bench-user", "private": true, "type": "module" }\n');
+  writeFileSync(path.join(project, 'vitest.config.ts'), "import { defineConfig } from 'vitest/config';\nimport { lokalEvals } from 'vitest-lokal/config';\nexport default defineConfig({ test: lokalEvals() });\n");
+  mkdirSync(path.join(project, 'evals'));
+  writeFileSync(path.join(project, 'evals', 'multiloko.eval.ts'), "import { benchmarkSuite } from 'vitest-lokal/vitest';\nimport { multiloko } from 'vitest-lokal/benchmarks';\nawait benchmarkSuite(multiloko);\n");
+  return project;
+}
+
+/**
+ * Times one replay evals run over `writeInputs` (default 30 × 250 = 7,500 local items), or over `writeFullInputs`
+ * (`layout: 'full'`, 37,750 items); throws if the run fails or scores a different count. `installed`: in a user's
+ * project with the compiled package installed (writeInstalledProject), instead of this repository's evals project,
+ * which runs vitest-lokal from its TypeScript sources.
+ */
+export async function benchReplay(options: ReplayBenchOptions & { layout?: 'local' | 'full'; installed?: boolean } = {}): Promise<ReplayRun> {
   const languages = options.languages ?? 30;
   const perLanguage = options.itemsPerLanguage ?? 250;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-bench-'));
   try {
     const inputs = options.layout === 'full' ? writeFullInputs(dir, perLanguage) : { ...writeInputs(dir, languages, perLanguage), items: languages * perLanguage };
     const output = path.join(dir, 'results');
+    const project = options.installed ? writeInstalledProject(dir) : undefined;
+    const args = project ? ['run', 'evals/multiloko.eval.ts'] : ['run', '--project', 'evals', 'evals/multiloko.eval.ts'];
     const start = process.hrtime.bigint();
-    const { code, output: log, peakRss, cpuSeconds } = await run(['run', '--project', 'evals', 'evals/multiloko.eval.ts'], {
+    const { code, output: log, peakRss, cpuSeconds } = await run(args, {
       LOKAL_MULTILOKO: inputs.dataset,
       LOKAL_MODEL: `replay:${inputs.predictions}`,
       LOKAL_OUTPUT: output,
@@ -207,7 +235,7 @@ export async function benchReplay(options: ReplayBenchOptions & { layout?: 'loca
       LOKAL_LIMIT: '',
       LOKAL_THRESHOLDS: '',
       LOKAL_BASELINE: '',
-    });
+    }, project);
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
     if (code !== 0) throw new Error(`replay bench: vitest exited with ${code}\n${log.slice(-3000)}`);
     const results = JSON.parse(readFileSync(path.join(output, 'multiloko.json'), 'utf8')) as { summary: { items: { scored: number } } };

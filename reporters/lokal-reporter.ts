@@ -22,7 +22,7 @@ import { incompleteReason, unfinishedModules } from '../src/vitest/completeness.
 import { NO_DATA_SUITE_SUFFIX } from '../src/vitest/noData.ts';
 import { RunProgress } from '../src/vitest/runProgress.ts';
 import { modelFolders, writeModelOutputs } from './modelOutputs.ts';
-import { writeRunOutputs } from './runOutputs.ts';
+import { preloadReportModules, writeRunOutputs } from './runOutputs.ts';
 
 export interface LokalReporterOptions {
   /** Settings given to the reporter (e.g. `{ output: 'out', thresholds: 'em>=0.3' }`); LOKAL_* variables still win. */
@@ -68,6 +68,8 @@ export default class LokalReporter implements Reporter {
     requireOutputFolder(path.resolve(root, shared.output));
     if (!splitModelList(shared.model ?? '').every((m) => m.startsWith('replay:'))) requireCacheFile(shared.cacheFile ?? DEFAULT_CACHE_FILE, shared.cache ?? 'readwrite');
     this.#progress.start(this.#options.settings, root);
+    // The main process is idle while the tests run: load the report's modules (vega) now rather than after them.
+    if (shared.report?.toLowerCase() !== 'off' || process.env.GITHUB_STEP_SUMMARY) preloadReportModules();
   }
   onTestModuleCollected(module: TestModule): void {
     this.#progress.collected(module);
@@ -113,6 +115,7 @@ export default class LokalReporter implements Reporter {
       const listed = splitModelList(shared.model ?? '');
       const folders = modelFolders([...(listed.length > 1 ? listed : []), ...run.benchmarks.map((b) => b.model)]);
       const writtenByModel = new Map<string | undefined, Map<string, string>>();
+      const objects = new Map<string, object>();
       for (const { definition, groups, missing, model } of run.benchmarks) {
         const output = path.join(shared.output, folders.get(model) ?? '');
         const fileKey = folders.size > 0 ? `${definition.name} ${model ?? ''}` : definition.name;
@@ -142,6 +145,7 @@ export default class LokalReporter implements Reporter {
             await rm(path.resolve(root, output, incompleteResultsFile(definition.resultsFile)), { force: true });
             this.files.set(fileKey, complete);
             written.set(definition.name, report.resultsText);
+            if (report.results && folders.size === 0) objects.set(definition.name, report.results);
             this.#log(`lokal: wrote ${path.relative(process.cwd(), complete) || complete}`);
           }
           if (!report.passed) failed = true;
@@ -156,7 +160,7 @@ export default class LokalReporter implements Reporter {
         return;
       }
       const written = [...writtenByModel.values()][0] ?? new Map<string, string>();
-      const outputs = await writeRunOutputs({ results: written, root, output, report: shared.report, baseline: shared.baseline, stepSummary: process.env.GITHUB_STEP_SUMMARY, log: (line) => this.#log(line) });
+      const outputs = await writeRunOutputs({ results: written, objects, root, output, report: shared.report, baseline: shared.baseline, stepSummary: process.env.GITHUB_STEP_SUMMARY, log: (line) => this.#log(line) });
       this.reportFile = outputs.report;
     } catch (error) {
       this.#log(`lokal: ${(error as Error).message}`);

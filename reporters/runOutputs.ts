@@ -6,8 +6,10 @@ import path from 'node:path';
 import type { ReportInput, RunResults } from '../src/report/types.ts';
 
 export interface RunOutputsOptions {
-  /** Parsed results texts of this run, by benchmark name (only `multiloko` and `kalahi` have a report section). */
+  /** Results texts of this run, by benchmark name (only `multiloko` and `kalahi` have a report section). */
   results: ReadonlyMap<string, string>;
+  /** What some of those texts are the JSON of, by benchmark name (used instead of parsing the text). */
+  objects?: ReadonlyMap<string, object>;
   root: string;
   output: string;
   /** The `report` setting: `off`, a path (relative to the root), or undefined for `<output>/report.html`. */
@@ -24,19 +26,28 @@ export interface RunOutputs {
   stepSummary?: string;
 }
 
+/** Starts loading the report modules in the background (a failure surfaces, if ever, when the report is written). */
+export function preloadReportModules(): void {
+  import('../src/report/index.ts').catch(() => undefined);
+}
+
 /** Where the report goes, or undefined when it is turned off. */
 export function reportPath(report: string | undefined, root: string, output: string): string | undefined {
   if (report !== undefined && report.toLowerCase() === 'off') return undefined;
   return path.resolve(root, report ?? path.join(output, 'report.html'));
 }
 
-/** The results texts written, parsed into the report's input (only MultiLoKo and Kalahi have a report section). */
-export function runResults(results: ReadonlyMap<string, string>): RunResults {
+/** The results texts written, as the report's input (only MultiLoKo and Kalahi have a report section). */
+export function runResults(results: ReadonlyMap<string, string>, objects?: ReadonlyMap<string, object>): RunResults {
   const out: RunResults = {};
-  const multiloko = results.get('multiloko');
-  const kalahi = results.get('kalahi');
-  if (multiloko !== undefined) out.multiloko = JSON.parse(multiloko) as RunResults['multiloko'];
-  if (kalahi !== undefined) out.kalahi = JSON.parse(kalahi) as RunResults['kalahi'];
+  const read = (name: string) => {
+    const text = results.get(name);
+    return text === undefined ? undefined : (objects?.get(name) ?? JSON.parse(text));
+  };
+  const multiloko = read('multiloko');
+  const kalahi = read('kalahi');
+  if (multiloko !== undefined) out.multiloko = multiloko as RunResults['multiloko'];
+  if (kalahi !== undefined) out.kalahi = kalahi as RunResults['kalahi'];
   return out;
 }
 
@@ -46,7 +57,7 @@ export function runResults(results: ReadonlyMap<string, string>): RunResults {
  */
 export async function writeRunOutputs(options: RunOutputsOptions): Promise<RunOutputs> {
   const { log } = options;
-  const run = runResults(options.results);
+  const run = runResults(options.results, options.objects);
   if (!run.multiloko && !run.kalahi) return {};
   const report = await import('../src/report/index.ts');
   const input: ReportInput = { ...run };

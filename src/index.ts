@@ -12,4 +12,5 @@ export * as metrics from './metrics/index.ts';
 export * as prompts from './benchmarks/multiloko/prompts/index.ts';
 export * as models from './models/index.ts';
 export { scoreMultiLoKoPredictions, scoreOutputJson, describeProblems, type ScoreOptions, type ScoreOutput } from './benchmarks/multiloko/score.ts';
+export { lokalMatchers, type LokalMatchers, type Targets } from './benchmarks/multiloko/matchers.ts';
 export { readPredictions, type PredictionRow } from './benchmarks/multiloko/data/predictions.ts';

@@ -45,9 +45,22 @@ export interface GateRecord {
   notApplied: string[];
 }
 
-/** The matchers an item may use in strict mode (src/vitest/matchers.ts implements them on Vitest's expect). */
-export interface ShortAnswerMatchers {
-  toExactMatch(targets: string | readonly string[]): void;
+/** A custom matcher in the shape of Vitest's `expect.extend` (its `this` is the matcher state). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type BenchmarkMatcher = (this: any, actual: unknown, ...args: any[]) => { pass: boolean; message: () => string; actual?: unknown; expected?: unknown };
+
+/**
+ * The matchers registered benchmarks add to `expect`, for typing: a benchmark declares its own by augmenting this
+ * interface (MultiLoKo's `toExactMatch` etc.); the Vitest layer merges it into Vitest's `Matchers`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unused-vars
+export interface BenchmarkMatchers<R = unknown> {}
+
+/** The compact roll-up Vitest UI shows under an eval file's `summary` test: text, and optionally an image. */
+export interface BenchmarkSummary {
+  text: string;
+  /** Shown inline under the text when its type is an `image/*` one (e.g. an SVG chart). */
+  attachment?: { contentType: string; body: string };
 }
 
 /** What an item's run gets from the test it runs in. */
@@ -56,8 +69,8 @@ export interface ItemContext {
   model(): Promise<LokalModel>;
   /** A verdict line for Vitest UI (`type` is a short tag such as `correct`). */
   annotate(message: string, type: string): Promise<void>;
-  /** The test's own expect, so matcher results are recorded on this test. */
-  expect(actual: unknown): ShortAnswerMatchers;
+  /** The test's own expect (with the benchmarks' matchers), so matcher results are recorded on this test. */
+  expect(actual: unknown): BenchmarkMatchers<void>;
 }
 
 /** An item's outcome: the record kept in meta, and the failures that fail its test (after the record is kept). */
@@ -106,6 +119,8 @@ export interface BenchmarkReport {
   lines: string[];
   /** Written to `<output>/<resultsFile>`; undefined when there is nothing to write. */
   resultsText: string | undefined;
+  /** What resultsText is the JSON of, when the benchmark has it at hand (the HTML report then need not parse the text). */
+  results?: object;
   passed: boolean;
 }
 
@@ -129,6 +144,10 @@ export interface BenchmarkDefinition<Settings = any, Item = any, Info extends Gr
   uniqueRecords(records: readonly Rec[]): Rec[];
   /** The roll-up over every group of the run: tables, gates, results file. */
   report(groups: ReadonlyArray<RolledGroup<Rec, Agg>>, context: ReportContext<Settings>): Promise<BenchmarkReport> | BenchmarkReport;
+  /** The eval file's roll-up for Vitest UI, cheaper than `report` (it runs in the test worker); without it, the report's lines. */
+  summary?(groups: ReadonlyArray<RolledGroup<Rec, Agg>>, context: ReportContext<Settings>): Promise<BenchmarkSummary>;
+  /** Matchers this benchmark adds to Vitest's `expect` (for strict mode and for users' own tests), loaded on use. */
+  matchers?(): Promise<Record<string, BenchmarkMatcher>>;
 }
 
 /** Declares a benchmark; the identity function that gives the definition its types. */

@@ -121,11 +121,16 @@ function multilokoScores(s: Record<string, number>): string {
   return parts.join(' · ');
 }
 
-function multilokoOutput(i: MultiLoKoItem): Html {
-  if (i.missing) return html`<span class="note">(no answer)</span>`;
-  return html`${i.raw !== undefined ? html`<span class="label">raw</span> ${i.raw}\n` : ''}${i.answer !== undefined && i.answer !== i.raw ? html`<span class="label">extracted</span> ${i.answer}\n` : ''}<span class="label">scored</span> ${i.prediction === '' ? html`<span class="note">(empty)</span>` : i.prediction}${
-    i.prompt !== undefined ? html`\n<details><summary>prompt</summary>${i.prompt}</details>` : ''
-  }`;
+// The drill-down has a row per item (tens of thousands in a full run): its cells are built as plain strings with
+// escapeHtml on every dataset and model value, rather than through the html tag.
+function multilokoOutput(i: MultiLoKoItem): string {
+  if (i.missing) return '<span class="note">(no answer)</span>';
+  let out = '';
+  if (i.raw !== undefined) out += `<span class="label">raw</span> ${escapeHtml(i.raw)}\n`;
+  if (i.answer !== undefined && i.answer !== i.raw) out += `<span class="label">extracted</span> ${escapeHtml(i.answer)}\n`;
+  out += `<span class="label">scored</span> ${i.prediction === '' ? '<span class="note">(empty)</span>' : escapeHtml(i.prediction)}`;
+  if (i.prompt !== undefined) out += `\n<details><summary>prompt</summary>${escapeHtml(i.prompt)}</details>`;
+  return out;
 }
 
 function multilokoDrill(view: MultiLoKoView, baseline: MultiLoKoView | undefined): Html {
@@ -139,20 +144,22 @@ function multilokoDrill(view: MultiLoKoView, baseline: MultiLoKoView | undefined
     { name: 'verdict', all: 'any verdict', options: VERDICT_OPTIONS },
     ...(baseline ? [{ name: 'change', all: 'any change vs baseline', options: CHANGE_OPTIONS }] : []),
   ];
-  const rows = items.map((i) => {
+  const e = escapeHtml;
+  let rows = '';
+  for (const i of items) {
     const b = base.get(`${i.subset}\u0000${i.id}`);
     const changed = baseline ? change(i.verdict, b?.verdict) : undefined;
-    return html`<tr data-subset="${i.subset}" data-verdict="${i.verdict}"${raw(changed ? ` data-change="${changed}"` : '')}><td>${names.get(i.subset)}</td><td class="id">${i.id}</td>${
-      withQuestion ? html`<td>${i.question ?? ''}</td>` : ''
-    }<td>${i.targets.join('\n')}</td><td>${multilokoOutput(i)}</td><td class="scores">${multilokoScores(i.scores)}</td><td class="verdict">${VERDICT_MARK[i.verdict]}</td>${
-      baseline ? html`<td>${b ? html`${VERDICT_MARK[b.verdict]}\n${b.missing ? '(no answer)' : b.raw ?? b.prediction}` : html`<span class="note">not in baseline</span>`}</td>` : ''
-    }</tr>\n`;
-  });
+    rows += `<tr data-subset="${e(i.subset)}" data-verdict="${e(i.verdict)}"${changed ? ` data-change="${changed}"` : ''}><td>${e(names.get(i.subset))}</td><td class="id">${e(i.id)}</td>`;
+    if (withQuestion) rows += `<td>${e(i.question ?? '')}</td>`;
+    rows += `<td>${e(i.targets.join('\n'))}</td><td>${multilokoOutput(i)}</td><td class="scores">${e(multilokoScores(i.scores))}</td><td class="verdict">${e(VERDICT_MARK[i.verdict])}</td>`;
+    if (baseline) rows += `<td>${b ? `${e(VERDICT_MARK[b.verdict])}\n${e(b.missing ? '(no answer)' : b.raw ?? b.prediction)}` : '<span class="note">not in baseline</span>'}</td>`;
+    rows += '</tr>\n';
+  }
   return html`<section class="drill" data-drill id="multiloko-items"><h3>Items</h3>
 ${withQuestion ? '' : html`<p class="note">The results file holds no question texts: items are listed by id. Targets and the scored answer are eval.py's normalised strings.</p>`}
 ${filterBar('id, question, targets, answer…', filters)}
 <table class="items"><thead><tr><th>Subset</th><th>ID</th>${withQuestion ? html`<th>Question</th>` : ''}<th>Targets</th><th>Output</th><th>Metrics</th><th>Verdict</th>${baseline ? html`<th>Baseline</th>` : ''}</tr></thead>
-<tbody>${rows}</tbody></table></section>`;
+<tbody>${raw(rows)}</tbody></table></section>`;
 }
 
 function effectCell(key: string, e: Effect | undefined): Html {

@@ -5,7 +5,7 @@ import type { Interval } from '../core/statistics/index.ts';
 import { emChart, emChartData, kalahiChart, kalahiChartData, standaloneSvg } from './chartData.ts';
 import { KALAHI_METRICS, kalahiView, type KalahiView } from './kalahi.ts';
 import { multilokoView, type GateRow, type MultiLoKoView } from './multiloko.ts';
-import type { RunResults } from './types.ts';
+import type { KalahiResultsJson, MultiLoKoResultsJson, RunResults } from './types.ts';
 
 const DASH = '–';
 const fixed = (v: number | null | undefined, digits: number, scale = 1) => (v === null || v === undefined || !Number.isFinite(v) ? DASH : (v * scale).toFixed(digits));
@@ -45,17 +45,27 @@ export function kalahiSummaryText(view: KalahiView): string {
   return lines.join('\n');
 }
 
+/** An SVG chart as a summary attachment (Vitest UI shows `image/*` inline). */
+function svgAttachment(svg: string | undefined): { contentType: string; body: string } | undefined {
+  return svg ? { contentType: 'image/svg+xml', body: standaloneSvg(svg) } : undefined;
+}
+
+/** MultiLoKo's summary text and EM chart from its results (the file's shape, parsed or still in memory). */
+export async function multilokoSummary(results: MultiLoKoResultsJson, confidence = 0.95): Promise<{ text: string; attachment?: { contentType: string; body: string } }> {
+  const view = multilokoView(results, confidence);
+  const attachment = svgAttachment(await emChart(emChartData(view, undefined)));
+  return { text: multilokoSummaryText(view), ...(attachment ? { attachment } : {}) };
+}
+
+/** Kalahi's summary text and chart of figures per variant from its results. */
+export async function kalahiSummary(results: KalahiResultsJson, confidence = 0.95): Promise<{ text: string; attachment?: { contentType: string; body: string } }> {
+  const view = kalahiView(results, confidence);
+  const attachment = svgAttachment(await kalahiChart(kalahiChartData(view)));
+  return { text: kalahiSummaryText(view), ...(attachment ? { attachment } : {}) };
+}
+
 /** The summary of the one benchmark in `results` (MultiLoKo's when both are given). */
 export async function runSummary(results: RunResults, confidence = 0.95): Promise<{ text: string; svg: string | undefined } | undefined> {
-  if (results.multiloko) {
-    const view = multilokoView(results.multiloko, confidence);
-    const svg = await emChart(emChartData(view, undefined));
-    return { text: multilokoSummaryText(view), svg: svg && standaloneSvg(svg) };
-  }
-  if (results.kalahi) {
-    const view = kalahiView(results.kalahi, confidence);
-    const svg = await kalahiChart(kalahiChartData(view));
-    return { text: kalahiSummaryText(view), svg: svg && standaloneSvg(svg) };
-  }
-  return undefined;
+  const summary = results.multiloko ? await multilokoSummary(results.multiloko, confidence) : results.kalahi ? await kalahiSummary(results.kalahi, confidence) : undefined;
+  return summary && { text: summary.text, svg: summary.attachment?.body };
 }

@@ -2,7 +2,7 @@
 // item, and a gate test per group. Names come from the definition and do not depend on settings, so `-t` filters and
 // baselines line up across runs.
 import { afterAll, describe, test, type RunnerTestCase, type TestContext } from 'vitest';
-import type { BenchmarkDefinition, BenchmarkGroup, BenchmarkPlan, GateRecord, GroupInfo, ItemContext, ShortAnswerMatchers } from '../core/benchmark.ts';
+import type { BenchmarkDefinition, BenchmarkGroup, BenchmarkPlan, GateRecord, GroupInfo, ItemContext, BenchmarkMatchers } from '../core/benchmark.ts';
 import { routeClauses } from '../core/gates.ts';
 import { requireCacheFile } from '../core/outputCheck.ts';
 import { terminalLines, terminalSafeError, terminalText } from '../core/terminalText.ts';
@@ -15,7 +15,7 @@ import { countingModel, type CallCounts } from '../models/callCounter.ts';
 import { annotateWithoutLocation } from './annotate.ts';
 import { skipIfDataAbsent } from './dataAbsent.ts';
 import { lokalTest, workerModelPool, type ModelPool } from './fixtures.ts';
-import './matchers.ts';
+import { registerMatchers } from './matchers.ts';
 import './meta.ts';
 import { descendantTests, runnerState, type RunnerTaskLike } from './views.ts';
 import { declareSummary } from './summaryTest.ts';
@@ -59,7 +59,7 @@ async function runItem(job: SuiteJob, item: unknown, info: GroupInfo, { task, an
       await annotateWithoutLocation(annotate, terminalLines(message), type);
     },
     // The test's own expect (created on first access), so the matcher records into this test.
-    expect: (actual) => task.context.expect(actual) as unknown as ShortAnswerMatchers,
+    expect: (actual) => task.context.expect(actual) as unknown as BenchmarkMatchers<void>,
   };
   // Errors quote ids, questions and model output: their messages are printed with control characters escaped.
   const result = await job.plan.runItem(item, info, context).catch((error: unknown) => {
@@ -135,6 +135,7 @@ function declareGroup(job: SuiteJob, group: BenchmarkGroup<unknown, GroupInfo>):
  */
 export async function benchmarkSuite<Settings>(definition: BenchmarkDefinition<Settings>, options: SettingsTree = {}): Promise<void> {
   registerBenchmark(definition);
+  await registerMatchers(definition);
   const tree = resolveSettingsTree(
     BENCHMARKS.map((b) => b.settings),
     options,

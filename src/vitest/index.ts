@@ -3,6 +3,7 @@ import './meta.ts';
 export { benchmarkSuite, GATE_TEST_NAME } from './benchmarkSuite.ts';
 export { SUMMARY_TEST_NAME } from './summaryTest.ts';
 export { lokalTest, ModelPool } from './fixtures.ts';
-export { lokalMatchers, type LokalMatchers, type Targets } from './matchers.ts';
+export { registerMatchers } from './matchers.ts';
+export { BENCHMARKS, registerBenchmark, type LokalMatchers, type Targets } from '../benchmarks/index.ts';
 export { collectGroups, type CollectedRun, type CollectedBenchmark } from './collect.ts';
 export { groupAggregate } from './runner.ts';

@@ -3,7 +3,7 @@
 // under the annotation; other types only as a download link).
 import type { TestContext } from 'vitest';
 import { test } from 'vitest';
-import type { BenchmarkDefinition, GroupInfo, RolledGroup } from '../core/benchmark.ts';
+import type { BenchmarkDefinition, BenchmarkSummary, GroupInfo, RolledGroup } from '../core/benchmark.ts';
 import type { ParsedClause } from '../core/gates.ts';
 import { groupAggregate } from './runner.ts';
 import { descendantTests, type RunnerTaskLike } from './views.ts';
@@ -44,24 +44,18 @@ export function fileGroups(definition: BenchmarkDefinition, file: { tasks: reado
   return groups.sort((a, b) => a.aggregate.order - b.aggregate.order);
 }
 
-/** The compact text and chart of a benchmark the HTML report knows; undefined for others (their report lines are used). */
-async function summaryOf(name: string, resultsText: string): Promise<{ text: string; svg: string | undefined } | undefined> {
-  if (name !== 'multiloko' && name !== 'kalahi') return undefined;
-  const { runSummary } = await import('../report/summary.ts');
-  return runSummary({ [name]: JSON.parse(resultsText) as object });
-}
-
 async function summaryTest(job: SummaryJob, { task, annotate }: Pick<TestContext, 'task' | 'annotate'>): Promise<void> {
   const groups = fileGroups(job.definition, task.file as unknown as { tasks: RunnerTaskLike[] }, job.model);
   if (groups.length === 0) {
     await annotate(`${job.definition.title}: no group ran (filtered out or skipped), nothing to sum up`, SUMMARY_ANNOTATION);
     return;
   }
-  const report = await job.definition.report(groups, { settings: job.settings, root: process.cwd(), clauses: job.clauses });
-  const summary = report.resultsText === undefined ? undefined : await summaryOf(job.definition.name, report.resultsText);
-  const text = summary?.text ?? report.lines.filter((line) => line !== '').join('\n');
-  const svg = summary?.svg;
-  await annotate(text, SUMMARY_ANNOTATION, svg ? { contentType: 'image/svg+xml', body: new TextEncoder().encode(svg) } : undefined);
+  const context = { settings: job.settings, root: process.cwd(), clauses: job.clauses };
+  const summary: BenchmarkSummary = job.definition.summary
+    ? await job.definition.summary(groups, context)
+    : { text: (await job.definition.report(groups, context)).lines.filter((line) => line !== '').join('\n') };
+  const attachment = summary.attachment && { contentType: summary.attachment.contentType, body: new TextEncoder().encode(summary.attachment.body) };
+  await annotate(summary.text, SUMMARY_ANNOTATION, attachment);
 }
 
 /** Declares the summary test; call it after the groups' describes so it runs once they are done. */

@@ -214,6 +214,11 @@ describe.skipIf(problem !== undefined)(problem ? `the packed package (skipped: $
     // One deliberate mistake: the package's types are real (not any), so exactly this line fails.
     mkdirSync(path.join(project, 'typecheck'), { recursive: true });
     writeFileSync(path.join(project, 'typecheck', 'probe.ts'), "import { lokalEvals } from 'vitest-lokal/config';\nexport const include: string = lokalEvals().include;\n");
+    // The benchmarks' matchers are typed on Vitest's expect once vitest-lokal/vitest is imported (no error here).
+    writeFileSync(
+      path.join(project, 'typecheck', 'matchers.ts'),
+      "import { expect } from 'vitest';\nimport 'vitest-lokal/vitest';\nexport function check(): void {\n  expect('Roma').toExactMatch(['Roma']);\n  expect('Roma').toHaveF1('Roma', { atLeast: 0.5 });\n}\n",
+    );
     const tsc = await run('npx', ['tsc', '--noEmit', '-p', 'tsconfig.json'], project);
     timings.tsc = tsc.ms;
     rmSync(path.join(project, 'typecheck'), { recursive: true, force: true });

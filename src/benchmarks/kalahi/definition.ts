@@ -29,4 +29,9 @@ export const kalahi = defineBenchmark<KalahiSettings, KalahiRow, KalahiRunInfo, 
     const { reportKalahi } = await import('./report.ts');
     return reportKalahi(rolled, context);
   },
+
+  async summary(rolled, context) {
+    const { summaryKalahi } = await import('./report.ts');
+    return summaryKalahi(rolled, context);
+  },
 });

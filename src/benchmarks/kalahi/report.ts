@@ -1,6 +1,7 @@
 // Kalahi's roll-up (defineBenchmark's `report`): tables, gates and the results file — loaded by the definition only
 // when the reporter rolls up.
-import type { BenchmarkReport, ReportContext, RolledGroup } from '../../core/benchmark.ts';
+import type { BenchmarkReport, BenchmarkSummary, ReportContext, RolledGroup } from '../../core/benchmark.ts';
+import type { KalahiResultsJson } from '../../report/types.ts';
 import type { KalahiSettings } from './config.ts';
 import { judgeKalahi, kalahiGate } from './gates.ts';
 import type { KalahiPromptRecord, KalahiSuiteAggregate } from './records.ts';
@@ -63,4 +64,12 @@ export function reportKalahi(
     resultsText: resultsText(results),
     passed: results.gates_passed,
   };
+}
+
+/** Vitest UI's summary: figures per variant with their intervals and the gates, with the chart (Kalahi is small, so the whole roll-up is reused). */
+export async function summaryKalahi(rolled: ReadonlyArray<RolledGroup<KalahiPromptRecord, KalahiSuiteAggregate>>, context: ReportContext<KalahiSettings>): Promise<BenchmarkSummary> {
+  const report = reportKalahi(rolled, context);
+  if (report.resultsText === undefined) return { text: report.lines.filter((line) => line !== '').join('\n') };
+  const { kalahiSummary } = await import('../../report/summary.ts');
+  return kalahiSummary(JSON.parse(report.resultsText) as KalahiResultsJson);
 }

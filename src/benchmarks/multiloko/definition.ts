@@ -29,4 +29,14 @@ export const multiloko = defineBenchmark<MultiLoKoSettings, MultiLoKoItem, Lokal
     const { reportMultiLoKo } = await import('./report.ts');
     return reportMultiLoKo(rolled, context);
   },
+
+  async summary(rolled, context) {
+    const { summaryMultiLoKo } = await import('./report.ts');
+    return summaryMultiLoKo(rolled, context);
+  },
+
+  async matchers() {
+    const { lokalMatchers } = await import('./matchers.ts');
+    return lokalMatchers;
+  },
 });

@@ -56,6 +56,8 @@ interface HeadlinePlan {
   local: number[];
   /** Per effect: [language, local subset, the other subset]. */
   effects: Array<[string, Array<[string, number, number]>]>;
+  /** The figures in the order the results list them: average_em, gap_em, then per effect its languages and itself. */
+  names: string[];
 }
 
 function headlinePlan(keys: readonly string[]): HeadlinePlan {
@@ -71,11 +73,12 @@ function headlinePlan(keys: readonly string[]): HeadlinePlan {
     name,
     [...local].flatMap(([language, i]): Array<[string, number, number]> => (byLanguage.has(language) ? [[language, i, byLanguage.get(language)!]] : [])),
   ]);
-  return { local: [...local.values()], effects };
+  const names = ['average_em', 'gap_em', ...effects.flatMap(([name, pairs]) => [...pairs.map(([language]) => `${name}:${language}`), name])];
+  return { local: [...local.values()], effects, names };
 }
 
-/** The headline figures of per-subset EMs (NaN: a subset the resample left empty, which then counts as absent). */
-function headlineFigures(plan: HeadlinePlan, em: Float64Array): Record<string, number | null> {
+/** Writes the headline figures of per-subset EMs into `out`, in `plan.names` order (NaN: undefined, e.g. a subset the resample left empty). */
+function headlineFigures(plan: HeadlinePlan, em: Float64Array, out: Float64Array): void {
   let sum = 0;
   let n = 0;
   let min = Infinity;
@@ -88,20 +91,21 @@ function headlineFigures(plan: HeadlinePlan, em: Float64Array): Record<string, n
     if (v < min) min = v;
     if (v > max) max = v;
   }
-  const out: Record<string, number | null> = { average_em: n === 0 ? null : sum / n, gap_em: n === 0 ? null : max - min };
-  for (const [name, pairs] of plan.effects) {
+  out[0] = n === 0 ? Number.NaN : sum / n;
+  out[1] = n === 0 ? Number.NaN : max - min;
+  let f = 2;
+  for (const [, pairs] of plan.effects) {
     let total = 0;
     let count = 0;
-    for (const [language, a, b] of pairs) {
+    for (const [, a, b] of pairs) {
       const d = em[a]! - em[b]!;
+      out[f++] = d;
       if (Number.isNaN(d)) continue;
-      out[`${name}:${language}`] = d;
       total += d;
       count++;
     }
-    out[name] = count === 0 ? null : total / count;
+    out[f++] = count === 0 ? Number.NaN : total / count;
   }
-  return out;
 }
 
 /** Bootstrap intervals of the headline; undefined when no local subset has items. */
@@ -121,40 +125,61 @@ export function headlineIntervals(subsets: readonly RolledSubset[], options: { r
       cluster.push([index, r.scores.em]);
     }
   });
-  // Clusters as ranges of flat arrays: each resample then only adds numbers.
-  const itemSubset: number[] = [];
-  const itemEm: number[] = [];
-  const starts: number[] = [];
-  const stratumClusters = [...strata.values()].map((clusters) =>
-    [...clusters.values()].map((cluster) => {
-      starts.push(itemSubset.length);
-      for (const [index, em] of cluster) {
-        itemSubset.push(index);
-        itemEm.push(em);
+  // Each resample is read as how often it drew each cluster (clusters numbered stratum after stratum). A subset's EM
+  // is then Σ draws·EM over its items with a non-zero EM, divided by Σ draws over all its items, which is the stratum's
+  // size when the subset has one item in every cluster. EMs are 0 or 1, so these sums are exact whatever their order.
+  const clusterLists = [...strata.values()].map((clusters) => [...clusters.values()]);
+  const strataSizes = clusterLists.map((list) => list.length);
+  const strataFirst: number[] = [];
+  const subsetClusters = keys.map((): number[] => []);
+  const subsetScored = keys.map((): Array<[number, number]> => []);
+  const subsetStratum = new Int32Array(keys.length);
+  let cluster = 0;
+  clusterLists.forEach((list, k) => {
+    strataFirst.push(cluster);
+    for (const members of list) {
+      for (const [index, em] of members) {
+        subsetClusters[index]!.push(cluster);
+        if (em !== 0) subsetScored[index]!.push([cluster, em]);
+        subsetStratum[index] = k;
       }
-      return starts.length - 1;
-    }),
-  );
-  starts.push(itemSubset.length);
+      cluster++;
+    }
+  });
+  const scoredCluster = subsetScored.map((list) => Int32Array.from(list, ([c]) => c));
+  const scoredEm = subsetScored.map((list) => Float64Array.from(list, ([, em]) => em));
+  // undefined: the subset has exactly one item in every cluster of its stratum, so its weight is the stratum's size.
+  const weightClusters = subsetClusters.map((list, index) => {
+    const k = subsetStratum[index]!;
+    const first = strataFirst[k]!;
+    const whole = list.length === strataSizes[k] && list.every((c, i) => c === first + i);
+    return whole ? undefined : Int32Array.from(list);
+  });
+  const draws = new Float64Array(cluster);
   const plan = headlinePlan(keys);
-  const sums = new Float64Array(keys.length);
-  const counts = new Float64Array(keys.length);
   const em = new Float64Array(keys.length);
   const result = stratifiedBootstrap(
-    stratumClusters,
-    (sample) => {
-      sums.fill(0);
-      counts.fill(0);
-      for (const stratum of sample) {
-        for (const cluster of stratum) {
-          for (let k = starts[cluster]!, end = starts[cluster + 1]!; k < end; k++) {
-            sums[itemSubset[k]!] += itemEm[k]!;
-            counts[itemSubset[k]!]++;
-          }
-        }
+    strataSizes,
+    plan.names,
+    (sample, out) => {
+      draws.fill(0);
+      let position = 0;
+      for (let k = 0; k < strataSizes.length; k++) {
+        const first = strataFirst[k]!;
+        for (let i = 0, size = strataSizes[k]!; i < size; i++) draws[first + sample[position++]!]++;
       }
-      for (let i = 0; i < keys.length; i++) em[i] = counts[i]! > 0 ? sums[i]! / counts[i]! : Number.NaN;
-      return headlineFigures(plan, em);
+      for (let s = 0; s < keys.length; s++) {
+        const clusters = scoredCluster[s]!;
+        const values = scoredEm[s]!;
+        let sum = 0;
+        for (let j = 0; j < clusters.length; j++) sum += draws[clusters[j]!]! * values[j]!;
+        const listed = weightClusters[s];
+        let weight = 0;
+        if (listed === undefined) weight = strataSizes[subsetStratum[s]!]!;
+        else for (let j = 0; j < listed.length; j++) weight += draws[listed[j]!]!;
+        em[s] = weight > 0 ? sum / weight : Number.NaN;
+      }
+      headlineFigures(plan, em, out);
     },
     options,
   );

@@ -13,6 +13,11 @@ import { summariseList } from '../../data/errors.ts';
 
 export type Targets = string | readonly string[];
 
+// Typing: the Vitest layer merges BenchmarkMatchers into Vitest's Matchers.
+declare module '../../core/benchmark.ts' {
+  interface BenchmarkMatchers<R> extends LokalMatchers<R> {}
+}
+
 export interface LokalMatchers<R = unknown> {
   /** The normalised answer equals a normalised target (EM = 1). */
   toExactMatch(targets: Targets): R;

@@ -1,7 +1,7 @@
 // MultiLoKo's roll-up (defineBenchmark's `report`): leaderboard tables, headline, gates and the results file over
 // every subset of the run — loaded by the definition only when the reporter rolls up.
 import { baselineFileFor } from '../../core/baseline/index.ts';
-import type { BenchmarkReport, ReportContext, RolledGroup } from '../../core/benchmark.ts';
+import type { BenchmarkReport, BenchmarkSummary, ReportContext, RolledGroup } from '../../core/benchmark.ts';
 import { readBaseline } from './baseline.ts';
 import { multilokoGate } from './gates.ts';
 import { headlineLines } from './headlineTable.ts';
@@ -14,7 +14,8 @@ import { describePrompts } from './usage.ts';
 import { callsLine } from './callsLine.ts';
 
 
-export function reportMultiLoKo(rolled: ReadonlyArray<RolledGroup<LokalItemRecord, LokalSubsetAggregate>>, { settings, root, clauses }: ReportContext<MultiLoKoSettings>): BenchmarkReport {
+/** Gates, baseline and the run summary over every subset (`intervals: false` skips the headline bootstrap). */
+function rollUp(rolled: ReadonlyArray<RolledGroup<LokalItemRecord, LokalSubsetAggregate>>, { settings, root, clauses }: ReportContext<MultiLoKoSettings>, options: { intervals: boolean }) {
   // Gate settings given now win; otherwise those the test run recorded (so a merge judges like its shards).
   const recorded = rolled[0]!.aggregate;
   const baselineFile = settings.baseline ?? recorded.baseline;
@@ -31,23 +32,42 @@ export function reportMultiLoKo(rolled: ReadonlyArray<RolledGroup<LokalItemRecor
     baselineAlpha: now ? settings.baselineAlpha : recorded.baselineAlpha ?? settings.baselineAlpha,
     baselineMargin: now ? settings.baselineMargin : recorded.baselineMargin ?? settings.baselineMargin,
   });
-  const summary = summariseRun(subsets, groups, judged);
-  const lines = ['', ...leaderboardLines(subsets, groups, tableMetrics(settings.tableMetrics))];
-  if (summary.headline) lines.push(...headlineLines(summary.headline, { model: summary.model ?? '?', prompt: describePrompts(summary.prompt) }));
-  if (summary.intervals) lines.push(...headlineIntervalLines(summary.intervals));
-  lines.push(`lokal: ${describePrompts(summary.prompt, summary.model)}; ${callsLine(summary, root)}`);
-  lines.push(...gateLines(judged.outcomes, judged.notApplied));
-  if (judged.baseline) lines.push(...baselineLines(judged.baseline));
+  const summary = summariseRun(subsets, groups, judged, options);
   // A run in which no item got an answer (no prediction matched, every call failed) measured nothing: it must not pass.
   const answered = summary.items.scored - summary.items.missing;
-  if (summary.items.selected > 0 && answered <= 0) {
+  const measuredNothing = summary.items.selected > 0 && answered <= 0;
+  if (measuredNothing) summary.gates_passed = false;
+  return { subsets, groups, judged, summary, measuredNothing };
+}
+
+export function reportMultiLoKo(rolled: ReadonlyArray<RolledGroup<LokalItemRecord, LokalSubsetAggregate>>, context: ReportContext<MultiLoKoSettings>): BenchmarkReport {
+  const { subsets, groups, judged, summary, measuredNothing } = rollUp(rolled, context, { intervals: true });
+  const lines = ['', ...leaderboardLines(subsets, groups, tableMetrics(context.settings.tableMetrics))];
+  if (summary.headline) lines.push(...headlineLines(summary.headline, { model: summary.model ?? '?', prompt: describePrompts(summary.prompt) }));
+  if (summary.intervals) lines.push(...headlineIntervalLines(summary.intervals));
+  lines.push(`lokal: ${describePrompts(summary.prompt, summary.model)}; ${callsLine(summary, context.root)}`);
+  lines.push(...gateLines(judged.outcomes, judged.notApplied));
+  if (judged.baseline) lines.push(...baselineLines(judged.baseline));
+  if (measuredNothing) {
     lines.push(`lokal: MultiLoKo measured nothing: none of the ${summary.items.selected} items got an answer (${summary.items.missing} without a prediction, ${summary.items.failed} failed), so the run fails`);
-    summary.gates_passed = false;
   }
-  const results = officialLayout(subsets);
+  const official = officialLayout(subsets);
+  const results = official && { ...official, summary };
   return {
     lines,
-    resultsText: results ? `${JSON.stringify({ ...results, summary }, null, 4)}\n` : undefined,
+    resultsText: results ? `${JSON.stringify(results, null, 4)}\n` : undefined,
+    ...(results ? { results } : {}),
     passed: summary.gates_passed,
   };
+}
+
+/**
+ * Vitest UI's summary: the leaderboard line, EM per language with Wilson intervals and the gates, with the EM chart —
+ * the report's figures without the headline bootstrap and without writing the results text.
+ */
+export async function summaryMultiLoKo(rolled: ReadonlyArray<RolledGroup<LokalItemRecord, LokalSubsetAggregate>>, context: ReportContext<MultiLoKoSettings>): Promise<BenchmarkSummary> {
+  const { subsets, summary } = rollUp(rolled, context, { intervals: false });
+  const { multilokoSummary } = await import('../../report/summary.ts');
+  // The summary shows local languages only (the headline comes from the summary): their items are enough.
+  return multilokoSummary({ ...officialLayout(subsets.filter((s) => !s.aggregate.translated)), summary } as never);
 }

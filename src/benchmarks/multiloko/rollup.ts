@@ -209,7 +209,12 @@ export interface RunSummary {
   baseline?: BaselineComparison;
 }
 
-export function summariseRun(subsets: readonly RolledSubset[], groups: readonly GroupSummary[], judged: { outcomes: GateOutcome[]; notApplied: string[]; baseline?: BaselineComparison }): RunSummary {
+export function summariseRun(
+  subsets: readonly RolledSubset[],
+  groups: readonly GroupSummary[],
+  judged: { outcomes: GateOutcome[]; notApplied: string[]; baseline?: BaselineComparison },
+  options: { intervals?: boolean } = {},
+): RunSummary {
   const first = subsets[0]?.aggregate;
   const aggregates = subsets.map((s) => s.aggregate);
   const count = (f: (a: LokalSubsetAggregate) => number) => subsets.reduce((n, s) => n + f(s.aggregate), 0);
@@ -247,7 +252,7 @@ export function summariseRun(subsets: readonly RolledSubset[], groups: readonly 
       means: a.means ?? null,
       intervals: subsetIntervals(records),
     })),
-    intervals: headlineIntervals(subsets) ?? null,
+    intervals: options.intervals === false ? null : headlineIntervals(subsets) ?? null,
     gates: judged.outcomes,
     gates_not_applied: judged.notApplied,
     gates_passed: judged.outcomes.every((o) => o.pass),

@@ -3,9 +3,10 @@
 
 /** A small deterministic generator (mulberry32): the same seed gives the same resamples on every machine. */
 export function seededUniform(seed: number): () => number {
-  let state = seed >>> 0;
+  // The state is kept as a signed 32-bit integer (same bits as mulberry32's unsigned one) so V8 keeps it unboxed.
+  let state = seed | 0;
   return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
+    state = (state + 0x6d2b79f5) | 0;
     let t = state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);

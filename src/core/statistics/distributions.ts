@@ -32,9 +32,18 @@ export function normalQuantile(p: number): number {
   return bisect(normalCdf, p);
 }
 
+// A run asks for the same few quantiles (95%, n − 1 of equal-sized subsets) hundreds of times; each costs a bisection.
+const tQuantiles = new Map<string, number>();
+
 /** The p-quantile of Student's t with `df` degrees of freedom, 0 < p < 1. */
 export function studentTQuantile(p: number, df: number): number {
   if (!(p > 0 && p < 1)) throw new RangeError(`studentTQuantile: p must be in (0, 1), got ${p}`);
   if (!(df > 0)) throw new RangeError(`studentTQuantile: df must be positive, got ${df}`);
-  return bisect((x) => studentTCdf(x, df), p);
+  const key = `${p} ${df}`;
+  let q = tQuantiles.get(key);
+  if (q === undefined) {
+    q = bisect((x) => studentTCdf(x, df), p);
+    if (tQuantiles.size < 1024) tQuantiles.set(key, q);
+  }
+  return q;
 }

@@ -20,43 +20,50 @@ export interface FigureInterval {
 }
 
 /**
- * Percentile intervals of every figure `figures` returns (null: undefined in that sample). A figure defined in no
- * resample is left out.
+ * Percentile intervals of the figures `names` lists. Each resample fills `sample` with the drawn clusters, stratum
+ * after stratum (positions within the stratum, `strataSizes[k]` of them for stratum k), and `figures` writes one value
+ * per name into `out` (NaN or ±Infinity: undefined in that resample). Intervals are listed in the order the figures
+ * were first defined; a figure defined in no resample is left out.
  */
-export function stratifiedBootstrap<U>(
-  strata: ReadonlyArray<readonly U[]>,
-  figures: (sample: ReadonlyArray<readonly U[]>) => Record<string, number | null>,
+export function stratifiedBootstrap(
+  strataSizes: readonly number[],
+  names: readonly string[],
+  figures: (sample: Int32Array, out: Float64Array) => void,
   options: StratifiedBootstrapOptions = {},
 ): { intervals: Record<string, FigureInterval>; resamples: number; seed: number; confidence: number } {
   const resamples = options.resamples ?? 2000;
   const seed = options.seed ?? 20261203;
   const confidence = options.confidence ?? 0.95;
   const uniform = seededUniform(seed);
-  const values = new Map<string, number[]>();
-  const sample = strata.map((s) => new Array<U>(s.length));
+  const sample = new Int32Array(strataSizes.reduce((a, b) => a + b, 0));
+  const out = new Float64Array(names.length);
+  // Figure-major: values[f * resamples + count[f]] is figure f's next defined value.
+  const values = new Float64Array(names.length * resamples);
+  const count = new Int32Array(names.length);
+  const firstDefined: number[] = [];
   for (let r = 0; r < resamples; r++) {
-    for (let k = 0; k < strata.length; k++) {
-      const stratum = strata[k]!;
-      const drawn = sample[k]!;
-      const size = stratum.length;
-      for (let i = 0; i < size; i++) drawn[i] = stratum[Math.floor(uniform() * size)]!;
+    let position = 0;
+    for (const size of strataSizes) {
+      for (let i = 0; i < size; i++) sample[position++] = Math.floor(uniform() * size);
     }
-    for (const [name, value] of Object.entries(figures(sample))) {
-      if (value === null || !Number.isFinite(value)) continue;
-      let list = values.get(name);
-      if (!list) values.set(name, (list = []));
-      list.push(value);
+    out.fill(Number.NaN);
+    figures(sample, out);
+    for (let f = 0; f < names.length; f++) {
+      const value = out[f]!;
+      if (!Number.isFinite(value)) continue;
+      if (count[f] === 0) firstDefined.push(f);
+      values[f * resamples + count[f]!++] = value;
     }
   }
   const intervals: Record<string, FigureInterval> = {};
-  for (const [name, list] of values) {
-    list.sort((a, b) => a - b);
+  for (const f of firstDefined) {
+    const list = Array.from(values.subarray(f * resamples, f * resamples + count[f]!)).sort((a, b) => a - b);
     let sum = 0;
     for (const v of list) sum += v;
     const m = sum / list.length;
     let squares = 0;
     for (const v of list) squares += (v - m) * (v - m);
-    intervals[name] = {
+    intervals[names[f]!] = {
       low: quantileSorted(list, (1 - confidence) / 2),
       high: quantileSorted(list, 1 - (1 - confidence) / 2),
       se: Math.sqrt(squares / Math.max(1, list.length - 1)),
