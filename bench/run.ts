@@ -137,7 +137,7 @@ function newestUnder(dir: string): number {
 /** Whether bin/lokal.js will run the compiled dist/ (a build that started after the last change to src/ and reporters/). */
 function distIsCurrent(): boolean {
   const stamp = path.join(REPO_ROOT, 'dist', '.build');
-  if (!existsSync(stamp) || !existsSync(path.join(REPO_ROOT, 'dist', 'src', 'cli', 'index.js'))) return false;
+  if (!existsSync(stamp) || !existsSync(path.join(REPO_ROOT, 'dist', 'cli', 'index.js'))) return false;
   const started = Number(readFileSync(stamp, 'utf8'));
   return ['src', 'reporters'].every((dir) => newestUnder(path.join(REPO_ROOT, dir)) < started);
 }

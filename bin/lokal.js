@@ -8,7 +8,8 @@
 const { existsSync, readdirSync, readFileSync, statSync } = process.getBuiltinModule?.('node:fs') ?? (await import('node:fs'));
 
 const root = new URL('../', import.meta.url);
-const compiled = new URL('dist/src/cli/index.js', root);
+// The CLI as bundled by npm run build (dist/cli/: a few chunks rather than dist/src/'s many modules).
+const compiled = new URL('dist/cli/index.js', root);
 const source = new URL('src/cli/index.ts', root);
 
 /** Latest modification time (ms) of any entry under `dir`, directories included (a deletion touches its folder). */

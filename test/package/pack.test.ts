@@ -10,6 +10,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { loadKalahi } from '../../src/benchmarks/kalahi/data.ts';
+import { scoreKalahiFiles } from '../../src/benchmarks/kalahi/score.ts';
+import { loadMultiLoKo } from '../../src/benchmarks/multiloko/data/multiloko.ts';
+import { readPredictions } from '../../src/benchmarks/multiloko/data/predictions.ts';
+import { scoreMultiLoKoPredictions, scoreOutputJson } from '../../src/benchmarks/multiloko/score.ts';
 import { writeTinyModel } from '../support/tinyModel.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -166,7 +171,7 @@ describe.skipIf(problem !== undefined)(problem ? `the packed package (skipped: $
 
   test('the tarball holds dist/ (no tests), bin/, README.md and data/README.md; every export target is in it', () => {
     const files = setUp().files.map((f) => f.path).sort();
-    const outside = files.filter((f) => !/^(dist\/(src|reporters)\/|bin\/lokal\.js$|README\.md$|data\/README\.md$|package\.json$)/.test(f));
+    const outside = files.filter((f) => !/^(dist\/(src|reporters|cli)\/|bin\/lokal\.js$|README\.md$|data\/README\.md$|package\.json$)/.test(f));
     expect(outside).toEqual([]);
     expect(files.filter((f) => /\.[cm]?ts$/.test(f) && !/\.d\.[cm]?ts$/.test(f))).toEqual([]);
     expect(files.filter((f) => /(^|\/)(test|bench|scripts|\.ci)\//.test(f))).toEqual([]);
@@ -206,6 +211,34 @@ describe.skipIf(problem !== undefined)(problem ? `the packed package (skipped: $
     const unknown = await run(process.execPath, [bin, 'frobnicate'], project);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('lokal: unknown command "frobnicate"');
+  }, 120_000);
+
+  test('the installed bin (the bundled CLI) writes what the sources compute: lokal score and lokal kalahi score', async () => {
+    setUp();
+    const bin = path.join(installed, 'bin', 'lokal.js');
+    const fixture = path.join(REPO_ROOT, 'data', 'fixtures', 'multiloko');
+    const dataset = await loadMultiLoKo(fixture, 'dev');
+    // Every item answered with its first target but for every third, answered wrong, and one with a stray space.
+    const rows = dataset.subsets.flatMap((s) => s.items.map((item, i) => ({ language: s.key, id: item.id, prediction: i % 3 === 2 ? 'something else' : ` ${item.targets[0]!}` })));
+    const predictions = path.join(work, 'bin-predictions.jsonl');
+    writeFileSync(predictions, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const out = path.join(work, 'bin-score.json');
+    const scored = await run(process.execPath, [bin, 'score', '-d', fixture, '-s', 'dev', '-p', predictions, '-o', out], project);
+    expect(scored.code, show(scored)).toBe(0);
+    const expected = scoreOutputJson(scoreMultiLoKoPredictions(dataset, await readPredictions(predictions)));
+    expect(readFileSync(out, 'utf8')).toBe(`${expected}\n`);
+    if (!haveData) return;
+    // Kalahi's generation metrics read Punkt's parameters beside their module (dist/src), which the bundle imports.
+    const csv = path.join(KALAHI, 'filipino.csv');
+    const kalahiRows = (await loadKalahi(csv)).rows.slice(0, 6);
+    const responses = path.join(work, 'bin-responses.jsonl');
+    writeFileSync(responses, kalahiRows.map((r, i) => JSON.stringify({ prompt_variation_id: r.promptVariationId, response: i % 2 ? r.bestAnswer : 'Hindi ko alam. Siguro po.' })).join('\n') + '\n');
+    const kalahiOut = path.join(work, 'bin-kalahi.json');
+    const env = { LOKAL_BERTSCORE_MODEL: 'off', LOKAL_BLEURT_MODEL: 'off' };
+    const kalahiRun = await run(process.execPath, [bin, 'kalahi', 'score', '-i', csv, '-r', responses, '-o', kalahiOut], project, env);
+    expect(kalahiRun.code, show(kalahiRun)).toBe(0);
+    const kalahiExpected = await scoreKalahiFiles(csv, responses, { bertscoreModel: 'off', bleurtModel: 'off', env: {} });
+    expect(JSON.parse(readFileSync(kalahiOut, 'utf8'))).toEqual(JSON.parse(JSON.stringify(kalahiExpected)));
   }, 120_000);
 
   test('tsc --noEmit (strict, NodeNext, skipLibCheck false) passes over the config and eval files, with real types', async () => {
