@@ -1,6 +1,6 @@
 // vitest-lokal's pure API (no Vitest import, usable from plain Node): benchmark definitions and their registry, the
 // shared core (settings, gates, statistics), and the building blocks (data, metrics, prompts, models, scoring).
-export { defineBenchmark, type BenchmarkDefinition, type BenchmarkPlan, type BenchmarkGroup, type BenchmarkReport, type GroupInfo, type GateRecord, type ItemContext, type ItemResult, type ItemView, type RolledGroup, type ReportContext, type GroupVerdict } from './core/benchmark.ts';
+export { defineBenchmark, type BenchmarkDefinition, type BenchmarkPlan, type BenchmarkGroup, type BenchmarkReport, type GroupInfo, type GateRecord, type ItemContext, type ItemResult, type ItemView, type RolledGroup, type ReportContext, type GroupVerdict, type BenchmarkSummary, type BenchmarkMatcher, type BenchmarkMatchers } from './core/benchmark.ts';
 export { BENCHMARKS, registerBenchmark, findBenchmark, multiloko, kalahi } from './benchmarks/index.ts';
 export { resolveSettingsTree, sectionSettings, sharedSettings, readConfigEnv, readConfigFile, LokalConfigError, CONFIG_FILE, SHARED_DEFAULTS, OTHER_LOKAL_VARIABLES, type SettingsTree, type SettingsSection, type SharedSettings } from './core/settings.ts';
 export { parseClause, routeClauses, splitClauses, judge, holds, ThresholdError, type GateOutcome, type GateOp, type ParsedClause } from './core/gates.ts';
