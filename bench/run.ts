@@ -252,6 +252,9 @@ function printStartupFloors(): void {
  * users run it), against Vitest alone running as many concurrent tests that each set meta and send one annotation, in
  * alternating rounds; the lokal run's peak RSS is its whole process tree's.
  */
+// BENCH_REPLAY_FROM_SOURCE=1: replay-full through this repository's evals project instead (how the repository runs it).
+const FROM_SOURCE = process.env.BENCH_REPLAY_FROM_SOURCE === '1';
+
 async function replayFull(): Promise<void> {
   const { benchReplay, benchVitestFloor, MULTILOKO_LANGUAGES } = await import('./replay.ts');
   const subsets = MULTILOKO_LANGUAGES.length + 4 * (MULTILOKO_LANGUAGES.length - 1);
@@ -261,7 +264,7 @@ async function replayFull(): Promise<void> {
   for (let round = 0; round < ROUNDS; round++) {
     // A source edited mid-bench would leave dist/ stale: rebuild rather than time the wrong thing.
     ensureBuild();
-    const runLokal = async () => lokal.push(await benchReplay({ layout: 'full', installed: true }));
+    const runLokal = async () => lokal.push(await benchReplay({ layout: 'full', installed: !FROM_SOURCE }));
     const runFloor = async () => floor.push(await benchVitestFloor({ languages: subsets, itemsPerLanguage: 250 }));
     if (round % 2) {
       await runFloor();
@@ -278,7 +281,8 @@ async function replayFull(): Promise<void> {
   const rss = lokal.map((r) => r.peakRss);
   const floorRss = floor.map((r) => r.peakRss);
   const peak = rss.every((b) => b !== undefined) ? Math.max(...(rss as number[])) : undefined;
-  console.log(`replay-full: lokal evals run over ${items} items (${subsets} subsets) in a user's project with the compiled package installed, ${ROUNDS} alternating rounds: ${list(lokal.map((r) => r.seconds))} s (median ${fmt(ours)} s)`);
+  const where = FROM_SOURCE ? "in this repository's evals project (TypeScript sources, transformed by Vite)" : "in a user's project with the compiled package installed";
+  console.log(`replay-full: lokal evals run over ${items} items (${subsets} subsets) ${where}, ${ROUNDS} alternating rounds: ${list(lokal.map((r) => r.seconds))} s (median ${fmt(ours)} s)`);
   console.log(`replay-full: Vitest alone, ${floor[0]!.tests} concurrent tests with meta + one annotation each: ${list(floor.map((r) => r.seconds))} s (median ${fmt(alone)} s)`);
   console.log(`replay-full: per-round ratios lokal / Vitest alone ${list(ratios)}; median ratio ${fmt(median(ratios))}`);
   const cpu = (runs: readonly Run[]) => runs.map((r) => r.cpuSeconds ?? NaN);
@@ -292,7 +296,7 @@ async function replayFull(): Promise<void> {
       `(max ${mib(peak)}); Vitest alone ${floorRss.map((b) => mib(b)).join(', ')}`,
   );
   rows.push({
-    benchmark: `replay evals run, full dev layout, ${items} items, vs Vitest alone`,
+    benchmark: `replay evals run, full dev layout, ${items} items${FROM_SOURCE ? ' (from the sources)' : ''}, vs Vitest alone`,
     subject: `${fmt(ours)} s, peak RSS ${mib(peak)}`,
     baseline: `Vitest alone ${fmt(alone)} s`,
     ratio: ours / alone,
