@@ -12,12 +12,15 @@ const root = new URL('../', import.meta.url);
 const compiled = new URL('dist/cli/index.js', root);
 const source = new URL('src/cli/index.ts', root);
 
-/** Latest modification time (ms) of any entry under `dir`, directories included (a deletion touches its folder). */
+/**
+ * Latest modification time (ms) of any entry under the folder `dir` (a path ending in /), directories included (a
+ * deletion touches its folder). Plain path strings: a URL per entry costs more than the stat.
+ */
 function newest(dir) {
   let latest = statSync(dir).mtimeMs;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const child = new URL(entry.name + (entry.isDirectory() ? '/' : ''), dir);
-    latest = Math.max(latest, entry.isDirectory() ? newest(child) : statSync(child).mtimeMs);
+    const child = dir + entry.name;
+    latest = Math.max(latest, entry.isDirectory() ? newest(`${child}/`) : statSync(child).mtimeMs);
   }
   return latest;
 }
@@ -27,7 +30,8 @@ function buildIsCurrent() {
   const stamp = new URL('dist/.build', root);
   if (!existsSync(stamp) || !existsSync(compiled)) return false;
   const started = Number(readFileSync(stamp, 'utf8'));
-  return ['src/', 'reporters/'].every((dir) => newest(new URL(dir, root)) < started);
+  const rootPath = decodeURIComponent(root.pathname);
+  return ['src/', 'reporters/'].every((dir) => newest(rootPath + dir) < started);
 }
 
 let entry = compiled;
