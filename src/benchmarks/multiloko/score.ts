@@ -93,51 +93,61 @@ export function scoreMultiLoKoPredictions(
     languagesWithoutPredictions: [],
   };
 
-  // language -> (id key -> row); Map keeps first insertion position while the last value wins, like a Python dict.
-  const byLanguage = new Map<string, Map<string | number, { id: string | number; prediction: string; lines: number[] }>>();
-  const itemIndex = new Map<string, Map<string | number, MultiLoKoItem>>();
+  // Per language: its items by id key (a Map, as eval.py's dict: insertion order, the last one wins) and, per item
+  // position, the last prediction and every line that gave one; `order` lists the predicted positions in first-row
+  // order (a Python dict keeps the first insertion's place when a later row overwrites the value).
+  interface LanguageState {
+    items: readonly MultiLoKoItem[];
+    index: Map<string | number, number>;
+    predictions: string[];
+    lines: number[][];
+    order: number[];
+  }
+  const byLanguage = new Map<string, LanguageState>();
+  const itemIndex = new Map<string, LanguageState>();
   for (const row of rows) {
-    const subset = subsets.get(row.language);
-    if (!subset) {
-      problems.unknownLanguages.push({ language: row.language, line: row.line });
-      continue;
+    let state = itemIndex.get(row.language);
+    if (!state) {
+      const subset = subsets.get(row.language);
+      if (!subset) {
+        problems.unknownLanguages.push({ language: row.language, line: row.line });
+        continue;
+      }
+      const index = new Map<string | number, number>();
+      for (let i = 0; i < subset.items.length; i++) index.set(idKey(subset.items[i]!.id, stringify), i);
+      state = { items: subset.items, index, predictions: [], lines: [], order: [] };
+      itemIndex.set(row.language, state);
     }
-    let index = itemIndex.get(row.language);
-    if (!index) {
-      index = new Map();
-      for (const item of subset.items) index.set(idKey(item.id, stringify), item);
-      itemIndex.set(row.language, index);
-    }
-    const key = idKey(row.id, stringify);
-    const item = index.get(key);
-    if (!item) {
+    const at = state.index.get(idKey(row.id, stringify));
+    if (at === undefined) {
       problems.unknownIds.push({ language: row.language, id: row.id, line: row.line });
       continue;
     }
-    let predictions = byLanguage.get(row.language);
-    if (!predictions) byLanguage.set(row.language, (predictions = new Map()));
-    const previous = predictions.get(key);
-    if (previous) {
-      previous.prediction = row.prediction;
-      previous.lines.push(row.line);
-    } else {
-      predictions.set(key, { id: item.id, prediction: row.prediction, lines: [row.line] });
+    if (!byLanguage.has(row.language)) byLanguage.set(row.language, state);
+    state.predictions[at] = row.prediction;
+    const seen = state.lines[at];
+    if (seen) seen.push(row.line);
+    else {
+      state.lines[at] = [row.line];
+      state.order.push(at);
     }
   }
 
   const languages: Array<{ key: string; examples: Array<{ id: string | number; record: ScoredRecord }> }> = [];
-  for (const [language, predictions] of byLanguage) {
-    const index = itemIndex.get(language)!;
+  for (const [language, state] of byLanguage) {
     const examples: Array<{ id: string | number; record: ScoredRecord }> = [];
-    for (const [key, entry] of predictions) {
-      if (entry.lines.length > 1) problems.duplicates.push({ language, id: entry.id, lines: entry.lines });
-      const { scores, prediction, targets, truncated } = scoreExample(entry.prediction, index.get(key)!.targets);
+    for (const at of state.order) {
+      const item = state.items[at]!;
+      const lines = state.lines[at]!;
+      if (lines.length > 1) problems.duplicates.push({ language, id: item.id, lines });
+      const { scores, prediction, targets, truncated } = scoreExample(state.predictions[at]!, item.targets);
       const record = scoredRecord(scores, targets, prediction);
       if (truncated) record.truncated = truncated;
-      examples.push({ id: entry.id, record });
+      examples.push({ id: item.id, record });
     }
-    for (const [key, item] of index) {
-      if (predictions.has(key)) continue;
+    for (const at of state.index.values()) {
+      if (state.lines[at] !== undefined) continue;
+      const item = state.items[at]!;
       problems.missing.push({ language, id: item.id });
       if (missingMode === 'empty') {
         const { scores, prediction, targets } = scoreExample('', item.targets);
