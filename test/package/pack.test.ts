@@ -358,6 +358,12 @@ describe.skipIf(problem !== undefined)(problem ? `the packed package (skipped: $
       expect(results.summary.model_description).toMatchObject({ provider: 'replay', model: predictions });
       expect(results.summary.headline).toMatchObject({ languages: 1, em: 5 / 8, em_min: 5 / 8, em_max: 5 / 8, em_gap: 0 });
       expect(results.group_metrics.average_em).toBe(5 / 8);
+
+      // `lokal compare` from the installed (bundled) bin: a run against itself changes nothing.
+      const bin = path.join(installed, 'bin', 'lokal.js');
+      const compared = await run(process.execPath, [bin, 'compare', path.join('results', 'multiloko.json'), 'results', '--no-html'], project);
+      expect(compared.code, show(compared)).toBe(0);
+      expect(compared.stdout).toMatch(/italian +62\.50 +62\.50 +0\.00 \(p 1\.000\)/);
     }, 300_000);
   });
 });
