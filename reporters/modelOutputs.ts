@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { modelSlugs } from '../src/core/modelList.ts';
 import { writeFileAtomic } from '../src/core/io.ts';
-import { runResults, writeRunOutputs } from './runOutputs.ts';
+import { runResults, writeRunOutputs, type RunOutputsOptions } from './runOutputs.ts';
 
 /** Each model's results folder below the output, by model; empty when the run has one model (today's layout). */
 export function modelFolders(models: ReadonlyArray<string | undefined>): Map<string | undefined, string> {
@@ -14,17 +14,11 @@ export function modelFolders(models: ReadonlyArray<string | undefined>): Map<str
   return new Map(distinct.map((m, i) => [m, slugs[i]!]));
 }
 
-export interface ModelOutputsOptions {
+export interface ModelOutputsOptions extends Omit<RunOutputsOptions, 'results' | 'objects'> {
   /** The results texts written, by model (in the order listed) and then by benchmark name. */
   written: ReadonlyMap<string | undefined, ReadonlyMap<string, string>>;
   folders: ReadonlyMap<string | undefined, string>;
-  root: string;
-  output: string;
-  /** The `report` setting: `off` turns the per-model reports off; any other path is not used (one file per model). */
-  report: string | undefined;
-  baseline: string | undefined;
-  stepSummary: string | undefined;
-  log(line: string): void;
+  // `report`: `off` turns the per-model reports off; any other path is not used (one file per model).
 }
 
 /** Per-model reports, then the comparison of the models whose results are complete; returns compare.html's path. */

@@ -1,6 +1,6 @@
 // What the reporter writes beside the results files once they are written: the HTML report (`<output>/report.html`
 // unless LOKAL_REPORT moves it or says `off`) and, in a GitHub Actions job, the Markdown summary appended to the file
-// GITHUB_STEP_SUMMARY names. The report modules (vega) load only here, after the run.
+// GITHUB_STEP_SUMMARY names. The report modules (vega) load only in runs that write a report, preloaded while the tests run.
 import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ReportInput, RunResults } from '../src/report/types.ts';

@@ -133,27 +133,34 @@ export function matchingCharacters(a: ArrayLike<number>, b: ArrayLike<number>, a
   const lb = b.length;
   if (la === 0 || lb === 0) return 0;
   grow(la, lb);
-  if (la * lb <= DIRECT_CELLS && !(autojunk && lb >= 200)) {
-    let matches = 0;
-    const queue = [0, la, 0, lb];
-    while (queue.length > 0) {
-      const bhi = queue.pop()!;
-      const blo = queue.pop()!;
-      const ahi = queue.pop()!;
-      const alo = queue.pop()!;
-      longestMatchDirect(a, b, alo, ahi, blo, bhi);
-      const i = best[0]!;
-      const j = best[1]!;
-      const k = best[2]!;
-      if (k > 0) {
-        matches += k;
-        if (alo < i && blo < j) queue.push(alo, i, blo, j);
-        if (i + k < ahi && j + k < bhi) queue.push(i + k, ahi, j + k, bhi);
-      }
+  // Short pairs scan b directly; longer ones index it first (b2j), as difflib does.
+  const direct = la * lb <= DIRECT_CELLS && !(autojunk && lb >= 200);
+  if (!direct) indexB(a, b, autojunk);
+  let matches = 0;
+  const queue = [0, la, 0, lb];
+  while (queue.length > 0) {
+    const bhi = queue.pop()!;
+    const blo = queue.pop()!;
+    const ahi = queue.pop()!;
+    const alo = queue.pop()!;
+    if (direct) longestMatchDirect(a, b, alo, ahi, blo, bhi);
+    else longestMatch(a, b, alo, ahi, blo, bhi);
+    const i = best[0]!;
+    const j = best[1]!;
+    const k = best[2]!;
+    if (k > 0) {
+      matches += k;
+      if (alo < i && blo < j) queue.push(alo, i, blo, j);
+      if (i + k < ahi && j + k < bhi) queue.push(i + k, ahi, j + k, bhi);
     }
-    return matches;
   }
-  // b2j: ids for b's distinct elements, then each id's ascending positions as a range of `positions`.
+  return matches;
+}
+
+/** b2j: ids for b's distinct elements, then each id's ascending positions as a range of `positions`; a's ids. */
+function indexB(a: ArrayLike<number>, b: ArrayLike<number>, autojunk: boolean): void {
+  const la = a.length;
+  const lb = b.length;
   const idOf = new Map<number, number>();
   for (let j = 0; j < lb; j++) {
     let id = idOf.get(b[j]!);
@@ -179,25 +186,6 @@ export function matchingCharacters(a: ArrayLike<number>, b: ArrayLike<number>, a
     for (let id = 0; id < distinct; id++) if (end[id]! - start[id]! > ntest) end[id] = start[id]!;
   }
   for (let i = 0; i < la; i++) aIds[i] = idOf.get(a[i]!) ?? -1;
-
-  let matches = 0;
-  const queue = [0, la, 0, lb];
-  while (queue.length > 0) {
-    const bhi = queue.pop()!;
-    const blo = queue.pop()!;
-    const ahi = queue.pop()!;
-    const alo = queue.pop()!;
-    longestMatch(a, b, alo, ahi, blo, bhi);
-    const i = best[0]!;
-    const j = best[1]!;
-    const k = best[2]!;
-    if (k > 0) {
-      matches += k;
-      if (alo < i && blo < j) queue.push(alo, i, blo, j);
-      if (i + k < ahi && j + k < bhi) queue.push(i + k, ahi, j + k, bhi);
-    }
-  }
-  return matches;
 }
 
 /** `SequenceMatcher(None, a, b, autojunk).ratio()` on code-point sequences. */

@@ -8,18 +8,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { barChartSpec, escapeHtml, renderChart, renderHtmlReport, unsafeSvg } from '../../src/report/index.ts';
 import type { KalahiResultsJson, MultiLoKoResultsJson } from '../../src/report/types.ts';
 import { HOSTILE, KALAHI_BLEU_ACC, KALAHI_MC1, KALAHI_MC2, flipItems, hostileKalahi, hostileMultiLoKo, multilokoReplayRun } from './fixtures.ts';
+import { wilsonClosedForm as wilson } from '../support/wilson.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-report-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const Z = 1.959963984540054;
-/** Wilson's score interval by its textbook formula. */
-function wilson(k: number, n: number): [number, number] {
-  const p = k / n;
-  const centre = (p + (Z * Z) / (2 * n)) / (1 + (Z * Z) / n);
-  const half = (Z / (1 + (Z * Z) / n)) * Math.sqrt((p * (1 - p)) / n + (Z * Z) / (4 * n * n));
-  return [centre - half, centre + half];
-}
 /** t-interval with the quantile from a table (scipy.stats.t.ppf(0.975, df)). */
 const T975: Record<number, number> = { 11: 2.200985160091639, 39: 2.022690920036761 };
 function tInterval(values: number[]): [number, number] {

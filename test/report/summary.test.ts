@@ -4,15 +4,8 @@ import { kalahiView } from '../../src/report/kalahi.ts';
 import { kalahiSummaryText, multilokoSummaryText, runSummary } from '../../src/report/summary.ts';
 import { multilokoView } from '../../src/report/multiloko.ts';
 import { KALAHI_MC1, hostileKalahi } from './fixtures.ts';
+import { wilsonClosedForm as wilson } from '../support/wilson.ts';
 
-/** Wilson's score interval at 95%, in closed form. */
-function wilson(successes: number, n: number): [number, number] {
-  const z = 1.959963984540054;
-  const p = successes / n;
-  const centre = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
-  const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / (1 + (z * z) / n);
-  return [centre - half, centre + half];
-}
 
 const items = (right: number, n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`q${i}`, { em: i < right ? 1 : 0, prediction: 'p', targets: ['t'] }]));
 

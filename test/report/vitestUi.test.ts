@@ -10,6 +10,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MULTILOKO_EVAL, REPO_ROOT, datasetSpec, predictionsFor, writeDataset, writeJsonl } from '../vitest/helpers.ts';
 import { CHROMIUM_ARGS, findChromium } from './browser.ts';
+import { wilsonClosedForm as wilson } from '../support/wilson.ts';
+import { childEnvironment } from '../vitest/helpers.ts';
+
+/** The e2e helpers' child environment (no Vitest worker or LOKAL_* variables), plain output, and `extra`. */
+const childUiEnvironment = (extra: Record<string, string>): NodeJS.ProcessEnv => ({ ...childEnvironment(), CI: '1', NO_COLOR: '1', ...extra });
 
 const found = await findChromium();
 const reason = 'reason' in found ? found.reason : undefined;
@@ -28,21 +33,7 @@ function freePort(): Promise<number> {
   });
 }
 
-/** This process's environment without Vitest's worker variables and LOKAL_* settings (as the e2e helpers do). */
-function childEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const name of Object.keys(env)) if (name.startsWith('VITEST') || name.startsWith('LOKAL_') || name === 'TEST' || name === 'FORCE_COLOR') delete env[name];
-  return { ...env, CI: '1', NO_COLOR: '1', ...extra };
-}
 
-/** Wilson's score interval at 95%, in closed form. */
-function wilson(successes: number, n: number): [number, number] {
-  const z = 1.959963984540054;
-  const p = successes / n;
-  const centre = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
-  const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / (1 + (z * z) / n);
-  return [centre - half, centre + half];
-}
 
 describe.skipIf(reason !== undefined)(reason ? `Vitest UI summary (skipped: ${reason})` : 'Vitest UI summary', () => {
   let child: ChildProcess | undefined;
@@ -58,7 +49,7 @@ describe.skipIf(reason !== undefined)(reason ? `Vitest UI summary (skipped: ${re
     // `--ui` needs watch mode to keep its server up after the run (CI=1 alone would end the process).
     child = spawn(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'vitest', 'vitest.mjs'), '--ui', '--watch', '--open=false', `--api.port=${port}`, '--api.host=127.0.0.1', '--project', 'evals', MULTILOKO_EVAL], {
       cwd: REPO_ROOT,
-      env: childEnvironment({ LOKAL_MULTILOKO: data, LOKAL_MODEL: `replay:${predictions}`, LOKAL_OUTPUT: path.join(dir, 'out'), LOKAL_REPORT: 'off', LOKAL_THRESHOLDS: 'em>=0.1' }),
+      env: childUiEnvironment({ LOKAL_MULTILOKO: data, LOKAL_MODEL: `replay:${predictions}`, LOKAL_OUTPUT: path.join(dir, 'out'), LOKAL_REPORT: 'off', LOKAL_THRESHOLDS: 'em>=0.1' }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stderr!.on('data', (d) => (log += d));

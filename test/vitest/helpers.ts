@@ -120,7 +120,7 @@ export interface ChildRun {
 }
 
 /** This process's environment without what Vitest set for its worker and without LOKAL_* settings. */
-function childEnvironment(): NodeJS.ProcessEnv {
+export function childEnvironment(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const name of Object.keys(env)) {
     if (name.startsWith('VITEST') || name.startsWith('LOKAL_') || name === 'TEST' || name === 'FORCE_COLOR') delete env[name];

@@ -2,6 +2,7 @@
 // every subset of the run — loaded by the definition only when the reporter rolls up.
 import { baselineFileFor } from '../../core/baseline/index.ts';
 import type { BenchmarkReport, BenchmarkSummary, ReportContext, RolledGroup } from '../../core/benchmark.ts';
+import type { MultiLoKoResultsJson } from '../../report/types.ts';
 import { readBaseline } from './baseline.ts';
 import { multilokoGate } from './gates.ts';
 import { headlineLines } from './headlineTable.ts';
@@ -69,5 +70,5 @@ export async function summaryMultiLoKo(rolled: ReadonlyArray<RolledGroup<LokalIt
   const { subsets, summary } = rollUp(rolled, context, { intervals: false });
   const { multilokoSummary } = await import('../../report/summary.ts');
   // The summary shows local languages only (the headline comes from the summary): their items are enough.
-  return multilokoSummary({ ...officialLayout(subsets.filter((s) => !s.aggregate.translated)), summary } as never);
+  return multilokoSummary({ ...officialLayout(subsets.filter((s) => !s.aggregate.translated)), summary } as unknown as MultiLoKoResultsJson);
 }
