@@ -61,29 +61,38 @@ if (strays.length) {
   fail(`modules outside ${SOURCE_DIRS.join('/ and ')}/ are imported by shipped code and would be missing from the package: ${files.join(', ')}`);
 }
 
-// The `lokal` command as a few chunks (dist/cli/): Node then resolves, reads and links a handful of files at start-up
-// instead of the sixty-odd modules `lokal score` walks, a tenth of its run time. Each command still loads on use
-// (esbuild splits at the CLI's dynamic imports); packages stay external, and a module that finds its data files by
-// import.meta.url (Punkt, WordNet, the prompt table) is imported from dist/src/, beside those files.
+// The `lokal` command as one file per command (dist/cli/index.js, score.js, kalahi.js, data.js, compare.js), each holding
+// everything it imports statically: `lokal score` then has Node read and link three files (index, score, and the
+// fastest-levenshtein package) instead of the sixty-odd modules of dist/src/, a tenth of its run time. A dynamic
+// import in the sources marks what loads only on use: between commands it names the command's file, anywhere else
+// (the archive reader, zod's validating parsers, the CSV reader, the HTML report) the module in dist/src/. Packages
+// stay external, and a module that finds its data by import.meta.url (Punkt, WordNet, the prompt table) is imported
+// from dist/src/, beside those files. (A command's file and dist/src/ may each hold a copy of a module: the CLI tells
+// errors apart by name, not instanceof.)
 const { build } = await import('esbuild');
+const cliSource = path.join(scratch, 'src', 'cli');
 const cliOut = path.join(scratch, 'cli');
-const byOwnUrl = { name: 'keep-modules-that-read-beside-themselves', setup(b) {
+const CLI_ENTRIES = ['index', 'score', 'kalahi', 'data', 'compare'].map((name) => path.join(cliSource, `${name}.js`));
+const inDistSrc = (file) => ({ path: path.relative(cliOut, file).split(path.sep).join('/').replace(/^(?!\.)/, './'), external: true });
+const loadOnUse = { name: 'commands-and-load-on-use', setup(b) {
   b.onResolve({ filter: /^\./ }, (args) => {
     const file = path.resolve(args.resolveDir, args.path);
-    if (!existsSync(file) || !/\bimport\.meta\.url\b/.test(readFileSync(file, 'utf8'))) return undefined;
-    return { path: path.relative(cliOut, file).split(path.sep).join('/').replace(/^(?!\.)/, './'), external: true };
+    if (args.kind === 'dynamic-import') return CLI_ENTRIES.includes(file) ? { path: `./${path.basename(file)}`, external: true } : inDistSrc(file);
+    if (existsSync(file) && /\bimport\.meta\.url\b/.test(readFileSync(file, 'utf8'))) return inDistSrc(file);
+    return undefined;
   });
 } };
+for (const entry of CLI_ENTRIES) if (!existsSync(entry)) fail(`the CLI entry ${path.relative(scratch, entry)} was not compiled`);
 await build({
-  entryPoints: [path.join(scratch, 'src', 'cli', 'index.js')],
+  entryPoints: CLI_ENTRIES,
   outdir: cliOut,
   bundle: true,
-  splitting: true,
+  splitting: false,
   format: 'esm',
   platform: 'node',
   target: 'node20',
   packages: 'external',
-  plugins: [byOwnUrl],
+  plugins: [loadOnUse],
   logLevel: 'warning',
 }).catch((error) => fail(`esbuild of the CLI failed: ${error.message}`));
 

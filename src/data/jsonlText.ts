@@ -66,9 +66,13 @@ export function quickJsonlRecords<T>(
     return undefined;
   }
   const records: T[] = [];
-  const ids = new Set<string>();
+  // Python dict semantics, as parseRecords: 7 and "7" are different keys (one Set per type, no key string per id).
+  const stringIds = new Set<string>();
+  const numberIds = new Set<number>();
   // jsonlLines' lines, without a generator step and a {line, raw} object per line (no line numbers are needed here).
-  for (const raw of text.split(/\r\n|\r|\n/)) {
+  const lines = text.split(/\r\n|\r|\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i]!;
     if (raw.trim() === '') continue;
     let value: unknown;
     try {
@@ -80,11 +84,14 @@ export function quickJsonlRecords<T>(
     if (record === undefined) return undefined;
     const id = idOf(record);
     if (id !== undefined) {
-      if (typeof id === 'number' && Number.isInteger(id) && !Number.isSafeInteger(id)) return undefined;
-      // Python dict semantics, as parseRecords: 7 and "7" are different keys.
-      const key = `${typeof id}:${id}`;
-      if (ids.has(key)) return undefined;
-      ids.add(key);
+      if (typeof id === 'number') {
+        if (Number.isInteger(id) && !Number.isSafeInteger(id)) return undefined;
+        if (numberIds.has(id)) return undefined;
+        numberIds.add(id);
+      } else {
+        if (stringIds.has(id)) return undefined;
+        stringIds.add(id);
+      }
     }
     records.push(record);
   }

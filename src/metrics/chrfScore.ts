@@ -169,6 +169,11 @@ function loadPoints(text: string): number {
   return len;
 }
 
+/** [n_hyp, n_ref, n_match] for orders 1..6, zeroed: one allocation of its final size (push would grow it four times). */
+function newCharStatistics(): number[] {
+  return [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+}
+
 /** Hypotheses longer than this (UTF-16 units) and than their references are counted against interned references. */
 const LONG_HYPOTHESIS = 1 << 15;
 
@@ -218,10 +223,10 @@ function chrfCharStatisticsInterned(hyp: string, refs: readonly string[]): numbe
   const { totals: hypTotals, distinctEnd, distinctCount: nDistinct } = internLoaded(loadPoints(hyp), hypCount);
 
   const result: number[][] = [];
-  for (const ref of refs) {
-    const refLen = loadPoints(ref);
+  for (let r = 0; r < refs.length; r++) {
+    const refLen = loadPoints(refs[r]!);
     layer.fill(0, 0, refLen);
-    const stats: number[] = [];
+    const stats = newCharStatistics();
     let from = 0;
     for (let n = 1; n <= CHAR_ORDER; n++) {
       const count = Math.max(0, refLen - n + 1);
@@ -240,7 +245,9 @@ function chrfCharStatisticsInterned(hyp: string, refs: readonly string[]): numbe
       }
       for (let i = 0; i < count; i++) if (layer[i]! > 0) refCount[layer[i]!] = 0;
       from = distinctEnd[n - 1]!;
-      stats.push(count > 0 ? hypTotals[n - 1]! : 0, count, match);
+      stats[3 * n - 3] = count > 0 ? hypTotals[n - 1]! : 0;
+      stats[3 * n - 2] = count;
+      stats[3 * n - 1] = match;
     }
     result.push(stats);
   }

@@ -68,7 +68,8 @@ function countMatchesInterned(hypTokens: readonly string[], refTokens: ReadonlyA
   }
 
   // References: lengths, and per hypothesis n-gram the maximum count over references (other n-grams cannot match).
-  for (const tokens of refTokens) {
+  for (let r = 0; r < refTokens.length; r++) {
+    const tokens = refTokens[r]!;
     ensureLayer(tokens.length);
     for (let i = 0; i < tokens.length; i++) layer[i] = 0;
     let nTouched = 0;
@@ -123,7 +124,8 @@ function countMatchesDirect(hyp: readonly string[], refTokens: ReadonlyArray<rea
       let count = 1;
       for (let p = i + 1; p + n <= sysLen; p++) if (sameNgram(hyp, p, hyp, i, n)) count++;
       let most = 0;
-      for (const ref of refTokens) {
+      for (let r = 0; r < refTokens.length; r++) {
+        const ref = refTokens[r]!;
         let inRef = 0;
         for (let p = 0; p + n <= ref.length; p++) if (sameNgram(ref, p, hyp, i, n)) inRef++;
         if (inRef > most) most = inRef;

@@ -1,10 +1,11 @@
 // The fast paths against straightforward second implementations: the 13a shortcut against the full 13a steps, the
 // interned chrF statistics against substring-keyed n-gram counting, sentence BLEU against a plain transcription of
-// METRICS.md §5 with string keys, and Levenshtein's private-use mapping and DP fallback against the DP.
+// METRICS.md §5 with string keys, Levenshtein's private-use mapping and DP fallback against the DP, and the exact-match
+// shortcut of scoreNormalizedExample against each metric in full.
 import { describe, expect, test } from 'vitest';
 import {
-  chrfFromStatistics, chrfNgrams, chrfScore, chrfStatistics, codePointsOf, editDistance, levenshteinDp,
-  pythonSplit, sentenceBleu, tokens13a, tokens13aFull,
+  chrfFromStatistics, chrfNgrams, chrfScore, chrfStatistics, codePointsOf, editDistance, exactMatch, levenshteinDp,
+  pythonSplit, scoreNormalizedExample, sentenceBleu, sequenceMatcherRatio, tokenF1, tokens13a, tokens13aFull,
 } from '../../src/metrics/index.ts';
 import { chrfCharStatistics } from '../../src/metrics/chrfScore.ts';
 import { toPrivateUsePair } from '../../src/metrics/editDistance.ts';
@@ -94,5 +95,40 @@ describe('Levenshtein on code points', () => {
     expect(b.filter((ch, i) => ch !== a[i]).length).toBe(65);
     expect(toPrivateUsePair(a.join(''), b.join(''))).toBeUndefined();
     expect(editDistance(a.join(''), b.join(''))).toBe(65);
+  });
+});
+
+describe('exact-match shortcut of scoreNormalizedExample', () => {
+  // Where the prediction is one of the targets, the example's values are taken as the metrics' bounds (distance 0,
+  // SequenceMatcher 1.0, chrF 100, token F1 1.0): here each is computed in full by the metric itself instead.
+  const full = (pred: string, targets: string[]) => ({
+    em: exactMatch(pred, targets),
+    f1: tokenF1(pred, targets),
+    bleu: sentenceBleu(pred, targets),
+    chrf: chrfScore(pred, targets),
+    edit_distance: Math.min(...targets.map((t) => editDistance(pred, t))),
+    edit_similarity: Math.max(...targets.map((t) => sequenceMatcherRatio(codePointsOf(pred), codePointsOf(t)))),
+    edit_distance_first: editDistance(pred, targets[0]!),
+  });
+  const special = [
+    '', ' ', '\u3000 \u00a0', // no non-whitespace character: chrF and F1 are 0, not their bounds
+    'a'.repeat(300), // 200 elements and more: difflib's autojunk makes `a` popular (still ratio 1.0 with itself)
+    'ab'.repeat(120), randomText(random, 260, ['a', 'b', 'c', ' ', '😀']),
+  ];
+  test('equals every metric computed in full, wherever the identical target sits', () => {
+    const cases = [...special, ...pairs.map((p) => p.hyp)];
+    for (const [k, pred] of cases.entries()) {
+      const others = pairs[k % pairs.length]!.refs;
+      for (let at = 0; at <= others.length; at++) {
+        const targets = [...others.slice(0, at), pred, ...others.slice(at)];
+        expect(scoreNormalizedExample(pred, targets), JSON.stringify({ pred, targets })).toEqual(full(pred, targets));
+      }
+    }
+    // the cases reach both sides of each bound (difflib: ratio 1.0 for 'a' * 300 with itself, 1/301 against a shift)
+    expect(full('a'.repeat(300), ['a'.repeat(300)]).edit_similarity).toBe(1);
+    expect(sequenceMatcherRatio(codePointsOf('x' + 'a'.repeat(300)), codePointsOf('a'.repeat(300) + 'x'))).toBe(2 / 602);
+    expect(full(' ', [' ']).chrf).toBe(0);
+    expect(full(' ', [' ']).f1).toBe(0);
+    expect(full('x', ['x']).chrf).toBe(100);
   });
 });

@@ -3,7 +3,7 @@ import { previewText, summariseList } from '../../data/errors.ts';
 import type { MultiLoKoDataset } from './data/multiloko.ts';
 import type { MultiLoKoItem } from './data/schema.ts';
 import type { PredictionRow } from './data/predictions.ts';
-import { assembleOrderedResults, officialResultsJson, orderedResultsJson, resultsObject, type LanguageExamples, type OfficialResults, type OrderedResults } from './metrics/assembleResults.ts';
+import { assembleOrderedResults, resultsObject, writeOrderedResultsJson, type LanguageExamples, type OfficialResults, type OrderedResults } from './metrics/assembleResults.ts';
 import { scoreExample } from './metrics/scoreExample.ts';
 import type { ExampleRecord, ExampleScores } from './metrics/metricNames.ts';
 
@@ -52,10 +52,17 @@ const assembled = new WeakMap<ScoreOutput, { languages: LanguageExamples[]; sum:
 
 /** The output file's text: eval.py's exact JSON (key order, `1.0` floats, int-0 f1) plus our `lokal` section. */
 export function scoreOutputJson(output: ScoreOutput, trailing: ReadonlyArray<[string, unknown]> = []): string {
+  const pieces: string[] = [];
+  writeScoreOutputJson(output, (piece) => pieces.push(piece), trailing);
+  return pieces.join('');
+}
+
+/** scoreOutputJson's text handed to `write` piece by piece, in order (a file need not hold it whole). */
+export function writeScoreOutputJson(output: ScoreOutput, write: (chunk: string) => void, trailing: ReadonlyArray<[string, unknown]> = []): void {
   const sections: Array<[string, unknown]> = [['lokal', { problems: output.problems }], ...trailing];
   const known = assembled.get(output);
-  if (known && known.languages === output.languages && known.sum === output.sum) return orderedResultsJson(known.ordered, { trailing: sections });
-  return officialResultsJson(output.languages, { sum: output.sum, trailing: sections });
+  const ordered = known && known.languages === output.languages && known.sum === output.sum ? known.ordered : assembleOrderedResults(output.languages, { sum: output.sum });
+  writeOrderedResultsJson(ordered, write, { trailing: sections });
 }
 
 /** `{ ...scores, targets, prediction }` as one literal: one allocation per item with one shape (ExampleScores' keys). */
@@ -105,7 +112,9 @@ export function scoreMultiLoKoPredictions(
   }
   const byLanguage = new Map<string, LanguageState>();
   const itemIndex = new Map<string, LanguageState>();
-  for (const row of rows) {
+  // Indexed loops over the rows and items: before V8 optimises a loop, each for-of step allocates an iterator result.
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r]!;
     let state = itemIndex.get(row.language);
     if (!state) {
       const subset = subsets.get(row.language);
@@ -136,7 +145,8 @@ export function scoreMultiLoKoPredictions(
   const languages: Array<{ key: string; examples: Array<{ id: string | number; record: ScoredRecord }> }> = [];
   for (const [language, state] of byLanguage) {
     const examples: Array<{ id: string | number; record: ScoredRecord }> = [];
-    for (const at of state.order) {
+    for (let o = 0; o < state.order.length; o++) {
+      const at = state.order[o]!;
       const item = state.items[at]!;
       const lines = state.lines[at]!;
       if (lines.length > 1) problems.duplicates.push({ language, id: item.id, lines });

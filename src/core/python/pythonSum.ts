@@ -7,7 +7,7 @@ export function pythonSum(values: readonly number[], mode: PythonSumMode = 'fold
   // The int start 0 is added first (0 + -0.0 is 0.0 in Python and JS alike).
   if (mode === 'fold') {
     let s = 0;
-    for (const v of values) s += v;
+    for (let i = 0; i < values.length; i++) s += values[i]!;
     return s;
   }
   if (mode !== 'neumaier') throw new TypeError(`pythonSum: mode must be 'fold' or 'neumaier', got ${String(mode)}`);

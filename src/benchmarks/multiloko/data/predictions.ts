@@ -43,7 +43,8 @@ export function validatePredictionRow(file: string, line: number, value: unknown
     throw predictionError(file, line, undefined, `expected a JSON object ${ROW_SHAPE}, got ${describeJsonValue(value)}`, 'invalid-record');
   }
   const record = value as Record<string, unknown>;
-  for (const { name, expected, ok } of FIELDS) {
+  for (let f = 0; f < FIELDS.length; f++) {
+    const { name, expected, ok } = FIELDS[f]!;
     const v = Object.hasOwn(record, name) ? record[name] : undefined;
     if (v === undefined) throw predictionError(file, line, name, `is missing (expected ${ROW_SHAPE})`, 'invalid-record');
     if (!ok(v)) throw predictionError(file, line, name, `expected ${expected}, got ${describeJsonValue(v)}`, 'invalid-record');
@@ -95,7 +96,10 @@ export async function readPredictions(file: string, options: ReadPredictionsOpti
   const rows: PredictionRow[] = [];
   // Strict UTF-8 as Python's open() reads it (a BOM is tolerated): bad bytes are an error, not U+FFFD.
   for await (const batch of readTextLineBatches(file, stream)) {
-    for (const { line, raw } of batch) rows.push(validatePredictionRow(file, line, parseJsonLine(raw, file, line)));
+    for (let i = 0; i < batch.length; i++) {
+      const { line, raw } = batch[i]!;
+      rows.push(validatePredictionRow(file, line, parseJsonLine(raw, file, line)));
+    }
   }
   if (rows.length === 0) throw emptyFile(file, false);
   return rows;

@@ -43,7 +43,9 @@ export function checkMultiLoKoItem(value: unknown): MultiLoKoItem | undefined {
   const targets = targetsOf(value.targets);
   if (targets === undefined) return undefined;
   const item: Json = { id, targets };
-  for (const key of OPTIONAL_STRINGS) {
+  // Indexed: before V8 optimises this loop, each for-of step would allocate an iterator result (once per item).
+  for (let k = 0; k < OPTIONAL_STRINGS.length; k++) {
+    const key = OPTIONAL_STRINGS[k]!;
     if (!(key in value)) continue;
     const field = value[key];
     if (field !== undefined && typeof field !== 'string') return undefined;

@@ -3,6 +3,6 @@ import { requireTargets } from './requireTargets.ts';
 
 export function exactMatch(pred: string, targets: readonly string[]): number {
   requireTargets(targets, 'exactMatch');
-  for (const t of targets) if (pred === t) return 1.0;
+  for (let t = 0; t < targets.length; t++) if (pred === targets[t]) return 1.0;
   return 0.0;
 }

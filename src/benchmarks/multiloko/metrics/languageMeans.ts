@@ -10,7 +10,8 @@ export function languageMeans(records: ReadonlyArray<ExampleScores>): Record<Any
   const means = {} as Record<AnyMetric, number>;
   for (const metric of ALL_METRICS) {
     let sum = 0;
-    for (const r of records) sum += r[metric];
+    // Indexed, not for-of: before V8 optimises a loop, each for-of step allocates an iterator result.
+    for (let i = 0; i < records.length; i++) sum += records[i]![metric];
     means[metric] = sum / records.length;
   }
   return means;

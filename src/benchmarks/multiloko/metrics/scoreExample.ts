@@ -1,5 +1,5 @@
 // One MultiLoKo example scored as eval.py does (METRICS.md §9.2): normalise, then every metric against all targets.
-import { chrfSentence } from '../../../metrics/chrfScore.ts';
+import { CHRF_MAX_HYPOTHESIS_CODE_POINTS, chrfSentence } from '../../../metrics/chrfScore.ts';
 import { codePointsOf } from '../../../core/python/codePoints.ts';
 import { editDistance } from '../../../metrics/editDistance.ts';
 import { exactMatch } from './exactMatch.ts';
@@ -19,18 +19,7 @@ export function scoreNormalizedExample(prediction: string, targets: readonly str
 /** The scores, and whether chrF read only the first CHRF_MAX_HYPOTHESIS_CODE_POINTS of a runaway prediction. */
 function scoreNormalized(prediction: string, targets: readonly string[]): { scores: ExampleScores; truncated: boolean } {
   requireTargets(targets, 'scoreExample');
-  let minDistance = Infinity;
-  let firstDistance = 0;
-  let maxSimilarity = -Infinity;
-  const predCodePoints = codePointsOf(prediction);
-  for (let t = 0; t < targets.length; t++) {
-    const d = editDistance(prediction, targets[t]!);
-    if (t === 0) firstDistance = d;
-    if (d < minDistance) minDistance = d;
-    const s = sequenceMatcherRatio(predCodePoints, codePointsOf(targets[t]!));
-    if (s > maxSimilarity) maxSimilarity = s;
-  }
-  const chrf = chrfSentence(prediction, targets);
+  const em = exactMatch(prediction, targets);
   // One whitespace split per string for F1 and BLEU (13a is that split unless the text has ASCII punctuation).
   const predTokens = pythonSplit(prediction);
   const targetTokens: string[][] = [];
@@ -40,9 +29,34 @@ function scoreNormalized(prediction: string, targets: readonly string[]): { scor
     targetTokens.push(split);
     refTokens.push(bleuTokensWithSplit(targets[t]!, split));
   }
+  // An exact match is the best target for every metric but BLEU, whose value the metric's bound then is: distance 0,
+  // SequenceMatcher 1.0 (difflib's first longest match of a sequence with itself lies on the diagonal and extends over
+  // every element, autojunk's popular ones included), and for text with a non-whitespace character (the same 29 code
+  // points for the split and for chrF's whitespace deletion) chrF 100 and token F1 1.0, all exact.
+  const exact = em === 1.0;
+  const exactText = exact && predTokens.length > 0;
+  let minDistance = Infinity;
+  let firstDistance = 0;
+  let maxSimilarity = -Infinity;
+  if (exact) {
+    minDistance = 0;
+    maxSimilarity = 1.0;
+    firstDistance = targets[0] === prediction ? 0 : editDistance(prediction, targets[0]!);
+  } else {
+    const predCodePoints = codePointsOf(prediction);
+    for (let t = 0; t < targets.length; t++) {
+      const d = editDistance(prediction, targets[t]!);
+      if (t === 0) firstDistance = d;
+      if (d < minDistance) minDistance = d;
+      const s = sequenceMatcherRatio(predCodePoints, codePointsOf(targets[t]!));
+      if (s > maxSimilarity) maxSimilarity = s;
+    }
+  }
+  // The cap check as chrfSentence makes it: no more UTF-16 units than the cap, so no more code points.
+  const chrf = exactText && prediction.length <= CHRF_MAX_HYPOTHESIS_CODE_POINTS ? { score: 100.0, truncated: false } : chrfSentence(prediction, targets);
   const scores: ExampleScores = {
-    em: exactMatch(prediction, targets),
-    f1: tokenF1OfTokens(predTokens, targetTokens),
+    em,
+    f1: exactText ? 1.0 : tokenF1OfTokens(predTokens, targetTokens),
     bleu: sentenceBleuOfTokens(bleuTokensWithSplit(prediction, predTokens), refTokens),
     chrf: chrf.score,
     edit_distance: minDistance,

@@ -1,0 +1,58 @@
+// `lokal score`: MultiLoKo's eval.py as a command (same arguments, same JSON), with problems reported, not raised.
+import { parseArgs } from 'node:util';
+// The loader's own module, not the data barrel (which would also load the downloader and Kalahi's CSV reader).
+import { loadMultiLoKo } from '../benchmarks/multiloko/data/multiloko.ts';
+import { readPredictions } from '../benchmarks/multiloko/data/predictions.ts';
+import { describeProblems, scoreMultiLoKoPredictions, writeScoreOutputJson } from '../benchmarks/multiloko/score.ts';
+import { checkOutputPath, say, writeOutput } from './output.ts';
+import { UsageError } from './usageError.ts';
+
+export async function scoreCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      dataset_location: { type: 'string', short: 'd' },
+      subset: { type: 'string', short: 's' },
+      predictions: { type: 'string', short: 'p' },
+      output: { type: 'string', short: 'o' },
+      missing: { type: 'string' },
+      'stringify-ids': { type: 'boolean' },
+      sum: { type: 'string' },
+      strict: { type: 'boolean' },
+    },
+  });
+  for (const name of ['dataset_location', 'subset', 'predictions'] as const) {
+    if (!values[name]) throw new UsageError(`lokal score: --${name} is required`);
+  }
+  if (values.missing && values.missing !== 'empty' && values.missing !== 'skip') {
+    throw new UsageError(`lokal score: --missing must be "empty" or "skip", not ${JSON.stringify(values.missing)}`);
+  }
+  if (values.sum && values.sum !== 'fold' && values.sum !== 'neumaier') {
+    throw new UsageError(`lokal score: --sum must be "fold" or "neumaier", not ${JSON.stringify(values.sum)}`);
+  }
+  await checkOutputPath('lokal score', values.output);
+  const dataset = await loadMultiLoKo(values.dataset_location, values.subset);
+  const rows = await readPredictions(values.predictions!);
+  const output = scoreMultiLoKoPredictions(dataset, rows, {
+    missing: values.missing as 'empty' | 'skip' | undefined,
+    stringifyIds: values['stringify-ids'],
+    sum: values.sum as 'fold' | 'neumaier' | undefined,
+  });
+  const { problems } = output;
+  for (const line of describeProblems(problems, dataset)) say(`lokal score: ${line}\n`);
+  // Written piece by piece: the whole text (and its UTF-8 copy) is never held at once.
+  const text = (write: (piece: string) => void) => {
+    writeScoreOutputJson(output, write);
+    write('\n');
+  };
+  if (values.output) {
+    writeOutput(values.output, text);
+    say(`lokal score: wrote ${values.output}\n`);
+  } else {
+    const pieces: string[] = [];
+    text((piece) => pieces.push(piece));
+    process.stdout.write(pieces.join(''));
+  }
+  const lineProblems = problems.unknownIds.length + problems.unknownLanguages.length + problems.duplicates.length;
+  return values.strict && (lineProblems > 0 || problems.missing.length > 0) ? 1 : 0;
+}
