@@ -8,7 +8,7 @@
 const { existsSync, readdirSync, readFileSync, statSync } = process.getBuiltinModule?.('node:fs') ?? (await import('node:fs'));
 
 const root = new URL('../', import.meta.url);
-// The CLI as bundled by npm run build (dist/cli/: a few chunks rather than dist/src/'s many modules).
+// The CLI as bundled by npm run build (dist/cli/: one file per command rather than dist/src/'s many modules).
 const compiled = new URL('dist/cli/index.js', root);
 const source = new URL('src/cli/index.ts', root);
 
