@@ -58,7 +58,7 @@ export function scoreOutputJson(output: ScoreOutput, trailing: ReadonlyArray<[st
 }
 
 /** scoreOutputJson's text handed to `write` piece by piece, in order (a file need not hold it whole). */
-export function writeScoreOutputJson(output: ScoreOutput, write: (chunk: string) => void, trailing: ReadonlyArray<[string, unknown]> = []): void {
+export function writeScoreOutputJson(output: ScoreOutput, write: (piece: string) => void, trailing: ReadonlyArray<[string, unknown]> = []): void {
   const sections: Array<[string, unknown]> = [['lokal', { problems: output.problems }], ...trailing];
   const known = assembled.get(output);
   const ordered = known && known.languages === output.languages && known.sum === output.sum ? known.ordered : assembleOrderedResults(output.languages, { sum: output.sum });

@@ -294,7 +294,7 @@ const FLUSH_PIECES = 4096;
  * orderedResultsJson's text handed to `write` piece by piece (about one per record), in order: a file written as the
  * pieces come never holds the whole text (a 37,750-item run's is 15 MB, twice that as UTF-16) nor its UTF-8 copy.
  */
-export function writeOrderedResultsJson(ordered: OrderedResults, write: (chunk: string) => void, opts: ResultsJsonOptions = {}): void {
+export function writeOrderedResultsJson(ordered: OrderedResults, write: (piece: string) => void, opts: ResultsJsonOptions = {}): void {
   const extras = opts.extras ?? true;
   const writer = new PyJsonWriter(opts.indent ?? 4);
   const out = writer.parts;
