@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 // The loader's own module, not the data barrel (which would also load the downloader and Kalahi's CSV reader).
 import { loadMultiLoKo } from '../benchmarks/multiloko/data/multiloko.ts';
 import { readPredictions } from '../benchmarks/multiloko/data/predictions.ts';
-import { describeProblems, scoreMultiLoKoPredictions, writeScoreOutputJson } from '../benchmarks/multiloko/score.ts';
+import { describeProblems, scoreMultiLoKoPredictions, scoreOutputJson, writeScoreOutputJson } from '../benchmarks/multiloko/score.ts';
 import { checkOutputPath, say, writeOutput } from './output.ts';
 import { UsageError } from './usageError.ts';
 
@@ -40,18 +40,15 @@ export async function scoreCommand(argv: string[]): Promise<number> {
   });
   const { problems } = output;
   for (const line of describeProblems(problems, dataset)) say(`lokal score: ${line}\n`);
-  // Written piece by piece: the whole text (and its UTF-8 copy) is never held at once.
-  const text = (write: (piece: string) => void) => {
-    writeScoreOutputJson(output, write);
-    write('\n');
-  };
   if (values.output) {
-    writeOutput(values.output, text);
+    // Written piece by piece: the whole text (and its UTF-8 copy) is never held at once.
+    writeOutput(values.output, (write) => {
+      writeScoreOutputJson(output, write);
+      write('\n');
+    });
     say(`lokal score: wrote ${values.output}\n`);
   } else {
-    const pieces: string[] = [];
-    text((piece) => pieces.push(piece));
-    process.stdout.write(pieces.join(''));
+    process.stdout.write(scoreOutputJson(output) + '\n');
   }
   const lineProblems = problems.unknownIds.length + problems.unknownLanguages.length + problems.duplicates.length;
   return values.strict && (lineProblems > 0 || problems.missing.length > 0) ? 1 : 0;

@@ -20,6 +20,11 @@ function writeError(file: string, error: unknown): FileWriteError {
   return new FileWriteError(file, code, (message ?? String(error)).replace(/^[A-Z]+: /u, ''));
 }
 
+/** The temp file a write goes to first: in the same folder (so the rename is atomic), named after the writer. */
+function tempPathFor(file: string): string {
+  return join(dirname(file), `.${basename(file)}.${process.pid}.${Date.now()}.tmp`);
+}
+
 /** Writes via a temp file in the same folder and renames, so readers never see a half-written file; a failed write leaves no temp file. */
 export async function writeFileAtomic(file: string, content: string): Promise<void> {
   try {
@@ -27,7 +32,7 @@ export async function writeFileAtomic(file: string, content: string): Promise<vo
   } catch (error) {
     throw writeError(file, error);
   }
-  const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${Date.now()}.tmp`);
+  const temp = tempPathFor(file);
   try {
     await writeFile(temp, content);
     await rename(temp, file);
@@ -74,13 +79,12 @@ export function writeFileAtomicSync(file: string, content: string | ChunkedText)
   } catch (error) {
     throw writeError(file, error);
   }
-  const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${Date.now()}.tmp`);
+  const temp = tempPathFor(file);
   let fd: number | undefined;
   try {
     fd = openSync(temp, 'w');
-    const target = fd;
-    if (typeof content === 'string') writeAllSync(target, Buffer.from(content, 'utf8'));
-    else writePiecesSync(target, content);
+    if (typeof content === 'string') writeAllSync(fd, Buffer.from(content, 'utf8'));
+    else writePiecesSync(fd, content);
     closeSync(fd);
     fd = undefined;
     renameSync(temp, file);
