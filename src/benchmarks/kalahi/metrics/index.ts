@@ -16,7 +16,7 @@ export {
   type PunktParameters,
 } from './punkt.ts';
 export { porterStem } from './porter.ts';
-export { WordNet, sharedWordNet, defaultWordNetDir, WordNetError, type WordNetPos } from './wordnet.ts';
+export { WordNet, sharedWordNet, defaultWordNetDir, DEFAULT_WORDNET_EXCEPTIONS_DIR, WordNetError, type WordNetPos } from './wordnet.ts';
 
 export {
   scoreKalahiResponse,

