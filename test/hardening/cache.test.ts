@@ -68,7 +68,7 @@ describe('torn-line repair works on byte offsets', () => {
   });
 
   // A cache over 512 MiB (V8's longest string) must be read: run with LARGE_FILE_TESTS=1 (writes 520 MiB to tmp).
-  test.skipIf(!process.env.LARGE_FILE_TESTS)('a 520 MiB cache is read', { timeout: 300_000 }, async () => {
+  test.skipIf(!process.env.LARGE_FILE_TESTS)('a 520 MiB cache is read (skipped without LARGE_FILE_TESTS=1; .ci/run sets it)', { timeout: 300_000 }, async () => {
     const file = freshFile();
     const fd = openSync(file, 'w');
     const padding = ' '.repeat(2 ** 20 - 200);

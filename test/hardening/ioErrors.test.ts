@@ -7,8 +7,8 @@ import { DataError, fetchData, loadKalahi, loadMultiLoKo, type DataSource } from
 import { ioError } from '../../src/data/files.ts';
 import { readPredictions } from '../../src/benchmarks/multiloko/data/predictions.ts';
 import { removeDir, tempDir } from '../data/helpers.ts';
+import { unprivilegedJson, unprivilegedUnavailable } from '../support/unprivileged.ts';
 
-const isRoot = process.getuid?.() === 0;
 let work: string;
 beforeAll(async () => {
   work = await tempDir('lokal-io-');
@@ -51,12 +51,16 @@ describe('messages name the path and the code', () => {
     expect(error.message).toBe(`${path.join(root, 'italian', 'dev.jsonl')}: cannot read the dataset file (ENOENT): no such file`);
   });
 
-  test.skipIf(isRoot)('EACCES names the file', async () => {
+  test.skipIf(unprivilegedUnavailable !== undefined)(`EACCES names the file (as an unprivileged user${unprivilegedUnavailable ? `; skipped: ${unprivilegedUnavailable}` : ''})`, async () => {
     const file = path.join(work, 'filipino.csv');
     await writeFile(file, 'x');
     await chmod(file, 0o000);
-    const error = await errorOf(loadKalahi(file));
-    expect(error.message).toBe(`${file}: cannot read the file (EACCES): permission denied`);
+    await chmod(work, 0o755); // the child must reach the file to be refused it
+    const result = unprivilegedJson<{ name: string; message: string }>(`
+      import { loadKalahi } from './src/data/index.ts';
+      const error = await loadKalahi(${JSON.stringify(file)}).then(() => ({ name: 'none', message: '' }), (e) => e);
+      process.stdout.write(JSON.stringify({ name: error.name, message: error.message }));`);
+    expect(result).toEqual({ name: 'DataError', message: `${file}: cannot read the file (EACCES): permission denied` });
   });
 });
 

@@ -7,10 +7,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cacheFileProblem, folderProblem } from '../../src/core/outputCheck.ts';
 import { startFakeOpenAIServer, type FakeServer } from '../support/fakeOpenAIServer.ts';
+import { unprivilegedJson, unprivilegedUnavailable } from '../support/unprivileged.ts';
 import { runVitest } from '../vitest/helpers.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-output-check-'));
-const isRoot = process.getuid?.() === 0;
 let server: FakeServer;
 beforeAll(async () => {
   server = await startFakeOpenAIServer();
@@ -83,14 +83,22 @@ describe('the checks', () => {
     expect(cacheFileProblem(path.join(dir, 'fresh', 'c.jsonl'), 'readwrite')).toBeUndefined();
   });
 
-  test.skipIf(isRoot)('a folder without write permission is named with EACCES', () => {
+  test.skipIf(unprivilegedUnavailable !== undefined)(`a folder without write permission is named with EACCES (as an unprivileged user${unprivilegedUnavailable ? `; skipped: ${unprivilegedUnavailable}` : ''})`, () => {
     const locked = path.join(dir, 'locked');
     mkdirSync(locked);
-    chmodSync(locked, 0o500);
+    chmodSync(locked, 0o555);
+    chmodSync(dir, 0o755); // the child must reach the folder to be refused writing in it
     try {
-      expect(folderProblem(locked)).toBe('is not writable (EACCES)');
-      expect(folderProblem(path.join(locked, 'sub'))).toBe(`cannot be created: ${locked} is not writable (EACCES)`);
-      expect(cacheFileProblem(path.join(locked, 'c.jsonl'), 'write')).toBe(`its folder cannot be created: ${locked} is not writable (EACCES)`);
+      const problems = unprivilegedJson<string[]>(`
+        import { cacheFileProblem, folderProblem } from './src/core/outputCheck.ts';
+        const locked = ${JSON.stringify(locked)};
+        process.stdout.write(JSON.stringify([folderProblem(locked), folderProblem(locked + '/sub'), cacheFileProblem(locked + '/c.jsonl', 'write'), cacheFileProblem(locked + '/sub/c.jsonl', 'write')]));`);
+      expect(problems).toEqual([
+        'is not writable (EACCES)',
+        `cannot be created: ${locked} is not writable (EACCES)`,
+        'its folder is not writable (EACCES)',
+        `its folder cannot be created: ${locked} is not writable (EACCES)`,
+      ]);
     } finally {
       chmodSync(locked, 0o700);
     }

@@ -23,8 +23,10 @@ describe('Kalahi intervals', () => {
     expect(i.mc!.mc2).toMatchObject({ method: 't', n: 3 });
     expect(i.mc!.mc2!.se).toBeCloseTo(0.2 / Math.sqrt(3), 12);
     expect(i.mc!.mc2!.low).toBeCloseTo(0.4 - 4.302653 * (0.2 / Math.sqrt(3)), 5);
-    // two scored replies (1, 0): Wilson of 1 of 2
+    // two scored replies (1, 0): Wilson of 1 of 2, centre 0.5, half-width z·√(1/8 + z²/16)/(1 + z²/2) = 0.405469
     expect(i.generation!.bleu!.acc).toMatchObject({ method: 'wilson', n: 2 });
+    expect(i.generation!.bleu!.acc!.low).toBeCloseTo(0.5 - 0.405469, 5);
+    expect(i.generation!.bleu!.acc!.high).toBeCloseTo(0.5 + 0.405469, 5);
     // max and diff are 0 in both replies: a t-interval of no spread
     expect(i.generation!.bleu!.max).toEqual({ low: 0, high: 0, se: 0, n: 2, method: 't' });
     expect(i.generation!.rougeL).toBeUndefined();

@@ -87,7 +87,10 @@ describe('kalahiMCRecord', () => {
     expect(mc.normalised.mc2).not.toBeNull();
     // exp(-900) underflows to 0 in binary64 (the smallest subnormal is about e^-745), so D = 0 and 0/0 = NaN.
     expect(Math.exp(-900)).toBe(0);
-    if (hasPython) expect(python([-900, -950, -990, -1000, -1200], row.relevantAnswers, row.irrelevantAnswers, 1).raw.mc2).toBeNull();
+  });
+
+  test.skipIf(!hasPython)('the reference (Python run_MC transcription) also gives NaN for the raw MC2 (skipped: no python3 on PATH)', () => {
+    expect(python([-900, -950, -990, -1000, -1200], row.relevantAnswers, row.irrelevantAnswers, 1).raw.mc2).toBeNull();
   });
 
   test('errors name the prompt: no irrelevant answers, or a wrong number of log-probabilities', () => {

@@ -83,7 +83,11 @@ describe.skipIf(!hasData)(`real Italian data (${ARCHIVE}) with a generated trans
     expect(items.every((r) => r.prompt.mode === 'base' && r.prompt.language === 'italian')).toBe(true);
     expect(results.summary.model_description).toMatchObject({ provider: 'transformers', model, settings: { decoding: 'greedy' } });
     expect(results.summary.calls).toMatchObject({ cached: 0, model_calls: LIMIT });
-    expect(results.summary.calls.model_ms_total).toBeGreaterThan(0);
+    // The call total is the sum of the items' own latencies (none cached in this first run), and not zero.
+    const latencies = items.reduce((sum, r) => sum + r.latencyMs, 0);
+    expect(latencies).toBeGreaterThan(0);
+    expect(results.summary.calls.model_ms_total).toBeCloseTo(latencies, 6);
+    expect(results.summary.calls.model_ms_mean).toBeCloseTo(latencies / LIMIT, 6);
     expect(results.summary.headline).toMatchObject({ languages: 1, local_subsets: ['italian'], em_2se: null });
     // Generation stopped before the next question token or a blank line.
     for (const r of items) expect(r.rawPrediction.includes('D:') || r.rawPrediction.includes('\n\n'), r.rawPrediction).toBe(false);
