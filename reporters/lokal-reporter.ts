@@ -12,7 +12,7 @@ import { writeFileAtomic } from '../src/core/io.ts';
 import { requireCacheFile, requireOutputFolder } from '../src/core/outputCheck.ts';
 import { splitModelList } from '../src/core/modelList.ts';
 import { terminalLines } from '../src/core/terminalText.ts';
-import { resolveSettingsTree, sectionSettings, sharedSettings, type SettingsTree } from '../src/core/settings.ts';
+import { LokalConfigError, resolveSettingsTree, sectionSettings, sharedSettings, type SettingsTree } from '../src/core/settings.ts';
 import { BENCHMARKS, registerBenchmark } from '../src/benchmarks/index.ts';
 import { summariseList } from '../src/data/errors.ts';
 import { DEFAULT_CACHE_FILE } from '../src/models/cache.ts';
@@ -60,13 +60,26 @@ export default class LokalReporter implements Reporter {
   // Progress lines in non-interactive runs (src/vitest/runProgress.ts).
   readonly #progress = new RunProgress((line) => this.#log(line));
 
-  /** Before any test runs: where the run writes must be usable (an error here stops the run before any model call). */
-  onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
+  /**
+   * Before any test runs: the settings must be valid and where the run writes usable. A mistake there stops the run
+   * before any model call, with one line and exit 1 (not Vitest's "Unhandled Error" with a stack).
+   */
+  async onTestRunStart(specifications: ReadonlyArray<TestSpecification>): Promise<void> {
     if (!specifications.some((s) => s.project.config.runner === RUNNER_FILE || s.moduleId.endsWith('.eval.ts'))) return;
     const root = this.#vitest?.config.root ?? process.cwd();
-    const shared = sharedSettings(resolveSettingsTree(BENCHMARKS.map((b) => b.settings), this.#options.settings, { cwd: root }));
-    requireOutputFolder(path.resolve(root, shared.output));
-    if (!splitModelList(shared.model ?? '').every((m) => m.startsWith('replay:'))) requireCacheFile(shared.cacheFile ?? DEFAULT_CACHE_FILE, shared.cache ?? 'readwrite');
+    let shared: ReturnType<typeof sharedSettings>;
+    try {
+      shared = sharedSettings(resolveSettingsTree(BENCHMARKS.map((b) => b.settings), this.#options.settings, { cwd: root }));
+      requireOutputFolder(path.resolve(root, shared.output));
+      if (!splitModelList(shared.model ?? '').every((m) => m.startsWith('replay:'))) requireCacheFile(shared.cacheFile ?? DEFAULT_CACHE_FILE, shared.cache ?? 'readwrite');
+    } catch (error) {
+      if (!(error instanceof LokalConfigError)) throw error;
+      process.stderr.write(`${terminalLines(`lokal: ${error.message.replace(/\s*\n\s*/gu, ' ')}`)}\n`);
+      process.exitCode = 1;
+      // Closes Vitest's servers and exits with the code above: no worker has started, nothing was asked or written.
+      if (this.#vitest) await this.#vitest.exit(true);
+      process.exit(1);
+    }
     this.#progress.start(this.#options.settings, root);
     // The main process is idle while the tests run: load the report's modules (vega) now rather than after them.
     if (shared.report?.toLowerCase() !== 'off' || process.env.GITHUB_STEP_SUMMARY) preloadReportModules();

@@ -4,10 +4,9 @@ import { isUsageError } from './usageError.ts';
 
 type Command = (argv: string[]) => Promise<number>;
 
-const USAGE = `usage: lokal <command> [options]
-
-commands:
-  score -d <dataset dir|.enc archive> -s <split> -p <predictions .jsonl|.csv> [-o <out.json>]
+/** Each command's lines of the usage text, by the words that name it. */
+const COMMAND_USAGE: Record<string, string> = {
+  score: `score -d <dataset dir|.enc archive> -s <split> -p <predictions .jsonl|.csv> [-o <out.json>]
         Score predictions like MultiLoKo's eval.py (same JSON layout). Long forms:
         --dataset_location --subset --predictions --output.
         --missing empty|skip   a dataset item without a prediction: scored as '' and flagged (default),
@@ -15,14 +14,46 @@ commands:
         --stringify-ids        match CSV string ids to numeric dataset ids (eval.py raises KeyError)
         --sum fold|neumaier    cross-language sums as Python 3.11 (default) or 3.12+ computes them
         --strict               exit 1 when any prediction row did not line up with the dataset
-  data fetch [--dir data] [--only multiloko|kalahi]
+`,
+  'data fetch': `data fetch [--dir data] [--only multiloko|kalahi]
         Download the official MultiLoKo archive and the Kalahi CSVs into data/ (resumable, checksummed).
-  kalahi score -i <kalahi csv> -r <responses.jsonl> [-o <out.json>] [--chrfpp]
+`,
+  'kalahi score': `kalahi score -i <kalahi csv> -r <responses.jsonl> [-o <out.json>] [--chrfpp]
         Score existing Kalahi replies ({prompt_variation_id, response} rows) with the generation metrics
         (--chrfpp: chrF++ as the paper names it, instead of the chrF the reference code computes).
-  compare <run> <run>... [-o compare.html] [--no-html]
+`,
+  compare: `compare <run> <run>... [-o compare.html] [--no-html]
         2 to 10 results files or folders side by side, each paired with the first (McNemar / paired t, Holm).
-`;
+`,
+};
+
+const USAGE = `usage: lokal <command> [options]   (lokal <command> --help for one command)
+
+commands:
+${Object.values(COMMAND_USAGE).map((text) => `  ${text}`).join('')}`;
+
+/** The usage of `lokal <words>` (a command, or a command and its subcommand) when `--help`/`-h` is among its arguments. */
+function commandHelp(name: string, rest: readonly string[]): string | undefined {
+  const end = rest.indexOf('--');
+  const args = end < 0 ? rest : rest.slice(0, end);
+  if (!args.includes('--help') && !args.includes('-h')) return undefined;
+  const words = [name, ...args.filter((a) => !a.startsWith('-')).slice(0, 1)];
+  const key = Object.keys(COMMAND_USAGE).find((k) => k === words.join(' ')) ?? Object.keys(COMMAND_USAGE).find((k) => k.split(' ')[0] === name);
+  return key === undefined ? undefined : `usage: lokal ${COMMAND_USAGE[key]}`;
+}
+
+/**
+ * A reader that stops early (`lokal score … | head -1`) closes the pipe: the rest of the output has nowhere to go,
+ * which is no error of ours, so the process ends quietly instead of printing an EPIPE stack.
+ */
+function endQuietlyOnClosedPipe(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+      process.exit(process.exitCode ?? 0);
+    });
+  }
+}
 
 const COMMANDS: Record<string, Command> = {
   score: async (argv) => (await import('./score.ts')).scoreCommand(argv),
@@ -43,6 +74,13 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`lokal: unknown command ${JSON.stringify(name)}\n\n${USAGE}`);
     return 2;
   }
+  // compare has its own, longer help.
+  const help = name === 'compare' ? undefined : commandHelp(name, rest);
+  if (help) {
+    process.stdout.write(help);
+    return 0;
+  }
+  endQuietlyOnClosedPipe();
   try {
     return await command(rest);
   } catch (error) {

@@ -1,10 +1,12 @@
 // One entry point for every provider: `createProvider('replay:<file>' | 'transformers:<id|path>' | 'openai:<model>')`.
 import type { OpenAIProviderOptions } from './openai.ts';
+import { loadOptionalPeer, TRANSFORMERS_PEER } from './optionalPeer.ts';
 import { ReplayProvider, type ReplayOptions } from './replay.ts';
 import type { TransformersProviderOptions } from './transformers.ts';
 import { ProviderError, type ModelProvider } from './types.ts';
 
 export * from './types.ts';
+export { MissingPeerError, TRANSFORMERS_PEER, loadOptionalPeer, peerInstallCommand, type OptionalPeer } from './optionalPeer.ts';
 export { ReplayProvider, replayKey, type ReplayOptions, type ReplayResult } from './replay.ts';
 
 export interface CreateProviderOptions {
@@ -33,9 +35,9 @@ export async function createProvider(spec: string, options: CreateProviderOption
         if (error instanceof ProviderError) throw error;
         throw new ProviderError('replay', 'not-found', (error as Error).message, { cause: error });
       });
-    // Loaded on demand: a replay run never pays for transformers.js and onnxruntime.
+    // Loaded on demand: a replay run never pays for transformers.js and onnxruntime, nor needs them installed.
     case 'transformers': {
-      const { TransformersProvider } = await import('./transformers.ts');
+      const { TransformersProvider } = await loadOptionalPeer(TRANSFORMERS_PEER, () => import('./transformers.ts'));
       return new TransformersProvider(target, options.transformers as TransformersProviderOptions | undefined);
     }
     case 'openai': {

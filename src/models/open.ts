@@ -91,10 +91,21 @@ export class ModelUnusableError extends Error {
   ) {
     const reason = (cause instanceof Error ? cause.message : String(cause)).replace(/\s*\n\s*/gu, ' ').trim();
     const setting = configured ? `LOKAL_MODEL=${spec}` : `LOKAL_MODEL is not set and the default model ${spec}`;
-    super(`${setting} cannot be used: ${reason}`);
+    super(`${setting} cannot be used: ${reason.replace(/[.\s]+$/u, '')}${configured ? '' : `. ${waysForward(spec)}`}`);
     this.name = 'ModelUnusableError';
     this.stack = `${this.name}: ${this.message}`;
   }
+}
+
+/** What a newcomer without the default model can run instead (appended when no model was configured). */
+export function waysForward(defaultSpec: string): string {
+  const id = defaultSpec.replace(/^transformers:/u, '');
+  return (
+    'Set LOKAL_MODEL to one of: replay:<predictions .jsonl|.csv> (answers you already have, no model), ' +
+    'openai:<model> with OPENAI_BASE_URL=<server>/v1 (any OpenAI-compatible server), ' +
+    'transformers:<folder> (a local ONNX model; in a checkout of vitest-lokal, npm run make:tiny-model -- <folder> writes a tiny one); ' +
+    `or set LOKAL_MODEL_DIR to a folder holding ${id}/`
+  );
 }
 
 /** Builds the provider named by `spec`; transformers:/openai: providers are wrapped in the response cache. */

@@ -79,7 +79,12 @@ describe('ModelUnusableError', () => {
     expect(configured.message).toBe('LOKAL_MODEL=openai:m cannot be used: [openai] nothing accepts connections');
     expect(configured.stack).toBe(`ModelUnusableError: ${configured.message}`);
     const fallback = new ModelUnusableError('transformers:owner/name', false, 'offline');
-    expect(fallback.message).toBe('LOKAL_MODEL is not set and the default model transformers:owner/name cannot be used: offline');
+    expect(fallback.message).toBe(
+      'LOKAL_MODEL is not set and the default model transformers:owner/name cannot be used: offline. Set LOKAL_MODEL to one of: ' +
+        'replay:<predictions .jsonl|.csv> (answers you already have, no model), openai:<model> with OPENAI_BASE_URL=<server>/v1 ' +
+        '(any OpenAI-compatible server), transformers:<folder> (a local ONNX model; in a checkout of vitest-lokal, ' +
+        'npm run make:tiny-model -- <folder> writes a tiny one); or set LOKAL_MODEL_DIR to a folder holding owner/name/',
+    );
   });
 });
 

@@ -1,8 +1,10 @@
 // The package as a user gets it. A copy of this checkout is packed with `npm pack` (its prepack script builds dist/),
-// the tarball is installed into a fresh project beside vitest and @vitest/ui, and the README's two-line setup runs
-// there under `npx vitest run`: once on a generated tiny model (MultiLoKo and Kalahi from ../shared/data), once on a
-// replay file whose exact-match score is known by construction. Also checked: the tarball's file list, the export
-// map's targets, plain-Node imports, the bin without tsx, and `tsc --noEmit` over the user's files.
+// and a fresh project is set up with the README's own commands ("Use it in your own project": npm init, the light
+// install of the tarball beside vitest and @vitest/ui). Without the optional ONNX runtime there: the tarball's file
+// list, the export map's targets, plain-Node imports, the bin without tsx, `tsc --noEmit` over the user's files, a
+// replay run whose exact-match score is known by construction, an OpenAI-compatible run against the fake server, and
+// a `transformers:` model refused with the install command. Then the README's runtime install, and a run on a
+// generated tiny model (MultiLoKo and Kalahi from ../shared/data).
 // Needs the npm registry (skipped, saying so, when npm cannot reach it); takes a few minutes.
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -15,6 +17,9 @@ import { scoreKalahiFiles } from '../../src/benchmarks/kalahi/score.ts';
 import { loadMultiLoKo } from '../../src/benchmarks/multiloko/data/multiloko.ts';
 import { readPredictions } from '../../src/benchmarks/multiloko/data/predictions.ts';
 import { scoreMultiLoKoPredictions, scoreOutputJson } from '../../src/benchmarks/multiloko/score.ts';
+import { extractAnswer, renderMultilokoPrompt, type RenderedMultilokoChatPrompt } from '../../src/benchmarks/multiloko/prompts/index.ts';
+import { scoreExample } from '../../src/benchmarks/multiloko/metrics/scoreExample.ts';
+import { startFakeOpenAIServer, toyAnswer, toyRenderChat } from '../support/fakeOpenAIServer.ts';
 import { writeTinyModel } from '../support/tinyModel.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -27,6 +32,7 @@ interface RepoPackage {
   files: string[];
   exports: Record<string, { source: string; types: string; default: string }>;
   peerDependencies: Record<string, string>;
+  peerDependenciesMeta: Record<string, { optional?: boolean }>;
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
 }
@@ -52,6 +58,26 @@ const USER_FILES: Record<string, string> = {
     'await benchmarkSuite(kalahi);',
   ].join('\n'),
 };
+
+/** The shell commands of the README's "Use it in your own project" code blocks: [light install, runtime install]. */
+function readmeInstallBlocks(): string[][] {
+  const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+  const start = readme.indexOf('## Use it in your own project');
+  const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+  const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/gu)].map((m) => m[1]!.split('\n').flatMap((line) => line.split(' && ')).map((c) => c.trim()).filter(Boolean));
+  return blocks.slice(0, 2);
+}
+
+/** A README command as [env, program, args]: leading NAME=value words are its environment. */
+function parseCommand(command: string): { env: Record<string, string>; program: string; args: string[] } {
+  const words = command.split(/\s+/u);
+  const env: Record<string, string> = {};
+  while (/^[A-Z_]+=/u.test(words[0]!)) {
+    const [name, value] = words.shift()!.split('=') as [string, string];
+    env[name] = value;
+  }
+  return { env, program: words[0]!, args: words.slice(1) };
+}
 
 // A tsconfig a user would start from (strict, Node ESM resolution), library declarations checked too.
 const USER_TSCONFIG = {
@@ -150,18 +176,25 @@ describe.skipIf(problem !== undefined)(problem ? `the packed package (skipped: $
     const tarball = path.join(work, report[0]!.filename);
     expect(existsSync(tarball), `${tarball} after npm pack`).toBe(true);
 
+    // The README's light install, as written, with this tarball for `vitest-lokal` (and this test's own tsc).
     mkdirSync(project);
-    writeFileSync(path.join(project, 'package.json'), `${JSON.stringify({ name: 'lokal-user', private: true, type: 'module' }, null, 2)}\n`);
-    writeFileSync(path.join(project, '.npmrc'), 'onnxruntime-node-install=skip\n');
-    const install = await run(
-      'npm',
-      ['install', tarball, `vitest@${VITEST}`, `@vitest/ui@${VITEST_UI}`, `typescript@${repoPackage.devDependencies.typescript}`, `@types/node@${repoPackage.devDependencies['@types/node']}`, '--prefer-offline', '--no-audit', '--no-fund'],
-      project,
-      {},
-      480_000,
-    );
-    timings.install = install.ms;
-    expect(install.code, show(install)).toBe(0);
+    const [light] = readmeInstallBlocks();
+    expect(light, 'the README\'s install commands').toEqual([
+      'npm init -y',
+      'npm pkg set type=module',
+      `npm install --save-dev vitest-lokal vitest@${VITEST} @vitest/ui@${VITEST_UI}`,
+    ]);
+    for (const command of light!) {
+      const { env, program, args } = parseCommand(command);
+      const install = args[0] === 'install';
+      const extra = install ? [`typescript@${repoPackage.devDependencies.typescript}`, `@types/node@${repoPackage.devDependencies['@types/node']}`, '--prefer-offline', '--no-audit', '--no-fund'] : [];
+      const step = await run(program, [...args.map((a) => (a === repoPackage.name ? tarball : a)), ...extra], project, env, 480_000);
+      if (install) timings.install = step.ms;
+      expect(step.code, `${command}\n${show(step)}`).toBe(0);
+      // Quiet: no npm warning about the package or its dependencies.
+      expect(step.stderr, `${command}\n${show(step)}`).not.toMatch(/npm warn/iu);
+    }
+    expect(JSON.parse(readFileSync(path.join(project, 'package.json'), 'utf8')).type).toBe('module');
     for (const [file, text] of Object.entries(USER_FILES)) {
       mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
       writeFileSync(path.join(project, file), `${text}\n`);
@@ -186,10 +219,16 @@ describe.skipIf(problem !== undefined)(problem ? `the packed package (skipped: $
       expect(existsSync(path.join(installed, target.default)), `${entry} default ${target.default}`).toBe(true);
       expect(existsSync(path.join(installed, target.source)), `${entry} source ${target.source}`).toBe(false);
     }
-    // vitest and @vitest/ui are the user's (peers); build and test tools stay behind.
-    expect(manifest.peerDependencies).toEqual({ '@vitest/ui': VITEST_UI, vitest: VITEST });
-    for (const name of ['vitest', '@vitest/ui', 'tsx', 'onnx-proto', 'typescript']) expect(manifest.dependencies).not.toHaveProperty(name);
+    // vitest and @vitest/ui are the user's (peers), and so is the ONNX runtime (optional); build and test tools stay behind.
+    const runtime = { '@huggingface/transformers': repoPackage.devDependencies['@huggingface/transformers']!, 'onnxruntime-node': repoPackage.devDependencies['onnxruntime-node']! };
+    expect(manifest.peerDependencies).toEqual({ '@vitest/ui': VITEST_UI, vitest: VITEST, ...runtime });
+    expect(manifest.peerDependenciesMeta).toEqual({ '@vitest/ui': { optional: true }, '@huggingface/transformers': { optional: true }, 'onnxruntime-node': { optional: true } });
+    for (const name of ['vitest', '@vitest/ui', 'tsx', 'onnx-proto', 'typescript', ...Object.keys(runtime)]) expect(manifest.dependencies).not.toHaveProperty(name);
     expect(existsSync(path.join(project, 'node_modules', 'tsx')), 'tsx installed in the user project').toBe(false);
+    // The light install: no ONNX runtime (nor transformers.js, nor sharp) in the user's project.
+    for (const name of [...Object.keys(runtime), 'onnxruntime-common', 'sharp']) {
+      expect(existsSync(path.join(project, 'node_modules', name)), `${name} installed by the light install`).toBe(false);
+    }
   });
 
   test('plain Node imports the package and its config entry; the bin answers --help from dist/', async () => {
@@ -261,53 +300,6 @@ describe.skipIf(problem !== undefined)(problem ? `the packed package (skipped: $
   }, 180_000);
 
   describe.skipIf(!haveData)(haveData ? 'npx vitest run' : `npx vitest run (skipped: no data at ${MULTILOKO} and ${KALAHI})`, () => {
-    test('on a generated tiny model: MultiLoKo and Kalahi run, print their tables and write their results', async () => {
-      setUp();
-      const model = path.join(work, 'tiny-model');
-      writeTinyModel(model, { seed: 3 });
-      rmSync(path.join(project, 'results'), { recursive: true, force: true });
-      const vitest = await run('npx', ['vitest', 'run'], project, {
-        LOKAL_MODEL: `transformers:${model}`,
-        LOKAL_MULTILOKO: MULTILOKO,
-        LOKAL_KALAHI: KALAHI,
-        LOKAL_LIMIT: '3',
-        LOKAL_OFFLINE: '1',
-      });
-      timings.tinyModelRun = vitest.ms;
-      expect(vitest.code, show(vitest)).toBe(0);
-      expect(vitest.stdout).toMatch(/Test Files\s+2 passed \(2\)/);
-      // MultiLoKo: the leaderboard in the official README's layout, then the per-language table.
-      expect(vitest.stdout).toMatch(/\| Model +\| Average EM \| +Gap \| MTE \| Min EM \| Max EM \|/);
-      expect(vitest.stdout).toMatch(new RegExp(`\\| transformers:${model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} +\\| +\\d+\\.\\d\\d ± – \\|`));
-      expect(vitest.stdout).toMatch(/\| italian +\| +\d+\.\d\d \|/);
-      // Kalahi: the published columns.
-      expect(vitest.stdout).toMatch(/Kalahi · full · 3 of 150 prompts · transformers:/);
-      expect(vitest.stdout).toMatch(/multiple choice +prompts +MC1 +MC2 +MC2 \(normalised\) +MC3/);
-      // Without downloads the learned metrics are not computed, but for want of a model, not of a module.
-      expect(vitest.stdout + vitest.stderr).not.toMatch(/Cannot find (module|package)/);
-
-      const multiloko = JSON.parse(readFileSync(path.join(project, 'results', 'multiloko.json'), 'utf8'));
-      expect(Object.keys(multiloko)).toEqual(['italian', 'group_metrics', 'summary']);
-      const ids = Object.keys(multiloko.italian).filter((k) => typeof multiloko.italian[k] === 'object');
-      expect(ids).toHaveLength(3);
-      const ems = ids.map((id) => multiloko.italian[id].em as number);
-      expect(multiloko.italian.em).toBe(ems.reduce((a, b) => a + b, 0) / 3);
-      expect(multiloko.summary.items).toEqual({ selected: 3, scored: 3, missing: 0, failed: 0, skipped: 0, cached: 0 });
-      expect(multiloko.summary.model_description).toMatchObject({ provider: 'transformers' });
-      expect(multiloko.summary.headline).toMatchObject({ languages: 1, em: multiloko.italian.em });
-
-      const kalahi = JSON.parse(readFileSync(path.join(project, 'results', 'kalahi.json'), 'utf8'));
-      expect(Object.keys(kalahi.variants)).toEqual(['full']);
-      const full = kalahi.variants.full;
-      expect(full.tasks).toEqual(['mc', 'generation']);
-      expect(full.items).toEqual({ selected: 3, total: 150, recorded: 3, failed: 0, skipped: 0 });
-      expect(full.records).toHaveLength(3);
-      expect(full.table.mc).toEqual({ MC1: full.mc.mc1, MC2: full.mc.mc2 });
-      expect(full.mc.mc1).toBeGreaterThanOrEqual(0);
-      expect(full.mc.mc1).toBeLessThanOrEqual(1);
-      expect(kalahi.gates_passed).toBe(true);
-    }, 300_000);
-
     test('on a replay file (MultiLoKo only): EM is the share of items answered with a target', async () => {
       setUp();
       // Item ids and targets through the package's pure API, in plain Node.
@@ -365,5 +357,107 @@ describe.skipIf(problem !== undefined)(problem ? `the packed package (skipped: $
       expect(compared.code, show(compared)).toBe(0);
       expect(compared.stdout).toMatch(/italian +62\.50 +62\.50 +0\.00 \(p 1\.000\)/);
     }, 300_000);
+
+    test('an OpenAI-compatible server (the fake one), without the ONNX runtime: answers scored as their definition says', async () => {
+      setUp();
+      const server = await startFakeOpenAIServer();
+      try {
+        rmSync(path.join(project, 'results'), { recursive: true, force: true });
+        const vitest = await run('npx', ['vitest', 'run', 'evals/multiloko.eval.ts'], project, {
+          LOKAL_MODEL: 'openai:toy-model',
+          OPENAI_BASE_URL: server.url,
+          LOKAL_MULTILOKO: MULTILOKO,
+          LOKAL_LIMIT: '3',
+          LOKAL_CACHE: 'off',
+        });
+        timings.openaiRun = vitest.ms;
+        expect(vitest.code, show(vitest)).toBe(0);
+        expect(server.stats.answered).toBe(3);
+        const results = JSON.parse(readFileSync(path.join(project, 'results', 'multiloko.json'), 'utf8'));
+        expect(results.summary.model_description).toMatchObject({ provider: 'openai', model: 'toy-model' });
+        expect(results.summary.items).toEqual({ selected: 3, scored: 3, missing: 0, failed: 0, skipped: 0, cached: 0 });
+        // The toy model answers the official chat message by its definition; the answer extracted and scored here.
+        const italian = (await loadMultiLoKo(MULTILOKO, 'dev')).subsets.find((s) => s.key === 'italian')!.items.slice(0, 3);
+        for (const item of italian) {
+          const message = (renderMultilokoPrompt({ language: 'italian', item, mode: 'chat' }) as RenderedMultilokoChatPrompt).message;
+          const answer = extractAnswer(toyAnswer(toyRenderChat([{ role: 'user', content: message }], true)), { language: 'italian', mode: 'chat' });
+          const expected = scoreExample(answer, item.targets);
+          expect(results.italian[String(item.id)]).toMatchObject({ prediction: expected.prediction, em: expected.scores.em, f1: expected.scores.f1 });
+        }
+      } finally {
+        await server.close();
+      }
+    }, 300_000);
+
+    test('a transformers: model without the ONNX runtime fails at collection with one line giving the install command', async () => {
+      setUp();
+      const model = path.join(work, 'absent-runtime-model');
+      writeTinyModel(model, { layers: 1, hidden: 32, vocab: 320, seed: 3 });
+      const vitest = await run('npx', ['vitest', 'run', 'evals/multiloko.eval.ts'], project, { LOKAL_MODEL: `transformers:${model}`, LOKAL_MULTILOKO: MULTILOKO, LOKAL_LIMIT: '3' });
+      expect(vitest.code, show(vitest)).toBe(1);
+      const output = `${vitest.stdout}\n${vitest.stderr}`;
+      const install = `npm install --save-dev @huggingface/transformers@${repoPackage.peerDependencies['@huggingface/transformers']} onnxruntime-node@${repoPackage.peerDependencies['onnxruntime-node']}`;
+      const lines = output.split('\n').filter((line) => line.includes(install));
+      expect(lines, show(vitest)).toHaveLength(1);
+      expect(lines[0]).toMatch(new RegExp(`LOKAL_MODEL=transformers:\\S+ cannot be used: transformers: models and the BERTScore/BLEURT metrics need @huggingface/transformers and onnxruntime-node`, 'u'));
+      expect(output, show(vitest)).not.toMatch(/Cannot find (package|module)|ERR_MODULE_NOT_FOUND/u);
+      expect(vitest.stdout).toMatch(/Tests +no tests/u);
+    }, 300_000);
+
+    test('with the runtime installed as the README says: a generated tiny model runs MultiLoKo and Kalahi, with their tables and results', async () => {
+      setUp();
+      const [, runtimeBlock] = readmeInstallBlocks();
+      expect(runtimeBlock).toHaveLength(1);
+      const { env, program, args } = parseCommand(runtimeBlock![0]!);
+      expect([program, ...args]).toEqual(['npm', 'install', '--save-dev', ...Object.entries(repoPackage.peerDependencies).filter(([name]) => !name.includes('vitest')).map(([name, version]) => `${name}@${version}`)]);
+      const runtime = await run(program, [...args, '--prefer-offline', '--no-audit', '--no-fund'], project, env, 480_000);
+      timings.runtimeInstall = runtime.ms;
+      expect(runtime.code, show(runtime)).toBe(0);
+      expect(runtime.stderr, show(runtime)).not.toMatch(/npm warn/iu);
+      const model = path.join(work, 'tiny-model');
+      writeTinyModel(model, { seed: 3 });
+      rmSync(path.join(project, 'results'), { recursive: true, force: true });
+      const vitest = await run('npx', ['vitest', 'run'], project, {
+        LOKAL_MODEL: `transformers:${model}`,
+        LOKAL_MULTILOKO: MULTILOKO,
+        LOKAL_KALAHI: KALAHI,
+        LOKAL_LIMIT: '3',
+        LOKAL_OFFLINE: '1',
+      });
+      timings.tinyModelRun = vitest.ms;
+      expect(vitest.code, show(vitest)).toBe(0);
+      expect(vitest.stdout).toMatch(/Test Files\s+2 passed \(2\)/);
+      // MultiLoKo: the leaderboard in the official README's layout, then the per-language table.
+      expect(vitest.stdout).toMatch(/\| Model +\| Average EM \| +Gap \| MTE \| Min EM \| Max EM \|/);
+      expect(vitest.stdout).toMatch(new RegExp(`\\| transformers:${model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} +\\| +\\d+\\.\\d\\d ± – \\|`));
+      expect(vitest.stdout).toMatch(/\| italian +\| +\d+\.\d\d \|/);
+      // Kalahi: the published columns.
+      expect(vitest.stdout).toMatch(/Kalahi · full · 3 of 150 prompts · transformers:/);
+      expect(vitest.stdout).toMatch(/multiple choice +prompts +MC1 +MC2 +MC2 \(normalised\) +MC3/);
+      // Without downloads the learned metrics are not computed, but for want of a model, not of a module.
+      expect(vitest.stdout + vitest.stderr).not.toMatch(/Cannot find (module|package)/);
+
+      const multiloko = JSON.parse(readFileSync(path.join(project, 'results', 'multiloko.json'), 'utf8'));
+      expect(Object.keys(multiloko)).toEqual(['italian', 'group_metrics', 'summary']);
+      const ids = Object.keys(multiloko.italian).filter((k) => typeof multiloko.italian[k] === 'object');
+      expect(ids).toHaveLength(3);
+      const ems = ids.map((id) => multiloko.italian[id].em as number);
+      expect(multiloko.italian.em).toBe(ems.reduce((a, b) => a + b, 0) / 3);
+      expect(multiloko.summary.items).toEqual({ selected: 3, scored: 3, missing: 0, failed: 0, skipped: 0, cached: 0 });
+      expect(multiloko.summary.model_description).toMatchObject({ provider: 'transformers' });
+      expect(multiloko.summary.headline).toMatchObject({ languages: 1, em: multiloko.italian.em });
+
+      const kalahi = JSON.parse(readFileSync(path.join(project, 'results', 'kalahi.json'), 'utf8'));
+      expect(Object.keys(kalahi.variants)).toEqual(['full']);
+      const full = kalahi.variants.full;
+      expect(full.tasks).toEqual(['mc', 'generation']);
+      expect(full.items).toEqual({ selected: 3, total: 150, recorded: 3, failed: 0, skipped: 0 });
+      expect(full.records).toHaveLength(3);
+      expect(full.table.mc).toEqual({ MC1: full.mc.mc1, MC2: full.mc.mc2 });
+      expect(full.mc.mc1).toBeGreaterThanOrEqual(0);
+      expect(full.mc.mc1).toBeLessThanOrEqual(1);
+      expect(kalahi.gates_passed).toBe(true);
+    }, 300_000);
+
   });
 });

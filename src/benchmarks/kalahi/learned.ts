@@ -3,6 +3,7 @@
 // reported once as "not computed" with the reason, and every reply is still scored with the text metrics.
 import type { BertScorer } from '../../models/encoders/bertScorer.ts';
 import type { BleurtScorer } from '../../models/encoders/bleurtScorer.ts';
+import { loadOptionalPeer, TRANSFORMERS_PEER } from '../../models/optionalPeer.ts';
 import { isLearnedMetricOff } from './config.ts';
 import type { KalahiLearnedMetric } from './records.ts';
 
@@ -56,13 +57,14 @@ async function open(metric: KalahiLearnedMetric, model: string): Promise<Opened>
     return { scorer: { metric, available: false, model: 'off', reason: `switched off (${VARIABLES[metric]}=off)` }, dispose: async () => {} };
   }
   try {
+    // Loaded on demand: runs without learned metrics never load transformers.js for them, nor need it installed.
+    const encoders = () => loadOptionalPeer(TRANSFORMERS_PEER, () => import('../../models/encoders/index.ts'));
     if (metric === 'bertscore') {
-      // Loaded on demand: runs without learned metrics never load transformers.js for them.
-      const { createBertScorer } = await import('../../models/encoders/index.ts');
+      const { createBertScorer } = await encoders();
       const scorer = await createBertScorer({ model });
       return { scorer: bertScoreOf(scorer, model), dispose: () => scorer.dispose() };
     }
-    const { createBleurtScorer } = await import('../../models/encoders/index.ts');
+    const { createBleurtScorer } = await encoders();
     const scorer = await createBleurtScorer({ model });
     return { scorer: bleurtOf(scorer, model), dispose: () => scorer.dispose() };
   } catch (error) {
