@@ -22,6 +22,7 @@ import { incompleteReason, unfinishedModules } from '../src/vitest/completeness.
 import { NO_DATA_SUITE_SUFFIX } from '../src/vitest/noData.ts';
 import { RunProgress } from '../src/vitest/runProgress.ts';
 import { modelFolders, writeModelOutputs } from './modelOutputs.ts';
+import { requireSeparateOutputs } from './runFiles.ts';
 import { preloadReportModules, writeRunOutputs } from './runOutputs.ts';
 
 export interface LokalReporterOptions {
@@ -64,8 +65,10 @@ export default class LokalReporter implements Reporter {
   onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
     if (!specifications.some((s) => s.project.config.runner === RUNNER_FILE || s.moduleId.endsWith('.eval.ts'))) return;
     const root = this.#vitest?.config.root ?? process.cwd();
-    const shared = sharedSettings(resolveSettingsTree(BENCHMARKS.map((b) => b.settings), this.#options.settings, { cwd: root }));
+    const tree = resolveSettingsTree(BENCHMARKS.map((b) => b.settings), this.#options.settings, { cwd: root });
+    const shared = sharedSettings(tree);
     requireOutputFolder(path.resolve(root, shared.output));
+    requireSeparateOutputs(tree, BENCHMARKS, root);
     if (!splitModelList(shared.model ?? '').every((m) => m.startsWith('replay:'))) requireCacheFile(shared.cacheFile ?? DEFAULT_CACHE_FILE, shared.cache ?? 'readwrite');
     this.#progress.start(this.#options.settings, root);
     // The main process is idle while the tests run: load the report's modules (vega) now rather than after them.
