@@ -22,6 +22,8 @@ import { incompleteReason, unfinishedModules } from '../src/vitest/completeness.
 import { NO_DATA_SUITE_SUFFIX } from '../src/vitest/noData.ts';
 import { RunProgress } from '../src/vitest/runProgress.ts';
 import { modelFolders, writeModelOutputs } from './modelOutputs.ts';
+import { requireSeparateOutputs } from './runFiles.ts';
+import { RunInterrupt, signalExitCode } from './interrupt.ts';
 import { preloadReportModules, writeRunOutputs } from './runOutputs.ts';
 
 export interface LokalReporterOptions {
@@ -60,6 +62,17 @@ export default class LokalReporter implements Reporter {
   // Progress lines in non-interactive runs (src/vitest/runProgress.ts).
   readonly #progress = new RunProgress((line) => this.#log(line));
 
+  // SIGINT/SIGTERM while the tests run: cancel, then write what finished (reporters/interrupt.ts).
+  readonly #interrupt = new RunInterrupt({
+    cancel: () => void this.#vitest?.cancelCurrentRun('keyboard-input').catch(() => undefined),
+    log: (line) => this.#log(line),
+    // A forced cancel first, so the workers are stopped rather than left running without their main process.
+    exit: (code) => {
+      void this.#vitest?.cancelCurrentRun('keyboard-input').catch(() => undefined);
+      setTimeout(() => process.exit(code), 100);
+    },
+  });
+
   /**
    * Before any test runs: the settings must be valid and where the run writes usable. A mistake there stops the run
    * before any model call, with one line and exit 1 (not Vitest's "Unhandled Error" with a stack).
@@ -69,8 +82,10 @@ export default class LokalReporter implements Reporter {
     const root = this.#vitest?.config.root ?? process.cwd();
     let shared: ReturnType<typeof sharedSettings>;
     try {
-      shared = sharedSettings(resolveSettingsTree(BENCHMARKS.map((b) => b.settings), this.#options.settings, { cwd: root }));
+      const tree = resolveSettingsTree(BENCHMARKS.map((b) => b.settings), this.#options.settings, { cwd: root });
+      shared = sharedSettings(tree);
       requireOutputFolder(path.resolve(root, shared.output));
+      requireSeparateOutputs(tree, BENCHMARKS, root);
       if (!splitModelList(shared.model ?? '').every((m) => m.startsWith('replay:'))) requireCacheFile(shared.cacheFile ?? DEFAULT_CACHE_FILE, shared.cache ?? 'readwrite');
     } catch (error) {
       if (!(error instanceof LokalConfigError)) throw error;
@@ -81,6 +96,7 @@ export default class LokalReporter implements Reporter {
       process.exit(1);
     }
     this.#progress.start(this.#options.settings, root);
+    this.#interrupt.arm();
     // The main process is idle while the tests run: load the report's modules (vega) now rather than after them.
     if (shared.report?.toLowerCase() !== 'off' || process.env.GITHUB_STEP_SUMMARY) preloadReportModules();
   }
@@ -95,6 +111,17 @@ export default class LokalReporter implements Reporter {
   }
 
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): Promise<void> {
+    try {
+      await this.#endRun(testModules, errors, reason);
+    } finally {
+      // An interrupted run ends as the signal would have ended it (130, 143), after its results are written.
+      const signal = this.#interrupt.signal;
+      this.#interrupt.disarm();
+      if (signal) process.exitCode = signalExitCode(signal);
+    }
+  }
+
+  async #endRun(testModules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): Promise<void> {
     this.#progress.stop();
     if (onlySkippedForData(testModules)) {
       process.stderr.write('lokal: no benchmark ran — no data was found for any of them (see the "skipping" lines above)\n');
@@ -104,7 +131,11 @@ export default class LokalReporter implements Reporter {
     const run = collectGroups(testModules, BENCHMARKS);
     for (const warning of run.warnings) this.#log(`lokal: ${warning}`);
     // An eval file that never finished and left no group behind (its worker died while collecting) fails the run too.
-    const why = incompleteReason(errors, reason);
+    const signal = this.#interrupt.signal;
+    const why = signal ? `the run was interrupted (${signal}) before these groups finished` : incompleteReason(errors, reason);
+    // A -t filter that keeps part of a benchmark, or an interrupt that skipped the tests not yet started, leaves a
+    // partial run: its groups that lost items are missing like those whose worker died.
+    const filter = this.#vitest?.config.testNamePattern;
     const evalModules = testModules.filter((m) => m.moduleId.endsWith('.eval.ts') || m.project.config.runner === RUNNER_FILE);
     const lost = unfinishedModules(evalModules).filter((id) => !moduleHasGroups(testModules, id));
     for (const id of lost) this.#log(`lokal: ${path.relative(process.cwd(), id) || id} did not finish: ${why.replace(/ before these groups finished$/u, '')}; its results were not written`);
@@ -129,7 +160,7 @@ export default class LokalReporter implements Reporter {
       const folders = modelFolders([...(listed.length > 1 ? listed : []), ...run.benchmarks.map((b) => b.model)]);
       const writtenByModel = new Map<string | undefined, Map<string, string>>();
       const objects = new Map<string, object>();
-      for (const { definition, groups, missing, model } of run.benchmarks) {
+      for (const { definition, groups, missing: unfinished, model, skippedItems, items, cutGroups } of run.benchmarks) {
         const output = path.join(shared.output, folders.get(model) ?? '');
         const fileKey = folders.size > 0 ? `${definition.name} ${model ?? ''}` : definition.name;
         const written = writtenByModel.get(model) ?? new Map<string, string>();
@@ -137,7 +168,11 @@ export default class LokalReporter implements Reporter {
         if (folders.size > 0) this.#log(`\nlokal: model ${model ?? '?'}`);
         try {
           // A run whose groups did not all finish: gates over missing groups fail, results go beside the complete file.
-          const incomplete: Incompleteness | undefined = missing.length > 0 ? { missing, reason: why } : undefined;
+          const cut = signal !== undefined || filter !== undefined ? cutGroups : [];
+          const missing = [...unfinished, ...cut.filter((k) => !unfinished.includes(k))];
+          const byFilter = unfinished.length === 0 && signal === undefined && cut.length > 0;
+          const reasonHere = byFilter ? `a -t filter (${filter}) kept ${items - skippedItems} of ${items} items` : why;
+          const incomplete: Incompleteness | undefined = missing.length > 0 ? { missing, reason: reasonHere } : undefined;
           const own = clauses.get(definition.name) ?? [];
           const finishedKeys = groups.map((g) => g.aggregate.key).filter((k) => !missing.includes(k));
           const gates = incomplete ? gatesOfIncompleteRun(definition.name, own, finishedKeys, incomplete) : { judged: own, failed: [] };
@@ -150,7 +185,8 @@ export default class LokalReporter implements Reporter {
             const file = path.resolve(root, output, incompleteResultsFile(definition.resultsFile));
             await writeFileAtomic(file, incompleteResultsText(definition.name, report.resultsText, incomplete, gates.failed));
             this.files.set(fileKey, file);
-            this.#log(`lokal: wrote ${path.relative(process.cwd(), file) || file} (complete: false; ${path.relative(process.cwd(), complete) || complete} left as it was)`);
+            const kept = groups.reduce((n, g) => n + g.records.length, 0);
+            this.#log(`lokal: wrote ${path.relative(process.cwd(), file) || file} (complete: false; the ${kept} ${kept === 1 ? 'item' : 'items'} that finished; ${path.relative(process.cwd(), complete) || complete} left as it was)`);
             failed = true;
           } else if (report.resultsText !== undefined) {
             await writeFileAtomic(complete, report.resultsText);

@@ -1,8 +1,8 @@
 // What the reporter writes beside the results files once they are written: the HTML report (`<output>/report.html`
 // unless LOKAL_REPORT moves it or says `off`) and, in a GitHub Actions job, the Markdown summary appended to the file
 // GITHUB_STEP_SUMMARY names. The report modules (vega) load only in runs that write a report, preloaded while the tests run.
-import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
+import { appendFileOrRestore } from '../src/core/io.ts';
 import type { ReportInput, RunResults } from '../src/report/types.ts';
 
 export interface RunOutputsOptions {
@@ -84,7 +84,8 @@ export async function writeRunOutputs(options: RunOutputsOptions): Promise<RunOu
   if (options.stepSummary) {
     try {
       const { stepSummaryMarkdown } = await import('../src/report/markdown.ts');
-      await appendFile(options.stepSummary, stepSummaryMarkdown(input));
+      // A failed append (a full disk) is cut back off: no partial table stays in the job summary.
+      await appendFileOrRestore(options.stepSummary, stepSummaryMarkdown(input));
       written.stepSummary = options.stepSummary;
     } catch (error) {
       log(`lokal: could not append to GITHUB_STEP_SUMMARY (${options.stepSummary}): ${(error as Error).message}`);

@@ -3,6 +3,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { checkOutputPath } from './output.ts';
 
 export const COMPARE_USAGE = `usage: lokal compare <results.json|results folder> <results.json|folder>... [-o compare.html] [--no-html]
   2 to 10 runs (a run's multiloko.json, kalahi.json, \`lokal score\` output, or the folder holding them); the first is
@@ -30,6 +31,8 @@ export async function compareCommand(argv: string[]): Promise<number> {
   }
   const output = values['no-html'] ? undefined : (values.output ?? 'compare.html');
   if (output && (await stat(output).catch(() => undefined))?.isDirectory()) throw new Error(`--output ${output}: is a folder (EISDIR); give a file name`);
+  // A run given as a folder is read for its multiloko.json / kalahi.json.
+  await checkOutputPath('lokal compare', output, positionals.map((source) => ({ path: source, role: 'a run being compared', folder: /^(?:multiloko|kalahi)\.json$/iu })));
   const { readRunResults } = await import('../report/index.ts');
   const runs = positionals.map((source, i) => {
     let results;

@@ -18,7 +18,10 @@ export async function kalahiCommand(argv: string[]): Promise<number> {
   });
   if (!values.input) throw new UsageError('lokal kalahi score: -i <kalahi csv> is required');
   if (!values.responses) throw new UsageError('lokal kalahi score: -r <responses.jsonl> is required');
-  await checkOutputPath('lokal kalahi score', values.output);
+  await checkOutputPath('lokal kalahi score', values.output, [
+    { path: values.input, role: 'the Kalahi CSV (-i)' },
+    { path: values.responses, role: 'the responses file (-r)' },
+  ]);
   const output = await scoreKalahiFiles(values.input, values.responses, { chrfPlusPlus: values.chrfpp });
   const text = JSON.stringify(output, null, 4);
   if (values.output) {

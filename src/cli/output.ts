@@ -1,6 +1,7 @@
 // What every command does with its output: messages on stderr, `-o` checked before the work and written atomically.
 import { stat } from 'node:fs/promises';
 import { writeFileAtomicSync, type ChunkedText } from '../core/io.ts';
+import { outputClash, type RunPath } from '../core/runPaths.ts';
 import { ioError } from '../data/files.ts';
 
 /**
@@ -19,9 +20,14 @@ export function say(text: string): void {
   process.stderr.write(text);
 }
 
-/** `-o` checked before any work: a folder (or a path under a file) fails now, not after the scoring. */
-export async function checkOutputPath(command: string, output: string | undefined): Promise<void> {
+/**
+ * `-o` checked before any work: a folder (or a path under a file) fails now, not after the scoring, and so does a path
+ * that is one of the command's inputs (it would be replaced by the output).
+ */
+export async function checkOutputPath(command: string, output: string | undefined, inputs: readonly RunPath[] = []): Promise<void> {
   if (!output) return;
+  const clash = outputClash({ path: output, role: 'the output' }, inputs);
+  if (clash) throw new Error(`${command}: --output ${clash}; give another file name`);
   const stats = await stat(output).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : error));
   if (stats instanceof Error) throw new Error(`${command}: --output ${output}: cannot be written (${stats.code ?? stats.message})`);
   if (stats?.isDirectory()) throw new Error(`${command}: --output ${output}: is a folder (EISDIR); give a file name`);

@@ -30,7 +30,10 @@ export async function scoreCommand(argv: string[]): Promise<number> {
   if (values.sum && values.sum !== 'fold' && values.sum !== 'neumaier') {
     throw new UsageError(`lokal score: --sum must be "fold" or "neumaier", not ${JSON.stringify(values.sum)}`);
   }
-  await checkOutputPath('lokal score', values.output);
+  await checkOutputPath('lokal score', values.output, [
+    { path: values.predictions!, role: 'the predictions file (-p)' },
+    { path: values.dataset_location!, role: 'a file of the dataset (-d)', folder: /\.(?:jsonl|enc|xz|tar)$/iu },
+  ]);
   const dataset = await loadMultiLoKo(values.dataset_location, values.subset);
   const rows = await readPredictions(values.predictions!);
   const output = scoreMultiLoKoPredictions(dataset, rows, {

@@ -1,6 +1,6 @@
 // Small file helpers shared by the CLI and the reporters.
-import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { closeSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { appendFile, mkdir, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { dirname, join, basename } from 'node:path';
 
 /** A failed write, naming the file and the system's reason (ENOSPC, EISDIR, EACCES, …). */
@@ -25,6 +25,73 @@ function tempPathFor(file: string): string {
   return join(dirname(file), `.${basename(file)}.${process.pid}.${Date.now()}.tmp`);
 }
 
+/** Whether a process with this id runs (EPERM: it does, as another user's). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+}
+
+/**
+ * Removes the temp files that earlier writes of `file` left behind when they were killed (`.<name>.<pid>.<time>.tmp`,
+ * and the report writer's former `<name>.<pid>.tmp`), only those whose writer process is gone. Best effort.
+ */
+export function removeStaleTemps(file: string): string[] {
+  const name = escapeRegExp(basename(file));
+  const pattern = new RegExp(`^(?:\\.${name}\\.(\\d+)\\.\\d+|${name}\\.(\\d+))\\.tmp$`, 'u');
+  const removed: string[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync(dirname(file));
+  } catch {
+    return removed;
+  }
+  for (const entry of entries) {
+    const match = pattern.exec(entry);
+    if (!match) continue;
+    const pid = Number(match[1] ?? match[2]);
+    if (pid === process.pid || processAlive(pid)) continue;
+    try {
+      rmSync(join(dirname(file), entry), { force: true });
+      removed.push(entry);
+    } catch {
+      // another run's cleanup got there first, or the folder is read-only: the write below reports what matters
+    }
+  }
+  return removed;
+}
+
+/**
+ * Appends text to a file; when the append fails part-way (a full disk), the file is cut back to its length before,
+ * so no half-written piece (a partial Markdown table) stays.
+ */
+export async function appendFileOrRestore(file: string, text: string, append: (file: string, text: string) => Promise<void> = appendFile): Promise<void> {
+  let before: number | undefined;
+  try {
+    before = (await stat(file)).size;
+  } catch {
+    before = undefined;
+  }
+  try {
+    await append(file, text);
+  } catch (error) {
+    try {
+      if (before === undefined) await rm(file, { force: true });
+      else await truncate(file, before);
+    } catch {
+      // the append's own error is the one to report
+    }
+    throw error;
+  }
+}
+
 /** Writes via a temp file in the same folder and renames, so readers never see a half-written file; a failed write leaves no temp file. */
 export async function writeFileAtomic(file: string, content: string): Promise<void> {
   try {
@@ -32,6 +99,7 @@ export async function writeFileAtomic(file: string, content: string): Promise<vo
   } catch (error) {
     throw writeError(file, error);
   }
+  removeStaleTemps(file);
   const temp = tempPathFor(file);
   try {
     await writeFile(temp, content);
@@ -79,6 +147,7 @@ export function writeFileAtomicSync(file: string, content: string | ChunkedText)
   } catch (error) {
     throw writeError(file, error);
   }
+  removeStaleTemps(file);
   const temp = tempPathFor(file);
   let fd: number | undefined;
   try {

@@ -2,6 +2,7 @@
 // or a response cache that cannot be created, would otherwise fail only after every answer was paid for (or lost).
 import { accessSync, constants, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
+import { cacheSignatureProblem } from '../models/cache.ts';
 import { LokalConfigError } from './settings.ts';
 
 function statOf(target: string): Stats | undefined {
@@ -48,6 +49,8 @@ export function cacheFileProblem(file: string, mode: 'off' | 'read' | 'write' | 
   if (stat) {
     if (stat.isDirectory()) return 'is a folder (EISDIR); give a file name';
     if (!stat.isFile()) return 'is not a regular file';
+    const signature = cacheSignatureProblem(path.resolve(file));
+    if (signature) return signature;
     if (!writes) return undefined;
     const code = unwritable(path.resolve(file), false);
     return code === undefined ? undefined : `is not writable (${code})`;

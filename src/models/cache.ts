@@ -90,6 +90,50 @@ function isEntry(value: unknown): value is Entry {
   return false;
 }
 
+/**
+ * The first line of every cache file this package creates: a file is appended to (and a torn last line cut) only when
+ * it starts with this line or, for caches written before it existed, with a cache entry.
+ */
+export const CACHE_HEADER = '{"lokal_response_cache":1}';
+
+/** How much of a file's first line is read to tell whether it is a cache (an entry holds a whole reply). */
+const SIGNATURE_BYTES = 1 << 22;
+
+/**
+ * Why `file` is not a response cache (it exists and its first line is neither the header nor a cache entry), or
+ * undefined: a missing or empty file, or a prefix of the header (a first write cut short), is a cache yet to be written.
+ */
+export function cacheSignatureProblem(file: string): string | undefined {
+  const fd = openCache(file);
+  if (fd === undefined) return undefined;
+  let head: Buffer;
+  try {
+    const size = fstatSync(fd).size;
+    head = Buffer.alloc(Math.min(size, SIGNATURE_BYTES));
+    let read = 0;
+    while (read < head.length) {
+      const n = readSync(fd, head, read, head.length - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    head = head.subarray(0, read);
+  } catch (error) {
+    throw ioError(file, 'cannot read the response cache', error);
+  } finally {
+    closeSync(fd);
+  }
+  if (head.length === 0 || `${CACHE_HEADER}\n`.startsWith(head.toString('utf8'))) return undefined;
+  const newline = head.indexOf(0x0a);
+  const first = head.subarray(0, newline === -1 ? head.length : newline).toString('utf8').trim();
+  if (first === CACHE_HEADER) return undefined;
+  try {
+    if (isEntry(JSON.parse(first))) return undefined;
+  } catch {
+    // not JSON: not a cache
+  }
+  return 'is not a response cache (its first line is neither the cache header nor a cache entry), so it is neither read nor appended to; set LOKAL_CACHE_FILE to a cache file or a new path';
+}
+
 const CHUNK_BYTES = 1 << 20;
 /** A longer line cannot be a cache entry we wrote (and would not fit in a string): skipped unread. */
 const MAX_LINE_BYTES = 2 ** 28;
@@ -134,7 +178,7 @@ export function readCacheFile(file: string, warn: (message: string) => void): { 
     const text = bytes > MAX_LINE_BYTES ? undefined : (pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces)).toString('utf8');
     pieces = [];
     lineBytes = 0;
-    if (text !== undefined && text.trim() === '') return;
+    if (text !== undefined && (text.trim() === '' || text === CACHE_HEADER)) return;
     let value: unknown;
     try {
       value = text === undefined ? undefined : JSON.parse(text);
@@ -200,6 +244,17 @@ function endsWithoutNewline(file: string): boolean {
   }
 }
 
+/** Whether the cache file is absent or holds nothing (its first write starts with the header). */
+function fileIsEmpty(file: string): boolean {
+  const fd = openCache(file);
+  if (fd === undefined) return true;
+  try {
+    return fstatSync(fd).size === 0;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export interface CachedProvider extends ModelProvider {
   readonly stats: CacheStats;
   readonly mode: CacheMode;
@@ -218,9 +273,13 @@ export function withCache(provider: ModelProvider, options: CacheOptions = {}): 
   const writes = mode === 'write' || mode === 'readwrite';
   let entries: Map<string, Entry> | undefined;
   let needsNewline = false;
+  let needsHeader = false;
 
   const load = () => {
     if (!entries) {
+      // Only a cache is read, repaired or appended to: a predictions or results file named here stays as it is.
+      const problem = cacheSignatureProblem(file);
+      if (problem) throw new DataError(file, problem, { code: 'invalid-record' });
       const read = readCacheFile(file, reads ? warn : () => undefined);
       entries = reads ? read.entries : new Map();
       // A torn last line is cut off before appending, so new entries start on a line of their own.
@@ -232,6 +291,7 @@ export function withCache(provider: ModelProvider, options: CacheOptions = {}): 
         }
       }
       needsNewline = endsWithoutNewline(file);
+      needsHeader = fileIsEmpty(file);
     }
     return entries;
   };
@@ -239,11 +299,12 @@ export function withCache(provider: ModelProvider, options: CacheOptions = {}): 
     if (!writes) return;
     try {
       mkdirSync(path.dirname(file), { recursive: true });
-      appendFileSync(file, `${needsNewline ? '\n' : ''}${JSON.stringify(entry)}\n`);
+      appendFileSync(file, `${needsHeader ? `${CACHE_HEADER}\n` : needsNewline ? '\n' : ''}${JSON.stringify(entry)}\n`);
     } catch (error) {
       throw ioError(file, 'cannot write the response cache', error);
     }
     needsNewline = false;
+    needsHeader = false;
     stats.written++;
     if (reads) entries!.set(entry.key, entry);
   };

@@ -1,6 +1,7 @@
 // The HTML report: render it from parsed results, or read a results folder and write `report.html` beside them.
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { writeFileAtomic } from '../core/io.ts';
 import { renderHtmlReport } from './html.ts';
 import type { ReportInput, RunResults } from './types.ts';
 
@@ -31,8 +32,7 @@ export function readRunResults(location: string): RunResults {
 /** Renders and writes the report atomically (a half-written report is never left at `file`); returns the HTML. */
 export async function writeHtmlReport(file: string, input: ReportInput): Promise<string> {
   const text = await renderHtmlReport(input);
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, text);
-  renameSync(temporary, file);
+  // The results writer's: a failed write (ENOSPC, a folder in the way) leaves no temp file, and stale ones are removed.
+  await writeFileAtomic(file, text);
   return text;
 }

@@ -13,6 +13,11 @@ export interface CollectedBenchmark {
   missing: string[];
   /** The model of these groups: a run listing several models rolls each up on its own, in the order first seen. */
   model: string | undefined;
+  /** Item tests of this benchmark (and model) that were skipped — by a `-t` filter when the run has one — and of all. */
+  skippedItems: number;
+  items: number;
+  /** Keys of the groups that lost items to skipping (a group the filter skipped entirely included), in group order. */
+  cutGroups: string[];
 }
 
 export interface CollectedRun {
@@ -28,6 +33,16 @@ interface Entry {
   suites: TestSuite[];
   items: Array<ItemView<unknown>>;
   status: GroupStatus;
+}
+
+/** Item tests skipped, and the keys of the groups that have any, over a benchmark's entries. */
+function skipped(mine: readonly Entry[]): Pick<CollectedBenchmark, 'skippedItems' | 'items' | 'cutGroups'> {
+  const cut = mine.filter((e) => e.items.some((i) => i.state === 'skipped')).sort((a, b) => a.info.order - b.info.order);
+  return {
+    skippedItems: mine.reduce((n, e) => n + e.items.filter((i) => i.state === 'skipped').length, 0),
+    items: mine.reduce((n, e) => n + e.items.length, 0),
+    cutGroups: [...new Set(cut.map((e) => e.info.key))],
+  };
 }
 
 /** One benchmark's (one model's) groups rolled up, and the keys of those that did not finish. */
@@ -87,10 +102,11 @@ export function collectGroups(modules: ReadonlyArray<TestModule>, registry: read
   for (const name of unknown) warnings.push(`results of benchmark "${name}" are not rolled up: it is not registered with the reporter (lokalEvals({ benchmarks: [...] }))`);
   const benchmarks: CollectedBenchmark[] = [];
   for (const definition of registry) {
-    const ofBenchmark = [...entries.values()].filter((e) => e.info.benchmark === definition.name && e.status !== 'filtered');
+    const all = [...entries.values()].filter((e) => e.info.benchmark === definition.name);
+    const ofBenchmark = all.filter((e) => e.status !== 'filtered');
     for (const model of new Set(ofBenchmark.map((e) => e.info.model))) {
       const rolled = rollUp(definition, ofBenchmark.filter((e) => e.info.model === model));
-      if (rolled.groups.length > 0) benchmarks.push({ definition, ...rolled, model });
+      if (rolled.groups.length > 0) benchmarks.push({ definition, ...rolled, model, ...skipped(all.filter((e) => e.info.model === model)) });
     }
     if (ofBenchmark.length > 0) continue;
     if ([...entries.values()].some((e) => e.info.benchmark === definition.name)) {

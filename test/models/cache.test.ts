@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
-import { generateCacheKey, parseCacheMode, scoreCacheKey, withCache } from '../../src/models/cache.ts';
+import { CACHE_HEADER, generateCacheKey, parseCacheMode, scoreCacheKey, withCache } from '../../src/models/cache.ts';
 import { startFakeOpenAIServer, toyAnswer } from '../support/fakeOpenAIServer.ts';
 import type { ContinuationRequest, GenerateRequest, ModelDescription, ModelProvider } from '../../src/models/types.ts';
 
@@ -102,7 +102,8 @@ describe('withCache', () => {
     await withCache(p, { file, mode: 'write', env: {} }).generate([{ prompt: 'x' }]);
     await withCache(p, { file, mode: 'write', env: {} }).generate([{ prompt: 'x' }]);
     expect(p.generateCalls).toBe(4);
-    expect(readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(2);
+    // The cache header, then one line per write.
+    expect(readFileSync(file, 'utf8').trim().split('\n')).toEqual([CACHE_HEADER, expect.any(String), expect.any(String)]);
     const r = await withCache(p, { file, env: { LOKAL_CACHE: 'read' } }).generate([{ prompt: 'x' }]);
     expect(r[0]!.cached).toBe(true);
     expect(p.generateCalls).toBe(4);
@@ -117,17 +118,18 @@ describe('withCache', () => {
     const cached = withCache(p, { file, env: {}, warn: (m) => warnings.push(m) });
     const out = await cached.generate([{ prompt: 'a' }, { prompt: 'c' }]);
     expect(out.map((r) => r.cached)).toEqual([true, false]);
-    expect(warnings).toEqual([`${file}:3: skipping a torn last line (an interrupted write); it will be recomputed`]);
+    expect(warnings).toEqual([`${file}:4: skipping a torn last line (an interrupted write); it will be recomputed`]);
     const lines = readFileSync(file, 'utf8').split('\n');
     expect(lines.at(-1)).toBe('');
     for (const line of lines.slice(0, -1)) expect(() => JSON.parse(line)).not.toThrow();
-    expect(lines).toHaveLength(4);
+    expect(lines).toHaveLength(5);
+    expect(lines[0]).toBe(CACHE_HEADER);
     // a malformed line in the middle is skipped too, never a crash
-    writeFileSync(file, `not json\n${readFileSync(file, 'utf8')}`);
+    writeFileSync(file, readFileSync(file, 'utf8').replace(`${CACHE_HEADER}\n`, `${CACHE_HEADER}\nnot json\n`));
     const later: string[] = [];
     const again = await withCache(p, { file, env: {}, warn: (m) => later.push(m) }).generate([{ prompt: 'c' }]);
     expect(again[0]!.cached).toBe(true);
-    expect(later).toEqual([`${file}:1: skipping a malformed cache line (not a cache entry)`]);
+    expect(later).toEqual([`${file}:2: skipping a malformed cache line (not a cache entry)`]);
   });
 
   test('the API key never reaches the cache file', async () => {
@@ -140,7 +142,7 @@ describe('withCache', () => {
       await provider.generate([{ prompt: 'k' }]);
       await provider.scoreContinuations([{ prompt: 'k', continuation: 'v' }]);
       const text = readFileSync(file, 'utf8');
-      expect(text.trim().split('\n')).toHaveLength(2);
+      expect(text.trim().split('\n')).toHaveLength(3); // the header and two entries
       expect(text).not.toContain(key);
     } finally {
       await server.close();
@@ -185,7 +187,7 @@ describe('resume after SIGKILL', () => {
       first.proc.kill('SIGKILL');
       expect((await first.exited).signal).toBe('SIGKILL');
       expect(server.stats.answered).toBe(killAfter);
-      expect(readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(killAfter);
+      expect(readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(1 + killAfter); // the header and the answers
 
       holding = false;
       const requestsBefore = server.stats.requests;

@@ -11,7 +11,8 @@ export function callsLine(summary: Pick<RunSummary, 'model' | 'model_description
   const model = summary.model;
   if (model?.startsWith('replay:')) {
     const file = model.slice('replay:'.length);
-    if (summary.model_description === null) {
+    // No description and no answer: the replay never opened (a -t filter that skips the gate tests leaves answers).
+    if (summary.model_description === null && summary.calls.model_calls === 0) {
       return existsSync(path.resolve(root, file)) ? `the predictions file ${file} could not be read (see the failed tests)` : `the predictions file ${file} does not exist`;
     }
     return `${summary.calls.model_calls} answers read from the predictions file`;

@@ -1,12 +1,13 @@
 // No partial run passes for a complete one: a child Vitest run of the toy benchmark whose item 4 SIGKILLs its own
 // worker (as the OOM killer would) must leave the previous complete toy.json alone, write toy.incomplete.json with
 // complete: false and the groups that did not finish, fail the gates over them, exit 1 and say the worker exited.
-// A -t filter that skips the whole benchmark leaves its results file alone and blames no runner configuration.
+// A -t filter that skips the whole benchmark leaves its results file alone and blames no runner configuration; one
+// that keeps part of it writes the incomplete file with the filter as the reason.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { runVitest } from '../../vitest/helpers.ts';
+import { MULTILOKO_EVAL, runVitest } from '../../vitest/helpers.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-incomplete-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -89,13 +90,38 @@ describe('a -t filter', () => {
     expect(run.stdout).toContain('lokal: toy: every test was skipped (a -t filter or .skip); its results file is left as it was');
   });
 
-  test('that skips one group rolls up the other alone', { timeout: 120_000 }, async () => {
+  test('that keeps one group: the incomplete file names the filter, the complete file is left as it was', { timeout: 120_000 }, async () => {
     const { output, predictions } = setUp('one-group');
     const run = await runVitest(['run', '--config', CONFIG, '-t', 'europe'], { LOKAL_MODEL: `replay:${predictions}`, LOKAL_OUTPUT: output });
     const show = `${run.stdout}\n${run.stderr}`;
-    expect(run.code, show).toBe(0);
+    expect(run.code, show).toBe(1);
     expect(show).not.toContain('configure the lokal runner');
-    const results = JSON.parse(readFileSync(path.join(output, 'toy.json'), 'utf8'));
+    expect(readFileSync(path.join(output, 'toy.json'), 'utf8')).toBe(PREVIOUS);
+    const results = JSON.parse(readFileSync(path.join(output, 'toy.incomplete.json'), 'utf8'));
+    expect(results.complete).toBe(false);
+    expect(results.incomplete_reason).toBe('a -t filter (/europe/) kept 3 of 5 items');
+    expect(results.missing_subsets).toEqual(['asia']);
     expect(Object.keys(results.continents)).toEqual(['europe']);
+    expect(run.stdout).toContain('lokal: toy: INCOMPLETE run: a -t filter (/europe/) kept 3 of 5 items: asia');
+  });
+
+  test('that keeps one MultiLoKo item of 21: the incomplete file, and the line says the answer was read', { timeout: 180_000 }, async () => {
+    const { output } = setUp('multiloko-item');
+    writeFileSync(path.join(output, 'multiloko.json'), PREVIOUS);
+    const predictions = path.join(dir, 'multiloko-item', 'predictions.jsonl');
+    writeFileSync(predictions, `${JSON.stringify({ language: 'italian', id: '001_colosseo.txt', prediction: 'Roma' })}\n`);
+    const run = await runVitest(['run', '--project', 'evals', MULTILOKO_EVAL, '-t', 'Colosseo'], {
+      LOKAL_MULTILOKO: 'data/fixtures/multiloko',
+      LOKAL_SUBSETS: 'local',
+      LOKAL_MODEL: `replay:${predictions}`,
+      LOKAL_OUTPUT: output,
+    });
+    const show = `${run.stdout}\n${run.stderr}`;
+    expect(readFileSync(path.join(output, 'multiloko.json'), 'utf8'), show).toBe(PREVIOUS);
+    const results = JSON.parse(readFileSync(path.join(output, 'multiloko.incomplete.json'), 'utf8'));
+    expect(results.incomplete_reason).toMatch(/^a -t filter \(\/Colosseo\/\) kept 1 of \d+ items$/u);
+    expect(results.italian['001_colosseo.txt'].em).toBe(1);
+    expect(run.stdout).toContain('1 answers read from the predictions file');
+    expect(show).not.toContain('could not be read');
   });
 });
