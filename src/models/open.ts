@@ -88,9 +88,11 @@ export class ModelUnusableError extends Error {
     /** Whether the model was configured (LOKAL_MODEL, lokal.config.json, options) or is the default one. */
     readonly configured: boolean,
     cause: unknown,
+    /** The setting that named it: LOKAL_MODEL, or a benchmark's own (LOKAL_KALAHI_MODEL). */
+    variable = 'LOKAL_MODEL',
   ) {
     const reason = (cause instanceof Error ? cause.message : String(cause)).replace(/\s*\n\s*/gu, ' ').trim();
-    const setting = configured ? `LOKAL_MODEL=${spec}` : `LOKAL_MODEL is not set and the default model ${spec}`;
+    const setting = configured ? `${variable}=${spec}` : `LOKAL_MODEL is not set and the default model ${spec}`;
     super(`${setting} cannot be used: ${reason}`);
     this.name = 'ModelUnusableError';
     this.stack = `${this.name}: ${this.message}`;

@@ -1,6 +1,6 @@
 // Kalahi's settings: the `kalahi` object of lokal.config.json / options, and its LOKAL_* variables.
 import { z } from 'zod';
-import { asIs, list, lowerCase, type SettingsSection } from '../../core/settings.ts';
+import { asIs, list, lowerCase, MODEL_SETTING, type SettingsSection } from '../../core/settings.ts';
 import type { KalahiVariant } from './data.ts';
 
 // data.ts's KALAHI_VARIANTS, repeated so that the settings (loaded with the registry in every process) do not load
@@ -24,6 +24,8 @@ const oneOrMore = <T extends readonly [string, ...string[]]>(values: T) => z.uni
 
 /** The `kalahi` object of lokal.config.json / options; every field optional (defaults in config.ts). */
 export const KALAHI_SETTINGS_SHAPE = {
+  /** Kalahi's own model, instead of the shared `model`. */
+  model: MODEL_SETTING,
   /** Folder holding filipino.csv, filipino_partially_enriched.csv, filipino_unenriched.csv (or one of those files). */
   data: z.string().min(1).optional(),
   /** Variant(s) to run, one suite each: full, partially_enriched, unenriched. */
@@ -46,6 +48,7 @@ export const KALAHI_SETTINGS: SettingsSection = {
   defaults: {},
   env: {
     LOKAL_KALAHI: { field: 'data', parse: asIs },
+    LOKAL_KALAHI_MODEL: { field: 'model', parse: asIs },
     LOKAL_KALAHI_VARIANT: { field: 'variant', parse: list },
     LOKAL_KALAHI_TASKS: { field: 'tasks', parse: list },
     LOKAL_KALAHI_BUDGET: { field: 'budget', parse: asIs },
