@@ -174,14 +174,17 @@ export async function benchmarkSuite<Settings>(definition: BenchmarkDefinition<S
   // The benchmark's own model (`<benchmark>.model`) or the shared one; several (LOKAL_MODEL=a,b) run one after another.
   const { model: configuredModel, setting: modelSetting } = benchmarkModel(tree, definition.settings);
   const modelOptions = lokalModelOptions(shared);
-  const specs = await specsServing(definition, splitModelList(modelSpec({ model: configuredModel })), modelOptions, names, modelSetting);
-  if (specs.length === 0) return;
   let plan: SuiteJob['plan'];
   try {
     plan = (await definition.prepare(settings, clauses)) as SuiteJob['plan'];
   } catch (error) {
     if (skipIfDataAbsent(definition.name, definition.dataConfigured(settings), error, definition.dataHint)) return;
     throw error;
+  }
+  const specs = await specsServing(definition, splitModelList(modelSpec({ model: configuredModel })), modelOptions, names, modelSetting);
+  if (specs.length === 0) {
+    await plan.close?.();
+    return;
   }
   // Several models (LOKAL_MODEL=a,b): the plan (data loading) is shared, one describe per model, run one after another.
   const jobs: SuiteJob[] = specs.map((spec) => ({ plan, definition, spec, modelOptions }));

@@ -28,8 +28,8 @@ describe('a model per benchmark', () => {
   });
 
   test('a bad model list in LOKAL_KALAHI_MODEL is an error naming that variable', () => {
-    expect(() => resolveSettingsTree(SECTIONS, {}, { cwd: path.join(dir, 'none'), env: { LOKAL_KALAHI_MODEL: 'replay:a.jsonl,' } })).toThrow(LokalConfigError);
-    expect(() => resolveSettingsTree(SECTIONS, {}, { cwd: path.join(dir, 'none'), env: { LOKAL_KALAHI_MODEL: 'replay:a.jsonl,' } })).toThrow(/^LOKAL_KALAHI_MODEL: .*stray comma/);
+    expect(() => resolveSettingsTree(SECTIONS, {}, { cwd: path.join(dir, 'none'), env: { LOKAL_KALAHI_MODEL: 'replay:a.jsonl,replay:a.jsonl' } })).toThrow(LokalConfigError);
+    expect(() => resolveSettingsTree(SECTIONS, {}, { cwd: path.join(dir, 'none'), env: { LOKAL_KALAHI_MODEL: 'replay:a.jsonl,replay:a.jsonl' } })).toThrow(/^LOKAL_KALAHI_MODEL: .*twice/);
   });
 });
 
