@@ -130,7 +130,7 @@ export function judgeKalahiBaseline(suites: readonly KalahiSuiteRecords[], basel
     for (const r of s.records) {
       const b = base.get(r.promptVariationId);
       if (!r.mc || !b || b.mc1 === null) continue;
-      const flip = { promptVariationId: r.promptVariationId, baseline: b.preferred, current: r.mc.preferred.text };
+      const flip = { promptVariationId: r.promptVariationId, baseline: b.preferred, current: r.mc.preferred?.text ?? '' };
       if (b.mc1 === 1 && r.mc.normalised.mc1 !== 1) worse.push(flip);
       else if (b.mc1 !== 1 && r.mc.normalised.mc1 === 1) better.push(flip);
     }

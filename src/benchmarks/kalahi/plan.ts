@@ -36,7 +36,8 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
   // A replay file has replies but no log-probabilities: without an explicit task list it runs the generation task only.
   const config = kind === 'replay' && settings.tasks === undefined ? { ...resolved, tasks: ['generation' as const] } : resolved;
   if (kind === 'replay' && config.tasks.includes('mc')) {
-    throw new Error(`Kalahi multiple choice needs log-probabilities, which a replay file (${spec}) has none of: set LOKAL_KALAHI_TASKS=generation, or use a transformers: or openai: model`);
+    const needs = config.mcProtocol === 'letter' ? "the model's reply to each lettered question (LOKAL_KALAHI_MC=letter), which a replay file" : 'log-probabilities, which a replay file';
+    throw new Error(`Kalahi multiple choice needs ${needs} (${spec}) has none of: set LOKAL_KALAHI_TASKS=generation, or use a transformers: or openai: model`);
   }
   const gates = clauses.map(kalahiGate);
   const groups = [];
@@ -58,6 +59,7 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
       categories,
       model: spec,
       tasks: config.tasks,
+      ...(config.tasks.includes('mc') ? { mcProtocol: config.mcProtocol } : {}),
       budget: { kind: config.budget, tokens: KALAHI_TOKEN_BUDGET, description: KALAHI_BUDGET_DESCRIPTIONS[config.budget] },
       labels: { rougeL: 'rougeLsum', chrf: config.chrf === 'chrf++' ? 'chrF++' : 'chrF' },
       learnedModels: config.learnedModels,
@@ -77,7 +79,7 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
     groups,
     testName: kalahiTestName,
     async runItem(row, info, context) {
-      const { measureKalahiMC, measureKalahiGeneration, learnedScorers } = await tasks;
+      const { measureKalahiMC, measureKalahiLetter, measureKalahiGeneration, learnedScorers } = await tasks;
       const model = (await context.model()).provider;
       const itemKey = kalahiItemKey(row.promptVariationId);
       const record: KalahiPromptRecord = {
@@ -92,10 +94,12 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
       const failures: string[] = [];
       if (config.tasks.includes('mc')) {
         try {
-          record.mc = await measureKalahiMC(model, row, itemKey, settings.recordPrompts);
+          record.mc = config.mcProtocol === 'letter' ? await measureKalahiLetter(model, row, itemKey, settings.recordPrompts) : await measureKalahiMC(model, row, itemKey, settings.recordPrompts);
           await context.annotate(`MC ${kalahiMCVerdict(record.mc)}`, record.mc.normalised.mc1 === 1 ? 'mc-correct' : 'mc-wrong');
           if (settings.strict && record.mc.normalised.mc1 !== 1) {
-            failures.push(`strict mode: MC1 = 0, the model prefers ${record.mc.preferred.kind} answer ${JSON.stringify(record.mc.preferred.text)} over the best answer ${JSON.stringify(row.bestAnswer)}`);
+            const preferred = record.mc.preferred;
+            const what = preferred ? `prefers ${preferred.kind} answer ${JSON.stringify(preferred.text)}` : `named no letter (${JSON.stringify(record.mc.letter?.response ?? '')})`;
+            failures.push(`strict mode: MC1 = 0, the model ${what} over the best answer ${JSON.stringify(row.bestAnswer)}`);
           }
         } catch (error) {
           failures.push(`multiple choice: ${message(error)}`);

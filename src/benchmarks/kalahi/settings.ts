@@ -12,6 +12,10 @@ void everyVariantListed;
 export const KALAHI_TASKS = ['mc', 'generation'] as const;
 export type KalahiTask = (typeof KALAHI_TASKS)[number];
 
+/** `logprobs`: every answer scored by log-probability (the reference); `letter`: SEA-HELM's lettered question answered in text. */
+export const KALAHI_MC_PROTOCOLS = ['logprobs', 'letter'] as const;
+export type KalahiMCProtocol = (typeof KALAHI_MC_PROTOCOLS)[number];
+
 /** `max_length`: 256 tokens in all, prompt included (what the reference code passes); `new_tokens`: 256 new tokens (its README). */
 export const KALAHI_BUDGETS = ['max_length', 'new_tokens'] as const;
 export type KalahiBudget = (typeof KALAHI_BUDGETS)[number];
@@ -33,6 +37,8 @@ export const KALAHI_SETTINGS_SHAPE = {
   /** Tasks per prompt: mc (log-probabilities of the references), generation (greedy reply + text metrics). */
   tasks: oneOrMore(KALAHI_TASKS).optional(),
   budget: z.enum(KALAHI_BUDGETS).optional(),
+  /** How multiple choice is measured (default logprobs). */
+  mc: z.enum(KALAHI_MC_PROTOCOLS).optional(),
   chrf: z.enum(KALAHI_CHRF_VARIANTS).optional(),
   /** BERTScore encoder: Hub id or folder (default microsoft/deberta-v3-large); `off` skips the metric. */
   bertscoreModel: z.string().min(1).optional(),
@@ -52,6 +58,7 @@ export const KALAHI_SETTINGS: SettingsSection = {
     LOKAL_KALAHI_VARIANT: { field: 'variant', parse: list },
     LOKAL_KALAHI_TASKS: { field: 'tasks', parse: list },
     LOKAL_KALAHI_BUDGET: { field: 'budget', parse: asIs },
+    LOKAL_KALAHI_MC: { field: 'mc', parse: lowerCase },
     LOKAL_KALAHI_CHRF: { field: 'chrf', parse: lowerCase },
     LOKAL_BERTSCORE_MODEL: { field: 'bertscoreModel', parse: asIs },
     LOKAL_BLEURT_MODEL: { field: 'bleurtModel', parse: asIs },
