@@ -99,6 +99,15 @@ export class ModelUnusableError extends Error {
   }
 }
 
+/** The model answers, but not what this benchmark's tasks need: one line naming what is missing and the settings that work. */
+export class ModelUnsuitedError extends Error {
+  constructor(spec: string, variable: string, problem: string) {
+    super(`${variable}=${spec}: ${problem}`);
+    this.name = 'ModelUnsuitedError';
+    this.stack = `${this.name}: ${this.message}`;
+  }
+}
+
 /** Builds the provider named by `spec`; transformers:/openai: providers are wrapped in the response cache. */
 export async function openLokalModel(spec: string, options: LokalModelOptions = {}): Promise<LokalModel> {
   const { kind } = parseProviderSpec(spec);

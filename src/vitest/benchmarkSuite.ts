@@ -9,7 +9,7 @@ import { terminalLines, terminalSafeError, terminalText } from '../core/terminal
 import { splitModelList } from '../core/modelList.ts';
 import { benchmarkModel, resolveSettingsTree, sectionSettings, sharedSettings, type SettingsTree } from '../core/settings.ts';
 import { BENCHMARKS, registerBenchmark } from '../benchmarks/index.ts';
-import { lokalModelOptions, modelSpec, ModelUnusableError, type LokalModel, type LokalModelOptions } from '../models/open.ts';
+import { lokalModelOptions, modelSpec, ModelUnsuitedError, ModelUnusableError, type LokalModel, type LokalModelOptions } from '../models/open.ts';
 import type { ModelDescription } from '../models/types.ts';
 import { parseProviderSpec } from '../models/index.ts';
 import { ReplayProvider } from '../models/replay.ts';
@@ -200,6 +200,17 @@ export async function benchmarkSuite<Settings>(definition: BenchmarkDefinition<S
       } catch (error) {
         await plan.close?.();
         throw terminalSafeError(new ModelUnusableError(job.spec, configuredModel !== undefined, error, modelSetting));
+      }
+      // What the tasks need of the model (log-probabilities, a chat template) is asked once, now: a model that cannot
+      // do it fails the file with one line naming the settings that work, not every item with its own error.
+      const needs = plan.modelRequirements?.(job.spec) ?? [];
+      if (needs.length > 0) {
+        const capabilities = await job.pool.capabilities(job.spec, job.modelOptions);
+        const missing = needs.find((need) => !capabilities[need.capability].supported);
+        if (missing) {
+          await plan.close?.();
+          throw terminalSafeError(new ModelUnsuitedError(job.spec, configuredModel !== undefined ? modelSetting : 'LOKAL_MODEL', missing.problem(capabilities[missing.capability].how)));
+        }
       }
       // Several models: each is checked now but held only while its describe runs (the first stays for it).
       if (job !== jobs[0]) {

@@ -1,11 +1,11 @@
 // Kalahi's plan for a run (defineBenchmark's `prepare`): the prompt files read, one group per variant with a section
 // per category, and how a prompt runs — loaded by the definition only when a suite is declared.
-import type { BenchmarkPlan, GroupVerdict } from '../../core/benchmark.ts';
+import type { BenchmarkPlan, GroupVerdict, ModelRequirement } from '../../core/benchmark.ts';
 import { requireKnownScope, type ParsedClause } from '../../core/gates.ts';
 import { splitModelList } from '../../core/modelList.ts';
 import { modelSpec } from '../../models/open.ts';
 import { parseProviderSpec } from '../../models/index.ts';
-import { KALAHI_BUDGET_DESCRIPTIONS, KALAHI_TOKEN_BUDGET, resolveKalahiConfig, type KalahiSettings } from './config.ts';
+import { KALAHI_BUDGET_DESCRIPTIONS, KALAHI_TOKEN_BUDGET, resolveKalahiConfig, type KalahiConfig, type KalahiSettings } from './config.ts';
 import { KALAHI_VARIANTS, loadKalahi, type KalahiRow } from './data.ts';
 import { categoryKey, judgeKalahi, kalahiGate, type KalahiGate } from './gates.ts';
 import type { KalahiPromptRecord, KalahiRunInfo, KalahiSuiteAggregate } from './records.ts';
@@ -24,6 +24,31 @@ function variantVerdict(aggregate: KalahiSuiteAggregate, gates: readonly KalahiG
   const generation = aggregate.overall.generation;
   if (generation) parts.push(`${generation.scored} replies scored`);
   return { summary: `${parts.join(' · ') || 'nothing scored'} over ${aggregate.recorded} prompts`, outcomes: judged.outcomes, notApplied: judged.notApplied };
+}
+
+/**
+ * What Kalahi's tasks need of a model: MC by log-probabilities scores each answer as the chat reply; MC by letter needs a
+ * chat model; generation under max_length cuts the reply by token, so it needs the reply's token log-probabilities.
+ */
+export function kalahiModelRequirements(config: Pick<KalahiConfig, 'tasks' | 'mcProtocol' | 'budget'>, spec: string): ModelRequirement[] {
+  if (parseProviderSpec(spec).kind === 'replay') return [];
+  const needs: ModelRequirement[] = [];
+  if (config.tasks.includes('mc') && config.mcProtocol === 'logprobs') {
+    needs.push({
+      capability: 'scoreChat',
+      problem: (how) => `Kalahi multiple choice by log-probabilities (LOKAL_KALAHI_MC=logprobs, the default) needs a model that scores a given reply to the prompt, and this one cannot (${how}): set LOKAL_KALAHI_MC=letter (SEA-HELM's lettered question, answered in text) or LOKAL_KALAHI_TASKS=generation`,
+    });
+  }
+  if (config.tasks.includes('mc') && config.mcProtocol === 'letter') {
+    needs.push({ capability: 'chat', problem: (how) => `Kalahi multiple choice by letter (LOKAL_KALAHI_MC=letter) asks a chat question, and this model takes no chat messages (${how}): set LOKAL_KALAHI_MC=logprobs or LOKAL_KALAHI_TASKS=generation` });
+  }
+  if (config.tasks.includes('generation') && config.budget === 'max_length') {
+    needs.push({
+      capability: 'tokenLogprobs',
+      problem: (how) => `Kalahi generation under LOKAL_KALAHI_BUDGET=max_length (${KALAHI_TOKEN_BUDGET} tokens counting the prompt) cuts the reply by token, which needs its per-token log-probabilities and the prompt's token count, and this model returns none (${how}): set LOKAL_KALAHI_BUDGET=new_tokens`,
+    });
+  }
+  return needs;
 }
 
 export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedClause[]): Promise<BenchmarkPlan<KalahiRow, KalahiRunInfo, KalahiPromptRecord, KalahiSuiteAggregate>> {
@@ -77,6 +102,7 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
 
   return {
     groups,
+    modelRequirements: (one) => kalahiModelRequirements(config, one),
     testName: kalahiTestName,
     async runItem(row, info, context) {
       const { measureKalahiMC, measureKalahiLetter, measureKalahiGeneration, learnedScorers } = await tasks;
