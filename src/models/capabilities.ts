@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { LokalModel } from './open.ts';
 import type { ChatMessage, ModelProvider } from './types.ts';
 
-export const CAPABILITIES = ['chat', 'scorePrompt', 'scoreChat', 'tokenLogprobs'] as const;
+export const CAPABILITIES = ['chat', 'prompt', 'scorePrompt', 'scoreChat', 'tokenLogprobs'] as const;
 export type CapabilityName = (typeof CAPABILITIES)[number];
 
 /** Whether the model can, and how that was found (the request and the server's answer, in a few words). */
@@ -20,6 +20,7 @@ export type ModelCapabilities = Record<CapabilityName, Capability>;
 /** What each capability means, for `lokal doctor` and the README. */
 export const CAPABILITY_LABELS: Record<CapabilityName | 'deterministic', string> = {
   chat: 'takes chat messages (a chat template)',
+  prompt: 'takes a plain prompt (/completions)',
   scorePrompt: 'scores given text after a prompt (completions with echo + logprobs)',
   scoreChat: "scores a given chat reply (vLLM's prompt_logprobs)",
   tokenLogprobs: 'per-token log-probabilities of generated text',
@@ -71,6 +72,7 @@ async function serverCapabilities(probe: Probe): Promise<ModelCapabilities> {
     ? { supported: true, how: '/chat/completions prompt_logprobs' }
     : { supported: false, how: `/chat/completions with prompt_logprobs: ${scoreChat.ok ? 'returned no prompt_logprobs' : scoreChat.reason}` };
   const echoed = scorePrompt.ok ? EchoReply.safeParse(scorePrompt.json) : undefined;
+  out.prompt = scorePrompt.ok ? { supported: true, how: '/completions answers' } : { supported: false, how: `/completions: ${scorePrompt.reason}` };
   const echoChoice = echoed?.success ? echoed.data.choices[0] : undefined;
   const lp = echoChoice?.logprobs;
   out.scorePrompt =
@@ -86,11 +88,11 @@ export async function modelCapabilities(model: LokalModel): Promise<ModelCapabil
   if (model.kind === 'openai' && typeof inner.probe === 'function') return serverCapabilities(inner.probe.bind(inner));
   if (model.kind === 'replay') {
     const none = { supported: false, how: 'a predictions file holds replies only' };
-    return { chat: none, scorePrompt: none, scoreChat: none, tokenLogprobs: none };
+    return { chat: none, prompt: none, scorePrompt: none, scoreChat: none, tokenLogprobs: none };
   }
-  const local = { supported: true, how: 'computed from the local model’s logits' };
+  const local = { supported: true, how: "the local model's own logits" };
   const chat = await model.chat();
-  return { chat: { supported: chat, how: chat ? 'the tokenizer has a chat template' : 'the tokenizer has no chat template' }, scorePrompt: local, scoreChat: local, tokenLogprobs: local };
+  return { chat: { supported: chat, how: chat ? 'the tokenizer has a chat template' : 'the tokenizer has no chat template' }, prompt: local, scorePrompt: local, scoreChat: local, tokenLogprobs: local };
 }
 
 /** Two greedy calls with the same request: the same text, or the two texts that differ (a replay file: recorded). */
