@@ -47,7 +47,7 @@ export interface FakeServerOptions {
   completions?: boolean;
   /** The model's answer to a rendered prompt (default toyAnswer). */
   answer?: (promptText: string) => string;
-  /** Each answer gets a counter appended (a server that samples even at temperature 0). */
+  /** Each answer starts with a counter (a server that samples even at temperature 0). */
   unrepeatable?: boolean;
   /** Chooses a fault for the n-th request (1-based) or returns undefined to answer normally. */
   fault?: (n: number, body: Record<string, unknown>) => Fault | undefined;
@@ -176,7 +176,7 @@ function completion(body: Record<string, unknown>, options: FakeServerOptions): 
 let answers = 0;
 function answerOf(prompt: string, options: FakeServerOptions): string {
   const text = (options.answer ?? toyAnswer)(prompt);
-  return options.unrepeatable ? `${text} #${++answers}` : text;
+  return options.unrepeatable ? `#${++answers} ${text}` : text;
 }
 
 export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Promise<FakeServer> {
