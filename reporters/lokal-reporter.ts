@@ -157,7 +157,9 @@ export default class LokalReporter implements Reporter {
       // Complete results only: the HTML report and step summary never show an incomplete run as whole.
       // Several models: each model's results in its own folder below the output (reporters/modelOutputs.ts).
       const listed = splitModelList(shared.model ?? '');
-      const folders = modelFolders([...(listed.length > 1 ? listed : []), ...run.benchmarks.map((b) => b.model)]);
+      // A benchmark's own model (`kalahi.model`) beside the shared one is one model per benchmark: one folder still.
+      const severalPerBenchmark = listed.length > 1 || run.benchmarks.some((b) => run.benchmarks.some((c) => c.definition === b.definition && c.model !== b.model));
+      const folders = severalPerBenchmark ? modelFolders([...(listed.length > 1 ? listed : []), ...run.benchmarks.map((b) => b.model)]) : new Map<string | undefined, string>();
       const writtenByModel = new Map<string | undefined, Map<string, string>>();
       const objects = new Map<string, object>();
       for (const { definition, groups, missing: unfinished, model, skippedItems, items, cutGroups } of run.benchmarks) {
@@ -208,7 +210,7 @@ export default class LokalReporter implements Reporter {
         if (failed) process.exitCode = 1;
         return;
       }
-      const written = [...writtenByModel.values()][0] ?? new Map<string, string>();
+      const written = new Map([...writtenByModel.values()].flatMap((texts) => [...texts]));
       const outputs = await writeRunOutputs({ results: written, objects, root, output, report: shared.report, baseline: shared.baseline, stepSummary: process.env.GITHUB_STEP_SUMMARY, log: (line) => this.#log(line) });
       this.reportFile = outputs.report;
     } catch (error) {

@@ -22,6 +22,9 @@ const COMMAND_USAGE: Record<string, string> = {
         Score existing Kalahi replies ({prompt_variation_id, response} rows) with the generation metrics
         (--chrfpp: chrF++ as the paper names it, instead of the chrF the reference code computes).
 `,
+  doctor: `doctor [--model <provider string>]
+        What the configured (or given) model supports and which benchmark tasks and settings will work with it.
+`,
   compare: `compare <run> <run>... [-o compare.html] [--no-html]
         2 to 10 results files or folders side by side, each paired with the first (McNemar / paired t, Holm).
 `,
@@ -60,6 +63,7 @@ const COMMANDS: Record<string, Command> = {
   data: async (argv) => (await import('./data.ts')).dataCommand(argv),
   kalahi: async (argv) => (await import('./kalahi.ts')).kalahiCommand(argv),
   compare: async (argv) => (await import('./compare.ts')).compareCommand(argv),
+  doctor: async (argv) => (await import('./doctor.ts')).doctorCommand(argv),
 };
 
 /** Runs the CLI; returns the exit code (0 ok, 1 a check failed, 2 usage or input error). */

@@ -3,6 +3,7 @@
 // describes, item tests and gate tests; the reporter rolls every registered definition up.
 import type { LokalModel } from '../models/open.ts';
 import type { ModelDescription } from '../models/types.ts';
+import type { CapabilityName } from '../models/capabilities.ts';
 import type { GateOutcome, ParsedClause } from './gates.ts';
 import type { SettingsSection } from './settings.ts';
 
@@ -90,9 +91,18 @@ export interface GroupVerdict {
   blocked?: string;
 }
 
+/** Something the run's tasks need of the model (checked once, at collection), and the line to print when it cannot. */
+export interface ModelRequirement {
+  capability: CapabilityName;
+  /** The one line naming what is missing and the settings that work; `how` says what the model answered. */
+  problem(how: string): string;
+}
+
 /** A loaded benchmark, ready to become tests. */
 export interface BenchmarkPlan<Item, Info extends GroupInfo, Rec, Agg> {
   groups: Array<BenchmarkGroup<Item, Info>>;
+  /** What the run's tasks need of the model named by `spec`; the model is asked only when something is needed. */
+  modelRequirements?(spec: string): ModelRequirement[];
   testName(item: Item): string;
   runItem(item: Item, group: Info, context: ItemContext): Promise<ItemResult<Rec>>;
   judgeGroup(aggregate: Agg): GroupVerdict;

@@ -11,17 +11,20 @@ import { modelListProblem } from './modelList.ts';
 /** Matches DEFAULT_MAX_NEW_TOKENS of the model providers (src/models/types.ts; a test keeps them equal). */
 const MAX_NEW_TOKENS = 64;
 
+/** A provider string or a comma-separated list of them: the shared `model` and each benchmark's own `<benchmark>.model`. */
+export const MODEL_SETTING = z
+  .string()
+  .min(1)
+  .superRefine((text, context) => {
+    const problem = modelListProblem(text);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  })
+  .optional();
+
 /** Shared settings: the model, selection size, gates and output of every benchmark in the run. */
 export const SHARED_SETTINGS_SHAPE = {
   /** Provider string: `replay:<file>`, `transformers:<id|path>`, `openai:<model>`; several, comma-separated (modelList.ts). */
-  model: z
-    .string()
-    .min(1)
-    .superRefine((text, context) => {
-      const problem = modelListProblem(text);
-      if (problem) context.addIssue({ code: 'custom', message: problem });
-    })
-    .optional(),
+  model: MODEL_SETTING,
   /** First N items of each group (smoke runs). */
   limit: z.number().int().positive().optional(),
   /** A wrong answer fails its item test. */
@@ -316,4 +319,12 @@ export function sectionSettings<T>(tree: SettingsTree, section: SettingsSection)
 export function sharedSettings(tree: SettingsTree): SharedSettings {
   const shared = Object.fromEntries(Object.keys(SHARED_SETTINGS_SHAPE).filter((k) => tree[k] !== undefined).map((k) => [k, tree[k]]));
   return { ...SHARED_DEFAULTS, ...shared } as SharedSettings;
+}
+
+/** A benchmark's model: its own `<benchmark>.model` when set, else the shared `model` (undefined: the default model). */
+export function benchmarkModel(tree: SettingsTree, section: SettingsSection): { model: string | undefined; setting: string } {
+  const own = (tree[section.key] as { model?: string } | undefined)?.model;
+  if (own === undefined) return { model: tree.model, setting: 'LOKAL_MODEL' };
+  const variable = Object.entries(section.env).find(([, env]) => env.field === 'model')?.[0];
+  return { model: own, setting: variable ?? `${section.key}.model` };
 }

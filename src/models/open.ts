@@ -88,9 +88,11 @@ export class ModelUnusableError extends Error {
     /** Whether the model was configured (LOKAL_MODEL, lokal.config.json, options) or is the default one. */
     readonly configured: boolean,
     cause: unknown,
+    /** The setting that named it: LOKAL_MODEL, or a benchmark's own (LOKAL_KALAHI_MODEL). */
+    variable = 'LOKAL_MODEL',
   ) {
     const reason = (cause instanceof Error ? cause.message : String(cause)).replace(/\s*\n\s*/gu, ' ').trim();
-    const setting = configured ? `LOKAL_MODEL=${spec}` : `LOKAL_MODEL is not set and the default model ${spec}`;
+    const setting = configured ? `${variable}=${spec}` : `LOKAL_MODEL is not set and the default model ${spec}`;
     super(`${setting} cannot be used: ${reason.replace(/[.\s]+$/u, '')}${configured ? '' : `. ${waysForward(spec)}`}`);
     this.name = 'ModelUnusableError';
     this.stack = `${this.name}: ${this.message}`;
@@ -106,6 +108,15 @@ export function waysForward(defaultSpec: string): string {
     'transformers:<folder> (a local ONNX model; in a checkout of vitest-lokal, npm run make:tiny-model -- <folder> writes a tiny one); ' +
     `or set LOKAL_MODEL_DIR to a folder holding ${id}/`
   );
+}
+
+/** The model answers, but not what this benchmark's tasks need: one line naming what is missing and the settings that work. */
+export class ModelUnsuitedError extends Error {
+  constructor(spec: string, variable: string, problem: string) {
+    super(`${variable}=${spec}: ${problem}`);
+    this.name = 'ModelUnsuitedError';
+    this.stack = `${this.name}: ${this.message}`;
+  }
 }
 
 /** Builds the provider named by `spec`; transformers:/openai: providers are wrapped in the response cache. */

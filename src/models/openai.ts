@@ -201,6 +201,26 @@ export class OpenAIProvider implements ModelProvider {
     });
   }
 
+  /**
+   * One POST for the capability probe (capabilities.ts), with the model and greedy decoding: the reply's JSON, or why
+   * there is none (an HTTP status with the server's message, a timeout); one retry at most.
+   */
+  async probe(endpoint: string, body: Record<string, unknown>): Promise<{ ok: true; json: unknown } | { ok: false; reason: string }> {
+    const headers: Record<string, string> = this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {};
+    try {
+      const { json } = await postJson(`${this.baseUrl}${endpoint}`, { ...this.options.extraBody, model: this.model, temperature: 0, ...body }, {
+        provider: PROVIDER,
+        headers,
+        policy: { ...this.policy, maxRetries: Math.min(1, this.policy.maxRetries) },
+        secret: this.apiKey,
+      });
+      return { ok: true, json };
+    } catch (error) {
+      if (error instanceof HttpStatusError) return { ok: false, reason: `HTTP ${error.status}${error.serverMessage ? `: ${error.serverMessage}` : ''}` };
+      return { ok: false, reason: (error as Error).message.replace(/^\[[^\]]*\] /u, '') };
+    }
+  }
+
   async generate(requests: GenerateRequest[]): Promise<GenerateResult[]> {
     return Promise.all(
       requests.map(async (req, i) => {

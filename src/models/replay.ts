@@ -40,6 +40,8 @@ export class ReplayProvider implements ModelProvider {
   readonly #answers: Map<string, string>;
   /** The same rows by `<language>/<id>`, for items of benchmarks other than MultiLoKo. */
   readonly #byLanguage: Map<string, string>;
+  /** The rows' language keys (a benchmark's name for rows of benchmarks other than MultiLoKo). */
+  readonly #languages: Set<string>;
 
   /** Later rows win over earlier rows with the same key, as in eval.py. */
   constructor(file: string, rows: readonly PredictionRow[], options: ReplayOptions = {}) {
@@ -47,11 +49,20 @@ export class ReplayProvider implements ModelProvider {
     this.onMissing = options.onMissing ?? 'empty';
     this.#answers = new Map(rows.map((row) => [replayKey(row), row.prediction]));
     this.#byLanguage = new Map(rows.map((row) => [`${row.language}/${String(row.id)}`, row.prediction]));
+    this.#languages = new Set(rows.map((row) => row.language));
   }
 
   static async fromFile(file: string, options: ReplayOptions = {}): Promise<ReplayProvider> {
     const rows = await readPredictions(file, options.maxStreamBytes === undefined ? {} : { maxStreamBytes: options.maxStreamBytes });
     return new ReplayProvider(file, rows, options);
+  }
+
+  /**
+   * Whether the file holds rows for `benchmark`: rows whose language is its name, or for MultiLoKo rows whose language
+   * names no benchmark of `registered` (MultiLoKo's languages are eval.py's language keys).
+   */
+  servesBenchmark(benchmark: string, registered: readonly string[]): boolean {
+    return this.#languages.has(benchmark) || (benchmark === 'multiloko' && [...this.#languages].some((language) => !registered.includes(language)));
   }
 
   get size(): number {

@@ -6,6 +6,7 @@ import { compareKalahi, compareMultiLoKo, type Comparison, type KalahiComparison
 import { KALAHI_METRICS, kalahiView, type KalahiView } from './kalahi.ts';
 import { multilokoView, type MultiLoKoView } from './multiloko.ts';
 import type { RunResults } from './types.ts';
+import { mcProtocolMismatch, recordedMCProtocol } from '../benchmarks/kalahi/protocol.ts';
 
 export const MIN_RUNS = 2;
 export const MAX_RUNS = 10;
@@ -32,6 +33,16 @@ export interface RunsComparison {
   kalahi?: { views: Array<KalahiView | undefined>; figures: FigureRow[]; tests: Array<KalahiComparison | undefined> };
 }
 
+/** Each run's Kalahi MC1 came from the first run's protocol (kalahi.json `mc_protocol`), else one line naming the field. */
+function requireComparableProtocols(runs: readonly LabelledRun[]): void {
+  const protocols = (run: LabelledRun) => new Map(Object.entries(run.results.kalahi?.variants ?? {}).map(([variant, v]) => [variant, recordedMCProtocol(v)]));
+  const first = protocols(runs[0]!);
+  for (const run of runs.slice(1)) {
+    const problem = mcProtocolMismatch(protocols(run), first, runs[0]!.source, run.source);
+    if (problem) throw new Error(problem);
+  }
+}
+
 export function compareRuns(runs: readonly LabelledRun[], confidence = 0.95): RunsComparison {
   if (runs.length < MIN_RUNS || runs.length > MAX_RUNS) throw new Error(`compare takes ${MIN_RUNS} to ${MAX_RUNS} runs, not ${runs.length}`);
   const out: RunsComparison = { labels: runs.map((r) => r.label) };
@@ -55,6 +66,7 @@ export function compareRuns(runs: readonly LabelledRun[], confidence = 0.95): Ru
     };
   }
   if (runs.some((r) => r.results.kalahi)) {
+    requireComparableProtocols(runs);
     const views = runs.map((r) => (r.results.kalahi ? kalahiView(r.results.kalahi, confidence) : undefined));
     const first = views[0];
     const tests = views.map((v, i) => (i > 0 && v && first ? compareKalahi(v.variants, first.variants, confidence) : undefined));

@@ -7,13 +7,15 @@ import { routeClauses } from '../core/gates.ts';
 import { requireCacheFile } from '../core/outputCheck.ts';
 import { terminalLines, terminalSafeError, terminalText } from '../core/terminalText.ts';
 import { splitModelList } from '../core/modelList.ts';
-import { resolveSettingsTree, sectionSettings, sharedSettings, type SettingsTree } from '../core/settings.ts';
+import { benchmarkModel, resolveSettingsTree, sectionSettings, sharedSettings, type SettingsTree } from '../core/settings.ts';
 import { BENCHMARKS, registerBenchmark } from '../benchmarks/index.ts';
-import { lokalModelOptions, modelSpec, ModelUnusableError, type LokalModel, type LokalModelOptions } from '../models/open.ts';
+import { lokalModelOptions, modelSpec, ModelUnsuitedError, ModelUnusableError, type LokalModel, type LokalModelOptions } from '../models/open.ts';
 import type { ModelDescription } from '../models/types.ts';
+import { parseProviderSpec } from '../models/index.ts';
+import { ReplayProvider } from '../models/replay.ts';
 import { countingModel, type CallCounts } from '../models/callCounter.ts';
 import { annotateWithoutLocation } from './annotate.ts';
-import { skipIfDataAbsent } from './dataAbsent.ts';
+import { skipBenchmark, skipIfDataAbsent } from './dataAbsent.ts';
 import { lokalTest, workerModelPool, type ModelPool } from './fixtures.ts';
 import { registerMatchers } from './matchers.ts';
 import './meta.ts';
@@ -130,6 +132,31 @@ function declareGroup(job: SuiteJob, group: BenchmarkGroup<unknown, GroupInfo>):
 }
 
 /**
+ * The models that can serve this benchmark: a replay file without a row for it is left out with one line (a MultiLoKo
+ * predictions file does not answer Kalahi's prompts with ''); when none is left, the benchmark is skipped.
+ */
+async function specsServing(definition: BenchmarkDefinition, specs: readonly string[], options: LokalModelOptions, names: readonly string[], setting: string): Promise<string[]> {
+  const serving: string[] = [];
+  for (const spec of specs) {
+    if (parseProviderSpec(spec).kind === 'replay') {
+      // A file that cannot be read is reported by the model check below, with the setting that named it.
+      const built = await workerModelPool().open(spec, options).catch(() => undefined);
+      if (built?.inner instanceof ReplayProvider && !built.inner.servesBenchmark(definition.name, names)) {
+        const own = Object.entries(definition.settings.env).find(([, env]) => env.field === 'model')?.[0];
+        const hint = own && own !== setting ? `; ${own} gives ${definition.title} a model of its own` : '';
+        const reason = `${built.inner.file} holds no ${definition.title} rows (${setting}=${spec})${hint}`;
+        if (specs.length === 1) skipBenchmark(definition.name, reason);
+        else console.warn(`lokal: skipping ${definition.name} for ${spec}: ${reason}`);
+        continue;
+      }
+    }
+    serving.push(spec);
+  }
+  if (serving.length === 0 && specs.length > 1) skipBenchmark(definition.name, `none of ${specs.join(', ')} holds ${definition.title} rows`);
+  return serving;
+}
+
+/**
  * Declares a benchmark's tests in this eval file: `await benchmarkSuite(multiloko)`. Options are a settings tree
  * (`{ model, limit, multiloko: { split: 'dev' } }`) that lokal.config.json provides too and LOKAL_* variables override.
  */
@@ -144,6 +171,9 @@ export async function benchmarkSuite<Settings>(definition: BenchmarkDefinition<S
   const shared = sharedSettings(tree);
   const names = BENCHMARKS.map((b) => b.name);
   const clauses = routeClauses(tree.thresholds, names, names[0]!).get(definition.name) ?? [];
+  // The benchmark's own model (`<benchmark>.model`) or the shared one; several (LOKAL_MODEL=a,b) run one after another.
+  const { model: configuredModel, setting: modelSetting } = benchmarkModel(tree, definition.settings);
+  const modelOptions = lokalModelOptions(shared);
   let plan: SuiteJob['plan'];
   try {
     plan = (await definition.prepare(settings, clauses)) as SuiteJob['plan'];
@@ -151,9 +181,13 @@ export async function benchmarkSuite<Settings>(definition: BenchmarkDefinition<S
     if (skipIfDataAbsent(definition.name, definition.dataConfigured(settings), error, definition.dataHint)) return;
     throw error;
   }
+  const specs = await specsServing(definition, splitModelList(modelSpec({ model: configuredModel })), modelOptions, names, modelSetting);
+  if (specs.length === 0) {
+    await plan.close?.();
+    return;
+  }
   // Several models (LOKAL_MODEL=a,b): the plan (data loading) is shared, one describe per model, run one after another.
-  const specs = splitModelList(modelSpec(shared));
-  const jobs: SuiteJob[] = specs.map((spec) => ({ plan, definition, spec, modelOptions: lokalModelOptions(shared) }));
+  const jobs: SuiteJob[] = specs.map((spec) => ({ plan, definition, spec, modelOptions }));
   for (const job of jobs) {
     // At collection, before any item asks the model: a cache that cannot be written would lose every answer.
     if (!job.spec.startsWith('replay:') && job.modelOptions.cache) requireCacheFile(job.modelOptions.cache.file, job.modelOptions.cache.mode);
@@ -165,7 +199,18 @@ export async function benchmarkSuite<Settings>(definition: BenchmarkDefinition<S
         job.model = await job.pool.usable(job.spec, job.modelOptions);
       } catch (error) {
         await plan.close?.();
-        throw terminalSafeError(new ModelUnusableError(job.spec, shared.model !== undefined, error));
+        throw terminalSafeError(new ModelUnusableError(job.spec, configuredModel !== undefined, error, modelSetting));
+      }
+      // What the tasks need of the model (log-probabilities, a chat template) is asked once, now: a model that cannot
+      // do it fails the file with one line naming the settings that work, not every item with its own error.
+      const needs = plan.modelRequirements?.(job.spec) ?? [];
+      if (needs.length > 0) {
+        const capabilities = await job.pool.capabilities(job.spec, job.modelOptions);
+        const missing = needs.find((need) => !capabilities[need.capability].supported);
+        if (missing) {
+          await plan.close?.();
+          throw terminalSafeError(new ModelUnsuitedError(job.spec, configuredModel !== undefined ? modelSetting : 'LOKAL_MODEL', missing.problem(capabilities[missing.capability].how)));
+        }
       }
       // Several models: each is checked now but held only while its describe runs (the first stays for it).
       if (job !== jobs[0]) {

@@ -7,10 +7,14 @@ import { DataError } from '../data/errors.ts';
 /** True when `error` means "default data location absent" and `configured` is false; then declares a skipped test. */
 export function skipIfDataAbsent(benchmark: string, configured: boolean, error: unknown, how: string): boolean {
   if (configured || !(error instanceof DataError) || error.code !== 'not-found') return false;
-  const reason = `${benchmark} data not found in data/ — ${how}`;
+  skipBenchmark(benchmark, `${benchmark} data not found in data/ — ${how}`);
+  return true;
+}
+
+/** Leaves a benchmark out of the run: one line saying why, and a skipped test of that name (the file declares one). */
+export function skipBenchmark(benchmark: string, reason: string): void {
   console.warn(`lokal: skipping ${benchmark}: ${reason}`);
   describe(`${benchmark}${NO_DATA_SUITE_SUFFIX}`, () => {
     test.skip(reason, () => {});
   });
-  return true;
 }

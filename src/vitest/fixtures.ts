@@ -6,6 +6,7 @@ import { resolveSettingsTree, sharedSettings } from '../core/settings.ts';
 import { BENCHMARKS } from '../benchmarks/index.ts';
 import { lokalModelOptions, modelSpec, openLokalModel, type LokalModel, type LokalModelOptions } from '../models/open.ts';
 import { probeProvider } from '../models/probe.ts';
+import { modelCapabilities, type ModelCapabilities } from '../models/capabilities.ts';
 
 /** Models by provider string and options; building one twice (e.g. two suites in a file) reuses the first. */
 export class ModelPool {
@@ -41,6 +42,20 @@ export class ModelPool {
       this.#usable.set(key, model);
     }
     return model;
+  }
+
+  readonly #capabilities = new Map<string, Promise<ModelCapabilities>>();
+
+  /** What the model can do, asked once per worker (every suite of the worker shares the answer). */
+  capabilities(spec: string, options: LokalModelOptions = {}): Promise<ModelCapabilities> {
+    const key = `${spec}\u0000${JSON.stringify(options)}`;
+    let found = this.#capabilities.get(key);
+    if (!found) {
+      found = this.usable(spec, options).then(modelCapabilities);
+      found.catch(() => undefined);
+      this.#capabilities.set(key, found);
+    }
+    return found;
   }
 
   /** Closes one model and forgets it: a run listing several models holds one at a time (the next call builds it anew). */

@@ -37,10 +37,18 @@ export interface FakeServerOptions {
   apiKey?: string;
   /** Delay before every answer, in ms. */
   latencyMs?: number;
-  /** Answer vLLM's prompt_logprobs (default true); false: reject it with 400 like OpenAI does. */
-  promptLogprobs?: boolean;
-  /** Accept echo on /completions (default true); false: reject it with 400. */
-  echo?: boolean;
+  /** Answer vLLM's prompt_logprobs (default true); false: reject it with 400 like OpenAI does; 'ignored': answer without it. */
+  promptLogprobs?: boolean | 'ignored';
+  /** Accept echo on /completions (default true); false: reject it with 400; 'ignored': answer without echoing the prompt. */
+  echo?: boolean | 'ignored';
+  /** Chat `logprobs: true` (default 'returned'): 'null' answers logprobs null (a stub), 'rejected' a 400. */
+  chatLogprobs?: 'returned' | 'null' | 'rejected';
+  /** Serve /completions (default true); false: 404, as chat-only APIs do. */
+  completions?: boolean;
+  /** The model's answer to a rendered prompt (default toyAnswer). */
+  answer?: (promptText: string) => string;
+  /** Each answer starts with a counter (a server that samples even at temperature 0). */
+  unrepeatable?: boolean;
   /** Chooses a fault for the n-th request (1-based) or returns undefined to answer normally. */
   fault?: (n: number, body: Record<string, unknown>) => Fault | undefined;
   port?: number;
@@ -96,12 +104,13 @@ function promptLogprobs(text: string) {
 function chatCompletion(body: Record<string, unknown>, options: FakeServerOptions): { status: number; json: unknown } {
   const messages = body.messages as ToyMessage[];
   if (!Array.isArray(messages)) return { status: 400, json: { error: { message: 'messages is required' } } };
-  const wantsPromptLogprobs = body.prompt_logprobs !== undefined;
+  const wantsPromptLogprobs = body.prompt_logprobs !== undefined && options.promptLogprobs !== 'ignored';
   if (wantsPromptLogprobs && options.promptLogprobs === false)
     return { status: 400, json: { error: { message: 'Unrecognized request argument supplied: prompt_logprobs' } } };
+  if (body.logprobs && options.chatLogprobs === 'rejected') return { status: 400, json: { error: { message: 'logprobs is not supported' } } };
   const addGenerationPrompt = body.add_generation_prompt !== false;
   const prompt = toyRenderChat(messages, addGenerationPrompt);
-  const tokens = cut([...toyAnswer(prompt)], Number(body.max_tokens ?? 16), (body.stop as string[] | undefined) ?? []);
+  const tokens = cut([...answerOf(prompt, options)], Number(body.max_tokens ?? 16), (body.stop as string[] | undefined) ?? []);
   const promptLength = [...prompt].length;
   const content = tokens.join('');
   return {
@@ -115,7 +124,7 @@ function chatCompletion(body: Record<string, unknown>, options: FakeServerOption
           index: 0,
           message: { role: 'assistant', content },
           finish_reason: 'stop',
-          logprobs: body.logprobs
+          logprobs: body.logprobs && (options.chatLogprobs ?? 'returned') === 'returned'
             ? { content: tokens.map((t, i) => ({ token: t, logprob: toyLogprob(t.codePointAt(0)!, promptLength + i), bytes: [...Buffer.from(t, 'utf8')] })) }
             : null,
         },
@@ -130,8 +139,9 @@ function completion(body: Record<string, unknown>, options: FakeServerOptions): 
   const prompt = body.prompt;
   if (typeof prompt !== 'string') return { status: 400, json: { error: { message: 'prompt must be a string' } } };
   if (body.echo && options.echo === false) return { status: 400, json: { error: { message: 'echo is not supported' } } };
+  if (options.echo === 'ignored') body = { ...body, echo: undefined };
   const promptTokens = [...prompt];
-  const tokens = cut([...toyAnswer(prompt)], Number(body.max_tokens ?? 16), (body.stop as string[] | undefined) ?? []);
+  const tokens = cut([...answerOf(prompt, options)], Number(body.max_tokens ?? 16), (body.stop as string[] | undefined) ?? []);
   const all = body.echo ? [...promptTokens, ...tokens] : tokens;
   const first = body.echo ? 0 : promptTokens.length;
   // Every token is one code point, so its offset (in code points, as Python servers count) is its position.
@@ -161,6 +171,12 @@ function completion(body: Record<string, unknown>, options: FakeServerOptions): 
       usage: { prompt_tokens: promptTokens.length, completion_tokens: tokens.length, total_tokens: promptTokens.length + tokens.length },
     },
   };
+}
+
+let answers = 0;
+function answerOf(prompt: string, options: FakeServerOptions): string {
+  const text = (options.answer ?? toyAnswer)(prompt);
+  return options.unrepeatable ? `#${++answers} ${text}` : text;
 }
 
 export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Promise<FakeServer> {
@@ -205,7 +221,7 @@ export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Pr
     const answer =
       req.method === 'POST' && path === '/chat/completions'
         ? chatCompletion(body, options)
-        : req.method === 'POST' && path === '/completions'
+        : req.method === 'POST' && path === '/completions' && options.completions !== false
           ? completion(body, options)
           : { status: 404, json: { error: { message: `no route ${req.method} ${req.url}` } } };
     if (answer.status === 200) {

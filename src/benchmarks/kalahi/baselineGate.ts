@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
 import { baselineOutcome, judgeBaselineFamily, type BaselineTest, type PairedFigure, type PairedScore, type SignificanceSettings } from '../../core/baseline/index.ts';
 import { judge, type GateOutcome } from '../../core/gates.ts';
 import type { KalahiPromptRecord } from './records.ts';
+import { mcProtocolMismatch, recordedMCProtocol } from './protocol.ts';
+import type { KalahiMCProtocol } from './settings.ts';
 
 interface BaselinePrompt {
   promptId: string;
@@ -16,6 +18,8 @@ interface BaselinePrompt {
 
 export interface KalahiBaseline {
   file: string;
+  /** Variant → the protocol that produced its MC1 (undefined: no MC). */
+  protocols: Map<string, KalahiMCProtocol | undefined>;
   /** Variant → prompt variation id → its MC figures. */
   variants: Map<string, Map<string, BaselinePrompt>>;
 }
@@ -39,7 +43,9 @@ export function parseKalahiBaseline(text: string, file: string): KalahiBaseline 
   const variantsJson = (value as { variants?: unknown } | null)?.variants;
   if (variantsJson === null || typeof variantsJson !== 'object') throw new KalahiBaselineError(file, 'variants', 'missing (expected a kalahi.json written by a run)');
   const variants = new Map<string, Map<string, BaselinePrompt>>();
+  const protocols = new Map<string, KalahiMCProtocol | undefined>();
   for (const [variant, entry] of Object.entries(variantsJson as Record<string, unknown>)) {
+    protocols.set(variant, recordedMCProtocol(entry));
     const records = (entry as { records?: unknown } | null)?.records;
     if (!Array.isArray(records)) throw new KalahiBaselineError(file, `variants.${variant}.records`, 'missing or not a list (the per-prompt records are what is paired)');
     const prompts = new Map<string, BaselinePrompt>();
@@ -55,7 +61,7 @@ export function parseKalahiBaseline(text: string, file: string): KalahiBaseline 
     });
     variants.set(variant, prompts);
   }
-  return { file, variants };
+  return { file, variants, protocols };
 }
 
 export function readKalahiBaseline(file: string): KalahiBaseline {
@@ -130,7 +136,7 @@ export function judgeKalahiBaseline(suites: readonly KalahiSuiteRecords[], basel
     for (const r of s.records) {
       const b = base.get(r.promptVariationId);
       if (!r.mc || !b || b.mc1 === null) continue;
-      const flip = { promptVariationId: r.promptVariationId, baseline: b.preferred, current: r.mc.preferred.text };
+      const flip = { promptVariationId: r.promptVariationId, baseline: b.preferred, current: r.mc.preferred?.text ?? '' };
       if (b.mc1 === 1 && r.mc.normalised.mc1 !== 1) worse.push(flip);
       else if (b.mc1 !== 1 && r.mc.normalised.mc1 === 1) better.push(flip);
     }
@@ -173,4 +179,10 @@ export function judgeKalahiTolerance(suites: readonly KalahiSuiteRecords[], base
     }
   }
   return outcomes;
+}
+
+/** Refuses a baseline whose MC1 came from another protocol than this run's, with one line naming the field. */
+export function requireSameMCProtocol(current: ReadonlyMap<string, KalahiMCProtocol | undefined>, baseline: KalahiBaseline): void {
+  const problem = mcProtocolMismatch(current, baseline.protocols, `baseline ${baseline.file}`);
+  if (problem) throw new Error(problem);
 }

@@ -3,7 +3,7 @@
 import { DEFAULT_BERTSCORE_MODEL, DEFAULT_BLEURT_MODEL } from '../../models/defaults.ts';
 import type { SharedSettings } from '../../core/settings.ts';
 import type { KalahiLearnedMetric } from './records.ts';
-import { KALAHI_TASKS, type KalahiBudget, type KalahiChrf, type KalahiSettingsInput, type KalahiTask, type KalahiVariant } from './settings.ts';
+import { KALAHI_TASKS, type KalahiBudget, type KalahiChrf, type KalahiMCProtocol, type KalahiSettingsInput, type KalahiTask, type KalahiVariant } from './settings.ts';
 
 /** A Kalahi run's settings as the settings module gives them: shared and Kalahi keys, flat. */
 export type KalahiSettings = SharedSettings & KalahiSettingsInput;
@@ -27,6 +27,8 @@ export interface KalahiConfig {
   variants: KalahiVariant[];
   tasks: KalahiTask[];
   budget: KalahiBudget;
+  /** How multiple choice is measured: log-probabilities of every answer (the reference) or SEA-HELM's lettered question. */
+  mcProtocol: KalahiMCProtocol;
   chrf: KalahiChrf;
   /** Model spec per learned metric, or `off`. */
   learnedModels: Record<KalahiLearnedMetric, string>;
@@ -52,6 +54,7 @@ export function resolveKalahiConfig(settings: KalahiSettings): KalahiConfig {
     // Task order is fixed (MC, then generation) whatever order the list gives.
     tasks: KALAHI_TASKS.filter((t) => tasks.includes(t)),
     budget: settings.budget ?? 'max_length',
+    mcProtocol: settings.mc ?? 'logprobs',
     chrf: settings.chrf ?? 'chrf',
     learnedModels: {
       bleurt: isLearnedMetricOff(settings.bleurtModel ?? '') ? 'off' : (settings.bleurtModel ?? DEFAULT_BLEURT_MODEL),

@@ -8,6 +8,7 @@ import type { ChatMessage, ModelProvider } from '../../models/types.ts';
 import type { KalahiMCFigures, KalahiMCRecord, KalahiReferenceScore } from './records.ts';
 import { finiteOrNull } from './reply.ts';
 import { recordedCount, recordedInput, type RecordPrompts } from '../../models/recordedInput.ts';
+import { LETTER_MAX_NEW_TOKENS, letterMessages, letterOptions, parseLetter, type LetterOption } from './letterChoice.ts';
 
 /** The chat the reference builds: the prompt alone, as the user's turn (no system prompt). */
 export function kalahiMessages(row: Pick<KalahiRow, 'prompt'>): ChatMessage[] {
@@ -79,5 +80,34 @@ export async function measureKalahiMC(model: ModelProvider, row: KalahiRow, item
   // Every reference follows the same prompt: the first answer says what it was.
   record.modelInput = recordedInput(results[0]?.input, recordPrompts);
   record.promptTokens = recordedCount(results[0]?.promptTokens);
+  return record;
+}
+
+/** MC1 of a lettered question (LOKAL_KALAHI_MC=letter): 1 when the reply names the best answer's letter; no ranking figures. */
+export function kalahiLetterRecord(row: Pick<KalahiRow, 'promptVariationId' | 'relevantAnswers' | 'irrelevantAnswers' | 'bestIndex'>, options: readonly LetterOption[], response: string, timing: { latencyMs: number; cached: boolean }): KalahiMCRecord {
+  const chosen = parseLetter(response);
+  const answer = options.find((o) => o.best)!.letter;
+  const picked = options.find((o) => o.letter === chosen);
+  const mc1 = chosen === answer ? 1 : 0;
+  const figures = { mc1, mc2: null, mc2_normalised: null, mc3: null, lprob_max: null, lprob_diff: null };
+  return {
+    references: [],
+    normalised: figures,
+    nonNormalised: { ...figures },
+    preferred: picked ? { kind: picked.kind, index: picked.index, text: picked.text, score: null, best: picked.best } : null,
+    letter: { options: [...options], answer, response, chosen },
+    latencyMs: timing.latencyMs,
+    cached: timing.cached,
+  };
+}
+
+/** Asks the lettered question (SEA-HELM's prompt, 32 new tokens, greedy) and reads the letter from the reply. */
+export async function measureKalahiLetter(model: ModelProvider, row: KalahiRow, itemKey: string, recordPrompts: RecordPrompts = 'text'): Promise<KalahiMCRecord> {
+  const options = letterOptions(row);
+  const [result] = await model.generate([{ messages: letterMessages(row, options), maxNewTokens: LETTER_MAX_NEW_TOKENS, itemKey }]);
+  if (!result) throw new Error(`${model.describe().provider}: no reply for ${itemKey}`);
+  const record = kalahiLetterRecord(row, options, result.text, { latencyMs: result.latencyMs, cached: result.cached });
+  record.modelInput = recordedInput(result.input, recordPrompts);
+  record.promptTokens = recordedCount(result.promptTokens);
   return record;
 }

@@ -1,11 +1,11 @@
 // Kalahi's plan for a run (defineBenchmark's `prepare`): the prompt files read, one group per variant with a section
 // per category, and how a prompt runs — loaded by the definition only when a suite is declared.
-import type { BenchmarkPlan, GroupVerdict } from '../../core/benchmark.ts';
+import type { BenchmarkPlan, GroupVerdict, ModelRequirement } from '../../core/benchmark.ts';
 import { requireKnownScope, type ParsedClause } from '../../core/gates.ts';
 import { splitModelList } from '../../core/modelList.ts';
 import { modelSpec } from '../../models/open.ts';
 import { parseProviderSpec } from '../../models/index.ts';
-import { KALAHI_BUDGET_DESCRIPTIONS, KALAHI_TOKEN_BUDGET, resolveKalahiConfig, type KalahiSettings } from './config.ts';
+import { KALAHI_BUDGET_DESCRIPTIONS, KALAHI_TOKEN_BUDGET, resolveKalahiConfig, type KalahiConfig, type KalahiSettings } from './config.ts';
 import { KALAHI_VARIANTS, loadKalahi, type KalahiRow } from './data.ts';
 import { categoryKey, judgeKalahi, kalahiGate, type KalahiGate } from './gates.ts';
 import type { KalahiPromptRecord, KalahiRunInfo, KalahiSuiteAggregate } from './records.ts';
@@ -26,6 +26,31 @@ function variantVerdict(aggregate: KalahiSuiteAggregate, gates: readonly KalahiG
   return { summary: `${parts.join(' · ') || 'nothing scored'} over ${aggregate.recorded} prompts`, outcomes: judged.outcomes, notApplied: judged.notApplied };
 }
 
+/**
+ * What Kalahi's tasks need of a model: MC by log-probabilities scores each answer as the chat reply; MC by letter needs a
+ * chat model; generation under max_length cuts the reply by token, so it needs the reply's token log-probabilities.
+ */
+export function kalahiModelRequirements(config: Pick<KalahiConfig, 'tasks' | 'mcProtocol' | 'budget'>, spec: string): ModelRequirement[] {
+  if (parseProviderSpec(spec).kind === 'replay') return [];
+  const needs: ModelRequirement[] = [];
+  if (config.tasks.includes('mc') && config.mcProtocol === 'logprobs') {
+    needs.push({
+      capability: 'scoreChat',
+      problem: (how) => `Kalahi multiple choice by log-probabilities (LOKAL_KALAHI_MC=logprobs, the default) needs a model that scores a given reply to the prompt, and this one cannot (${how}): set LOKAL_KALAHI_MC=letter (SEA-HELM's lettered question, answered in text) or LOKAL_KALAHI_TASKS=generation`,
+    });
+  }
+  if (config.tasks.includes('mc') && config.mcProtocol === 'letter') {
+    needs.push({ capability: 'chat', problem: (how) => `Kalahi multiple choice by letter (LOKAL_KALAHI_MC=letter) asks a chat question, and this model takes no chat messages (${how}): set LOKAL_KALAHI_MC=logprobs or LOKAL_KALAHI_TASKS=generation` });
+  }
+  if (config.tasks.includes('generation') && config.budget === 'max_length') {
+    needs.push({
+      capability: 'tokenLogprobs',
+      problem: (how) => `Kalahi generation under LOKAL_KALAHI_BUDGET=max_length (${KALAHI_TOKEN_BUDGET} tokens counting the prompt) cuts the reply by token, which needs its per-token log-probabilities and the prompt's token count, and this model returns none (${how}): set LOKAL_KALAHI_BUDGET=new_tokens`,
+    });
+  }
+  return needs;
+}
+
 export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedClause[]): Promise<BenchmarkPlan<KalahiRow, KalahiRunInfo, KalahiPromptRecord, KalahiSuiteAggregate>> {
   const resolved = resolveKalahiConfig(settings);
   // Configuration mistakes fail the file once, at collection, instead of every prompt test.
@@ -36,7 +61,8 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
   // A replay file has replies but no log-probabilities: without an explicit task list it runs the generation task only.
   const config = kind === 'replay' && settings.tasks === undefined ? { ...resolved, tasks: ['generation' as const] } : resolved;
   if (kind === 'replay' && config.tasks.includes('mc')) {
-    throw new Error(`Kalahi multiple choice needs log-probabilities, which a replay file (${spec}) has none of: set LOKAL_KALAHI_TASKS=generation, or use a transformers: or openai: model`);
+    const needs = config.mcProtocol === 'letter' ? "the model's reply to each lettered question (LOKAL_KALAHI_MC=letter), which a replay file" : 'log-probabilities, which a replay file';
+    throw new Error(`Kalahi multiple choice needs ${needs} (${spec}) has none of: set LOKAL_KALAHI_TASKS=generation, or use a transformers: or openai: model`);
   }
   const gates = clauses.map(kalahiGate);
   const groups = [];
@@ -58,6 +84,7 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
       categories,
       model: spec,
       tasks: config.tasks,
+      ...(config.tasks.includes('mc') ? { mcProtocol: config.mcProtocol } : {}),
       budget: { kind: config.budget, tokens: KALAHI_TOKEN_BUDGET, description: KALAHI_BUDGET_DESCRIPTIONS[config.budget] },
       labels: { rougeL: 'rougeLsum', chrf: config.chrf === 'chrf++' ? 'chrF++' : 'chrF' },
       learnedModels: config.learnedModels,
@@ -75,9 +102,10 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
 
   return {
     groups,
+    modelRequirements: (one) => kalahiModelRequirements(config, one),
     testName: kalahiTestName,
     async runItem(row, info, context) {
-      const { measureKalahiMC, measureKalahiGeneration, learnedScorers } = await tasks;
+      const { measureKalahiMC, measureKalahiLetter, measureKalahiGeneration, learnedScorers } = await tasks;
       const model = (await context.model()).provider;
       const itemKey = kalahiItemKey(row.promptVariationId);
       const record: KalahiPromptRecord = {
@@ -92,10 +120,12 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
       const failures: string[] = [];
       if (config.tasks.includes('mc')) {
         try {
-          record.mc = await measureKalahiMC(model, row, itemKey, settings.recordPrompts);
+          record.mc = config.mcProtocol === 'letter' ? await measureKalahiLetter(model, row, itemKey, settings.recordPrompts) : await measureKalahiMC(model, row, itemKey, settings.recordPrompts);
           await context.annotate(`MC ${kalahiMCVerdict(record.mc)}`, record.mc.normalised.mc1 === 1 ? 'mc-correct' : 'mc-wrong');
           if (settings.strict && record.mc.normalised.mc1 !== 1) {
-            failures.push(`strict mode: MC1 = 0, the model prefers ${record.mc.preferred.kind} answer ${JSON.stringify(record.mc.preferred.text)} over the best answer ${JSON.stringify(row.bestAnswer)}`);
+            const preferred = record.mc.preferred;
+            const what = preferred ? `prefers ${preferred.kind} answer ${JSON.stringify(preferred.text)}` : `named no letter (${JSON.stringify(record.mc.letter?.response ?? '')})`;
+            failures.push(`strict mode: MC1 = 0, the model ${what} over the best answer ${JSON.stringify(row.bestAnswer)}`);
           }
         } catch (error) {
           failures.push(`multiple choice: ${message(error)}`);

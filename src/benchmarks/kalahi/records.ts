@@ -2,7 +2,8 @@
 // --merge-reports.
 import type { GroupInfo } from '../../core/benchmark.ts';
 import type { KalahiGenerationMetric, KalahiScoreLabels } from './metrics/score.ts';
-import type { KalahiBudget, KalahiTask, KalahiVariant } from './settings.ts';
+import type { KalahiBudget, KalahiMCProtocol, KalahiTask, KalahiVariant } from './settings.ts';
+import type { LetterOption } from './letterChoice.ts';
 import type { RecordedInput } from '../../models/recordedInput.ts';
 
 /** The generation metrics of a Kalahi run: the text metrics plus the two learned ones. */
@@ -36,9 +37,21 @@ export interface KalahiMCFigures {
   mc2: number | null;
   /** Single-exponent MC2 (the paper's prose); null for the un-normalised figures, where it has no meaning. */
   mc2_normalised: number | null;
-  mc3: number;
-  lprob_max: number;
-  lprob_diff: number;
+  /** null under the letter protocol, which ranks no answer (as are the log-probability figures). */
+  mc3: number | null;
+  lprob_max: number | null;
+  lprob_diff: number | null;
+}
+
+/** A lettered question answered in text (LOKAL_KALAHI_MC=letter): the options shown, the reply and the letter read. */
+export interface KalahiLetterAnswer {
+  options: LetterOption[];
+  /** The best answer's letter. */
+  answer: string;
+  /** The reply as generated. */
+  response: string;
+  /** The letter parsed from it (SEA-HELM's parsing), or null when it names none. */
+  chosen: string | null;
 }
 
 export interface KalahiMCRecord {
@@ -47,8 +60,13 @@ export interface KalahiMCRecord {
   normalised: KalahiMCFigures;
   /** From the raw log-probability sums (the reference's "non norm" columns). */
   nonNormalised: KalahiMCFigures;
-  /** The reference with the highest byte-normalised score: what the model prefers. */
-  preferred: { kind: 'relevant' | 'irrelevant'; index: number; text: string; score: number; best: boolean };
+  /**
+   * The reference with the highest byte-normalised score: what the model prefers (letter protocol: the option it
+   * chose, score null; null when the reply named no letter).
+   */
+  preferred: { kind: 'relevant' | 'irrelevant'; index: number; text: string; score: number | null; best: boolean } | null;
+  /** The letter protocol's question and answer (absent under the log-probability protocol). */
+  letter?: KalahiLetterAnswer;
   latencyMs: number;
   cached: boolean;
   /**
@@ -116,6 +134,8 @@ export interface KalahiRunInfo extends GroupInfo {
   categories: string[];
   model: string;
   tasks: KalahiTask[];
+  /** How MC1 was measured: `logprobs` (the reference's scoring of every answer) or `letter` (SEA-HELM's lettered question); absent in older runs: logprobs. */
+  mcProtocol?: KalahiMCProtocol;
   budget: { kind: KalahiBudget; tokens: number; description: string };
   labels: KalahiScoreLabels;
   learnedModels: Record<KalahiLearnedMetric, string>;

@@ -10,7 +10,7 @@ import { kalahiGateLines, kalahiTableLines } from './table.ts';
 import { kalahiIntervals } from './intervals.ts';
 import { baselineFileFor } from '../../core/baseline/index.ts';
 import type { GateOutcome } from '../../core/gates.ts';
-import { judgeKalahiBaseline, judgeKalahiTolerance, readKalahiBaseline, type KalahiBaselineComparison } from './baselineGate.ts';
+import { judgeKalahiBaseline, judgeKalahiTolerance, readKalahiBaseline, requireSameMCProtocol, type KalahiBaselineComparison } from './baselineGate.ts';
 import type { RolledKalahiSuite } from './results.ts';
 
 /** Subsets not compared and the MC1 flips per variant, below the gate lines. */
@@ -27,6 +27,7 @@ function judgeBaseline(suites: readonly RolledKalahiSuite[], settings: KalahiSet
   const file = settings?.baseline === undefined ? undefined : baselineFileFor(settings.baseline, root, 'kalahi');
   if (file === undefined) return { outcomes: [] };
   const baseline = readKalahiBaseline(file);
+  requireSameMCProtocol(new Map(suites.map((s) => [s.aggregate.variant, s.aggregate.tasks.includes('mc') ? (s.aggregate.mcProtocol ?? 'logprobs') : undefined])), baseline);
   const records = suites.map((s) => ({ variant: s.aggregate.variant, records: s.records }));
   if (settings!.baselineMode === 'tolerance') return { outcomes: judgeKalahiTolerance(records, baseline, settings!.baselineTolerance ?? 0.02) };
   return judgeKalahiBaseline(records, baseline, { alpha: settings!.baselineAlpha ?? 0.05, margin: settings!.baselineMargin ?? 0.01 });

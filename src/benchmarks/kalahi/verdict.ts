@@ -1,5 +1,5 @@
 // One-line verdicts for Vitest UI: which answer the model preferred (MC), and how its reply fared per metric.
-import { KALAHI_LEARNED_METRICS, KALAHI_TABLE_METRICS, type KalahiGenerationRecord, type KalahiMCRecord } from './records.ts';
+import { KALAHI_LEARNED_METRICS, KALAHI_TABLE_METRICS, type KalahiGenerationRecord, type KalahiLetterAnswer, type KalahiMCRecord } from './records.ts';
 import { shorten } from '../multiloko/names.ts';
 import { KALAHI_FIGURE_LABELS } from './gates.ts';
 
@@ -8,18 +8,27 @@ const fixed = (value: number | null, digits: number) => (value === null ? 'NaN' 
 
 /** `✓ MC1 1 · MC2 0.5012 · MC3 0.60 · preferred the best answer "…" (0.4123) over irrelevant #2 "…" (0.3999)`. */
 export function kalahiMCVerdict(mc: KalahiMCRecord): string {
+  if (mc.letter) return kalahiLetterVerdict(mc.letter);
   const n = mc.normalised;
+  const top = mc.preferred!;
   const bestIrrelevant = mc.references.filter((r) => r.kind === 'irrelevant').reduce((a, b) => (b.score > a.score ? b : a));
   const best = mc.references.find((r) => r.best)!;
   const preferred =
-    mc.preferred.best ? 'the best answer'
-    : `${mc.preferred.kind} answer #${mc.preferred.index + 1}`;
-  const other = mc.preferred.kind === 'relevant' ? bestIrrelevant : best;
+    top.best ? 'the best answer'
+    : `${top.kind} answer #${top.index + 1}`;
+  const other = top.kind === 'relevant' ? bestIrrelevant : best;
   const otherName = other.best ? 'the best answer' : `${other.kind} answer #${other.index + 1}`;
   return (
-    `${n.mc1 === 1 ? '✓' : '✗'} MC1 ${n.mc1} · MC2 ${fixed(n.mc2, 4)} · MC3 ${n.mc3.toFixed(2)} · preferred ${preferred} ` +
-    `${quote(mc.preferred.text)} (${mc.preferred.score.toFixed(4)}) over ${otherName} ${quote(other.text)} (${other.score.toFixed(4)})`
+    `${n.mc1 === 1 ? '✓' : '✗'} MC1 ${n.mc1} · MC2 ${fixed(n.mc2, 4)} · MC3 ${fixed(n.mc3, 2)} · preferred ${preferred} ` +
+    `${quote(top.text)} (${fixed(top.score, 4)}) over ${otherName} ${quote(other.text)} (${other.score.toFixed(4)})`
   );
+}
+
+/** `✓ MC1 1 · chose B "…" (the best answer is B) · said "Sagot: B"` for the lettered question. */
+export function kalahiLetterVerdict(letter: KalahiLetterAnswer): string {
+  const chosen = letter.options.find((o) => o.letter === letter.chosen);
+  const choice = chosen ? `chose ${chosen.letter} ${quote(chosen.text)}` : 'named no letter';
+  return `${chosen?.best ? '✓ MC1 1' : '✗ MC1 0'} · ${choice} (the best answer is ${letter.answer}) · said ${quote(letter.response)}`;
 }
 
 /** `BLEU ✓ · ChrF ✗ · … · BERTScore – · said "…"`; ✓ when the reply is closer to a relevant than to any irrelevant answer. */

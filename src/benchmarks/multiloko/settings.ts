@@ -1,6 +1,6 @@
 // MultiLoKo's settings: the `multiloko` object of lokal.config.json / options, and its LOKAL_* variables.
 import { z } from 'zod';
-import { asIs, list, number, flag, trimmed, type SettingsSection, type SharedSettings } from '../../core/settings.ts';
+import { asIs, list, number, flag, trimmed, MODEL_SETTING, type SettingsSection, type SharedSettings } from '../../core/settings.ts';
 
 /** Which subsets of a language run: kinds, directions, or exact eval.py keys such as `italian_translated_human_english`. */
 export const SUBSET_KINDS = ['local', 'translated', 'human', 'machine', 'to-english', 'from-english'] as const;
@@ -8,6 +8,8 @@ export const PROMPT_MODES = ['base', 'chat', 'auto'] as const;
 export const FEWSHOT_SETTINGS = ['dataset', 'official', 'none'] as const;
 
 export const MULTILOKO_SETTINGS_SHAPE = {
+  /** MultiLoKo's own model, instead of the shared `model` (e.g. a replay file here, a server for Kalahi). */
+  model: MODEL_SETTING,
   /** Dataset location (folder or .enc archive); unset: the data loader's default (./data/). */
   data: z.string().min(1).optional(),
   split: z.string().min(1).optional(),
@@ -35,6 +37,7 @@ export const MULTILOKO_SETTINGS: SettingsSection = {
   defaults: MULTILOKO_DEFAULTS,
   env: {
     LOKAL_MULTILOKO: { field: 'data', parse: asIs },
+    LOKAL_MULTILOKO_MODEL: { field: 'model', parse: asIs },
     LOKAL_SPLIT: { field: 'split', parse: asIs },
     LOKAL_LANGUAGES: { field: 'languages', parse: list },
     LOKAL_SUBSETS: { field: 'subsets', parse: list },

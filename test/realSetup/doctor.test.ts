@@ -1,0 +1,96 @@
+// Issue 19 §2: the capability probe and `lokal doctor` against fake servers shaped like common servers
+// (test/support/serverShapes.ts). The expected table is written by hand from each shape's documented behaviour; the
+// README's table of servers repeats it.
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { main } from '../../src/cli/index.ts';
+import { doctorVerdicts } from '../../src/cli/doctor.ts';
+import { modelCapabilities, greedyRepeatable, type CapabilityName } from '../../src/models/capabilities.ts';
+import { openLokalModel } from '../../src/models/open.ts';
+import { startFakeOpenAIServer, type FakeServer } from '../support/fakeOpenAIServer.ts';
+import { SERVER_SHAPES } from '../support/serverShapes.ts';
+
+type Row = Record<CapabilityName, boolean>;
+// chat, plain prompt, echo + logprobs, prompt_logprobs, token logprobs of generated text
+const EXPECTED: Record<string, Row> = {
+  vLLM: { chat: true, prompt: true, scorePrompt: true, scoreChat: true, tokenLogprobs: true },
+  'llama.cpp server': { chat: true, prompt: true, scorePrompt: false, scoreChat: false, tokenLogprobs: true },
+  Ollama: { chat: true, prompt: true, scorePrompt: false, scoreChat: false, tokenLogprobs: false },
+  'LM Studio': { chat: true, prompt: true, scorePrompt: false, scoreChat: false, tokenLogprobs: false },
+  TGI: { chat: true, prompt: true, scorePrompt: false, scoreChat: false, tokenLogprobs: true },
+  'hosted API (OpenAI)': { chat: true, prompt: false, scorePrompt: false, scoreChat: false, tokenLogprobs: true },
+};
+
+const servers = new Map<string, FakeServer>();
+beforeAll(async () => {
+  for (const [name, shape] of Object.entries(SERVER_SHAPES)) servers.set(name, await startFakeOpenAIServer(shape));
+});
+afterAll(async () => {
+  await Promise.all([...servers.values()].map((s) => s.close()));
+});
+
+const open = (name: string) => openLokalModel('openai:toy', { openai: { baseUrl: servers.get(name)!.url, env: {} } });
+
+describe('what each server shape supports, asked once', () => {
+  test.each(Object.keys(EXPECTED))('%s', async (name) => {
+    const capabilities = await modelCapabilities(await open(name));
+    const found = Object.fromEntries(Object.entries(capabilities).map(([k, v]) => [k, v.supported]));
+    expect(found, JSON.stringify(capabilities)).toEqual(EXPECTED[name]);
+  });
+
+  test('the reason names the request and the server’s answer', async () => {
+    const hosted = await modelCapabilities(await open('hosted API (OpenAI)'));
+    expect(hosted.scoreChat.how).toBe('/chat/completions with prompt_logprobs: HTTP 400: Unrecognized request argument supplied: prompt_logprobs');
+    expect(hosted.prompt.how).toMatch(/^\/completions: HTTP 404/u);
+    const lmStudio = await modelCapabilities(await open('LM Studio'));
+    expect(lmStudio.tokenLogprobs.how).toBe('/chat/completions with logprobs: returned no logprobs.content');
+  });
+
+  test('two greedy calls: the same text, or both texts when they differ', async () => {
+    expect((await greedyRepeatable(await open('vLLM'))).supported).toBe(true);
+    const sampling = await startFakeOpenAIServer({ unrepeatable: true });
+    try {
+      const found = await greedyRepeatable(await openLokalModel('openai:toy', { openai: { baseUrl: sampling.url, env: {} } }));
+      expect(found.supported).toBe(false);
+      expect(found.how).toMatch(/^"#\d+ .*" then "#\d+ .*"$/u);
+    } finally {
+      await sampling.close();
+    }
+  });
+});
+
+describe('lokal doctor', () => {
+  test('a chat server without logprobs (Ollama-shaped): what it supports, and letter MC and new_tokens generation work', async () => {
+    vi.stubEnv('OPENAI_BASE_URL', servers.get('Ollama')!.url);
+    const lines: string[] = [];
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (lines.push(String(chunk)), true));
+    let code: number;
+    try {
+      code = await main(['doctor', '--model', 'openai:toy']);
+    } finally {
+      write.mockRestore();
+      vi.unstubAllEnvs();
+    }
+    const text = lines.join('');
+    expect(code, text).toBe(0);
+    expect(text).toContain(`lokal doctor: openai:toy at ${servers.get('Ollama')!.url}\nsupports:\n  ✓ takes chat messages (a chat template) — /chat/completions answers\n`);
+    expect(text).toContain("  ✗ scores a given chat reply (vLLM's prompt_logprobs) — /chat/completions with prompt_logprobs: returned no prompt_logprobs\n");
+    expect(text).toContain('  ✓ two greedy calls return the same text — the same text twice\n');
+    expect(text).toContain('  ✓ Kalahi MC, LOKAL_KALAHI_MC=letter\n');
+    expect(text).toContain("  ✗ Kalahi MC, LOKAL_KALAHI_MC=logprobs (default) — needs: scores a given chat reply (vLLM's prompt_logprobs)");
+    expect(text).toContain('  ✗ Kalahi generation, LOKAL_KALAHI_BUDGET=max_length (default) — needs: per-token log-probabilities of generated text');
+    expect(text).toContain('  ✓ Kalahi generation, LOKAL_KALAHI_BUDGET=new_tokens\n');
+  });
+
+  test('the verdicts follow the capabilities', async () => {
+    const capabilities = await modelCapabilities(await open('Ollama'));
+    const verdicts = Object.fromEntries(doctorVerdicts('openai:toy', capabilities).map((v) => [v.task, v.works]));
+    expect(verdicts).toEqual({
+      'MultiLoKo, LOKAL_PROMPT=chat': true,
+      'MultiLoKo, LOKAL_PROMPT=base': true,
+      'Kalahi MC, LOKAL_KALAHI_MC=logprobs (default)': false,
+      'Kalahi MC, LOKAL_KALAHI_MC=letter': true,
+      'Kalahi generation, LOKAL_KALAHI_BUDGET=max_length (default)': false,
+      'Kalahi generation, LOKAL_KALAHI_BUDGET=new_tokens': true,
+    });
+  });
+});
