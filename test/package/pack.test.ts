@@ -359,21 +359,31 @@ describe.skipIf(problem !== undefined)(problem ? `the packed package (skipped: $
       expect(compared.stdout).toMatch(/italian +62\.50 +62\.50 +0\.00 \(p 1\.000\)/);
     }, 300_000);
 
-    test('an OpenAI-compatible server (the fake one), without the ONNX runtime: answers scored as their definition says', async () => {
+    test('an OpenAI-compatible server (the fake one), without the ONNX runtime: both benchmarks run, answers scored as their definition says', async () => {
       setUp();
       const server = await startFakeOpenAIServer();
       try {
         rmSync(path.join(project, 'results'), { recursive: true, force: true });
-        const vitest = await run('npx', ['vitest', 'run', 'evals/multiloko.eval.ts'], project, {
+        const vitest = await run('npx', ['vitest', 'run'], project, {
           LOKAL_MODEL: 'openai:toy-model',
           OPENAI_BASE_URL: server.url,
           LOKAL_MULTILOKO: MULTILOKO,
+          LOKAL_KALAHI: KALAHI,
           LOKAL_LIMIT: '3',
           LOKAL_CACHE: 'off',
         });
         timings.openaiRun = vitest.ms;
         expect(vitest.code, show(vitest)).toBe(0);
-        expect(server.stats.answered).toBe(3);
+        expect(vitest.stdout).toMatch(/Test Files\s+2 passed \(2\)/);
+        // Kalahi's learned metrics need the runtime: each is reported once as not computed, with the install command.
+        const install = `npm install --save-dev @huggingface/transformers@${repoPackage.peerDependencies['@huggingface/transformers']} onnxruntime-node@${repoPackage.peerDependencies['onnxruntime-node']}`;
+        for (const label of ['BERTScore', 'BLEURT']) {
+          const lines = vitest.stdout.split('\n').filter((line) => line.includes(`${label} not computed:`));
+          expect(lines, show(vitest)).toHaveLength(1);
+          expect(lines[0]).toContain(`need @huggingface/transformers and onnxruntime-node, optional dependencies that are not installed (@huggingface/transformers is missing); install them with: ${install}`);
+        }
+        const kalahi = JSON.parse(readFileSync(path.join(project, 'results', 'kalahi.json'), 'utf8'));
+        expect(kalahi.variants.full.items).toEqual({ selected: 3, total: 150, recorded: 3, failed: 0, skipped: 0 });
         const results = JSON.parse(readFileSync(path.join(project, 'results', 'multiloko.json'), 'utf8'));
         expect(results.summary.model_description).toMatchObject({ provider: 'openai', model: 'toy-model' });
         expect(results.summary.items).toEqual({ selected: 3, scored: 3, missing: 0, failed: 0, skipped: 0, cached: 0 });
