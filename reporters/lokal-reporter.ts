@@ -6,7 +6,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, TestSpecification, Vitest } from 'vitest/node';
 import type { BenchmarkDefinition } from '../src/core/benchmark.ts';
-import { routeClauses } from '../src/core/gates.ts';
+import { routeClauses, ThresholdError } from '../src/core/gates.ts';
 import { gatesOfIncompleteRun, incompleteResultsFile, incompleteResultsText, type Incompleteness } from '../src/core/incomplete.ts';
 import { writeFileAtomic } from '../src/core/io.ts';
 import { requireCacheFile, requireOutputFolder } from '../src/core/outputCheck.ts';
@@ -84,11 +84,14 @@ export default class LokalReporter implements Reporter {
     try {
       const tree = resolveSettingsTree(BENCHMARKS.map((b) => b.settings), this.#options.settings, { cwd: root });
       shared = sharedSettings(tree);
+      // The gates' grammar too (their scopes need the data, which the suites load).
+      const names = BENCHMARKS.map((b) => b.name);
+      routeClauses(tree.thresholds, names, names[0]!);
       requireOutputFolder(path.resolve(root, shared.output));
       requireSeparateOutputs(tree, BENCHMARKS, root);
       if (!splitModelList(shared.model ?? '').every((m) => m.startsWith('replay:'))) requireCacheFile(shared.cacheFile ?? DEFAULT_CACHE_FILE, shared.cache ?? 'readwrite');
     } catch (error) {
-      if (!(error instanceof LokalConfigError)) throw error;
+      if (!(error instanceof LokalConfigError || error instanceof ThresholdError)) throw error;
       process.stderr.write(`${terminalLines(`lokal: ${error.message.replace(/\s*\n\s*/gu, ' ')}`)}\n`);
       process.exitCode = 1;
       // Closes Vitest's servers and exits with the code above: no worker has started, nothing was asked or written.

@@ -4,8 +4,8 @@ import { isUsageError } from './usageError.ts';
 
 type Command = (argv: string[]) => Promise<number>;
 
-/** Each command's lines of the usage text, by the words that name it. */
-const COMMAND_USAGE: Record<string, string> = {
+/** Each command's lines of the usage text, by the words that name it (every command needs one: its --help). */
+export const COMMAND_USAGE: Record<string, string> = {
   score: `score -d <dataset dir|.enc archive> -s <split> -p <predictions .jsonl|.csv> [-o <out.json>]
         Score predictions like MultiLoKo's eval.py (same JSON layout). Long forms:
         --dataset_location --subset --predictions --output.
@@ -65,6 +65,9 @@ const COMMANDS: Record<string, Command> = {
   compare: async (argv) => (await import('./compare.ts')).compareCommand(argv),
   doctor: async (argv) => (await import('./doctor.ts')).doctorCommand(argv),
 };
+
+/** The commands `lokal` knows. */
+export const COMMAND_NAMES = Object.keys(COMMANDS);
 
 /** Runs the CLI; returns the exit code (0 ok, 1 a check failed, 2 usage or input error). */
 export async function main(argv: string[]): Promise<number> {

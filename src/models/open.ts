@@ -93,7 +93,7 @@ export class ModelUnusableError extends Error {
   ) {
     const reason = (cause instanceof Error ? cause.message : String(cause)).replace(/\s*\n\s*/gu, ' ').trim();
     const setting = configured ? `${variable}=${spec}` : `LOKAL_MODEL is not set and the default model ${spec}`;
-    super(`${setting} cannot be used: ${reason.replace(/[.\s]+$/u, '')}${configured ? '' : `. ${waysForward(spec)}`}`);
+    super(`${setting} cannot be used: ${configured ? reason : `${reason.replace(/[.\s]+$/u, '')}. ${waysForward(spec)}`}`);
     this.name = 'ModelUnusableError';
     this.stack = `${this.name}: ${this.message}`;
   }

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
+import { COMMAND_NAMES, COMMAND_USAGE } from '../../src/cli/index.ts';
 import { datasetSpec, predictionsFor, writeDataset, writeJsonl } from '../vitest/helpers.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -38,6 +39,14 @@ describe('lokal <command> --help', () => {
       });
     }
   }
+
+  test('every command has its usage, and each is in the list above', () => {
+    const named = new Set(cases.map(([words]) => words[0]));
+    for (const name of COMMAND_NAMES) {
+      expect(named.has(name), `lokal ${name} --help is tested`).toBe(true);
+      expect(Object.keys(COMMAND_USAGE).some((key) => key.split(' ')[0] === name), `usage of ${name}`).toBe(true);
+    }
+  });
 
   test('--help wins over missing or other arguments, and the command does not run', () => {
     // Without --help these fail (required options missing; a folder that does not exist).

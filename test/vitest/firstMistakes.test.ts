@@ -44,6 +44,11 @@ describe('a bad setting stops the run with one line and exit 1', { timeout: 180_
     expect(oneLineFailure(await evals('no-file', { LOKAL_CONFIG: missing }))).toBe(`lokal: LOKAL_CONFIG: ${missing} does not exist`);
   });
 
+  test('a gate that does not parse', async () => {
+    const line = oneLineFailure(await evals('bad-gate', { LOKAL_THRESHOLDS: 'em>=0.3, em>>x' }));
+    expect(line).toBe('lokal: LOKAL_THRESHOLDS clause "em>>x": expected [<benchmark>.][<scope>.]<figure><op><number>, e.g. em>=0.30, italian.em>=0.35, kalahi.mc1>=0.40');
+  });
+
   test('an unknown key in the settings file', async () => {
     const file = path.join(dir, 'typo.config.json');
     writeFileSync(file, '{ "limt": 3 }\n');
