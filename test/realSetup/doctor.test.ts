@@ -94,3 +94,34 @@ describe('lokal doctor', () => {
     });
   });
 });
+
+describe('a local model and a replay file', () => {
+  test('transformers: everything from its own logits, chat from its template; greedy calls repeat', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const { writeTinyModel } = await import('../support/tinyModel.ts');
+    const dir = mkdtempSync(path.join(tmpdir(), 'lokal-doctor-tiny-'));
+    try {
+      writeTinyModel(path.join(dir, 'tiny'), { seed: 3 });
+      const model = await openLokalModel(`transformers:${path.join(dir, 'tiny')}`, {});
+      const capabilities = await modelCapabilities(model);
+      expect(Object.values(capabilities).every((c) => c.supported)).toBe(true);
+      expect(capabilities.chat.how).toBe('the tokenizer has a chat template');
+      expect((await greedyRepeatable(model)).supported).toBe(true);
+      expect(doctorVerdicts('transformers:tiny', capabilities).every((v) => v.works)).toBe(true);
+      await model.provider.close?.();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  test('replay: replies only; Kalahi MC cannot run from a file', () => {
+    const none = { supported: false, how: 'a predictions file holds replies only' };
+    const verdicts = doctorVerdicts('replay:p.jsonl', { chat: none, prompt: none, scorePrompt: none, scoreChat: none, tokenLogprobs: none });
+    expect(verdicts.map((v) => [v.task, v.works])).toEqual([
+      ['MultiLoKo and Kalahi generation: the replies the file holds', true],
+      ['Kalahi MC (either protocol)', false],
+    ]);
+  });
+});
