@@ -125,3 +125,21 @@ describe('a local model and a replay file', () => {
     ]);
   });
 });
+
+describe('MultiLoKo on a chat-only server', () => {
+  test('the base prompt needs /completions: a requirement only for openai: models with LOKAL_PROMPT=base', async () => {
+    const { prepareMultiLoKo } = await import('../../src/benchmarks/multiloko/plan.ts');
+    const path = await import('node:path');
+    const data = path.resolve(__dirname, '../../data/fixtures/multiloko');
+    const base = { data, split: 'dev', prompt: 'base', fewshot: 'dataset', shots: 5, strict: false, missing: 'empty', maxNewTokens: 64, output: 'results', baselineTolerance: 0.02, baselineMode: 'significance', baselineAlpha: 0.05, baselineMargin: 0.01 } as const;
+    const plan = await prepareMultiLoKo({ ...base, model: 'openai:toy', languages: ['italian'] } as never, []);
+    const [need] = plan.modelRequirements!('openai:toy');
+    expect(need!.capability).toBe('prompt');
+    const hosted = await modelCapabilities(await open('hosted API (OpenAI)'));
+    expect(hosted.prompt.supported).toBe(false);
+    expect(need!.problem(hosted.prompt.how)).toBe("MultiLoKo's base prompt (LOKAL_PROMPT=base) is a plain completion prompt, and this server takes none (/completions: HTTP 404: no route POST /v1/completions): set LOKAL_PROMPT=chat");
+    expect(plan.modelRequirements!('transformers:x')).toEqual([]);
+    const chat = await prepareMultiLoKo({ ...base, prompt: 'chat', model: 'openai:toy', languages: ['italian'] } as never, []);
+    expect(chat.modelRequirements!('openai:toy')).toEqual([]);
+  });
+});

@@ -69,7 +69,7 @@ describe.skipIf(!haveData)('Kalahi on a chat server without log-probabilities', 
       return b === row.relevantAnswers[row.bestIndex] ? 1 : 0;
     });
     expect(full.records.map((r: { mc: { normalised: { mc1: number } } }) => r.mc.normalised.mc1)).toEqual(expected);
-    expect(full.mc.mc1).toBeCloseTo(expected.reduce((a, b) => a + b, 0) / expected.length, 12);
+    expect(full.mc.mc1).toBeCloseTo(expected.reduce((a: number, b) => a + b, 0) / expected.length, 12);
     expect(full.mc.mc2).toBeNull();
   }, 120_000);
 
