@@ -57,6 +57,7 @@ describe.skipIf(!haveData)('Kalahi on a chat server without log-probabilities', 
     const run = await runVitest(['run', ...config], env(output, { LOKAL_KALAHI_TASKS: 'mc', LOKAL_KALAHI_MC: 'letter', LOKAL_REPORT: path.join(output, 'report.html') }));
     expect(run.code, show(run)).toBe(0);
     expect(readFileSync(path.join(output, 'report.html'), 'utf8')).toContain('Kalahi');
+    expect(run.stdout).toContain(`Kalahi · full · 4 of 150 prompts · openai:toy · MC by letter (SEA-HELM's lettered question)`);
     const results = JSON.parse(readFileSync(path.join(output, 'kalahi.json'), 'utf8'));
     const full = results.variants.full;
     expect(full.mc_protocol).toBe('letter');
