@@ -251,6 +251,13 @@ describe.skipIf(problem !== undefined)(problem ? `the packed package (skipped: $
     const unknown = await run(process.execPath, [bin, 'frobnicate'], project);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('lokal: unknown command "frobnicate"');
+    // lokal doctor is a command file of its own (dist/cli/doctor.js): on a replay file it needs no model at all.
+    const replay = path.join(project, 'doctor-predictions.jsonl');
+    writeFileSync(replay, '{"language":"italian","id":"1","prediction":"Roma"}\n');
+    const doctor = await run(process.execPath, [bin, 'doctor', '--model', `replay:${replay}`], project);
+    expect(doctor.code, show(doctor)).toBe(0);
+    expect(doctor.stdout).toContain(`lokal doctor: replay:${replay}\nsupports:\n`);
+    expect(doctor.stdout).toContain('  ✗ Kalahi MC (either protocol) — a predictions file holds no scores and no replies to lettered questions\n');
   }, 120_000);
 
   test('the installed bin (the bundled CLI) writes what the sources compute: lokal score and lokal kalahi score', async () => {

@@ -1,7 +1,7 @@
 // Issue 19 §1: one run, several benchmarks, each with a model it can use. A replay file serves only the benchmarks it
 // has rows for (the others are left out with one line), and `<benchmark>.model` gives a benchmark its own model.
 // Child `vitest run --project evals` runs of both eval files on the MultiLoKo fixture and the real Kalahi CSVs.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -62,6 +62,20 @@ describe.skipIf(!haveKalahi)('each benchmark gets a model it can use', () => {
     expect(run.code, show(run)).toBe(0);
     expect(kalahiJson(output).variants.full!.items.recorded).toBe(2);
     expect(existsSync(path.join(output, 'multiloko.json'))).toBe(true);
+  }, 120_000);
+
+  test('several models: a file without Kalahi rows is left out of Kalahi only, the others run', async () => {
+    const output = path.join(dir, 'several');
+    const multiloko = file('several-multiloko.jsonl', multilokoRows);
+    const kalahi = file('several-kalahi.jsonl', kalahiRows);
+    const run = await runVitest(['run', ...config, 'evals/kalahi.eval.ts'], { ...baseEnv(output), LOKAL_MODEL: `replay:${multiloko},replay:${kalahi}` });
+    const text = run.stdout + run.stderr;
+    expect(text, show(run)).toContain(`lokal: skipping kalahi for replay:${multiloko}: ${multiloko} holds no Kalahi rows`);
+    expect(run.code, show(run)).toBe(0);
+    // A listed run writes each model's results in its own folder: only the Kalahi file's has a kalahi.json.
+    const folders = readdirSync(output).filter((f) => existsSync(path.join(output, f, 'kalahi.json')));
+    expect(folders).toHaveLength(1);
+    expect(kalahiJson(path.join(output, folders[0]!)).variants.full!.model).toBe(`replay:${kalahi}`);
   }, 120_000);
 
   test('LOKAL_KALAHI_MODEL gives Kalahi its own model beside the shared one', async () => {

@@ -94,3 +94,52 @@ describe('lokal doctor', () => {
     });
   });
 });
+
+describe('a local model and a replay file', () => {
+  test('transformers: everything from its own logits, chat from its template; greedy calls repeat', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const { writeTinyModel } = await import('../support/tinyModel.ts');
+    const dir = mkdtempSync(path.join(tmpdir(), 'lokal-doctor-tiny-'));
+    try {
+      writeTinyModel(path.join(dir, 'tiny'), { seed: 3 });
+      const model = await openLokalModel(`transformers:${path.join(dir, 'tiny')}`, {});
+      const capabilities = await modelCapabilities(model);
+      expect(Object.values(capabilities).every((c) => c.supported)).toBe(true);
+      expect(capabilities.chat.how).toBe('the tokenizer has a chat template');
+      expect((await greedyRepeatable(model)).supported).toBe(true);
+      expect(doctorVerdicts('transformers:tiny', capabilities).every((v) => v.works)).toBe(true);
+      await model.provider.close?.();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  test('replay: replies only; Kalahi MC cannot run from a file', () => {
+    const none = { supported: false, how: 'a predictions file holds replies only' };
+    const verdicts = doctorVerdicts('replay:p.jsonl', { chat: none, prompt: none, scorePrompt: none, scoreChat: none, tokenLogprobs: none });
+    expect(verdicts.map((v) => [v.task, v.works])).toEqual([
+      ['MultiLoKo and Kalahi generation: the replies the file holds', true],
+      ['Kalahi MC (either protocol)', false],
+    ]);
+  });
+});
+
+describe('MultiLoKo on a chat-only server', () => {
+  test('the base prompt needs /completions: a requirement only for openai: models with LOKAL_PROMPT=base', async () => {
+    const { prepareMultiLoKo } = await import('../../src/benchmarks/multiloko/plan.ts');
+    const path = await import('node:path');
+    const data = path.resolve(__dirname, '../../data/fixtures/multiloko');
+    const base = { data, split: 'dev', prompt: 'base', fewshot: 'dataset', shots: 5, strict: false, missing: 'empty', maxNewTokens: 64, output: 'results', baselineTolerance: 0.02, baselineMode: 'significance', baselineAlpha: 0.05, baselineMargin: 0.01 } as const;
+    const plan = await prepareMultiLoKo({ ...base, model: 'openai:toy', languages: ['italian'] } as never, []);
+    const [need] = plan.modelRequirements!('openai:toy');
+    expect(need!.capability).toBe('prompt');
+    const hosted = await modelCapabilities(await open('hosted API (OpenAI)'));
+    expect(hosted.prompt.supported).toBe(false);
+    expect(need!.problem(hosted.prompt.how)).toBe("MultiLoKo's base prompt (LOKAL_PROMPT=base) is a plain completion prompt, and this server takes none (/completions: HTTP 404: no route POST /v1/completions): set LOKAL_PROMPT=chat");
+    expect(plan.modelRequirements!('transformers:x')).toEqual([]);
+    const chat = await prepareMultiLoKo({ ...base, prompt: 'chat', model: 'openai:toy', languages: ['italian'] } as never, []);
+    expect(chat.modelRequirements!('openai:toy')).toEqual([]);
+  });
+});

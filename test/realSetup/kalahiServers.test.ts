@@ -53,8 +53,11 @@ describe.skipIf(!haveData)('Kalahi on a chat server without log-probabilities', 
   test('LOKAL_KALAHI_MC=letter: MC1 from the lettered question, recorded as mc_protocol "letter"', async () => {
     const output = path.join(dir, 'letter');
     asked.length = 0;
-    const run = await runVitest(['run', ...config], env(output, { LOKAL_KALAHI_TASKS: 'mc', LOKAL_KALAHI_MC: 'letter' }));
+    // The HTML report too: letter records have no scores to show.
+    const run = await runVitest(['run', ...config], env(output, { LOKAL_KALAHI_TASKS: 'mc', LOKAL_KALAHI_MC: 'letter', LOKAL_REPORT: path.join(output, 'report.html') }));
     expect(run.code, show(run)).toBe(0);
+    expect(readFileSync(path.join(output, 'report.html'), 'utf8')).toContain('Kalahi');
+    expect(run.stdout).toContain(`Kalahi · full · 4 of 150 prompts · openai:toy · MC by letter (SEA-HELM's lettered question)`);
     const results = JSON.parse(readFileSync(path.join(output, 'kalahi.json'), 'utf8'));
     const full = results.variants.full;
     expect(full.mc_protocol).toBe('letter');
@@ -67,7 +70,7 @@ describe.skipIf(!haveData)('Kalahi on a chat server without log-probabilities', 
       return b === row.relevantAnswers[row.bestIndex] ? 1 : 0;
     });
     expect(full.records.map((r: { mc: { normalised: { mc1: number } } }) => r.mc.normalised.mc1)).toEqual(expected);
-    expect(full.mc.mc1).toBeCloseTo(expected.reduce((a, b) => a + b, 0) / expected.length, 12);
+    expect(full.mc.mc1).toBeCloseTo(expected.reduce((a: number, b) => a + b, 0) / expected.length, 12);
     expect(full.mc.mc2).toBeNull();
   }, 120_000);
 

@@ -25,7 +25,8 @@ export function kalahiTableLines(suites: readonly RolledKalahiSuite[]): string[]
   const lines: string[] = [];
   for (const suite of suites) {
     const a = suite.aggregate;
-    lines.push(`Kalahi · ${a.variant} · ${a.selected} of ${a.total} prompts · ${a.model}`);
+    // A letter run's MC1 is not the reference's figure: the header says so.
+    lines.push(`Kalahi · ${a.variant} · ${a.selected} of ${a.total} prompts · ${a.model}${a.mcProtocol === 'letter' && a.tasks.includes('mc') ? " · MC by letter (SEA-HELM's lettered question)" : ''}`);
     const rows = groups(suite);
     if (rows.some(([, g]) => g.mc)) {
       const header = ['multiple choice', 'prompts', 'MC1', 'MC2', 'MC2 (normalised)', 'MC3'];

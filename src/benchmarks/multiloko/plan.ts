@@ -119,6 +119,11 @@ export async function prepareMultiLoKo(settings: MultiLoKoSettings, clauses: Par
 
   return {
     groups,
+    // The official base prompt is a plain completion prompt: a chat-only server cannot take it (asked once, at collection).
+    modelRequirements: (one) =>
+      settings.prompt === 'base' && parseProviderSpec(one).kind === 'openai'
+        ? [{ capability: 'prompt', problem: (how) => `MultiLoKo's base prompt (LOKAL_PROMPT=base) is a plain completion prompt, and this server takes none (${how}): set LOKAL_PROMPT=chat` }]
+        : [],
     testName: itemTestName,
     async runItem(item, info, context) {
       const { subset, fewshot, index } = jobs.get(info.key)!;

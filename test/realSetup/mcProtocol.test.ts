@@ -1,0 +1,87 @@
+// Issue 19 §2: results say which protocol produced MC1 (kalahi.json `variants.<v>.mc_protocol`), and the baseline gate
+// and `lokal compare` never compare MC1 across protocols: each refuses with one line naming the field.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, test, vi } from 'vitest';
+import { aggregateKalahi } from '../../src/benchmarks/kalahi/aggregate.ts';
+import type { KalahiSettings } from '../../src/benchmarks/kalahi/config.ts';
+import type { KalahiPromptRecord, KalahiRunInfo } from '../../src/benchmarks/kalahi/records.ts';
+import { reportKalahi } from '../../src/benchmarks/kalahi/report.ts';
+import type { KalahiMCProtocol } from '../../src/benchmarks/kalahi/settings.ts';
+import { main } from '../../src/cli/index.ts';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-mc-protocol-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function info(protocol: KalahiMCProtocol | undefined): KalahiRunInfo {
+  return {
+    benchmark: 'kalahi', key: 'full', name: 'kalahi · full', variant: 'full', file: 'f.csv', order: 0, selected: 4, total: 4,
+    categories: ['ethics'], model: 'openai:toy', tasks: ['mc'], ...(protocol ? { mcProtocol: protocol } : {}), budget: { kind: 'max_length', tokens: 256, description: '' },
+    labels: { rougeL: 'rougeLsum', chrf: 'chrF' }, learnedModels: { bleurt: 'off', bertscore: 'off' }, strict: false, thresholds: undefined,
+  };
+}
+
+function record(i: number, mc1: number): KalahiPromptRecord {
+  const figures = { mc1, mc2: null, mc2_normalised: null, mc3: null, lprob_max: null, lprob_diff: null };
+  return {
+    suite: 'full', promptVariationId: `v${i}`, promptId: `p${i}`, category: 'ethics', topic: 't', row: i + 1, itemKey: `kalahi/v${i}`,
+    mc: { references: [], normalised: figures, nonNormalised: figures, preferred: null, latencyMs: 0, cached: false },
+  };
+}
+
+function rolled(protocol: KalahiMCProtocol | undefined) {
+  const records = [1, 0, 1, 1].map((mc1, i) => record(i, mc1));
+  return { aggregate: aggregateKalahi(info(protocol), records.map((r) => ({ record: r, state: 'passed' as const }))), records };
+}
+
+function written(name: string, protocol: KalahiMCProtocol | undefined): string {
+  const file = path.join(dir, `${name}.json`);
+  writeFileSync(file, reportKalahi([rolled(protocol)], { clauses: [] }).resultsText!);
+  return file;
+}
+
+const settings = (baseline: string) => ({ baseline, baselineTolerance: 0.02, baselineMode: 'significance', baselineAlpha: 0.05, baselineMargin: 0.01 }) as KalahiSettings;
+
+describe('the protocol that produced MC1', () => {
+  test('is written to kalahi.json as variants.<variant>.mc_protocol', () => {
+    const results = JSON.parse(reportKalahi([rolled('letter')], { clauses: [] }).resultsText!);
+    expect(results.variants.full.mc_protocol).toBe('letter');
+    expect(results.variants.full.mc.mc1).toBe(0.75);
+  });
+
+  test('the baseline gate refuses a baseline of the other protocol, with one line naming the field', () => {
+    const base = written('logprobs-base', 'logprobs');
+    expect(() => reportKalahi([rolled('letter')], { clauses: [], settings: settings(base), root: dir })).toThrow(
+      `baseline ${base} field "variants.full.mc_protocol" is "logprobs" but this run measured MC1 by "letter" (LOKAL_KALAHI_MC): MC figures of two protocols are not compared; use LOKAL_KALAHI_MC=logprobs or a run of the same protocol`,
+    );
+  });
+
+  test('a baseline older than the field counts as logprobs; the same protocol is compared', () => {
+    const old = path.join(dir, 'old.json');
+    const text = JSON.parse(reportKalahi([rolled('logprobs')], { clauses: [] }).resultsText!);
+    delete text.variants.full.mc_protocol;
+    writeFileSync(old, JSON.stringify(text));
+    expect(() => reportKalahi([rolled('letter')], { clauses: [], settings: settings(old), root: dir })).toThrow(/field "variants\.full\.mc_protocol" is "logprobs"/u);
+    expect(reportKalahi([rolled('logprobs')], { clauses: [], settings: settings(old), root: dir }).passed).toBe(true);
+    const letterBase = written('letter-base', 'letter');
+    expect(reportKalahi([rolled('letter')], { clauses: [], settings: settings(letterBase), root: dir }).passed).toBe(true);
+  });
+
+  test('lokal compare refuses two runs of different protocols: one line, exit 2', async () => {
+    const a = written('compare-a', 'logprobs');
+    const b = written('compare-b', 'letter');
+    const errors: string[] = [];
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (errors.push(String(chunk)), true));
+    const stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    let code: number;
+    try {
+      code = await main(['compare', a, b, '--no-html']);
+    } finally {
+      stderr.mockRestore();
+      stdout.mockRestore();
+    }
+    expect(code).toBe(2);
+    expect(errors.join('')).toBe(`lokal compare: ${a} field "variants.full.mc_protocol" is "logprobs" but ${b} measured MC1 by "letter" (LOKAL_KALAHI_MC): MC figures of two protocols are not compared; use LOKAL_KALAHI_MC=logprobs or a run of the same protocol\n`);
+  });
+});
