@@ -28,6 +28,7 @@ describe('lokal <command> --help', () => {
     [['data'], /^usage: lokal data fetch \[--dir data\] \[--only multiloko\|kalahi\]\n/u],
     [['data', 'fetch'], /^usage: lokal data fetch \[--dir data\] \[--only multiloko\|kalahi\]\n/u],
     [['compare'], /^usage: lokal compare <results\.json\|results folder> /u],
+    [['doctor'], /^usage: lokal doctor \[--model <provider string>\]\n/u],
   ];
   for (const [words, usage] of cases) {
     for (const flag of ['--help', '-h']) {
