@@ -46,6 +46,12 @@ export function parseKalahiBaseline(text: string, file: string): KalahiBaseline 
     records.forEach((r: unknown, i) => {
       const record = r as { promptVariationId?: unknown; promptId?: unknown; mc?: { normalised?: { mc1?: unknown; mc2?: unknown }; preferred?: { text?: unknown } } } | null;
       if (typeof record?.promptVariationId !== 'string') throw new KalahiBaselineError(file, `variants.${variant}.records[${i}].promptVariationId`, 'missing or not a string');
+      for (const metric of ['mc1', 'mc2'] as const) {
+        const score = num(record.mc?.normalised?.[metric]);
+        if (score !== null && (score < 0 || score > 1)) {
+          throw new KalahiBaselineError(file, `variants.${variant}.records[${i}].mc.normalised.${metric}`, `is ${score}, outside ${metric.toUpperCase()}'s range [0, 1] (prompt ${record.promptVariationId})`);
+        }
+      }
       prompts.set(record.promptVariationId, {
         promptId: typeof record.promptId === 'string' ? record.promptId : record.promptVariationId,
         mc1: num(record.mc?.normalised?.mc1),

@@ -50,6 +50,7 @@ export function parseBaseline(text: string, file: string): Baseline {
     if (typeof figure !== 'number' || !Number.isFinite(figure)) {
       throw new BaselineError(file, `${key}.em`, 'is missing or not a number (expected each language entry to hold its mean "em")');
     }
+    if (figure < 0 || figure > 1) throw new BaselineError(file, `${key}.em`, `is ${figure}, outside EM's range [0, 1]`);
     em.set(key, figure);
     const records = baselineItems(entry as Record<string, unknown>, key, file);
     if (records.size > 0) items.set(key, records);
@@ -65,6 +66,7 @@ function baselineItems(entry: Record<string, unknown>, key: string, file: string
     if (record === null || typeof record !== 'object' || Array.isArray(record)) continue;
     const { em, prediction } = record as Record<string, unknown>;
     if (typeof em !== 'number' || !Number.isFinite(em)) throw new BaselineError(file, `${key}.${id}.em`, 'is missing or not a number (each item record holds its "em")');
+    if (em < 0 || em > 1) throw new BaselineError(file, `${key}.${id}.em`, `is ${em}, outside EM's range [0, 1]`);
     items.set(id, { em, prediction: typeof prediction === 'string' ? prediction : '' });
   }
   return items;

@@ -1,6 +1,7 @@
 // MultiLoKo's roll-up (defineBenchmark's `report`): leaderboard tables, headline, gates and the results file over
 // every subset of the run — loaded by the definition only when the reporter rolls up.
 import { baselineFileFor } from '../../core/baseline/index.ts';
+import { noBaselineFileReason } from '../../core/baseline/comparedNothing.ts';
 import type { BenchmarkReport, BenchmarkSummary, ReportContext, RolledGroup } from '../../core/benchmark.ts';
 import type { MultiLoKoResultsJson } from '../../report/types.ts';
 import { readBaseline } from './baseline.ts';
@@ -32,6 +33,7 @@ function rollUp(rolled: ReadonlyArray<RolledGroup<LokalItemRecord, LokalSubsetAg
     baselineMode: now ? settings.baselineMode : recorded.baselineMode ?? settings.baselineMode,
     baselineAlpha: now ? settings.baselineAlpha : recorded.baselineAlpha ?? settings.baselineAlpha,
     baselineMargin: now ? settings.baselineMargin : recorded.baselineMargin ?? settings.baselineMargin,
+    ...(baselineFile !== undefined && ownBaseline === undefined ? { baselineMissing: noBaselineFileReason(baselineFile, root, 'MultiLoKo', 'multiloko.json') } : {}),
   });
   const summary = summariseRun(subsets, groups, judged, options);
   // A run in which no item got an answer (no prediction matched, every call failed) measured nothing: it must not pass.
