@@ -3,6 +3,7 @@
 // prompts share a source, the paired cluster bootstrap otherwise; one Holm family. Tolerance mode keeps a fixed
 // allowed drop of each variant's MC1 and MC2.
 import { readFileSync } from 'node:fs';
+import { MAX_JSON_DEPTH, tooDeep } from '../../core/jsonDepth.ts';
 import { baselineOutcome, judgeBaselineFamily, type BaselineTest, type PairedFigure, type PairedScore, type SignificanceSettings } from '../../core/baseline/index.ts';
 import { judge, type GateOutcome } from '../../core/gates.ts';
 import type { KalahiPromptRecord } from './records.ts';
@@ -36,6 +37,8 @@ export function parseKalahiBaseline(text: string, file: string): KalahiBaseline 
   } catch (error) {
     throw new KalahiBaselineError(file, undefined, `malformed JSON: ${(error as Error).message}`);
   }
+  const deep = tooDeep(value);
+  if (deep !== undefined) throw new KalahiBaselineError(file, deep.replace(/^\./u, '').slice(0, 120), `nested more than ${MAX_JSON_DEPTH} levels deep; not a results file`);
   const variantsJson = (value as { variants?: unknown } | null)?.variants;
   if (variantsJson === null || typeof variantsJson !== 'object') throw new KalahiBaselineError(file, 'variants', 'missing (expected a kalahi.json written by a run)');
   const variants = new Map<string, Map<string, BaselinePrompt>>();

@@ -27,9 +27,18 @@ function kalahiBaselineLines(c: KalahiBaselineComparison): string[] {
 /** Against LOKAL_BASELINE (when it holds a kalahi.json): paired tests, or the fixed tolerance in tolerance mode. */
 function judgeBaseline(suites: readonly RolledKalahiSuite[], settings: KalahiSettings | undefined, root: string): { outcomes: GateOutcome[]; comparison?: KalahiBaselineComparison } {
   if (settings?.baseline === undefined) return { outcomes: [] };
-  const file = baselineFileFor(settings.baseline, root, 'kalahi');
+  // A baseline that cannot be read or judged is a failing gate, never a lost results file.
+  try {
+    return judgeBaselineOf(suites, settings, settings.baseline, root);
+  } catch (error) {
+    return { outcomes: [comparedNothing('Kalahi', (error as Error).message.split('\n')[0]!)] };
+  }
+}
+
+function judgeBaselineOf(suites: readonly RolledKalahiSuite[], settings: KalahiSettings, setting: string, root: string): { outcomes: GateOutcome[]; comparison?: KalahiBaselineComparison } {
+  const file = baselineFileFor(setting, root, 'kalahi');
   // A baseline that compares nothing fails (src/core/baseline/comparedNothing.ts).
-  if (file === undefined) return { outcomes: [comparedNothing('Kalahi', noBaselineFileReason(settings.baseline, root, 'Kalahi', 'kalahi.json'))] };
+  if (file === undefined) return { outcomes: [comparedNothing('Kalahi', noBaselineFileReason(setting, root, 'Kalahi', 'kalahi.json'))] };
   const baseline = readKalahiBaseline(file);
   const records = suites.map((s) => ({ variant: s.aggregate.variant, records: s.records }));
   const judged =

@@ -1,5 +1,6 @@
 // A baseline: an earlier results JSON (`lokal score` output or this reporter's multiloko.json) that EM must not drop below.
 import { readFileSync } from 'node:fs';
+import { MAX_JSON_DEPTH, tooDeep } from '../../core/jsonDepth.ts';
 import { judge, type GateOutcome } from './gates.ts';
 
 export interface Baseline {
@@ -41,6 +42,8 @@ export function parseBaseline(text: string, file: string): Baseline {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new BaselineError(file, undefined, 'expected an object keyed by language (the layout of `lokal score` output)');
   }
+  const deep = tooDeep(value);
+  if (deep !== undefined) throw new BaselineError(file, deep.replace(/^\./u, '').slice(0, 120), `nested more than ${MAX_JSON_DEPTH} levels deep; not a results file`);
   const em = new Map<string, number>();
   const items = new Map<string, Map<string, BaselineItem>>();
   for (const [key, entry] of Object.entries(value as Record<string, unknown>)) {

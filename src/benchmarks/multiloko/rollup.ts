@@ -11,6 +11,7 @@ import { judgeCross, judgeSubset, unmatchedScopes, type CrossFigures, type Gate,
 import { summariseCalls, summarisePrompts, type CallSummary, type PromptSummary } from './usage.ts';
 import { hasItems, judgeAgainstBaselineItems, type BaselineComparison } from './baselineGate.ts';
 import { comparedNothing } from '../../core/baseline/comparedNothing.ts';
+import { unmeasured } from '../../core/gates.ts';
 import { summariseList } from '../../data/errors.ts';
 import { headlineIntervals, subsetIntervals, type HeadlineIntervals, type MetricInterval } from './intervals.ts';
 
@@ -167,10 +168,16 @@ export function judgeRun(subsets: readonly RolledSubset[], groups: readonly Grou
   );
   let comparison: BaselineComparison | undefined;
   if (paired) {
-    const judged = judgeAgainstBaselineItems(subsets, settings.baseline!, { alpha: settings.baselineAlpha ?? 0.05, margin: settings.baselineMargin ?? 0.01 });
-    outcomes.push(...judged.outcomes);
-    compared += judged.outcomes.length;
-    comparison = judged.comparison;
+    try {
+      const judged = judgeAgainstBaselineItems(subsets, settings.baseline!, { alpha: settings.baselineAlpha ?? 0.05, margin: settings.baselineMargin ?? 0.01 });
+      outcomes.push(...judged.outcomes);
+      compared += judged.outcomes.length;
+      comparison = judged.comparison;
+    } catch (error) {
+      // The statistics failing (a setting they cannot use) fails the gate; the results file is still written.
+      outcomes.push(unmeasured('baseline', 'MultiLoKo vs baseline', '>=', 0, `the comparison failed: ${(error as Error).message.split('\n')[0]}`));
+      compared++;
+    }
   }
   if (tolerance && local) {
     const base = baselineAverage(tolerance, local.subsets);
