@@ -38,9 +38,10 @@ export function officialLayout(subsets: readonly RolledSubset[]): OfficialResult
  * known (not for replay answers), after the official keys.
  */
 function officialRecord(r: LokalItemRecord): ExampleRecord {
-  const record = Object.assign({}, r.scores) as ExampleRecord & { missing?: true; cached?: true; model_input?: unknown; prompt_tokens?: number; output_tokens?: number };
+  const record = Object.assign({}, r.scores) as ExampleRecord & { missing?: true; cached?: true; truncated?: true; model_input?: unknown; prompt_tokens?: number; output_tokens?: number };
   record.targets = r.targets;
   record.prediction = r.prediction;
+  if (r.truncated) record.truncated = true;
   if (r.missing) record.missing = true;
   if (r.cached) record.cached = true;
   if (r.modelInput) record.model_input = r.modelInput;
