@@ -99,7 +99,8 @@ export default class LokalReporter implements Reporter {
       process.exit(1);
     }
     this.#progress.start(this.#options.settings, root);
-    this.#interrupt.arm();
+    // `vitest run` only: in watch mode Ctrl-C keeps ending the watcher, as Vitest does.
+    if (!this.#vitest?.config.watch) this.#interrupt.arm();
     // The main process is idle while the tests run: load the report's modules (vega) now rather than after them.
     if (shared.report?.toLowerCase() !== 'off' || process.env.GITHUB_STEP_SUMMARY) preloadReportModules();
   }

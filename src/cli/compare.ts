@@ -3,6 +3,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { terminalLines } from '../core/terminalText.ts';
 import { checkOutputPath } from './output.ts';
 
 export const COMPARE_USAGE = `usage: lokal compare <results.json|results folder> <results.json|folder>... [-o compare.html] [--no-html]
@@ -46,7 +47,8 @@ export async function compareCommand(argv: string[]): Promise<number> {
     return { label: runLabel(i, results as Parameters<typeof runLabel>[1], source), source, results };
   });
   const comparison = compareRuns(runs);
-  process.stdout.write(`${compareRunsText(runs, comparison).join('\n')}\n`);
+  // Every line escaped, the "Runs:" lines with each run's summary.model included (a results file is not trusted text).
+  process.stdout.write(`${terminalLines(compareRunsText(runs, comparison).join('\n'))}\n`);
   if (output) {
     const { renderCompareHtml } = await import('../report/compareHtml.ts');
     const { writeFileAtomic } = await import('../core/io.ts');

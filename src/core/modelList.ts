@@ -28,16 +28,20 @@ export function modelListProblem(text: string): string | undefined {
 }
 
 const SLUG_LENGTH = 100;
+/** Slugs that would look like (and could collide with) the output folder's own files. */
+const FILE_LIKE = /\.(?:html|json)$/iu;
 
 /**
  * A folder name per model for its results (`results/<slug>/multiloko.json`): the provider string with every run of
- * characters outside [A-Za-z0-9._-] made one `-`, ends trimmed, its last SLUG_LENGTH characters kept; names equal
- * ignoring case get `-2`, `-3`, … in list order (case-insensitive file systems).
+ * characters outside [A-Za-z0-9._-] made one `-`, ends trimmed, its last SLUG_LENGTH characters kept, `-model` added to
+ * one ending in .html or .json; names equal ignoring case get `-2`, `-3`, … in list order (case-insensitive file systems).
  */
 export function modelSlugs(specs: readonly string[]): string[] {
   const taken = new Set<string>();
   return specs.map((spec) => {
-    const base = spec.replace(/[^A-Za-z0-9._-]+/gu, '-').slice(-SLUG_LENGTH).replace(/^[-.]+|[-.]+$/gu, '') || 'model';
+    const cut = spec.replace(/[^A-Za-z0-9._-]+/gu, '-').slice(-SLUG_LENGTH).replace(/^[-.]+|[-.]+$/gu, '') || 'model';
+    // Never the name of a file the run writes beside the folders (compare.html, report.html, <benchmark>.json).
+    const base = FILE_LIKE.test(cut) ? `${cut}-model` : cut;
     let slug = base;
     for (let n = 2; taken.has(slug.toLowerCase()); n++) slug = `${base}-${n}`;
     taken.add(slug.toLowerCase());

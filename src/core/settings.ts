@@ -45,8 +45,8 @@ export const SHARED_SETTINGS_SHAPE = {
   baselineTolerance: z.number().min(0).max(1).optional(),
   /** `significance`: paired tests per subset and pooled (Holm), failing on a significant drop beyond the margin; `tolerance`: a fixed allowed drop. */
   baselineMode: z.enum(['significance', 'tolerance']).optional(),
-  /** Family-wise significance level of the baseline tests. */
-  baselineAlpha: z.number().gt(0).lt(1).optional(),
+  /** Family-wise significance level of the baseline tests; below 1e-6, 1 − α/2 of a Holm family rounds to 1 in doubles. */
+  baselineAlpha: z.number().min(1e-6).lt(1).optional(),
   /** Practical margin: a significant drop no larger than this passes (0–1 scale). */
   baselineMargin: z.number().min(0).max(1).optional(),
   /** Response cache of transformers:/openai: models (never replay). */

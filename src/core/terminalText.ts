@@ -1,11 +1,12 @@
 // Text from datasets, prediction files and models, made safe to print on a terminal (tables, test names, failure
 // messages, reporter lines). "Control" here means what can move the cursor, recolour, retitle or reorder what the
 // reader sees: C0 (U+0000–U+001F, tab, CR and LF included), DEL (U+007F), C1 (U+0080–U+009F, CSI U+009B among them),
-// the line and paragraph separators (U+2028, U+2029) and the bidirectional embeddings, overrides and isolates
-// (U+202A–U+202E, U+2066–U+2069; "Trojan Source", CVE-2021-42574). Each is written as a JSON-style escape, so the
+// the line and paragraph separators (U+2028, U+2029), the bidirectional embeddings, overrides and isolates
+// (U+202A–U+202E, U+2066–U+2069; "Trojan Source", CVE-2021-42574) and the direction marks (U+200E, U+200F, U+061C),
+// which reorder neutral characters around them. Each is written as a JSON-style escape, so the
 // text stays on one line and shows what was there; everything else (any script, emoji, combining marks) is kept.
 
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
 const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
 
 function escapeControl(c: string): string {

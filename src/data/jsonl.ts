@@ -10,6 +10,7 @@ import {
   type MultiLoKoFewshotItem,
   type MultiLoKoItem,
 } from '../benchmarks/multiloko/data/schema.ts';
+import { RESERVED_ITEM_IDS } from '../benchmarks/multiloko/data/reservedIds.ts';
 
 // The zod-free helpers live in jsonlText.ts (the loaders' hot path); re-exported here for existing importers.
 export { checkIdPrecision, decodeUtf8, jsonlLines, parseJsonLine };
@@ -28,6 +29,7 @@ function parseRecords<S extends z.ZodType>(
   file: string,
   schema: S,
   idOf: (record: z.infer<S>) => string | number | undefined,
+  reservedIds?: ReadonlySet<string>,
 ): z.infer<S>[] {
   const text = decodeUtf8(bytes, file);
   const records: z.infer<S>[] = [];
@@ -37,6 +39,13 @@ function parseRecords<S extends z.ZodType>(
     const id = idOf(record);
     if (id !== undefined) {
       checkIdPrecision(id, file, line);
+      if (typeof id === 'string' && reservedIds?.has(id)) {
+        throw new DataError(file, `id ${JSON.stringify(id)} cannot be written in eval.py's results layout, where a language's ${id === '__proto__' ? 'object cannot hold that key' : `"${id}" key is its mean`}: rename the item`, {
+          line,
+          field: 'id',
+          code: 'invalid-record',
+        });
+      }
       // Python dict semantics: 7 and "7" are different keys.
       const key = `${typeof id}:${id}`;
       const first = firstLineOfId.get(key);
@@ -56,7 +65,7 @@ function parseRecords<S extends z.ZodType>(
 
 /** A question file: `<lang>/<split>.jsonl` or one of its translations. */
 export function parseMultiLoKoJsonl(bytes: Uint8Array, file: string): MultiLoKoItem[] {
-  return parseRecords(bytes, file, MultiLoKoItemSchema, (item) => item.id);
+  return parseRecords(bytes, file, MultiLoKoItemSchema, (item) => item.id, RESERVED_ITEM_IDS);
 }
 
 /** `<lang>/knowledge_fewshot.jsonl`. */

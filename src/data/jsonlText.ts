@@ -58,6 +58,7 @@ export function quickJsonlRecords<T>(
   bytes: Uint8Array,
   check: (value: unknown) => T | undefined,
   idOf: (record: T) => string | number | undefined,
+  reservedIds?: ReadonlySet<string>,
 ): T[] | undefined {
   let text: string;
   try {
@@ -84,6 +85,7 @@ export function quickJsonlRecords<T>(
     if (record === undefined) return undefined;
     const id = idOf(record);
     if (id !== undefined) {
+      if (typeof id === 'string' && reservedIds?.has(id)) return undefined;
       if (typeof id === 'number') {
         if (Number.isInteger(id) && !Number.isSafeInteger(id)) return undefined;
         if (numberIds.has(id)) return undefined;

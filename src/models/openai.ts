@@ -252,13 +252,14 @@ export class OpenAIProvider implements ModelProvider {
         const tokens = choice.logprobs?.content ?? undefined;
         text = this.cutToBudget(text, req.maxLength!, res.usage?.prompt_tokens, tokens?.map((t) => (t.bytes ? Buffer.from(t.bytes).toString('utf8') : t.token)), where);
       }
-      return { text: cutAtStop(text, stops), input: { messages: req.messages }, ...usageCounts(res.usage) };
+      // A server that echoes the request's Authorization header: the key never reaches the cache, results or report.
+      return { text: redact(cutAtStop(text, stops), this.apiKey), input: { messages: req.messages }, ...usageCounts(res.usage) };
     }
     const res = await this.post('/completions', { ...common, prompt: req.prompt, ...(limitByLength ? { logprobs: 1 } : {}) }, timer, CompletionResponse, where);
     const choice = res.choices[0]!;
     let text = choice.text;
     if (limitByLength) text = this.cutToBudget(text, req.maxLength!, res.usage?.prompt_tokens, choice.logprobs?.tokens, where);
-    return { text: cutAtStop(text, stops), input: { text: req.prompt! }, ...usageCounts(res.usage) };
+    return { text: redact(cutAtStop(text, stops), this.apiKey), input: { text: req.prompt! }, ...usageCounts(res.usage) };
   }
 
   /** Keeps max(1, maxLength − prompt tokens) generated tokens (HF max_length semantics). */

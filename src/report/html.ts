@@ -9,6 +9,7 @@ import { escapeHtml, html, raw, type Html } from './escape.ts';
 import { KALAHI_METRICS, kalahiView, type KalahiFigures, type KalahiPrompt, type KalahiVariantView, type KalahiView } from './kalahi.ts';
 import { multilokoView, type Effect, type GateRow, type MultiLoKoItem, type MultiLoKoView, type Verdict } from './multiloko.ts';
 import type { ReportInput } from './types.ts';
+import { cellText } from './cellText.ts';
 
 const DASH = '–';
 
@@ -75,7 +76,7 @@ function flipLists(groups: ReadonlyArray<{ name: string; worse: readonly Flip[];
     flips.length === 0
       ? ''
       : html`<h4>${title} (${flips.length})</h4><table class="flips"><thead><tr><th>ID</th><th>Baseline</th><th>This run</th></tr></thead><tbody>${flips.map(
-          (f) => html`<tr><td class="id">${f.id}</td><td>${f.baseline}</td><td>${f.current}</td></tr>`,
+          (f) => html`<tr><td class="id">${f.id}</td><td>${cellText(f.baseline)}</td><td>${cellText(f.current)}</td></tr>`,
         )}</tbody></table>`;
   const shown = groups.filter((g) => g.worse.length || g.better.length);
   if (shown.length === 0) return html`<p class="note">No item changed between right and wrong.</p>`;
@@ -126,10 +127,11 @@ function multilokoScores(s: Record<string, number>): string {
 function multilokoOutput(i: MultiLoKoItem): string {
   if (i.missing) return '<span class="note">(no answer)</span>';
   let out = '';
-  if (i.raw !== undefined) out += `<span class="label">raw</span> ${escapeHtml(i.raw)}\n`;
-  if (i.answer !== undefined && i.answer !== i.raw) out += `<span class="label">extracted</span> ${escapeHtml(i.answer)}\n`;
-  out += `<span class="label">scored</span> ${i.prediction === '' ? '<span class="note">(empty)</span>' : escapeHtml(i.prediction)}`;
-  if (i.prompt !== undefined) out += `\n<details><summary>prompt</summary>${escapeHtml(i.prompt)}</details>`;
+  // Each text capped (cellText): the report stays bounded whatever a model replied.
+  if (i.raw !== undefined) out += `<span class="label">raw</span> ${escapeHtml(cellText(i.raw))}\n`;
+  if (i.answer !== undefined && i.answer !== i.raw) out += `<span class="label">extracted</span> ${escapeHtml(cellText(i.answer))}\n`;
+  out += `<span class="label">scored</span> ${i.prediction === '' ? '<span class="note">(empty)</span>' : escapeHtml(cellText(i.prediction))}`;
+  if (i.prompt !== undefined) out += `\n<details><summary>prompt</summary>${escapeHtml(cellText(i.prompt))}</details>`;
   return out;
 }
 
@@ -152,7 +154,7 @@ function multilokoDrill(view: MultiLoKoView, baseline: MultiLoKoView | undefined
     rows += `<tr data-subset="${e(i.subset)}" data-verdict="${e(i.verdict)}"${changed ? ` data-change="${changed}"` : ''}><td>${e(names.get(i.subset))}</td><td class="id">${e(i.id)}</td>`;
     if (withQuestion) rows += `<td>${e(i.question ?? '')}</td>`;
     rows += `<td>${e(i.targets.join('\n'))}</td><td>${multilokoOutput(i)}</td><td class="scores">${e(multilokoScores(i.scores))}</td><td class="verdict">${e(VERDICT_MARK[i.verdict])}</td>`;
-    if (baseline) rows += `<td>${b ? `${e(VERDICT_MARK[b.verdict])}\n${e(b.missing ? '(no answer)' : b.raw ?? b.prediction)}` : '<span class="note">not in baseline</span>'}</td>`;
+    if (baseline) rows += `<td>${b ? `${e(VERDICT_MARK[b.verdict])}\n${e(b.missing ? '(no answer)' : cellText(b.raw ?? b.prediction))}` : '<span class="note">not in baseline</span>'}</td>`;
     rows += '</tr>\n';
   }
   return html`<section class="drill" data-drill id="multiloko-items"><h3>Items</h3>
@@ -254,12 +256,12 @@ function kalahiDrill(view: KalahiView, baseline: KalahiView | undefined): Html {
   const rows = prompts.map((p) => {
     const b = base.get(`${p.variant}\u0000${p.id}`);
     const changed = baseline ? change(p.verdict, b?.verdict) : undefined;
-    const reply = p.response === undefined ? '' : p.response === '' ? html`<span class="note">(empty reply${p.generationReason ? `: ${p.generationReason}` : ''})</span>` : p.response;
+    const reply = p.response === undefined ? '' : p.response === '' ? html`<span class="note">(empty reply${p.generationReason ? `: ${p.generationReason}` : ''})</span>` : cellText(p.response);
     const preferred = p.preferred ? html`\n<span class="label">prefers ${p.preferred.kind}${p.preferred.best ? ' (best)' : ''}</span> ${p.preferred.text}` : '';
     return html`<tr data-subset="${p.variant}" data-category="${p.category}" data-verdict="${p.verdict}"${raw(changed ? ` data-change="${changed}"` : '')}><td>${p.variant}</td><td class="id">${p.id}</td><td>${p.category} · ${p.topic}</td>${
-      withPrompt ? html`<td>${p.prompt ?? ''}</td>` : ''
+      withPrompt ? html`<td>${cellText(p.prompt ?? '')}</td>` : ''
     }<td>${reply}${preferred}</td><td class="scores">${kalahiScores(p)}</td><td class="verdict" title="${p.verdictBasis}">${VERDICT_MARK[p.verdict]} <span class="ci">${p.verdictBasis}</span></td>${
-      baseline ? html`<td>${b ? html`${VERDICT_MARK[b.verdict]}\n${b.response ?? ''}` : html`<span class="note">not in baseline</span>`}</td>` : ''
+      baseline ? html`<td>${b ? html`${VERDICT_MARK[b.verdict]}\n${cellText(b.response ?? '')}` : html`<span class="note">not in baseline</span>`}</td>` : ''
     }</tr>\n`;
   });
   return html`<section class="drill" data-drill id="kalahi-items"><h3>Prompts</h3>

@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../core/io.ts';
+import { requireShallow } from '../core/jsonDepth.ts';
 import { renderHtmlReport } from './html.ts';
 import type { ReportInput, RunResults } from './types.ts';
 
@@ -18,7 +19,13 @@ export type { ReportInput, RunResults, MultiLoKoResultsJson, KalahiResultsJson }
  * with `variants` is Kalahi's; anything else is read as MultiLoKo's, which includes `lokal score` output).
  */
 export function readRunResults(location: string): RunResults {
-  const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  const read = (file: string) => {
+    const value = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    // Bounded depth (the walks below are recursive) and an object that holds a benchmark's results.
+    requireShallow(value, file);
+    if (!holdsResults(value)) throw new Error(`${file}: holds no benchmark results (expected the object of a multiloko.json, kalahi.json or \`lokal score\` output, found ${describeKind(value)})`);
+    return value;
+  };
   if (existsSync(path.join(location, 'multiloko.json')) || existsSync(path.join(location, 'kalahi.json'))) {
     const out: RunResults = {};
     if (existsSync(path.join(location, 'multiloko.json'))) out.multiloko = read(path.join(location, 'multiloko.json'));
@@ -27,6 +34,29 @@ export function readRunResults(location: string): RunResults {
   }
   const parsed = read(location);
   return parsed.benchmark === 'kalahi' || 'variants' in parsed ? { kalahi: parsed } : { multiloko: parsed };
+}
+
+function describeKind(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  if (value === null) return 'null';
+  return typeof value === 'object' ? 'an object with neither "variants" nor a language entry holding "em" or item records' : `a ${typeof value}`;
+}
+
+/** Kalahi's results (`variants`), or MultiLoKo's: an object with a language entry holding its mean `em` or item records. */
+function holdsResults(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const record = value as Record<string, unknown>;
+  if (record.variants !== null && typeof record.variants === 'object' && !Array.isArray(record.variants)) return true;
+  return Object.values(record).some((entry) => hasEm(entry) || (isObject(entry) && Object.values(entry).some(hasEm)));
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** A language entry with its mean, or an item record: an object with a numeric `em`. */
+function hasEm(value: unknown): boolean {
+  return isObject(value) && typeof value.em === 'number';
 }
 
 /** Renders and writes the report atomically (a half-written report is never left at `file`); returns the HTML. */

@@ -88,10 +88,11 @@ describe('Kalahi baseline gate', () => {
     ]);
   });
 
-  test('a variant missing in one run is not compared, and said so', () => {
+  test('a variant missing in one run is not compared, and said so; with no other variant nothing is compared, which fails', () => {
     const base = baselineOf('other', [rolled('unenriched', 10, now)]);
     const report = reportKalahi([rolled('full', 10, now)], { clauses: [], settings: settings(base), root: dir });
-    expect(report.passed).toBe(true);
+    expect(report.passed).toBe(false);
+    expect(report.lines.join('\n')).toContain(`Kalahi vs baseline: nothing was compared: ${base} pairs no prompt with this run: no variant is in both runs (the baseline's: unenriched; this run's: full), so the gate fails (gate baseline)`);
     const results = JSON.parse(report.resultsText!);
     expect(results.baseline).toMatchObject({ tests: [], only_current: ['full'], only_baseline: ['unenriched'] });
     expect(report.lines).toContain('  not in the baseline, not compared: full');

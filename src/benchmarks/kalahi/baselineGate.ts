@@ -3,6 +3,7 @@
 // prompts share a source, the paired cluster bootstrap otherwise; one Holm family. Tolerance mode keeps a fixed
 // allowed drop of each variant's MC1 and MC2.
 import { readFileSync } from 'node:fs';
+import { MAX_JSON_DEPTH, tooDeep } from '../../core/jsonDepth.ts';
 import { baselineOutcome, judgeBaselineFamily, type BaselineTest, type PairedFigure, type PairedScore, type SignificanceSettings } from '../../core/baseline/index.ts';
 import { judge, type GateOutcome } from '../../core/gates.ts';
 import type { KalahiPromptRecord } from './records.ts';
@@ -40,6 +41,8 @@ export function parseKalahiBaseline(text: string, file: string): KalahiBaseline 
   } catch (error) {
     throw new KalahiBaselineError(file, undefined, `malformed JSON: ${(error as Error).message}`);
   }
+  const deep = tooDeep(value);
+  if (deep !== undefined) throw new KalahiBaselineError(file, deep.replace(/^\./u, '').slice(0, 120), `nested more than ${MAX_JSON_DEPTH} levels deep; not a results file`);
   const variantsJson = (value as { variants?: unknown } | null)?.variants;
   if (variantsJson === null || typeof variantsJson !== 'object') throw new KalahiBaselineError(file, 'variants', 'missing (expected a kalahi.json written by a run)');
   const variants = new Map<string, Map<string, BaselinePrompt>>();
@@ -52,6 +55,12 @@ export function parseKalahiBaseline(text: string, file: string): KalahiBaseline 
     records.forEach((r: unknown, i) => {
       const record = r as { promptVariationId?: unknown; promptId?: unknown; mc?: { normalised?: { mc1?: unknown; mc2?: unknown }; preferred?: { text?: unknown } } } | null;
       if (typeof record?.promptVariationId !== 'string') throw new KalahiBaselineError(file, `variants.${variant}.records[${i}].promptVariationId`, 'missing or not a string');
+      for (const metric of ['mc1', 'mc2'] as const) {
+        const score = num(record.mc?.normalised?.[metric]);
+        if (score !== null && (score < 0 || score > 1)) {
+          throw new KalahiBaselineError(file, `variants.${variant}.records[${i}].mc.normalised.${metric}`, `is ${score}, outside ${metric.toUpperCase()}'s range [0, 1] (prompt ${record.promptVariationId})`);
+        }
+      }
       prompts.set(record.promptVariationId, {
         promptId: typeof record.promptId === 'string' ? record.promptId : record.promptVariationId,
         mc1: num(record.mc?.normalised?.mc1),

@@ -9,6 +9,8 @@ import { kalahiResults, resultsText } from './results.ts';
 import { kalahiGateLines, kalahiTableLines } from './table.ts';
 import { kalahiIntervals } from './intervals.ts';
 import { baselineFileFor } from '../../core/baseline/index.ts';
+import { comparedNothing, noBaselineFileReason } from '../../core/baseline/comparedNothing.ts';
+import { summariseList } from '../../data/errors.ts';
 import type { GateOutcome } from '../../core/gates.ts';
 import { judgeKalahiBaseline, judgeKalahiTolerance, readKalahiBaseline, requireSameMCProtocol, type KalahiBaselineComparison } from './baselineGate.ts';
 import type { RolledKalahiSuite } from './results.ts';
@@ -24,13 +26,31 @@ function kalahiBaselineLines(c: KalahiBaselineComparison): string[] {
 
 /** Against LOKAL_BASELINE (when it holds a kalahi.json): paired tests, or the fixed tolerance in tolerance mode. */
 function judgeBaseline(suites: readonly RolledKalahiSuite[], settings: KalahiSettings | undefined, root: string): { outcomes: GateOutcome[]; comparison?: KalahiBaselineComparison } {
-  const file = settings?.baseline === undefined ? undefined : baselineFileFor(settings.baseline, root, 'kalahi');
-  if (file === undefined) return { outcomes: [] };
+  if (settings?.baseline === undefined) return { outcomes: [] };
+  // A baseline that cannot be read or judged is a failing gate, never a lost results file.
+  try {
+    return judgeBaselineOf(suites, settings, settings.baseline, root);
+  } catch (error) {
+    return { outcomes: [comparedNothing('Kalahi', (error as Error).message.split('\n')[0]!)] };
+  }
+}
+
+function judgeBaselineOf(suites: readonly RolledKalahiSuite[], settings: KalahiSettings, setting: string, root: string): { outcomes: GateOutcome[]; comparison?: KalahiBaselineComparison } {
+  const file = baselineFileFor(setting, root, 'kalahi');
+  // A baseline that compares nothing fails (src/core/baseline/comparedNothing.ts).
+  if (file === undefined) return { outcomes: [comparedNothing('Kalahi', noBaselineFileReason(setting, root, 'Kalahi', 'kalahi.json'))] };
   const baseline = readKalahiBaseline(file);
   requireSameMCProtocol(new Map(suites.map((s) => [s.aggregate.variant, s.aggregate.tasks.includes('mc') ? (s.aggregate.mcProtocol ?? 'logprobs') : undefined])), baseline);
   const records = suites.map((s) => ({ variant: s.aggregate.variant, records: s.records }));
-  if (settings!.baselineMode === 'tolerance') return { outcomes: judgeKalahiTolerance(records, baseline, settings!.baselineTolerance ?? 0.02) };
-  return judgeKalahiBaseline(records, baseline, { alpha: settings!.baselineAlpha ?? 0.05, margin: settings!.baselineMargin ?? 0.01 });
+  const judged =
+    settings.baselineMode === 'tolerance'
+      ? { outcomes: judgeKalahiTolerance(records, baseline, settings.baselineTolerance ?? 0.02) }
+      : judgeKalahiBaseline(records, baseline, { alpha: settings.baselineAlpha ?? 0.05, margin: settings.baselineMargin ?? 0.01 });
+  if (judged.outcomes.length > 0) return judged;
+  const theirs = [...baseline.variants.keys()];
+  const ours = suites.map((s) => s.aggregate.variant);
+  const detail = ours.some((v) => theirs.includes(v)) ? 'no prompt variation id is scored in both runs' : `no variant is in both runs (the baseline's: ${summariseList(theirs)}; this run's: ${summariseList(ours)})`;
+  return { ...judged, outcomes: [comparedNothing('Kalahi', `${file} pairs no prompt with this run: ${detail}`)] };
 }
 
 export function reportKalahi(

@@ -1,5 +1,6 @@
 // A baseline: an earlier results JSON (`lokal score` output or this reporter's multiloko.json) that EM must not drop below.
 import { readFileSync } from 'node:fs';
+import { MAX_JSON_DEPTH, tooDeep } from '../../core/jsonDepth.ts';
 import { judge, type GateOutcome } from './gates.ts';
 
 export interface Baseline {
@@ -41,6 +42,8 @@ export function parseBaseline(text: string, file: string): Baseline {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new BaselineError(file, undefined, 'expected an object keyed by language (the layout of `lokal score` output)');
   }
+  const deep = tooDeep(value);
+  if (deep !== undefined) throw new BaselineError(file, deep.replace(/^\./u, '').slice(0, 120), `nested more than ${MAX_JSON_DEPTH} levels deep; not a results file`);
   const em = new Map<string, number>();
   const items = new Map<string, Map<string, BaselineItem>>();
   for (const [key, entry] of Object.entries(value as Record<string, unknown>)) {
@@ -50,6 +53,7 @@ export function parseBaseline(text: string, file: string): Baseline {
     if (typeof figure !== 'number' || !Number.isFinite(figure)) {
       throw new BaselineError(file, `${key}.em`, 'is missing or not a number (expected each language entry to hold its mean "em")');
     }
+    if (figure < 0 || figure > 1) throw new BaselineError(file, `${key}.em`, `is ${figure}, outside EM's range [0, 1]`);
     em.set(key, figure);
     const records = baselineItems(entry as Record<string, unknown>, key, file);
     if (records.size > 0) items.set(key, records);
@@ -65,6 +69,7 @@ function baselineItems(entry: Record<string, unknown>, key: string, file: string
     if (record === null || typeof record !== 'object' || Array.isArray(record)) continue;
     const { em, prediction } = record as Record<string, unknown>;
     if (typeof em !== 'number' || !Number.isFinite(em)) throw new BaselineError(file, `${key}.${id}.em`, 'is missing or not a number (each item record holds its "em")');
+    if (em < 0 || em > 1) throw new BaselineError(file, `${key}.${id}.em`, `is ${em}, outside EM's range [0, 1]`);
     items.set(id, { em, prediction: typeof prediction === 'string' ? prediction : '' });
   }
   return items;

@@ -154,6 +154,8 @@ export async function prepareMultiLoKo(settings: MultiLoKoSettings, clauses: Par
         promptTokens: recordedCount(answer.promptTokens),
         outputTokens: recordedCount(answer.outputTokens),
       };
+      // As `lokal score` writes it: chrF scored only the first CHRF_MAX_HYPOTHESIS_CODE_POINTS of a runaway prediction.
+      if (scored.truncated) record.truncated = true;
       record.verdict = verdictLine(record);
       await context.annotate(record.verdict, record.missing ? 'missing' : record.scores.em === 1 ? 'correct' : 'wrong');
       if (!settings.strict) return { record };

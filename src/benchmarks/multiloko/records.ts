@@ -80,6 +80,8 @@ export interface LokalItemRecord {
   /** Tokens of that prompt and of the model's output, as the provider counts them; null when it does not know. */
   promptTokens?: number | null;
   outputTokens?: number | null;
+  /** chrF scored the first CHRF_MAX_HYPOTHESIS_CODE_POINTS of a longer prediction; absent otherwise. */
+  truncated?: true;
 }
 
 /** Per-subset aggregates written by the lokal runner when the subset's suite ends. */

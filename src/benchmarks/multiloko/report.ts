@@ -1,6 +1,7 @@
 // MultiLoKo's roll-up (defineBenchmark's `report`): leaderboard tables, headline, gates and the results file over
 // every subset of the run — loaded by the definition only when the reporter rolls up.
 import { baselineFileFor } from '../../core/baseline/index.ts';
+import { noBaselineFileReason } from '../../core/baseline/comparedNothing.ts';
 import type { BenchmarkReport, BenchmarkSummary, ReportContext, RolledGroup } from '../../core/benchmark.ts';
 import type { MultiLoKoResultsJson } from '../../report/types.ts';
 import { readBaseline } from './baseline.ts';
@@ -25,13 +26,22 @@ function rollUp(rolled: ReadonlyArray<RolledGroup<LokalItemRecord, LokalSubsetAg
   const tolerance = now ? settings.baselineTolerance : recorded.baselineTolerance;
   const subsets = rolled.map((r) => ({ aggregate: r.aggregate, records: r.records }));
   const groups = summariseGroups(subsets);
+  // A baseline that cannot be used is a failing gate, never a lost results file.
+  let baseline: ReturnType<typeof readBaseline> | undefined;
+  let baselineMissing = baselineFile !== undefined && ownBaseline === undefined ? noBaselineFileReason(baselineFile, root, 'MultiLoKo', 'multiloko.json') : undefined;
+  try {
+    baseline = ownBaseline === undefined ? undefined : readBaseline(ownBaseline);
+  } catch (error) {
+    baselineMissing = (error as Error).message;
+  }
   const judged = judgeRun(subsets, groups, {
     gates: clauses.map(multilokoGate),
-    baseline: ownBaseline === undefined ? undefined : readBaseline(ownBaseline),
+    baseline,
     baselineTolerance: tolerance,
     baselineMode: now ? settings.baselineMode : recorded.baselineMode ?? settings.baselineMode,
     baselineAlpha: now ? settings.baselineAlpha : recorded.baselineAlpha ?? settings.baselineAlpha,
     baselineMargin: now ? settings.baselineMargin : recorded.baselineMargin ?? settings.baselineMargin,
+    ...(baselineMissing !== undefined ? { baselineMissing } : {}),
   });
   const summary = summariseRun(subsets, groups, judged, options);
   // A run in which no item got an answer (no prediction matched, every call failed) measured nothing: it must not pass.

@@ -10,6 +10,9 @@ import { summariseHeadline, type HeadlineSummary } from './headline.ts';
 import { judgeCross, judgeSubset, unmatchedScopes, type CrossFigures, type Gate, type GateOutcome } from './gates.ts';
 import { summariseCalls, summarisePrompts, type CallSummary, type PromptSummary } from './usage.ts';
 import { hasItems, judgeAgainstBaselineItems, type BaselineComparison } from './baselineGate.ts';
+import { comparedNothing } from '../../core/baseline/comparedNothing.ts';
+import { unmeasured } from '../../core/gates.ts';
+import { summariseList } from '../../data/errors.ts';
 import { headlineIntervals, subsetIntervals, type HeadlineIntervals, type MetricInterval } from './intervals.ts';
 
 export interface RolledSubset {
@@ -35,9 +38,10 @@ export function officialLayout(subsets: readonly RolledSubset[]): OfficialResult
  * known (not for replay answers), after the official keys.
  */
 function officialRecord(r: LokalItemRecord): ExampleRecord {
-  const record = Object.assign({}, r.scores) as ExampleRecord & { missing?: true; cached?: true; model_input?: unknown; prompt_tokens?: number; output_tokens?: number };
+  const record = Object.assign({}, r.scores) as ExampleRecord & { missing?: true; cached?: true; truncated?: true; model_input?: unknown; prompt_tokens?: number; output_tokens?: number };
   record.targets = r.targets;
   record.prediction = r.prediction;
+  if (r.truncated) record.truncated = true;
   if (r.missing) record.missing = true;
   if (r.cached) record.cached = true;
   if (r.modelInput) record.model_input = r.modelInput;
@@ -126,11 +130,15 @@ export interface GateSettings {
   baselineMode?: 'significance' | 'tolerance';
   baselineAlpha?: number;
   baselineMargin?: number;
+  /** LOKAL_BASELINE is set but gives MultiLoKo no file, and why: the baseline gate fails. */
+  baselineMissing?: string;
 }
 
 /** Every gate judged on the whole run: per subset, across local languages, and against the baseline. */
 export function judgeRun(subsets: readonly RolledSubset[], groups: readonly GroupSummary[], settings: GateSettings): { outcomes: GateOutcome[]; notApplied: string[]; baseline?: BaselineComparison } {
   const outcomes: GateOutcome[] = [];
+  /** Baseline outcomes judged: none with a baseline set means nothing was compared, and that fails. */
+  let compared = 0;
   const significance = settings.baseline !== undefined && (settings.baselineMode ?? 'significance') === 'significance';
   const paired = significance && hasItems(settings.baseline!);
   // A file of per-language means has nothing to pair: only the tolerance rule can judge it, and each outcome says so.
@@ -143,6 +151,7 @@ export function judgeRun(subsets: readonly RolledSubset[], groups: readonly Grou
     outcomes.push(...judgeSubset(settings.gates, { key: a.key, name: a.name, local: !a.translated, means: a.means }));
     const vsBaseline = tolerance && judgeAgainstBaseline(tolerance, settings.baselineTolerance, a.key, `${a.name} EM`, a.means.em);
     if (vsBaseline) outcomes.push(withFallback(vsBaseline));
+    if (vsBaseline) compared++;
   }
   const local = groups.find((g) => g.id === 'local');
   outcomes.push(
@@ -160,9 +169,16 @@ export function judgeRun(subsets: readonly RolledSubset[], groups: readonly Grou
   );
   let comparison: BaselineComparison | undefined;
   if (paired) {
-    const judged = judgeAgainstBaselineItems(subsets, settings.baseline!, { alpha: settings.baselineAlpha ?? 0.05, margin: settings.baselineMargin ?? 0.01 });
-    outcomes.push(...judged.outcomes);
-    comparison = judged.comparison;
+    try {
+      const judged = judgeAgainstBaselineItems(subsets, settings.baseline!, { alpha: settings.baselineAlpha ?? 0.05, margin: settings.baselineMargin ?? 0.01 });
+      outcomes.push(...judged.outcomes);
+      compared += judged.outcomes.length;
+      comparison = judged.comparison;
+    } catch (error) {
+      // The statistics failing (a setting they cannot use) fails the gate; the results file is still written.
+      outcomes.push(unmeasured('baseline', 'MultiLoKo vs baseline', '>=', 0, `the comparison failed: ${(error as Error).message.split('\n')[0]}`));
+      compared++;
+    }
   }
   if (tolerance && local) {
     const base = baselineAverage(tolerance, local.subsets);
@@ -179,6 +195,14 @@ export function judgeRun(subsets: readonly RolledSubset[], groups: readonly Grou
       )!;
       outcomes.push(withFallback(outcome));
     }
+  }
+  if (settings.baselineMissing !== undefined) outcomes.push(comparedNothing('MultiLoKo', settings.baselineMissing));
+  else if (settings.baseline && compared === 0) {
+    const theirs = [...(paired ? settings.baseline.items!.keys() : settings.baseline.em.keys())];
+    const ours = subsets.filter((s) => s.aggregate.means && s.records.length > 0).map((s) => s.aggregate.key);
+    const shared = ours.filter((k) => theirs.includes(k));
+    const detail = shared.length > 0 ? `no item id of ${summariseList(shared)} is in both runs` : `no subset is in both runs (the baseline's: ${summariseList(theirs)}; this run's: ${summariseList(ours)})`;
+    outcomes.push(comparedNothing('MultiLoKo', `${settings.baseline.file} pairs no item with this run: ${detail}`));
   }
   const notApplied = unmatchedScopes(settings.gates, new Set(subsets.map((s) => s.aggregate.key)));
   const crossWithoutLocal = local ? [] : settings.gates.filter((g) => g.scope.kind === 'cross').map((g) => g.clause);

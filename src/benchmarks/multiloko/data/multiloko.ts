@@ -4,6 +4,7 @@
 import type { ArchiveLimits } from './archive.ts';
 import { DataError } from '../../../data/errors.ts';
 import { quickJsonlRecords } from '../../../data/jsonlText.ts';
+import { RESERVED_ITEM_IDS } from './reservedIds.ts';
 import { assertSplitName, discoverSplit, type SubsetFile } from './layout.ts';
 import { MULTILOKO_PASSWORD_ENV, locateMultiLoKo, type LocateOptions } from './locate.ts';
 import { checkFewshotItem, checkMultiLoKoItem } from './recordCheck.ts';
@@ -75,7 +76,7 @@ export async function readMultiLoKoTree(tree: DatasetTree, split: string): Promi
   for (const subset of layout.subsets) {
     const bytes = settledValue(reads[next++]!);
     const items =
-      quickJsonlRecords(bytes, checkMultiLoKoItem, itemId) ?? (await validatingParsers()).parseMultiLoKoJsonl(bytes, tree.describe(subset.file));
+      quickJsonlRecords(bytes, checkMultiLoKoItem, itemId, RESERVED_ITEM_IDS) ?? (await validatingParsers()).parseMultiLoKoJsonl(bytes, tree.describe(subset.file));
     subsets.push({ ...subset, items });
   }
   const fewshot: Record<string, MultiLoKoFewshotItem[]> = {};
