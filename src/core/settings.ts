@@ -7,6 +7,7 @@ import { closest } from 'fastest-levenshtein';
 import { z } from 'zod';
 import { previewText, summariseList } from '../data/errors.ts';
 import { modelListProblem } from './modelList.ts';
+import { SCORE_FIELDS } from './fingerprint.ts';
 
 /** Matches DEFAULT_MAX_NEW_TOKENS of the model providers (src/models/types.ts; a test keeps them equal). */
 const MAX_NEW_TOKENS = 64;
@@ -46,6 +47,8 @@ export const SHARED_SETTINGS_SHAPE = {
   baselineAlpha: z.number().gt(0).lt(1).optional(),
   /** Practical margin: a significant drop no larger than this passes (0–1 scale). */
   baselineMargin: z.number().min(0).max(1).optional(),
+  /** Fingerprint fields whose difference from the baseline's is accepted (otherwise the comparison is refused). */
+  baselineAllow: z.array(z.enum(SCORE_FIELDS)).optional(),
   /** Response cache of transformers:/openai: models (never replay). */
   cache: z.enum(['off', 'read', 'write', 'readwrite']).optional(),
   /** Cache file (JSONL); default .lokal-cache/responses.jsonl. */
@@ -138,6 +141,7 @@ export const SHARED_ENV: Record<string, EnvField> = {
   LOKAL_BASELINE_MODE: { field: 'baselineMode', parse: lowerCase },
   LOKAL_BASELINE_ALPHA: { field: 'baselineAlpha', parse: number },
   LOKAL_BASELINE_MARGIN: { field: 'baselineMargin', parse: number },
+  LOKAL_BASELINE_ALLOW: { field: 'baselineAllow', parse: list },
   LOKAL_CACHE: { field: 'cache', parse: lowerCase },
   LOKAL_CACHE_FILE: { field: 'cacheFile', parse: asIs },
   LOKAL_DTYPE: { field: 'dtype', parse: trimmed },
@@ -222,7 +226,8 @@ function validate(layer: unknown, source: string, sections: readonly SettingsSec
   }
   const issue = parsed.error.issues[0]!;
   const field = issuePath(issue);
-  const variable = field === undefined ? undefined : variables?.get(field);
+  // A list's element (`baselineAllow.0`) belongs to the list's variable.
+  const variable = field === undefined ? undefined : (variables?.get(field) ?? variables?.get(field.replace(/(\.\d+)+$/u, '')));
   // Name the variable and echo what it was set to, so the mistake is visible without looking up the environment.
   if (variable) {
     const env = [SHARED_ENV, ...sections.map((s) => s.env)].find((table) => table[variable.name])?.[variable.name];

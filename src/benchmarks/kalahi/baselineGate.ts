@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { baselineOutcome, judgeBaselineFamily, type BaselineTest, type PairedFigure, type PairedScore, type SignificanceSettings } from '../../core/baseline/index.ts';
 import { judge, type GateOutcome } from '../../core/gates.ts';
 import type { KalahiPromptRecord } from './records.ts';
+import { readFingerprint, type Fingerprint } from '../../core/fingerprint.ts';
 
 interface BaselinePrompt {
   promptId: string;
@@ -18,6 +19,8 @@ export interface KalahiBaseline {
   file: string;
   /** Variant → prompt variation id → its MC figures. */
   variants: Map<string, Map<string, BaselinePrompt>>;
+  /** What made the baseline run; absent in files of older versions. */
+  fingerprint?: Fingerprint;
 }
 
 export class KalahiBaselineError extends Error {
@@ -55,7 +58,8 @@ export function parseKalahiBaseline(text: string, file: string): KalahiBaseline 
     });
     variants.set(variant, prompts);
   }
-  return { file, variants };
+  const fingerprint = readFingerprint((value as { fingerprint?: unknown }).fingerprint);
+  return { file, variants, ...(fingerprint ? { fingerprint } : {}) };
 }
 
 export function readKalahiBaseline(file: string): KalahiBaseline {

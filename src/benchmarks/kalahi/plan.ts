@@ -52,6 +52,7 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
       name: kalahiSuiteName(variant),
       variant,
       file: dataset.file,
+      ...(dataset.sha256 ? { sha256: dataset.sha256 } : {}),
       order,
       selected: rows.length,
       total: dataset.rows.length,

@@ -12,6 +12,8 @@ import { baselineFileFor } from '../../core/baseline/index.ts';
 import type { GateOutcome } from '../../core/gates.ts';
 import { judgeKalahiBaseline, judgeKalahiTolerance, readKalahiBaseline, type KalahiBaselineComparison } from './baselineGate.ts';
 import type { RolledKalahiSuite } from './results.ts';
+import { comparabilityJson, comparabilityLines, comparabilityOutcome, compareFingerprints, type Comparability, type Fingerprint } from '../../core/fingerprint.ts';
+import { kalahiFingerprint } from './fingerprint.ts';
 
 /** Subsets not compared and the MC1 flips per variant, below the gate lines. */
 function kalahiBaselineLines(c: KalahiBaselineComparison): string[] {
@@ -22,14 +24,29 @@ function kalahiBaselineLines(c: KalahiBaselineComparison): string[] {
   return lines;
 }
 
-/** Against LOKAL_BASELINE (when it holds a kalahi.json): paired tests, or the fixed tolerance in tolerance mode. */
-function judgeBaseline(suites: readonly RolledKalahiSuite[], settings: KalahiSettings | undefined, root: string): { outcomes: GateOutcome[]; comparison?: KalahiBaselineComparison } {
+interface JudgedBaseline {
+  outcomes: GateOutcome[];
+  comparison?: KalahiBaselineComparison;
+  comparability?: Comparability;
+  file?: string;
+}
+
+/**
+ * Against LOKAL_BASELINE (when it holds a kalahi.json): paired tests, or the fixed tolerance in tolerance mode; a
+ * baseline made under another protocol (its fingerprint) fails the run, naming each field, unless allowed.
+ */
+function judgeBaseline(suites: readonly RolledKalahiSuite[], settings: KalahiSettings | undefined, root: string, fingerprint: Fingerprint): JudgedBaseline {
   const file = settings?.baseline === undefined ? undefined : baselineFileFor(settings.baseline, root, 'kalahi');
   if (file === undefined) return { outcomes: [] };
   const baseline = readKalahiBaseline(file);
+  const comparability = compareFingerprints(fingerprint, baseline.fingerprint, settings!.baselineAllow ?? []);
+  const refused = comparabilityOutcome(comparability, file);
   const records = suites.map((s) => ({ variant: s.aggregate.variant, records: s.records }));
-  if (settings!.baselineMode === 'tolerance') return { outcomes: judgeKalahiTolerance(records, baseline, settings!.baselineTolerance ?? 0.02) };
-  return judgeKalahiBaseline(records, baseline, { alpha: settings!.baselineAlpha ?? 0.05, margin: settings!.baselineMargin ?? 0.01 });
+  const judged: JudgedBaseline =
+    settings!.baselineMode === 'tolerance'
+      ? { outcomes: judgeKalahiTolerance(records, baseline, settings!.baselineTolerance ?? 0.02) }
+      : judgeKalahiBaseline(records, baseline, { alpha: settings!.baselineAlpha ?? 0.05, margin: settings!.baselineMargin ?? 0.01 });
+  return { ...judged, outcomes: [...(refused ? [refused] : []), ...judged.outcomes], comparability, file };
 }
 
 export function reportKalahi(
@@ -38,9 +55,15 @@ export function reportKalahi(
 ): BenchmarkReport {
   const suites = rolled.map((r) => ({ aggregate: r.aggregate, records: r.records }));
   const gates = judgeKalahi(clauses.map(kalahiGate), suites.map((s) => s.aggregate));
-  const vsBaseline = judgeBaseline(suites, settings, root ?? process.cwd());
+  const fingerprint = kalahiFingerprint(suites.map((s) => s.aggregate), settings, root ?? process.cwd());
+  const vsBaseline = judgeBaseline(suites, settings, root ?? process.cwd(), fingerprint);
   const judged = { ...gates, outcomes: [...gates.outcomes, ...vsBaseline.outcomes] };
-  const plain = { ...kalahiResults(suites, judged), ...(vsBaseline.comparison ? { baseline: vsBaseline.comparison } : {}) };
+  const plain = {
+    ...kalahiResults(suites, judged),
+    fingerprint,
+    ...(vsBaseline.comparability ? { comparability: comparabilityJson(vsBaseline.comparability) } : {}),
+    ...(vsBaseline.comparison ? { baseline: vsBaseline.comparison } : {}),
+  };
   // Each variant's intervals beside its figures (before the long list of records).
   const results = {
     ...plain,
@@ -52,6 +75,7 @@ export function reportKalahi(
     ),
   };
   const lines = ['', ...kalahiTableLines(suites), ...kalahiGateLines(judged.outcomes, judged.notApplied), ...(vsBaseline.comparison ? kalahiBaselineLines(vsBaseline.comparison) : [])];
+  if (vsBaseline.comparability) lines.push(...comparabilityLines(vsBaseline.comparability, vsBaseline.file!).map((line) => `lokal: Kalahi ${line}`));
   // A run in which no prompt was scored (no reply matched, every call failed) measured nothing: it must not pass.
   const scored = suites.reduce((n, s) => n + (s.aggregate.overall.mc?.scored ?? 0) + (s.aggregate.overall.generation?.scored ?? 0), 0);
   const selected = suites.reduce((n, s) => n + s.aggregate.selected, 0);

@@ -65,6 +65,9 @@ function planGroups(dataset: MultiLoKoDataset, settings: MultiLoKoSettings, spec
       split: dataset.split,
       location: dataset.location,
       file: subset.file,
+      ...(subset.sha256 ? { sha256: subset.sha256 } : {}),
+      fewshotSha256: dataset.fewshotSha256?.[subset.questionLanguage] ?? null,
+      maxNewTokens: settings.maxNewTokens,
       selected: items.length,
       total: subset.items.length,
       model: spec,
@@ -75,6 +78,7 @@ function planGroups(dataset: MultiLoKoDataset, settings: MultiLoKoSettings, spec
       baselineMode: settings.baselineMode,
       baselineAlpha: settings.baselineAlpha,
       baselineMargin: settings.baselineMargin,
+      ...(settings.baselineAllow ? { baselineAllow: settings.baselineAllow } : {}),
     };
     return { info, items };
   });
