@@ -105,10 +105,10 @@ export function differenceText(d: FingerprintDifference): string {
 }
 
 /** The one line naming every refused difference: `not comparable: prompt base→chat; shots 5→0 (…)`. */
-export function notComparableLine(c: Comparability): string | undefined {
+export function notComparableLine(c: Comparability, direction = 'baseline→this run', accept = (fields: string) => `LOKAL_BASELINE_ALLOW=${fields}`): string | undefined {
   if (c.refused.length === 0) return undefined;
   const fields = [...new Set(c.refused.map((d) => d.field))].join(',');
-  return `not comparable: ${c.refused.map(differenceText).join('; ')} (baseline→this run; LOKAL_BASELINE_ALLOW=${fields} accepts it)`;
+  return `not comparable: ${c.refused.map(differenceText).join('; ')} (${direction}; ${accept(fields)} accepts it)`;
 }
 
 /** Lines for the roll-up beside the gates (a refusal is a gate outcome): what was accepted, how the models differ. */
@@ -116,7 +116,7 @@ export function comparabilityLines(c: Comparability, baselineFile: string): stri
   if (!c.checked) return [`comparability not checked: ${baselineFile} carries no fingerprint (written by an older version, eval.py or lokal score)`];
   const lines: string[] = [];
   if (c.allowed.length) lines.push(`accepted differences (LOKAL_BASELINE_ALLOW): ${c.allowed.map(differenceText).join('; ')}`);
-  if (c.model.length) lines.push(`model: ${c.model.map(differenceText).join('; ')}`);
+  if (c.model.length) lines.push(`models differ (reported, not refused): ${c.model.map(differenceText).join('; ')}`);
   if (c.unknown.length) lines.push(`not known in one of the runs, not compared: ${[...new Set(c.unknown)].join(', ')}`);
   return lines;
 }
