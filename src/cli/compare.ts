@@ -6,8 +6,9 @@ import { parseArgs } from 'node:util';
 
 export const COMPARE_USAGE = `usage: lokal compare <results.json|results folder> <results.json|folder>... [-o compare.html] [--no-html] [--allow <field,…>]
   2 to 10 runs (a run's multiloko.json, kalahi.json, \`lokal score\` output, or the folder holding them); the first is
-  the reference: every other run is compared with it on the items both hold (McNemar's exact test for 0/1 scores, a
-  paired t-test otherwise, Holm-adjusted across subsets). Prints the side-by-side table and writes the HTML report
+  the reference: every other run is compared with it on the items both hold by the baseline gate's tests (McNemar's
+  exact test for 0/1 scores of independent items, a paired cluster bootstrap otherwise, Holm-adjusted with the pooled
+  figures). Prints the side-by-side table and writes the HTML report
   (default compare.html; -o to move it, --no-html to skip it).
   Runs made differently (their results' fingerprints differ in data, prompt, template, shots, fewshot, extraction,
   scorer, decoding or protocol) are refused, naming each field; --allow (or LOKAL_BASELINE_ALLOW) accepts the fields

@@ -21,7 +21,7 @@ commands:
         Score existing Kalahi replies ({prompt_variation_id, response} rows) with the generation metrics
         (--chrfpp: chrF++ as the paper names it, instead of the chrF the reference code computes).
   compare <run> <run>... [-o compare.html] [--no-html]
-        2 to 10 results files or folders side by side, each paired with the first (McNemar / paired t, Holm).
+        2 to 10 results files or folders side by side, each paired with the first (the baseline gate's paired tests, Holm).
 `;
 
 const COMMANDS: Record<string, Command> = {

@@ -203,7 +203,7 @@ ${multilokoDrill(view, baseline)}
 function multilokoComparisonBlock(c: MultiLoKoComparison, view: MultiLoKoView): Html {
   const names = new Map(view.subsets.map((s) => [s.key, s.name]));
   return html`<section id="multiloko-comparison"><h3>Against the baseline</h3>
-<p class="note">Items paired by id within each subset. Δ = this run − baseline (EM × 100) with its 95% interval (mean ± 1.96 · sd(d)/√n); McNemar's exact test on the items that changed; p (Holm) adjusts across the subsets compared. MDE: the smallest true change this many items detect with 80% power at α = 0.05 — a difference smaller than it is "too few items to tell". Red rows: a significant drop; green: a significant gain.</p>
+<p class="note">Items paired by id within each subset: the baseline gate's own tests. Δ = this run − baseline (EM × 100) with its 95% interval; McNemar's exact test on the items that changed (a paired cluster bootstrap where a question and its translations are pooled); p (Holm) adjusts across the subsets and pooled figures compared, as the gate does. MDE: the smallest true change this many items detect with 80% power at α/family — a difference smaller than it is "too few items to tell". Red rows: a significant drop; green: a significant gain.</p>
 ${comparisonTable(c.subsets, c.pooled, { scale: 100, digits: 2, unit: '× 100' }, 'multiloko-comparison-table')}
 ${c.onlyCurrent.length || c.onlyBaseline.length ? html`<p class="note">Only in this run: ${c.onlyCurrent.join(', ') || DASH}. Only in the baseline: ${c.onlyBaseline.join(', ') || DASH}.</p>` : ''}
 <h4>Flipped items</h4>${flipLists(c.subsets.map((r) => ({ name: names.get(r.key) ?? r.key, worse: r.worse, better: r.better })))}</section>`;
@@ -286,7 +286,7 @@ ${kalahiDrill(view, baseline)}
 
 function kalahiComparisonBlock(c: KalahiComparison): Html {
   return html`<section id="kalahi-comparison"><h3>Against the baseline</h3>
-<p class="note">Prompts paired by prompt variation id. McNemar's exact test for MC1 and the acc columns, a paired t-test for MC2; p (Holm) adjusts across every row. MDE: the smallest true change these prompts detect with 80% power at α = 0.05.</p>
+<p class="note">Prompts paired by prompt variation id, the variations of one prompt one cluster: the baseline gate's own tests. McNemar's exact test for MC1 and the acc columns where prompts are independent, a paired cluster bootstrap otherwise (MC2 always); p (Holm) adjusts MC1 and MC2 together, as the gate does, and the acc columns among themselves. MDE: the smallest true change these prompts detect with 80% power at α/family.</p>
 ${comparisonTable(c.rows, undefined, { scale: 1, digits: 4, unit: '' }, 'kalahi-comparison-table')}
 ${c.onlyCurrent.length || c.onlyBaseline.length ? html`<p class="note">Only in this run: ${c.onlyCurrent.join(', ') || DASH}. Only in the baseline: ${c.onlyBaseline.join(', ') || DASH}.</p>` : ''}
 <h4>Flipped prompts</h4>${flipLists(c.flips.map((f) => ({ name: f.variant, worse: f.worse, better: f.better })))}</section>`;

@@ -288,11 +288,16 @@ describe('Kalahi against a baseline', () => {
     const mc2 = row('full.MC2');
     const d = KALAHI_MC2.map((_, i) => i / 100);
     expect(Number(mc2[1])).toBeCloseTo(d.reduce((a, b) => a + b, 0) / 12, 12);
-    expect(mc2[4]).toContain('paired t');
-    // No prompt's BLEU acc changed: p = 1 and no minimum detectable effect from a zero standard error.
+    expect(mc2[4]).toContain('paired bootstrap');
+    // No prompt's BLEU acc changed: p = 1; the MDE is the gate's McNemar floor: the fewest one-way flips k that are
+    // significant at α/m (2·0.5^k < 0.05/m over the m generation rows, their own Holm family), over the 12 prompts.
     const bleu = row('full.BLEU acc');
     expect(Number(bleu[2])).toBe(1);
-    expect(bleu[4]).toMatch(/<td class="num">–<\/td>\s*<td class="num">0<\/td><td class="num">0<\/td>/u);
+    const m = (html.match(/data-key="full\.[^"]+ acc"/gu) ?? []).length;
+    expect(m).toBeGreaterThan(0);
+    let k = 1;
+    while (2 * 0.5 ** k >= 0.05 / m) k++;
+    expect(bleu[4]).toMatch(new RegExp(`<td class="num">${(k / 12).toFixed(4)}</td>\\s*<td class="num">0</td><td class="num">0</td>`, 'u'));
     const flipped = /<details class="flipped" data-subset="full"><summary>full: (\d+) right → wrong, (\d+) wrong → right<\/summary>/u.exec(html)!;
     expect([Number(flipped[1]), Number(flipped[2])]).toEqual([1, 2]);
   });

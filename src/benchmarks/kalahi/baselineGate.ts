@@ -3,7 +3,7 @@
 // prompts share a source, the paired cluster bootstrap otherwise; one Holm family. Tolerance mode keeps a fixed
 // allowed drop of each variant's MC1 and MC2.
 import { readFileSync } from 'node:fs';
-import { baselineOutcome, judgeBaselineFamily, type BaselineTest, type PairedFigure, type PairedScore, type SignificanceSettings } from '../../core/baseline/index.ts';
+import { baselineOutcome, judgeBaselineFamily, pairedFigure, type BaselineTest, type PairedFigure, type SignificanceSettings } from '../../core/baseline/index.ts';
 import { judge, type GateOutcome } from '../../core/gates.ts';
 import type { KalahiPromptRecord } from './records.ts';
 import { readFingerprint, type Fingerprint } from '../../core/fingerprint.ts';
@@ -105,21 +105,13 @@ function currentMc(r: KalahiPromptRecord): { mc1: number | null; mc2: number | n
   return r.mc ? { mc1: r.mc.normalised.mc1, mc2: r.mc.normalised.mc2 } : undefined;
 }
 
+/** One figure of a variant: prompts paired by variation id, the variations of one prompt one cluster. */
 function figure(variant: string, name: string, pick: Pick, scores: 'binary' | 'continuous', records: readonly KalahiPromptRecord[], base: ReadonlyMap<string, BaselinePrompt>): PairedFigure {
-  const pairs: PairedScore[] = [];
-  let inCurrent = 0;
-  for (const r of records) {
+  const current = records.map((r) => {
     const mc = currentMc(r);
-    const c = mc ? pick(mc) : null;
-    if (c === null) continue;
-    inCurrent++;
-    const b = base.get(r.promptVariationId);
-    const bv = b ? pick(b) : null;
-    if (bv === null) continue;
-    pairs.push({ id: r.promptVariationId, current: c, baseline: bv, cluster: r.promptId });
-  }
-  const inBaseline = [...base.values()].filter((b) => pick(b) !== null).length;
-  return { key: `${variant}.${name}`, figure: `Kalahi ${variant} ${name}`, pairs, onlyCurrent: inCurrent - pairs.length, onlyBaseline: inBaseline - pairs.length, scores };
+    return { id: r.promptVariationId, cluster: r.promptId, score: mc ? pick(mc) : null };
+  });
+  return pairedFigure(`${variant}.${name}`, `Kalahi ${variant} ${name}`, current, new Map([...base].map(([id, b]) => [id, pick(b)])), scores);
 }
 
 export function judgeKalahiBaseline(suites: readonly KalahiSuiteRecords[], baseline: KalahiBaseline, settings: SignificanceSettings): { outcomes: GateOutcome[]; comparison: KalahiBaselineComparison } {
