@@ -6,6 +6,7 @@ import { SCRIPT, STYLE } from './assets.ts';
 import { effectsChart, effectsChartData, emChart, emChartData, kalahiChart, kalahiChartData } from './chartData.ts';
 import { compareKalahi, compareMultiLoKo, type Comparison, type Flip, type KalahiComparison, type MultiLoKoComparison } from './compare.ts';
 import { escapeHtml, html, raw, type Html } from './escape.ts';
+import { fingerprintBlock } from './fingerprintHtml.ts';
 import { KALAHI_METRICS, kalahiView, type KalahiFigures, type KalahiPrompt, type KalahiVariantView, type KalahiView } from './kalahi.ts';
 import { multilokoView, type Effect, type GateRow, type MultiLoKoItem, type MultiLoKoView, type Verdict } from './multiloko.ts';
 import type { ReportInput } from './types.ts';
@@ -166,7 +167,7 @@ function effectCell(key: string, e: Effect | undefined): Html {
   return figureCell(key, e, 100, 2);
 }
 
-function multilokoSection(view: MultiLoKoView, baseline: MultiLoKoView | undefined, comparison: MultiLoKoComparison | undefined, charts: { em?: string; effects?: string }): Html {
+function multilokoSection(view: MultiLoKoView, baseline: MultiLoKoView | undefined, comparison: MultiLoKoComparison | undefined, charts: { em?: string; effects?: string }, fingerprint: Html): Html {
   const h = view.headline;
   const local = view.languages;
   const anyEffect = local.some((r) => r.mte.human || r.mte.machine || r.le.human || r.le.machine);
@@ -195,6 +196,7 @@ ${languageTable}
 ${charts.effects && anyEffect ? html`<figure class="chart" id="chart-multiloko-effects">${raw(charts.effects)}<figcaption>MTE and LE × 100 per language with 95% intervals (lower is better: a positive effect means the model does worse on the other side).</figcaption></figure>` : ''}
 <h3>Every subset</h3>${subsetTable}
 <h3>Gates</h3>${gatesTable(view.gates, view.gatesNotApplied, view.gatesPassed, 'multiloko-gates')}
+${fingerprint}
 ${comparison ? multilokoComparisonBlock(comparison, view) : ''}
 ${multilokoDrill(view, baseline)}
 </section>`;
@@ -269,7 +271,7 @@ ${filterBar('id, category, reply…', filters)}
 <tbody>${rows}</tbody></table></section>`;
 }
 
-function kalahiSection(view: KalahiView, baseline: KalahiView | undefined, comparison: KalahiComparison | undefined, chart: string | undefined): Html {
+function kalahiSection(view: KalahiView, baseline: KalahiView | undefined, comparison: KalahiComparison | undefined, chart: string | undefined, fingerprint: Html): Html {
   return html`<section id="kalahi"><h2>Kalahi</h2>
 ${chart ? html`<figure class="chart" id="chart-kalahi">${raw(chart)}<figcaption>Per variant: MC1 and each generation metric's acc (95% Wilson), MC2 (normalised) (95% t-interval over prompts).</figcaption></figure>` : ''}
 ${view.variants.map(
@@ -279,6 +281,7 @@ ${kalahiMcTable(v)}${kalahiGenerationTable(v)}`,
 )}
 <p class="note">MC2 is the reference code's (exp of already exponentiated scores, ≈ 0.5 for every model); MC2 (normalised) is Σ relevant / Σ all scores, the paper's definition.</p>
 <h3>Gates</h3>${gatesTable(view.gates, view.gatesNotApplied, view.gatesPassed, 'kalahi-gates')}
+${fingerprint}
 ${comparison ? kalahiComparisonBlock(comparison) : ''}
 ${kalahiDrill(view, baseline)}
 </section>`;
@@ -323,8 +326,8 @@ export async function renderHtmlReport(input: ReportInput): Promise<string> {
 <p class="meta">${[ml ? 'MultiLoKo' : '', ka ? 'Kalahi' : ''].filter(Boolean).join(' and ')} results${models.length ? html` of <strong>${models.join(', ')}</strong>` : ''}${input.generatedAt ? html` · ${input.generatedAt}` : ''}${mlBase || kaBase ? ' · compared with a baseline run' : ''}</p>
 <nav>${ml ? html`<a href="#multiloko">MultiLoKo</a><a href="#multiloko-items">MultiLoKo items</a>` : ''}${ka ? html`<a href="#kalahi">Kalahi</a><a href="#kalahi-items">Kalahi prompts</a>` : ''}<a href="#reading">Reading the intervals</a></nav></header>
 <main>
-${ml ? multilokoSection(ml, mlBase, mlComparison, { em: emSvg, effects: effectsSvg }) : ''}
-${ka ? kalahiSection(ka, kaBase, kaComparison, kalahiSvg) : ''}
+${ml ? multilokoSection(ml, mlBase, mlComparison, { em: emSvg, effects: effectsSvg }, fingerprintBlock(input.multiloko?.summary?.fingerprint, input.baseline?.multiloko ? (input.baseline.multiloko.summary?.fingerprint ?? null) : undefined, 'multiloko-fingerprint')) : ''}
+${ka ? kalahiSection(ka, kaBase, kaComparison, kalahiSvg, fingerprintBlock((input.kalahi as { fingerprint?: unknown }).fingerprint, input.baseline?.kalahi ? ((input.baseline.kalahi as { fingerprint?: unknown }).fingerprint ?? null) : undefined, 'kalahi-fingerprint')) : ''}
 </main>
 <footer id="reading"><h3>Reading the intervals</h3>
 <p>Every interval is ${Math.round(confidence * 100)}%. Proportions (EM, MC1, a metric's acc) use Wilson's score interval, which stays inside [0, 1] and behaves at 0% and 100%; means of per-item scores (F1, chrF, MC2, MC3) use the t-interval of the mean. Two runs differ beyond noise only where their paired test says so: overlapping intervals of two separate runs are not such a test.</p>
