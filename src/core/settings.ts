@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { previewText, summariseList } from '../data/errors.ts';
 import { modelListProblem } from './modelList.ts';
 import { SCORE_FIELDS } from './fingerprint.ts';
+import { REDACT_SETTINGS } from './redact.ts';
 
 /** Matches DEFAULT_MAX_NEW_TOKENS of the model providers (src/models/types.ts; a test keeps them equal). */
 const MAX_NEW_TOKENS = 64;
@@ -79,6 +80,8 @@ export const SHARED_SETTINGS_SHAPE = {
   recordPrompts: z.enum(['text', 'hash', 'off']).optional(),
   /** Seconds between progress lines of a benchmark in non-interactive runs (CI, a log file); 0 turns them off. */
   progressInterval: z.number().min(0).max(86_400).optional(),
+  /** Ids, hashes and figures only in everything that may leave the machine: `auto` (CI of a public or unknown repository), `on`, `off`. */
+  redact: z.enum(REDACT_SETTINGS).optional(),
 };
 
 export const SHARED_DEFAULTS = {
@@ -157,6 +160,7 @@ export const SHARED_ENV: Record<string, EnvField> = {
   LOKAL_REQUEST_BUDGET: { field: 'requestBudget', parse: number },
   LOKAL_RECORD_PROMPTS: { field: 'recordPrompts', parse: lowerCase },
   LOKAL_PROGRESS_INTERVAL: { field: 'progressInterval', parse: number },
+  LOKAL_REDACT: { field: 'redact', parse: lowerCase },
 };
 
 /**

@@ -8,9 +8,16 @@ import { parseProviderSpec } from '../../models/index.ts';
 import { KALAHI_BUDGET_DESCRIPTIONS, KALAHI_TOKEN_BUDGET, resolveKalahiConfig, type KalahiSettings } from './config.ts';
 import { KALAHI_VARIANTS, loadKalahi, type KalahiRow } from './data.ts';
 import { categoryKey, judgeKalahi, kalahiGate, type KalahiGate } from './gates.ts';
-import type { KalahiPromptRecord, KalahiRunInfo, KalahiSuiteAggregate } from './records.ts';
+import type { KalahiMCRecord, KalahiPromptRecord, KalahiRunInfo, KalahiSuiteAggregate } from './records.ts';
+import { redactedText, resolveRedaction } from '../../core/redact.ts';
 import { kalahiItemKey, kalahiSuiteName, kalahiTestName } from './names.ts';
 import { kalahiGenerationVerdict, kalahiMCVerdict } from './verdict.ts';
+
+/** An MC record as it may be published: every reference's text as its hash; scores untouched. */
+function redactMC(mc: KalahiMCRecord): void {
+  for (const reference of mc.references) reference.text = redactedText(reference.text);
+  mc.preferred.text = redactedText(mc.preferred.text);
+}
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -71,12 +78,15 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
   for (const gate of gates) {
     if (gate.category !== undefined) requireKnownScope(gate.clause, gate.category, [...KALAHI_VARIANTS, ...knownCategories], 'a Kalahi variant or category');
   }
+  const redact = resolveRedaction(settings.redact).on;
+  // Redacted, prompts are recorded by their hash at most.
+  const recordPrompts = redact && settings.recordPrompts === 'text' ? 'hash' : settings.recordPrompts;
   // Loaded on first use: the learned metrics and the MC/generation tasks pull in metric and model modules.
   const tasks = import('./tasks.ts');
 
   return {
     groups,
-    testName: kalahiTestName,
+    testName: redact ? (row) => `${row.promptVariationId} · ${row.category}` : kalahiTestName,
     async runItem(row, info, context) {
       const { measureKalahiMC, measureKalahiGeneration, learnedScorers } = await tasks;
       const model = (await context.model()).provider;
@@ -93,10 +103,12 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
       const failures: string[] = [];
       if (config.tasks.includes('mc')) {
         try {
-          record.mc = await measureKalahiMC(model, row, itemKey, settings.recordPrompts);
+          record.mc = await measureKalahiMC(model, row, itemKey, recordPrompts);
+          if (redact) redactMC(record.mc);
           await context.annotate(`MC ${kalahiMCVerdict(record.mc)}`, record.mc.normalised.mc1 === 1 ? 'mc-correct' : 'mc-wrong');
           if (settings.strict && record.mc.normalised.mc1 !== 1) {
-            failures.push(`strict mode: MC1 = 0, the model prefers ${record.mc.preferred.kind} answer ${JSON.stringify(record.mc.preferred.text)} over the best answer ${JSON.stringify(row.bestAnswer)}`);
+            const best = redact ? redactedText(row.bestAnswer) : row.bestAnswer;
+            failures.push(`strict mode: MC1 = 0, the model prefers ${record.mc.preferred.kind} answer ${JSON.stringify(record.mc.preferred.text)} over the best answer ${JSON.stringify(best)}`);
           }
         } catch (error) {
           failures.push(`multiple choice: ${message(error)}`);
@@ -105,7 +117,8 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
       if (config.tasks.includes('generation')) {
         try {
           const learned = await learnedScorers(config.learnedModels);
-          record.generation = await measureKalahiGeneration(model, row, itemKey, { budget: config.budget, chrf: config.chrf, learned, recordPrompts: settings.recordPrompts });
+          record.generation = await measureKalahiGeneration(model, row, itemKey, { budget: config.budget, chrf: config.chrf, learned, recordPrompts });
+          if (redact) record.generation.response = redactedText(record.generation.response);
           await context.annotate(`generation ${kalahiGenerationVerdict(record.generation)}`, `generation-${record.generation.status}`);
           // The reference aborts the whole metric loop on such an error; here only this prompt fails (METRICS.md §10.5).
           if (record.generation.status === 'failed') failures.push(`generation metrics: ${record.generation.reason}`);
@@ -113,7 +126,11 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
           failures.push(`generation: ${message(error)}`);
         }
       }
-      return { record, failures: failures.length > 0 ? [`${kalahiTestName(row)}: ${failures.join('; ')}`] : [] };
+      const name = redact ? row.promptVariationId : kalahiTestName(row);
+      if (redact) {
+        record.topic = redactedText(record.topic);
+      }
+      return { record, failures: failures.length > 0 ? [`${name}: ${failures.join('; ')}`] : [] };
     },
     judgeGroup: (aggregate) => variantVerdict(aggregate, gates),
     async close() {

@@ -14,6 +14,7 @@ import { judgeKalahiBaseline, judgeKalahiTolerance, readKalahiBaseline, type Kal
 import type { RolledKalahiSuite } from './results.ts';
 import { comparabilityJson, comparabilityLines, comparabilityOutcome, compareFingerprints, type Comparability, type Fingerprint } from '../../core/fingerprint.ts';
 import { kalahiFingerprint } from './fingerprint.ts';
+import { resolveRedaction } from '../../core/redact.ts';
 
 /** Subsets not compared and the MC1 flips per variant, below the gate lines. */
 function kalahiBaselineLines(c: KalahiBaselineComparison): string[] {
@@ -75,6 +76,8 @@ export function reportKalahi(
     ),
   };
   const lines = ['', ...kalahiTableLines(suites), ...kalahiGateLines(judged.outcomes, judged.notApplied), ...(vsBaseline.comparison ? kalahiBaselineLines(vsBaseline.comparison) : [])];
+  const redaction = resolveRedaction(settings?.redact);
+  if (redaction.on) lines.push(`lokal: Kalahi redacted (${redaction.reason}): names, annotations, results and the report carry ids, hashes and figures, no prompt, reference or reply text`);
   if (vsBaseline.comparability) lines.push(...comparabilityLines(vsBaseline.comparability, vsBaseline.file!).map((line) => `lokal: Kalahi ${line}`));
   // A run in which no prompt was scored (no reply matched, every call failed) measured nothing: it must not pass.
   const scored = suites.reduce((n, s) => n + (s.aggregate.overall.mc?.scored ?? 0) + (s.aggregate.overall.generation?.scored ?? 0), 0);

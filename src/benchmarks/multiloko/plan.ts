@@ -19,6 +19,7 @@ import type { MultilokoFewshotChoice } from './prompts/renderMultilokoPrompt.ts'
 import type { LokalItemRecord, LokalSubsetAggregate, LokalSubsetInfo } from './records.ts';
 import { itemTestName, multilokoItemKey, subsetLanguage, subsetName } from './names.ts';
 import { selectSubsets } from './select.ts';
+import { redactedText, resolveRedaction } from '../../core/redact.ts';
 import type { MultiLoKoSettings } from './settings.ts';
 
 /** What every item of a subset shares. */
@@ -100,6 +101,14 @@ function groupVerdict(info: LokalSubsetInfo, aggregate: LokalSubsetAggregate, ga
   return { summary, outcomes, ...(blocked ? { blocked } : {}) };
 }
 
+/** A record as it may be published: every text the model said or the data holds as its hash; scores untouched. */
+function redactRecord(record: LokalItemRecord): void {
+  record.rawPrediction = redactedText(record.rawPrediction);
+  record.answer = redactedText(record.answer);
+  record.prediction = redactedText(record.prediction);
+  record.targets = record.targets.map(redactedText);
+}
+
 // The official templates and answer extraction, loaded on the first item that renders a prompt or extracts an answer
 // (a replay file's answers are scored as given, with neither).
 let itemPrompts: Promise<typeof import('./itemPrompt.ts')> | undefined;
@@ -120,10 +129,12 @@ export async function prepareMultiLoKo(settings: MultiLoKoSettings, clauses: Par
   const keys = dataset.subsets.map((s) => s.key);
   for (const gate of gates) if (gate.scope.kind === 'subset') requireKnownScope(gate.clause, gate.scope.key, keys, `a subset of ${dataset.location} (split ${dataset.split})`);
   const { groups, jobs } = planGroups(dataset, settings, spec);
+  const redact = resolveRedaction(settings.redact).on;
 
   return {
     groups,
-    testName: itemTestName,
+    // Redacted: the question's hash instead of its text (JUnit, the json reporter and CI logs carry test names).
+    testName: redact ? (item) => `${String(item.id)} · ${item.question === undefined ? 'no question' : redactedText(item.question)}` : itemTestName,
     async runItem(item, info, context) {
       const { subset, fewshot, index } = jobs.get(info.key)!;
       const itemKey = multilokoItemKey(subset.key, item.id);
@@ -149,14 +160,17 @@ export async function prepareMultiLoKo(settings: MultiLoKoSettings, clauses: Par
         cached: answer.cached,
         missing: answer.missing,
         verdict: '',
-        modelInput: recordedInput(answer.input, settings.recordPrompts),
+        modelInput: recordedInput(answer.input, redact && settings.recordPrompts === 'text' ? 'hash' : settings.recordPrompts),
         promptTokens: recordedCount(answer.promptTokens),
         outputTokens: recordedCount(answer.outputTokens),
       };
+      if (redact) redactRecord(record);
       record.verdict = verdictLine(record);
       await context.annotate(record.verdict, record.missing ? 'missing' : record.scores.em === 1 ? 'correct' : 'wrong');
       if (!settings.strict) return { record };
       if (answer.missing) return { record, failures: [`strict mode: no prediction for ${itemKey}`] };
+      // The matcher's message quotes the answer and the targets: redacted, the verdict line says it instead.
+      if (redact) return record.scores.em === 1 ? { record } : { record, failures: [`strict mode: wrong answer for ${itemKey}: ${record.verdict}`] };
       return { record, assert: () => context.expect(scoredText).toExactMatch(item.targets) };
     },
     judgeGroup: (aggregate) => groupVerdict(aggregate, aggregate, gates, baseline, settings.baselineTolerance),

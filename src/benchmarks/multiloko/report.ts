@@ -14,6 +14,7 @@ import { baselineLines, gateLines, leaderboardLines, tableMetrics } from './tabl
 import { describePrompts, summarisePrompts } from './usage.ts';
 import { multilokoFingerprint } from './fingerprint.ts';
 import { comparabilityLines } from '../../core/fingerprint.ts';
+import { resolveRedaction } from '../../core/redact.ts';
 import { callsLine } from './callsLine.ts';
 
 
@@ -52,6 +53,8 @@ export function reportMultiLoKo(rolled: ReadonlyArray<RolledGroup<LokalItemRecor
   if (summary.headline) lines.push(...headlineLines(summary.headline, { model: summary.model ?? '?', prompt: describePrompts(summary.prompt) }));
   if (summary.intervals) lines.push(...headlineIntervalLines(summary.intervals));
   lines.push(`lokal: ${describePrompts(summary.prompt, summary.model)}; ${callsLine(summary, context.root)}`);
+  const redaction = resolveRedaction(context.settings.redact);
+  if (redaction.on) lines.push(`lokal: MultiLoKo redacted (${redaction.reason}): names, annotations, results and the report carry ids, hashes and figures, no question, prompt, target or answer text`);
   lines.push(...gateLines(judged.outcomes, judged.notApplied));
   if (judged.baseline) lines.push(...baselineLines(judged.baseline));
   if (judged.comparability) lines.push(...comparabilityLines(judged.comparability, baselineFile ?? '').map((line) => `lokal: MultiLoKo ${line}`));
