@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { resolveRedaction } from '../../src/core/redact.ts';
+import { writeTinyModel } from '../support/tinyModel.ts';
 import { MULTILOKO_EVAL, runVitest, writeDataset, writeJsonl, type GeneratedSubset } from './helpers.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-redaction-'));
@@ -20,6 +21,7 @@ const subsets: GeneratedSubset[] = ['italian', 'french'].map((language, l) => ({
   items: Array.from({ length: 8 }, (_, i) => ({
     id: `${language}-${i}`,
     question: `Domanda ${WORDS[(i + l) % 8]} numero ${i} di ${language}?`,
+    output_type: 'nome',
     targets: [`${WORDS[(i + 3 + l) % 8]} Kastel ${i}`, `Ponte ${WORDS[(i + 5) % 8]}`],
   })),
 }));
@@ -34,7 +36,7 @@ function filesUnder(root: string): string[] {
 }
 
 /** A replay run writing everything it can; returns every text it wrote or printed, by where. */
-async function run(name: string, redact: 'on' | 'off'): Promise<Map<string, string>> {
+async function run(name: string, redact: 'on' | 'off', extra: Record<string, string> = {}): Promise<Map<string, string>> {
   const root = path.join(dir, name);
   const data = writeDataset(root, subsets);
   const predictions = path.join(root, 'predictions.jsonl');
@@ -47,7 +49,7 @@ async function run(name: string, redact: 'on' | 'off'): Promise<Map<string, stri
   writeFileSync(summary, '');
   const child = await runVitest(
     ['run', '--project', 'evals', MULTILOKO_EVAL, '--reporter=default', '--reporter=./reporters/lokal-reporter.ts', '--reporter=json', `--outputFile.json=${path.join(out, 'vitest.json')}`, '--reporter=junit', `--outputFile.junit=${path.join(out, 'junit.xml')}`],
-    { LOKAL_MULTILOKO: data, LOKAL_MODEL: `replay:${predictions}`, LOKAL_OUTPUT: out, LOKAL_STRICT: '1', LOKAL_BASELINE: baseline, GITHUB_STEP_SUMMARY: summary, LOKAL_REDACT: redact },
+    { LOKAL_MULTILOKO: data, LOKAL_MODEL: `replay:${predictions}`, LOKAL_OUTPUT: out, LOKAL_STRICT: '1', LOKAL_BASELINE: baseline, GITHUB_STEP_SUMMARY: summary, LOKAL_REDACT: redact, ...extra },
   );
   expect(child.code, `${child.stdout.slice(-2000)}\n${child.stderr.slice(-2000)}`).toBe(1);
   const texts = new Map<string, string>([['stdout', child.stdout], ['stderr', child.stderr], [summary, readFileSync(summary, 'utf8')]]);
@@ -75,6 +77,15 @@ describe('LOKAL_REDACT', () => {
 
     const plain = await run('plain', 'off');
     expect(leaks(plain).length).toBeGreaterThan(questions.length);
+  }, 240_000);
+
+  test('a model run: the prompts the model saw are recorded as hashes, never as text', async () => {
+    const model = path.join(dir, 'tiny-model');
+    writeTinyModel(model, { layers: 1, hidden: 32, vocab: 320, seed: 3 });
+    const redacted = await run('model', 'on', { LOKAL_MODEL: `transformers:${model}`, LOKAL_PROMPT: 'chat', LOKAL_CACHE: 'off' });
+    expect(leaks(redacted)).toEqual([]);
+    const results = JSON.parse(redacted.get(path.join(dir, 'model', 'out', 'multiloko.json'))!);
+    expect(results.italian['italian-0'].model_input).toEqual({ sha256: expect.stringMatching(/^[0-9a-f]{64}$/u) });
   }, 240_000);
 });
 

@@ -80,7 +80,7 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
   }
   const redact = resolveRedaction(settings.redact).on;
   // Redacted, prompts are recorded by their hash at most.
-  const recordPrompts = redact && settings.recordPrompts === 'text' ? 'hash' : settings.recordPrompts;
+  const recordPrompts = redact && settings.recordPrompts !== 'off' ? 'hash' : settings.recordPrompts;
   // Loaded on first use: the learned metrics and the MC/generation tasks pull in metric and model modules.
   const tasks = import('./tasks.ts');
 

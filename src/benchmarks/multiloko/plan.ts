@@ -160,7 +160,7 @@ export async function prepareMultiLoKo(settings: MultiLoKoSettings, clauses: Par
         cached: answer.cached,
         missing: answer.missing,
         verdict: '',
-        modelInput: recordedInput(answer.input, redact && settings.recordPrompts === 'text' ? 'hash' : settings.recordPrompts),
+        modelInput: recordedInput(answer.input, redact && settings.recordPrompts !== 'off' ? 'hash' : settings.recordPrompts),
         promptTokens: recordedCount(answer.promptTokens),
         outputTokens: recordedCount(answer.outputTokens),
       };
