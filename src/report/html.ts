@@ -43,8 +43,8 @@ function gatesTable(gates: readonly GateRow[], notApplied: readonly string[], pa
   return html`<table class="gates" id="${id}">
 <thead><tr><th>Outcome</th><th>Gate</th><th>Figure</th><th class="num">Value</th><th class="num">Bound</th><th>Message</th></tr></thead>
 <tbody>${gates.map(
-    (g) =>
-      html`<tr data-pass="${String(g.pass)}"><td class="${g.pass ? 'pass' : 'fail'}">${g.pass ? '✓ met' : '✗ missed'}</td><td><code>${g.gate}</code></td><td>${g.figure}</td><td class="num">${fixed(g.value, 4)}</td><td class="num">${OP_SYMBOL[g.op] ?? g.op} ${fixed(g.bound, 4)}</td><td>${g.message}</td></tr>\n`,
+    (g, i) =>
+      html`<tr id="${id}-${String(i)}" data-pass="${String(g.pass)}"><td class="${g.pass ? 'pass' : 'fail'}">${g.pass ? '✓ met' : '✗ missed'}</td><td><code>${g.gate}</code></td><td>${g.figure}</td><td class="num">${fixed(g.value, 4)}</td><td class="num">${OP_SYMBOL[g.op] ?? g.op} ${fixed(g.bound, 4)}</td><td>${g.message}</td></tr>\n`,
   )}</tbody></table>
 ${notApplied.length ? html`<p class="note">Not applied (named nothing in this run): ${notApplied.map((c, i) => html`${i ? ', ' : ''}<code>${c}</code>`)}</p>` : ''}
 ${passed === undefined ? '' : html`<p class="${passed ? 'pass' : 'fail'}">${passed ? 'All gates met.' : 'Some gates missed: the run exits 1.'}</p>`}`;
@@ -295,6 +295,36 @@ ${c.onlyCurrent.length || c.onlyBaseline.length ? html`<p class="note">Only in t
 <h4>Flipped prompts</h4>${flipLists(c.flips.map((f) => ({ name: f.variant, worse: f.worse, better: f.better })))}</section>`;
 }
 
+/** Groups an incomplete results file names (`missing_subsets`), or none. */
+function missingGroups(results: unknown): string[] {
+  const value = results as { complete?: unknown; missing_subsets?: unknown } | undefined;
+  if (value?.complete !== false) return [];
+  return Array.isArray(value.missing_subsets) ? value.missing_subsets.map(String) : ['(not named)'];
+}
+
+/**
+ * The run's verdict in one line at the top: incomplete (which groups), N gates missed (each linked to its row), all
+ * gates met, or no gates set.
+ */
+function verdictBlock(input: ReportInput, ml: MultiLoKoView | undefined, ka: KalahiView | undefined): Html {
+  const missing = [...missingGroups(input.multiloko).map((g) => `MultiLoKo ${g}`), ...missingGroups(input.kalahi).map((g) => `Kalahi ${g}`)];
+  const gates = [
+    ...(ml?.gates ?? []).map((g, i) => ({ g, id: `multiloko-gates-${i}` })),
+    ...(ka?.gates ?? []).map((g, i) => ({ g, id: `kalahi-gates-${i}` })),
+  ];
+  const missed = gates.filter((x) => !x.g.pass);
+  const failedRun = ml?.gatesPassed === false || ka?.gatesPassed === false;
+  if (missing.length > 0) {
+    return html`<p class="verdict fail" id="verdict" data-verdict="incomplete">✗ Incomplete: ${missing.join(', ')} did not finish, so the run fails${missed.length ? html` (and ${missed.length} gate${missed.length === 1 ? '' : 's'} missed)` : ''}.</p>`;
+  }
+  if (missed.length > 0) {
+    return html`<p class="verdict fail" id="verdict" data-verdict="missed">✗ ${missed.length} of ${gates.length} gate${gates.length === 1 ? '' : 's'} missed: ${missed.map((x, i) => html`${i ? ', ' : ''}<a href="#${x.id}">${x.g.figure}</a>`)}.</p>`;
+  }
+  if (failedRun) return html`<p class="verdict fail" id="verdict" data-verdict="failed">✗ The run failed (it measured nothing, or a gate could not be judged): see the gates below.</p>`;
+  if (gates.length === 0) return html`<p class="verdict" id="verdict" data-verdict="none">No gates were set for this run (LOKAL_THRESHOLDS, LOKAL_BASELINE).</p>`;
+  return html`<p class="verdict pass" id="verdict" data-verdict="met">✓ All ${gates.length} gate${gates.length === 1 ? '' : 's'} met.</p>`;
+}
+
 /** sha256 of the inline script for the page's Content-Security-Policy: only that script may run, nothing may load. */
 function scriptHash(script: string): string {
   return `'sha256-${createHash('sha256').update(script, 'utf8').digest('base64')}'`;
@@ -324,6 +354,7 @@ export async function renderHtmlReport(input: ReportInput): Promise<string> {
   const title = input.title ?? `${heading} · ${models.join(', ')}`;
   const body = html`<header><h1>${heading}</h1>
 <p class="meta">${[ml ? 'MultiLoKo' : '', ka ? 'Kalahi' : ''].filter(Boolean).join(' and ')} results${models.length ? html` of <strong>${models.join(', ')}</strong>` : ''}${input.generatedAt ? html` · ${input.generatedAt}` : ''}${mlBase || kaBase ? ' · compared with a baseline run' : ''}</p>
+${verdictBlock(input, ml, ka)}
 <nav>${ml ? html`<a href="#multiloko">MultiLoKo</a><a href="#multiloko-items">MultiLoKo items</a>` : ''}${ka ? html`<a href="#kalahi">Kalahi</a><a href="#kalahi-items">Kalahi prompts</a>` : ''}<a href="#reading">Reading the intervals</a></nav></header>
 <main>
 ${ml ? multilokoSection(ml, mlBase, mlComparison, { em: emSvg, effects: effectsSvg }, fingerprintBlock(input.multiloko?.summary?.fingerprint, input.baseline?.multiloko ? (input.baseline.multiloko.summary?.fingerprint ?? null) : undefined, 'multiloko-fingerprint')) : ''}
