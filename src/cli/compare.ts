@@ -6,11 +6,15 @@ import { parseArgs } from 'node:util';
 import { terminalLines } from '../core/terminalText.ts';
 import { checkOutputPath } from './output.ts';
 
-export const COMPARE_USAGE = `usage: lokal compare <results.json|results folder> <results.json|folder>... [-o compare.html] [--no-html]
+export const COMPARE_USAGE = `usage: lokal compare <results.json|results folder> <results.json|folder>... [-o compare.html] [--no-html] [--allow <field,…>]
   2 to 10 runs (a run's multiloko.json, kalahi.json, \`lokal score\` output, or the folder holding them); the first is
-  the reference: every other run is compared with it on the items both hold (McNemar's exact test for 0/1 scores, a
-  paired t-test otherwise, Holm-adjusted across subsets). Prints the side-by-side table and writes the HTML report
+  the reference: every other run is compared with it on the items both hold by the baseline gate's tests (McNemar's
+  exact test for 0/1 scores of independent items, a paired cluster bootstrap otherwise, Holm-adjusted with the pooled
+  figures). Prints the side-by-side table and writes the HTML report
   (default compare.html; -o to move it, --no-html to skip it).
+  Runs made differently (their results' fingerprints differ in data, prompt, template, shots, fewshot, extraction,
+  scorer, decoding or protocol) are refused, naming each field; --allow (or LOKAL_BASELINE_ALLOW) accepts the fields
+  it lists. Model differences are what a comparison is for: they are printed, never refused.
 `;
 
 /** Run labels for tables and the chart legend: `#2 <model>`, the model taken from the results where they record it. */
@@ -20,7 +24,7 @@ export function runLabel(index: number, results: { multiloko?: { summary?: { mod
 }
 
 export async function compareCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { output: { type: 'string', short: 'o' }, 'no-html': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { output: { type: 'string', short: 'o' }, 'no-html': { type: 'boolean' }, allow: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
   if (values.help) {
     process.stdout.write(COMPARE_USAGE);
     return 0;
@@ -46,6 +50,27 @@ export async function compareCommand(argv: string[]): Promise<number> {
     if (!results.multiloko && !results.kalahi) throw new Error(`${source}: holds neither multiloko.json nor kalahi.json`);
     return { label: runLabel(i, results as Parameters<typeof runLabel>[1], source), source, results };
   });
+  const { readConfigEnv } = await import('../core/settings.ts');
+  // The one settings reader validates the list (an unknown field is an error naming the nearest one).
+  const allow = readConfigEnv({ LOKAL_BASELINE_ALLOW: values.allow ?? process.env.LOKAL_BASELINE_ALLOW }, []).baselineAllow ?? [];
+  const { runsComparability } = await import('../report/runsComparability.ts');
+  const { notComparableLine, differenceText } = await import('../core/fingerprint.ts');
+  const checks = runsComparability(runs, allow);
+  const refused = checks.flatMap((c) => {
+    const line = notComparableLine(c.comparability, `#1→#${c.index + 1}`, (fields) => `--allow ${fields}`);
+    return line ? [`lokal compare: ${runs[c.index]!.label} (${c.benchmark}) against #1: ${line}`] : [];
+  });
+  if (refused.length > 0) {
+    process.stderr.write(`${refused.join('\n')}\n`);
+    return 1;
+  }
+  for (const c of checks) {
+    const { allowed, model, checked } = c.comparability;
+    const label = `${runs[c.index]!.label} (${c.benchmark})`;
+    if (!checked) process.stderr.write(`lokal compare: ${label}: not checked for comparability (a results file without a fingerprint)\n`);
+    if (allowed.length) process.stderr.write(`lokal compare: ${label}: accepted differences: ${allowed.map(differenceText).join('; ')}\n`);
+    if (model.length) process.stderr.write(`lokal compare: ${label}: models differ (reported, not refused): ${model.map(differenceText).join('; ')}\n`);
+  }
   const comparison = compareRuns(runs);
   // Every line escaped, the "Runs:" lines with each run's summary.model included (a results file is not trusted text).
   process.stdout.write(`${terminalLines(compareRunsText(runs, comparison).join('\n'))}\n`);

@@ -26,7 +26,7 @@ export const COMMAND_USAGE: Record<string, string> = {
         What the configured (or given) model supports and which benchmark tasks and settings will work with it.
 `,
   compare: `compare <run> <run>... [-o compare.html] [--no-html]
-        2 to 10 results files or folders side by side, each paired with the first (McNemar / paired t, Holm).
+        2 to 10 results files or folders side by side, each paired with the first (the baseline gate's paired tests, Holm).
 `,
 };
 

@@ -7,6 +7,8 @@ import { closest } from 'fastest-levenshtein';
 import { z } from 'zod';
 import { previewText, summariseList } from '../data/errors.ts';
 import { modelListProblem } from './modelList.ts';
+import { SCORE_FIELDS } from './fingerprint.ts';
+import { REDACT_SETTINGS } from './redact.ts';
 
 /** Matches DEFAULT_MAX_NEW_TOKENS of the model providers (src/models/types.ts; a test keeps them equal). */
 const MAX_NEW_TOKENS = 64;
@@ -49,6 +51,8 @@ export const SHARED_SETTINGS_SHAPE = {
   baselineAlpha: z.number().min(1e-6).lt(1).optional(),
   /** Practical margin: a significant drop no larger than this passes (0–1 scale). */
   baselineMargin: z.number().min(0).max(1).optional(),
+  /** Fingerprint fields whose difference from the baseline's is accepted (otherwise the comparison is refused). */
+  baselineAllow: z.array(z.enum(SCORE_FIELDS)).optional(),
   /** Response cache of transformers:/openai: models (never replay). */
   cache: z.enum(['off', 'read', 'write', 'readwrite']).optional(),
   /** Cache file (JSONL); default .lokal-cache/responses.jsonl. */
@@ -79,6 +83,8 @@ export const SHARED_SETTINGS_SHAPE = {
   recordPrompts: z.enum(['text', 'hash', 'off']).optional(),
   /** Seconds between progress lines of a benchmark in non-interactive runs (CI, a log file); 0 turns them off. */
   progressInterval: z.number().min(0).max(86_400).optional(),
+  /** Ids, hashes and figures only in everything that may leave the machine: `auto` (CI of a public or unknown repository), `on`, `off`. */
+  redact: z.enum(REDACT_SETTINGS).optional(),
 };
 
 export const SHARED_DEFAULTS = {
@@ -141,6 +147,7 @@ export const SHARED_ENV: Record<string, EnvField> = {
   LOKAL_BASELINE_MODE: { field: 'baselineMode', parse: lowerCase },
   LOKAL_BASELINE_ALPHA: { field: 'baselineAlpha', parse: number },
   LOKAL_BASELINE_MARGIN: { field: 'baselineMargin', parse: number },
+  LOKAL_BASELINE_ALLOW: { field: 'baselineAllow', parse: list },
   LOKAL_CACHE: { field: 'cache', parse: lowerCase },
   LOKAL_CACHE_FILE: { field: 'cacheFile', parse: asIs },
   LOKAL_DTYPE: { field: 'dtype', parse: trimmed },
@@ -156,6 +163,7 @@ export const SHARED_ENV: Record<string, EnvField> = {
   LOKAL_REQUEST_BUDGET: { field: 'requestBudget', parse: number },
   LOKAL_RECORD_PROMPTS: { field: 'recordPrompts', parse: lowerCase },
   LOKAL_PROGRESS_INTERVAL: { field: 'progressInterval', parse: number },
+  LOKAL_REDACT: { field: 'redact', parse: lowerCase },
 };
 
 /**
@@ -225,7 +233,8 @@ function validate(layer: unknown, source: string, sections: readonly SettingsSec
   }
   const issue = parsed.error.issues[0]!;
   const field = issuePath(issue);
-  const variable = field === undefined ? undefined : variables?.get(field);
+  // A list's element (`baselineAllow.0`) belongs to the list's variable.
+  const variable = field === undefined ? undefined : (variables?.get(field) ?? variables?.get(field.replace(/(\.\d+)+$/u, '')));
   // Name the variable and echo what it was set to, so the mistake is visible without looking up the environment.
   if (variable) {
     const env = [SHARED_ENV, ...sections.map((s) => s.env)].find((table) => table[variable.name])?.[variable.name];

@@ -28,18 +28,8 @@ import { cutAtStop, envFlag, firstLine } from './providerText.ts';
 export { DEFAULT_MODEL, DEFAULT_MODEL_DTYPE };
 
 const PROVIDER = 'transformers';
-export type ModelDtype = 'fp32' | 'fp16' | 'q8' | 'int8' | 'uint8' | 'q4' | 'q4f16' | 'bnb4';
-/** Files transformers.js loads for each dtype, in the order a local folder is probed. */
-const DTYPE_FILES: Array<[ModelDtype, string]> = [
-  ['fp32', 'model.onnx'],
-  ['q8', 'model_quantized.onnx'],
-  ['q4', 'model_q4.onnx'],
-  ['int8', 'model_int8.onnx'],
-  ['uint8', 'model_uint8.onnx'],
-  ['fp16', 'model_fp16.onnx'],
-  ['q4f16', 'model_q4f16.onnx'],
-  ['bnb4', 'model_bnb4.onnx'],
-];
+import { DTYPE_FILES, type ModelDtype } from './dtypeFiles.ts';
+export type { ModelDtype };
 
 export interface TransformersProviderOptions {
   /** Weight variant; default: the first present in a local folder (fp32 first), else q8 (LOKAL_DTYPE overrides). */

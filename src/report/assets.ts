@@ -19,6 +19,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-sp
 .ci { color: var(--muted); font-size: 12px; white-space: nowrap; }
 .pass { color: var(--good); font-weight: 600; }
 .fail { color: var(--bad); font-weight: 600; }
+p.verdict { font-size: 1.15em; margin: .6em 0; }
 .significant { background: #fdecea; }
 .improved { background: #e8f5ec; }
 figure { margin: 8px 0 16px; overflow-x: auto; }

@@ -115,12 +115,12 @@ export function compareRunsText(runs: readonly LabelledRun[], c: RunsComparison)
   runs.forEach((r, i) => lines.push(`  ${c.labels[i]}  ${r.source}`));
   if (c.multiloko) {
     const m = c.multiloko;
-    lines.push('', 'MultiLoKo · EM × 100 per language (local questions) · Δ vs #1 on the items both runs hold, p of McNemar’s exact test, Holm-adjusted across subsets (* p < 0.05)');
+    lines.push('', 'MultiLoKo · EM × 100 per language (local questions) · Δ vs #1 on the items both runs hold, p of McNemar’s exact test, Holm-adjusted across subsets and the pooled figures as the baseline gate does (* p < 0.05)');
     const average = ['average', fixed(m.views[0]?.headline?.em, 2, 100), ...m.views.slice(1).flatMap((v, j) => [fixed(v?.headline?.em, 2, 100), differenceText(m.pooled[j + 1], 2, 100).replace(/^(.+)$/u, '$1 pooled')])];
     lines.push(...figureTable(m.languages, c.labels, 2, 100, [average]));
   }
   if (c.kalahi) {
-    lines.push('', 'Kalahi · per variant · Δ vs #1 on the prompts both runs hold (McNemar exact for 0/1 figures, paired t otherwise), Holm-adjusted (* p < 0.05)');
+    lines.push('', 'Kalahi · per variant · Δ vs #1 on the prompts both runs hold (the baseline gate’s tests: McNemar exact for 0/1 figures of independent prompts, paired cluster bootstrap otherwise), Holm-adjusted (* p < 0.05)');
     lines.push(...figureTable(c.kalahi.figures, c.labels, 3, 1));
   }
   return lines;

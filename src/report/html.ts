@@ -6,6 +6,7 @@ import { SCRIPT, STYLE } from './assets.ts';
 import { effectsChart, effectsChartData, emChart, emChartData, kalahiChart, kalahiChartData } from './chartData.ts';
 import { compareKalahi, compareMultiLoKo, type Comparison, type Flip, type KalahiComparison, type MultiLoKoComparison } from './compare.ts';
 import { escapeHtml, html, raw, type Html } from './escape.ts';
+import { fingerprintBlock } from './fingerprintHtml.ts';
 import { KALAHI_METRICS, kalahiView, type KalahiFigures, type KalahiPrompt, type KalahiVariantView, type KalahiView } from './kalahi.ts';
 import { multilokoView, type Effect, type GateRow, type MultiLoKoItem, type MultiLoKoView, type Verdict } from './multiloko.ts';
 import type { ReportInput } from './types.ts';
@@ -43,8 +44,8 @@ function gatesTable(gates: readonly GateRow[], notApplied: readonly string[], pa
   return html`<table class="gates" id="${id}">
 <thead><tr><th>Outcome</th><th>Gate</th><th>Figure</th><th class="num">Value</th><th class="num">Bound</th><th>Message</th></tr></thead>
 <tbody>${gates.map(
-    (g) =>
-      html`<tr data-pass="${String(g.pass)}"><td class="${g.pass ? 'pass' : 'fail'}">${g.pass ? '✓ met' : '✗ missed'}</td><td><code>${g.gate}</code></td><td>${g.figure}</td><td class="num">${fixed(g.value, 4)}</td><td class="num">${OP_SYMBOL[g.op] ?? g.op} ${fixed(g.bound, 4)}</td><td>${g.message}</td></tr>\n`,
+    (g, i) =>
+      html`<tr id="${id}-${String(i)}" data-pass="${String(g.pass)}"><td class="${g.pass ? 'pass' : 'fail'}">${g.pass ? '✓ met' : '✗ missed'}</td><td><code>${g.gate}</code></td><td>${g.figure}</td><td class="num">${fixed(g.value, 4)}</td><td class="num">${OP_SYMBOL[g.op] ?? g.op} ${fixed(g.bound, 4)}</td><td>${g.message}</td></tr>\n`,
   )}</tbody></table>
 ${notApplied.length ? html`<p class="note">Not applied (named nothing in this run): ${notApplied.map((c, i) => html`${i ? ', ' : ''}<code>${c}</code>`)}</p>` : ''}
 ${passed === undefined ? '' : html`<p class="${passed ? 'pass' : 'fail'}">${passed ? 'All gates met.' : 'Some gates missed: the run exits 1.'}</p>`}`;
@@ -168,7 +169,7 @@ function effectCell(key: string, e: Effect | undefined): Html {
   return figureCell(key, e, 100, 2);
 }
 
-function multilokoSection(view: MultiLoKoView, baseline: MultiLoKoView | undefined, comparison: MultiLoKoComparison | undefined, charts: { em?: string; effects?: string }): Html {
+function multilokoSection(view: MultiLoKoView, baseline: MultiLoKoView | undefined, comparison: MultiLoKoComparison | undefined, charts: { em?: string; effects?: string }, fingerprint: Html): Html {
   const h = view.headline;
   const local = view.languages;
   const anyEffect = local.some((r) => r.mte.human || r.mte.machine || r.le.human || r.le.machine);
@@ -197,6 +198,7 @@ ${languageTable}
 ${charts.effects && anyEffect ? html`<figure class="chart" id="chart-multiloko-effects">${raw(charts.effects)}<figcaption>MTE and LE × 100 per language with 95% intervals (lower is better: a positive effect means the model does worse on the other side).</figcaption></figure>` : ''}
 <h3>Every subset</h3>${subsetTable}
 <h3>Gates</h3>${gatesTable(view.gates, view.gatesNotApplied, view.gatesPassed, 'multiloko-gates')}
+${fingerprint}
 ${comparison ? multilokoComparisonBlock(comparison, view) : ''}
 ${multilokoDrill(view, baseline)}
 </section>`;
@@ -205,7 +207,7 @@ ${multilokoDrill(view, baseline)}
 function multilokoComparisonBlock(c: MultiLoKoComparison, view: MultiLoKoView): Html {
   const names = new Map(view.subsets.map((s) => [s.key, s.name]));
   return html`<section id="multiloko-comparison"><h3>Against the baseline</h3>
-<p class="note">Items paired by id within each subset. Δ = this run − baseline (EM × 100) with its 95% interval (mean ± 1.96 · sd(d)/√n); McNemar's exact test on the items that changed; p (Holm) adjusts across the subsets compared. MDE: the smallest true change this many items detect with 80% power at α = 0.05 — a difference smaller than it is "too few items to tell". Red rows: a significant drop; green: a significant gain.</p>
+<p class="note">Items paired by id within each subset: the baseline gate's own tests. Δ = this run − baseline (EM × 100) with its 95% interval; McNemar's exact test on the items that changed (a paired cluster bootstrap where a question and its translations are pooled); p (Holm) adjusts across the subsets and pooled figures compared, as the gate does. MDE: the smallest true change this many items detect with 80% power at α/family — a difference smaller than it is "too few items to tell". Red rows: a significant drop; green: a significant gain.</p>
 ${comparisonTable(c.subsets, c.pooled, { scale: 100, digits: 2, unit: '× 100' }, 'multiloko-comparison-table')}
 ${c.onlyCurrent.length || c.onlyBaseline.length ? html`<p class="note">Only in this run: ${c.onlyCurrent.join(', ') || DASH}. Only in the baseline: ${c.onlyBaseline.join(', ') || DASH}.</p>` : ''}
 <h4>Flipped items</h4>${flipLists(c.subsets.map((r) => ({ name: names.get(r.key) ?? r.key, worse: r.worse, better: r.better })))}</section>`;
@@ -271,7 +273,7 @@ ${filterBar('id, category, reply…', filters)}
 <tbody>${rows}</tbody></table></section>`;
 }
 
-function kalahiSection(view: KalahiView, baseline: KalahiView | undefined, comparison: KalahiComparison | undefined, chart: string | undefined): Html {
+function kalahiSection(view: KalahiView, baseline: KalahiView | undefined, comparison: KalahiComparison | undefined, chart: string | undefined, fingerprint: Html): Html {
   return html`<section id="kalahi"><h2>Kalahi</h2>
 ${chart ? html`<figure class="chart" id="chart-kalahi">${raw(chart)}<figcaption>Per variant: MC1 and each generation metric's acc (95% Wilson), MC2 (normalised) (95% t-interval over prompts).</figcaption></figure>` : ''}
 ${view.variants.map(
@@ -281,6 +283,7 @@ ${kalahiMcTable(v)}${kalahiGenerationTable(v)}`,
 )}
 <p class="note">MC2 is the reference code's (exp of already exponentiated scores, ≈ 0.5 for every model); MC2 (normalised) is Σ relevant / Σ all scores, the paper's definition.</p>
 <h3>Gates</h3>${gatesTable(view.gates, view.gatesNotApplied, view.gatesPassed, 'kalahi-gates')}
+${fingerprint}
 ${comparison ? kalahiComparisonBlock(comparison) : ''}
 ${kalahiDrill(view, baseline)}
 </section>`;
@@ -288,10 +291,40 @@ ${kalahiDrill(view, baseline)}
 
 function kalahiComparisonBlock(c: KalahiComparison): Html {
   return html`<section id="kalahi-comparison"><h3>Against the baseline</h3>
-<p class="note">Prompts paired by prompt variation id. McNemar's exact test for MC1 and the acc columns, a paired t-test for MC2; p (Holm) adjusts across every row. MDE: the smallest true change these prompts detect with 80% power at α = 0.05.</p>
+<p class="note">Prompts paired by prompt variation id, the variations of one prompt one cluster: the baseline gate's own tests. McNemar's exact test for MC1 and the acc columns where prompts are independent, a paired cluster bootstrap otherwise (MC2 always); p (Holm) adjusts MC1 and MC2 together, as the gate does, and the acc columns among themselves. MDE: the smallest true change these prompts detect with 80% power at α/family.</p>
 ${comparisonTable(c.rows, undefined, { scale: 1, digits: 4, unit: '' }, 'kalahi-comparison-table')}
 ${c.onlyCurrent.length || c.onlyBaseline.length ? html`<p class="note">Only in this run: ${c.onlyCurrent.join(', ') || DASH}. Only in the baseline: ${c.onlyBaseline.join(', ') || DASH}.</p>` : ''}
 <h4>Flipped prompts</h4>${flipLists(c.flips.map((f) => ({ name: f.variant, worse: f.worse, better: f.better })))}</section>`;
+}
+
+/** Groups an incomplete results file names (`missing_subsets`), or none. */
+function missingGroups(results: unknown): string[] {
+  const value = results as { complete?: unknown; missing_subsets?: unknown } | undefined;
+  if (value?.complete !== false) return [];
+  return Array.isArray(value.missing_subsets) ? value.missing_subsets.map(String) : ['(not named)'];
+}
+
+/**
+ * The run's verdict in one line at the top: incomplete (which groups), N gates missed (each linked to its row), all
+ * gates met, or no gates set.
+ */
+function verdictBlock(input: ReportInput, ml: MultiLoKoView | undefined, ka: KalahiView | undefined): Html {
+  const missing = [...missingGroups(input.multiloko).map((g) => `MultiLoKo ${g}`), ...missingGroups(input.kalahi).map((g) => `Kalahi ${g}`)];
+  const gates = [
+    ...(ml?.gates ?? []).map((g, i) => ({ g, id: `multiloko-gates-${i}` })),
+    ...(ka?.gates ?? []).map((g, i) => ({ g, id: `kalahi-gates-${i}` })),
+  ];
+  const missed = gates.filter((x) => !x.g.pass);
+  const failedRun = ml?.gatesPassed === false || ka?.gatesPassed === false;
+  if (missing.length > 0) {
+    return html`<p class="verdict fail" id="verdict" data-verdict="incomplete">✗ Incomplete: ${missing.join(', ')} did not finish, so the run fails${missed.length ? html` (and ${missed.length} gate${missed.length === 1 ? '' : 's'} missed)` : ''}.</p>`;
+  }
+  if (missed.length > 0) {
+    return html`<p class="verdict fail" id="verdict" data-verdict="missed">✗ ${missed.length} of ${gates.length} gate${gates.length === 1 ? '' : 's'} missed: ${missed.map((x, i) => html`${i ? ', ' : ''}<a href="#${x.id}">${x.g.figure}</a>`)}.</p>`;
+  }
+  if (failedRun) return html`<p class="verdict fail" id="verdict" data-verdict="failed">✗ The run failed (it measured nothing, or a gate could not be judged): see the gates below.</p>`;
+  if (gates.length === 0) return html`<p class="verdict" id="verdict" data-verdict="none">No gates were set for this run (LOKAL_THRESHOLDS, LOKAL_BASELINE).</p>`;
+  return html`<p class="verdict pass" id="verdict" data-verdict="met">✓ All ${gates.length} gate${gates.length === 1 ? '' : 's'} met.</p>`;
 }
 
 /** sha256 of the inline script for the page's Content-Security-Policy: only that script may run, nothing may load. */
@@ -323,10 +356,11 @@ export async function renderHtmlReport(input: ReportInput): Promise<string> {
   const title = input.title ?? `${heading} · ${models.join(', ')}`;
   const body = html`<header><h1>${heading}</h1>
 <p class="meta">${[ml ? 'MultiLoKo' : '', ka ? 'Kalahi' : ''].filter(Boolean).join(' and ')} results${models.length ? html` of <strong>${models.join(', ')}</strong>` : ''}${input.generatedAt ? html` · ${input.generatedAt}` : ''}${mlBase || kaBase ? ' · compared with a baseline run' : ''}</p>
+${verdictBlock(input, ml, ka)}
 <nav>${ml ? html`<a href="#multiloko">MultiLoKo</a><a href="#multiloko-items">MultiLoKo items</a>` : ''}${ka ? html`<a href="#kalahi">Kalahi</a><a href="#kalahi-items">Kalahi prompts</a>` : ''}<a href="#reading">Reading the intervals</a></nav></header>
 <main>
-${ml ? multilokoSection(ml, mlBase, mlComparison, { em: emSvg, effects: effectsSvg }) : ''}
-${ka ? kalahiSection(ka, kaBase, kaComparison, kalahiSvg) : ''}
+${ml ? multilokoSection(ml, mlBase, mlComparison, { em: emSvg, effects: effectsSvg }, fingerprintBlock(input.multiloko?.summary?.fingerprint, input.baseline?.multiloko ? (input.baseline.multiloko.summary?.fingerprint ?? null) : undefined, 'multiloko-fingerprint')) : ''}
+${ka ? kalahiSection(ka, kaBase, kaComparison, kalahiSvg, fingerprintBlock((input.kalahi as { fingerprint?: unknown }).fingerprint, input.baseline?.kalahi ? ((input.baseline.kalahi as { fingerprint?: unknown }).fingerprint ?? null) : undefined, 'kalahi-fingerprint')) : ''}
 </main>
 <footer id="reading"><h3>Reading the intervals</h3>
 <p>Every interval is ${Math.round(confidence * 100)}%. Proportions (EM, MC1, a metric's acc) use Wilson's score interval, which stays inside [0, 1] and behaves at 0% and 100%; means of per-item scores (F1, chrF, MC2, MC3) use the t-interval of the mean. Two runs differ beyond noise only where their paired test says so: overlapping intervals of two separate runs are not such a test.</p>
@@ -344,6 +378,7 @@ export function htmlDocument({ title, csp, body, script }: { title: string; csp:
 <meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
+<meta name="robots" content="noindex">
 <title>${escapeHtml(title)}</title>
 <style>${STYLE}</style>
 </head>

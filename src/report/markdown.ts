@@ -50,7 +50,7 @@ function gateLines(gates: readonly GateRow[], notApplied: readonly string[]): st
   return lines;
 }
 
-/** Rows whose Holm-adjusted p (the raw p for the pooled row) is below `alpha`. */
+/** Rows whose Holm-adjusted p is below `alpha`. */
 function significant(rows: readonly Comparison[], alpha: number): Comparison[] {
   return rows.filter((r) => (r.pAdjusted ?? r.p) < alpha);
 }
@@ -58,7 +58,7 @@ function significant(rows: readonly Comparison[], alpha: number): Comparison[] {
 function changeLines(rows: readonly Comparison[], pooled: Comparison | undefined, scale: number, digits: number, alpha: number): string[] {
   const all = [...rows, ...(pooled ? [pooled] : [])];
   const shown = significant(all, alpha);
-  const head = `${shown.length} of ${all.length} paired comparisons differ significantly (α = ${alpha}, Holm-adjusted across subsets).`;
+  const head = `${shown.length} of ${all.length} paired comparisons differ significantly (α = ${alpha}, Holm-adjusted across subsets and pooled figures, as the baseline gate adjusts them).`;
   if (shown.length === 0) return [head];
   return [
     head,

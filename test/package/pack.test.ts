@@ -107,7 +107,7 @@ function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   }
   const repoBin = path.join(REPO_ROOT, 'node_modules', '.bin');
   env.PATH = (env.PATH ?? '').split(path.delimiter).filter((p) => path.resolve(p) !== repoBin).join(path.delimiter);
-  return { ...env, CI: '1', NO_COLOR: '1', ONNXRUNTIME_NODE_INSTALL: 'skip', ...extra };
+  return { ...env, CI: '1', NO_COLOR: '1', LOKAL_REDACT: 'off', ONNXRUNTIME_NODE_INSTALL: 'skip', ...extra };
 }
 
 function run(command: string, args: readonly string[], cwd: string, env: Record<string, string> = {}, timeoutMs = 300_000): Promise<Run> {

@@ -46,10 +46,12 @@ describe('lokal compare', () => {
     const rows = run.stdout.split('\n').map((l) => l.trim().split(/\s{2,}/u));
     const p2 = 2 * 0.5 ** 10; // #2, Italian: 10 discordant pairs all worse
     const p3 = 2 * 0.5 ** 3; // #3, French: 3 all better
-    expect(rows.find((r) => r[0] === 'italian')).toEqual(['italian', '50.00', '16.67', `-33.33 (p ${(2 * p2).toFixed(3)}*)`, '50.00', '0.00 (p 1.000)']);
-    expect(rows.find((r) => r[0] === 'french')).toEqual(['french', '33.33', '33.33', '0.00 (p 1.000)', '43.33', `+10.00 (p ${(2 * p3).toFixed(3)})`]);
-    // The average over the two languages, and the pooled test (60 items; not Holm-adjusted).
-    expect(rows.find((r) => r[0] === 'average')).toEqual(['average', '41.67', '25.00', `-16.67 (p ${p2.toFixed(3)}*) pooled`, '46.67', `+5.00 (p ${p3.toFixed(3)}) pooled`]);
+    // The baseline gate's family: Italian, French and the two local subsets pooled (60 items, the same discordant pairs,
+    // so the same p); Holm over those three multiplies the two equal smallest p by 3.
+    expect(rows.find((r) => r[0] === 'italian')).toEqual(['italian', '50.00', '16.67', `-33.33 (p ${(3 * p2).toFixed(3)}*)`, '50.00', '0.00 (p 1.000)']);
+    expect(rows.find((r) => r[0] === 'french')).toEqual(['french', '33.33', '33.33', '0.00 (p 1.000)', '43.33', `+10.00 (p ${(3 * p3).toFixed(3)})`]);
+    // The average over the two languages, and the pooled test, in the same Holm family.
+    expect(rows.find((r) => r[0] === 'average')).toEqual(['average', '41.67', '25.00', `-16.67 (p ${(3 * p2).toFixed(3)}*) pooled`, '46.67', `+5.00 (p ${(3 * p3).toFixed(3)}) pooled`]);
     expect(run.stdout).toContain('#3 model-c|<b>');
 
     const page = readFileSync(html, 'utf8');
@@ -59,7 +61,7 @@ describe('lokal compare', () => {
     // The chart: one bar per language and run.
     const bars = /<g class="mark-rect role-mark[^"]*"[^>]*>([\s\S]*?)<\/g>/u.exec(page)![1]!;
     expect(bars.match(/<path/gu)).toHaveLength(6);
-    // #2's paired table: Italian adjusted by Holm, the pooled row not.
+    // #2's paired table: Italian adjusted by Holm with the pooled row.
     const row = (table: string, key: string) => {
       const section = page.slice(page.indexOf(`id="${table}"`));
       const pattern = new RegExp(`<tr class="([a-z]*)" data-key="${key}" data-diff="([^"]+)" data-p="([^"]+)" data-p-adjusted="([^"]+)"`, 'u');
@@ -70,12 +72,12 @@ describe('lokal compare', () => {
     expect(italian2.cls).toBe('significant');
     expect(italian2.diff).toBeCloseTo(-1 / 3, 12);
     expect(italian2.p).toBeCloseTo(p2, 12);
-    expect(italian2.adjusted).toBeCloseTo(2 * p2, 12);
+    expect(italian2.adjusted).toBeCloseTo(3 * p2, 12);
     const french3 = row('compare-multiloko-3', 'french');
     expect(french3.cls).toBe('');
     expect(french3.diff).toBeCloseTo(0.1, 12);
     expect(french3.p).toBeCloseTo(p3, 12);
-    expect(french3.adjusted).toBeCloseTo(2 * p3, 12);
+    expect(french3.adjusted).toBeCloseTo(3 * p3, 12);
   });
 
   test('--no-html writes nothing; wrong counts, unreadable and foreign files exit 2 naming the problem', () => {

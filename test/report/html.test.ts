@@ -153,9 +153,9 @@ describe('a replay run', () => {
     expect(rows.filter((r) => r[2] === 'missing')).toHaveLength(6);
     // The run's gates with their outcomes: italian.em>=0.9 missed, em>=0.2 and gap<=0.5 met.
     const gates = /<table class="gates" id="multiloko-gates">([\s\S]*?)<\/table>/u.exec(html)![1]!;
-    expect(gates).toMatch(/<tr data-pass="false"><td class="fail">✗ missed<\/td><td><code>italian\.em&gt;=0\.9<\/code>/u);
-    expect(gates).toMatch(/<tr data-pass="true"><td class="pass">✓ met<\/td><td><code>em&gt;=0\.2<\/code>/u);
-    expect(gates.match(/<tr data-pass/gu)).toHaveLength(3);
+    expect(gates).toMatch(/<tr id="multiloko-gates-\d+" data-pass="false"><td class="fail">✗ missed<\/td><td><code>italian\.em&gt;=0\.9<\/code>/u);
+    expect(gates).toMatch(/<tr id="multiloko-gates-\d+" data-pass="true"><td class="pass">✓ met<\/td><td><code>em&gt;=0\.2<\/code>/u);
+    expect(gates.match(/<tr id="multiloko-gates-\d+" data-pass/gu)).toHaveLength(3);
     expect(html).toContain('Some gates missed: the run exits 1.');
     expect(html).not.toContain('id="multiloko-comparison"');
   });
@@ -288,11 +288,16 @@ describe('Kalahi against a baseline', () => {
     const mc2 = row('full.MC2');
     const d = KALAHI_MC2.map((_, i) => i / 100);
     expect(Number(mc2[1])).toBeCloseTo(d.reduce((a, b) => a + b, 0) / 12, 12);
-    expect(mc2[4]).toContain('paired t');
-    // No prompt's BLEU acc changed: p = 1 and no minimum detectable effect from a zero standard error.
+    expect(mc2[4]).toContain('paired bootstrap');
+    // No prompt's BLEU acc changed: p = 1; the MDE is the gate's McNemar floor: the fewest one-way flips k that are
+    // significant at α/m (2·0.5^k < 0.05/m over the m generation rows, their own Holm family), over the 12 prompts.
     const bleu = row('full.BLEU acc');
     expect(Number(bleu[2])).toBe(1);
-    expect(bleu[4]).toMatch(/<td class="num">–<\/td>\s*<td class="num">0<\/td><td class="num">0<\/td>/u);
+    const m = (html.match(/data-key="full\.[^"]+ acc"/gu) ?? []).length;
+    expect(m).toBeGreaterThan(0);
+    let k = 1;
+    while (2 * 0.5 ** k >= 0.05 / m) k++;
+    expect(bleu[4]).toMatch(new RegExp(`<td class="num">${(k / 12).toFixed(4)}</td>\\s*<td class="num">0</td><td class="num">0</td>`, 'u'));
     const flipped = /<details class="flipped" data-subset="full"><summary>full: (\d+) right → wrong, (\d+) wrong → right<\/summary>/u.exec(html)!;
     expect([Number(flipped[1]), Number(flipped[2])]).toEqual([1, 2]);
   });

@@ -14,7 +14,7 @@ import { wilsonClosedForm as wilson } from '../support/wilson.ts';
 import { childEnvironment } from '../vitest/helpers.ts';
 
 /** The e2e helpers' child environment (no Vitest worker or LOKAL_* variables), plain output, and `extra`. */
-const childUiEnvironment = (extra: Record<string, string>): NodeJS.ProcessEnv => ({ ...childEnvironment(), CI: '1', NO_COLOR: '1', ...extra });
+const childUiEnvironment = (extra: Record<string, string>): NodeJS.ProcessEnv => ({ ...childEnvironment(), CI: '1', NO_COLOR: '1', LOKAL_REDACT: 'off', ...extra });
 
 const found = await findChromium();
 const reason = 'reason' in found ? found.reason : undefined;

@@ -133,7 +133,8 @@ export function runVitest(args: readonly string[], env: Record<string, string>, 
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [VITEST_BIN, ...args], {
       cwd,
-      env: { ...childEnvironment(), CI: '1', NO_COLOR: '1', ...env },
+      // CI=1 makes progress non-interactive; it would also switch redaction on (LOKAL_REDACT=auto), which tests ask for themselves.
+      env: { ...childEnvironment(), CI: '1', NO_COLOR: '1', LOKAL_REDACT: 'off', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -1,6 +1,6 @@
 // A Kalahi suite's figures from its prompt records: MC means (NaN skipped, as pandas) and, per generation metric, the
 // means of acc / max / diff over the scored replies — overall and per category.
-import type { ItemView } from '../../core/benchmark.ts';
+import type { GateRecord, ItemView } from '../../core/benchmark.ts';
 import { meanSkippingNull } from '../../core/stats.ts';
 import { KALAHI_TABLE_METRICS, type KalahiGroupFigures, type KalahiGenerationSummary, type KalahiLearnedMetric, type KalahiMCFigures, type KalahiMCSummary, type KalahiPromptRecord, type KalahiRunInfo, type KalahiSuiteAggregate } from './records.ts';
 
@@ -71,10 +71,11 @@ export function summariseKalahi(records: readonly KalahiPromptRecord[], categori
 }
 
 /** Aggregates one Kalahi suite: its info plus its prompt tests (in nested category describes). */
-export function aggregateKalahi(info: KalahiRunInfo, prompts: ReadonlyArray<ItemView<KalahiPromptRecord>>): KalahiSuiteAggregate {
+export function aggregateKalahi(info: KalahiRunInfo, prompts: ReadonlyArray<ItemView<KalahiPromptRecord>>, gate?: GateRecord): KalahiSuiteAggregate {
   const records = prompts.flatMap((t) => (t.record ? [t.record] : []));
   return {
     ...info,
+    ...(gate?.model ? { modelDescription: gate.model } : {}),
     recorded: orderedRecords(records).length,
     failed: prompts.filter((t) => t.state === 'failed').length,
     skipped: prompts.filter((t) => !t.record && t.state !== 'failed').length,

@@ -4,11 +4,12 @@
 // allowed drop of each variant's MC1 and MC2.
 import { readFileSync } from 'node:fs';
 import { MAX_JSON_DEPTH, tooDeep } from '../../core/jsonDepth.ts';
-import { baselineOutcome, judgeBaselineFamily, type BaselineTest, type PairedFigure, type PairedScore, type SignificanceSettings } from '../../core/baseline/index.ts';
+import { baselineOutcome, judgeBaselineFamily, pairedFigure, type BaselineTest, type PairedFigure, type SignificanceSettings } from '../../core/baseline/index.ts';
 import { judge, type GateOutcome } from '../../core/gates.ts';
 import type { KalahiPromptRecord } from './records.ts';
 import { mcProtocolMismatch, recordedMCProtocol } from './protocol.ts';
 import type { KalahiMCProtocol } from './settings.ts';
+import { readFingerprint, type Fingerprint } from '../../core/fingerprint.ts';
 
 interface BaselinePrompt {
   promptId: string;
@@ -23,6 +24,8 @@ export interface KalahiBaseline {
   protocols: Map<string, KalahiMCProtocol | undefined>;
   /** Variant → prompt variation id → its MC figures. */
   variants: Map<string, Map<string, BaselinePrompt>>;
+  /** What made the baseline run; absent in files of older versions. */
+  fingerprint?: Fingerprint;
 }
 
 export class KalahiBaselineError extends Error {
@@ -70,7 +73,8 @@ export function parseKalahiBaseline(text: string, file: string): KalahiBaseline 
     });
     variants.set(variant, prompts);
   }
-  return { file, variants, protocols };
+  const fingerprint = readFingerprint((value as { fingerprint?: unknown }).fingerprint);
+  return { file, variants, protocols, ...(fingerprint ? { fingerprint } : {}) };
 }
 
 export function readKalahiBaseline(file: string): KalahiBaseline {
@@ -116,21 +120,13 @@ function currentMc(r: KalahiPromptRecord): { mc1: number | null; mc2: number | n
   return r.mc ? { mc1: r.mc.normalised.mc1, mc2: r.mc.normalised.mc2 } : undefined;
 }
 
+/** One figure of a variant: prompts paired by variation id, the variations of one prompt one cluster. */
 function figure(variant: string, name: string, pick: Pick, scores: 'binary' | 'continuous', records: readonly KalahiPromptRecord[], base: ReadonlyMap<string, BaselinePrompt>): PairedFigure {
-  const pairs: PairedScore[] = [];
-  let inCurrent = 0;
-  for (const r of records) {
+  const current = records.map((r) => {
     const mc = currentMc(r);
-    const c = mc ? pick(mc) : null;
-    if (c === null) continue;
-    inCurrent++;
-    const b = base.get(r.promptVariationId);
-    const bv = b ? pick(b) : null;
-    if (bv === null) continue;
-    pairs.push({ id: r.promptVariationId, current: c, baseline: bv, cluster: r.promptId });
-  }
-  const inBaseline = [...base.values()].filter((b) => pick(b) !== null).length;
-  return { key: `${variant}.${name}`, figure: `Kalahi ${variant} ${name}`, pairs, onlyCurrent: inCurrent - pairs.length, onlyBaseline: inBaseline - pairs.length, scores };
+    return { id: r.promptVariationId, cluster: r.promptId, score: mc ? pick(mc) : null };
+  });
+  return pairedFigure(`${variant}.${name}`, `Kalahi ${variant} ${name}`, current, new Map([...base].map(([id, b]) => [id, pick(b)])), scores);
 }
 
 export function judgeKalahiBaseline(suites: readonly KalahiSuiteRecords[], baseline: KalahiBaseline, settings: SignificanceSettings): { outcomes: GateOutcome[]; comparison: KalahiBaselineComparison } {

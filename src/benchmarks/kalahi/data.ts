@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { DataError, oneLine, previewText, summariseList } from '../../data/errors.ts';
 import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_STREAM_BYTES, ioError, readRegularFile, readTextLines } from '../../data/files.ts';
 import { decodeUtf8, jsonlLines, parseJsonLine } from '../../data/jsonl.ts';
+import { sha256 } from '../../core/sha256.ts';
 import { describeJsonValue } from '../multiloko/data/schema.ts';
 import { pythonStrip } from '../../core/python/pythonWhitespace.ts';
 import {
@@ -66,6 +67,8 @@ export interface KalahiDataset {
   variant: KalahiVariant;
   file: string;
   rows: KalahiRow[];
+  /** SHA-256 (hex) of the CSV's bytes, when read from a file. */
+  sha256?: string;
 }
 
 // Fields are kept exactly as read (pandas does not strip them; the prompt goes to the model verbatim); "empty"
@@ -237,7 +240,7 @@ export async function loadKalahi(
   const { file, variant: resolved } = await resolveKalahiFile(pathOrDir, variant, opts);
   const bytes = await readRegularFile(file, { what: 'the file', maxBytes: opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, option: 'maxFileBytes' });
   // Strict UTF-8, as Python reads it: a replacement character would also change the byte counts MC scores divide by.
-  return parseKalahiCsv(decodeUtf8(bytes, file), file, resolved);
+  return { ...parseKalahiCsv(decodeUtf8(bytes, file), file, resolved), sha256: sha256(bytes) };
 }
 
 /** One reply of a `lokal kalahi score -r responses.jsonl` file. */

@@ -22,7 +22,7 @@ export const kalahi = defineBenchmark<KalahiSettings, KalahiRow, KalahiRunInfo, 
     return prepareKalahi(settings, clauses);
   },
 
-  aggregate: (info, items) => aggregateKalahi(info, items),
+  aggregate: (info, items, gate) => aggregateKalahi(info, items, gate),
   uniqueRecords: orderedRecords,
 
   async report(rolled, context) {

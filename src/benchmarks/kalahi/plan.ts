@@ -8,9 +8,20 @@ import { parseProviderSpec } from '../../models/index.ts';
 import { KALAHI_BUDGET_DESCRIPTIONS, KALAHI_TOKEN_BUDGET, resolveKalahiConfig, type KalahiConfig, type KalahiSettings } from './config.ts';
 import { KALAHI_VARIANTS, loadKalahi, type KalahiRow } from './data.ts';
 import { categoryKey, judgeKalahi, kalahiGate, type KalahiGate } from './gates.ts';
-import type { KalahiPromptRecord, KalahiRunInfo, KalahiSuiteAggregate } from './records.ts';
+import type { KalahiMCRecord, KalahiPromptRecord, KalahiRunInfo, KalahiSuiteAggregate } from './records.ts';
+import { redactedText, resolveRedaction } from '../../core/redact.ts';
 import { kalahiItemKey, kalahiSuiteName, kalahiTestName } from './names.ts';
 import { kalahiGenerationVerdict, kalahiMCVerdict } from './verdict.ts';
+
+/** An MC record as it may be published: every reference's text as its hash; scores untouched. */
+function redactMC(mc: KalahiMCRecord): void {
+  for (const reference of mc.references) reference.text = redactedText(reference.text);
+  if (mc.preferred) mc.preferred.text = redactedText(mc.preferred.text);
+  if (mc.letter) {
+    mc.letter.response = redactedText(mc.letter.response);
+    for (const option of mc.letter.options) option.text = redactedText(option.text);
+  }
+}
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -78,6 +89,7 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
       name: kalahiSuiteName(variant),
       variant,
       file: dataset.file,
+      ...(dataset.sha256 ? { sha256: dataset.sha256 } : {}),
       order,
       selected: rows.length,
       total: dataset.rows.length,
@@ -97,13 +109,16 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
   for (const gate of gates) {
     if (gate.category !== undefined) requireKnownScope(gate.clause, gate.category, [...KALAHI_VARIANTS, ...knownCategories], 'a Kalahi variant or category');
   }
+  const redact = resolveRedaction(settings.redact).on;
+  // Redacted, prompts are recorded by their hash at most.
+  const recordPrompts = redact && settings.recordPrompts !== 'off' ? 'hash' : settings.recordPrompts;
   // Loaded on first use: the learned metrics and the MC/generation tasks pull in metric and model modules.
   const tasks = import('./tasks.ts');
 
   return {
     groups,
     modelRequirements: (one) => kalahiModelRequirements(config, one),
-    testName: kalahiTestName,
+    testName: redact ? (row) => `${row.promptVariationId} · ${row.category}` : kalahiTestName,
     async runItem(row, info, context) {
       const { measureKalahiMC, measureKalahiLetter, measureKalahiGeneration, learnedScorers } = await tasks;
       const model = (await context.model()).provider;
@@ -120,12 +135,14 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
       const failures: string[] = [];
       if (config.tasks.includes('mc')) {
         try {
-          record.mc = config.mcProtocol === 'letter' ? await measureKalahiLetter(model, row, itemKey, settings.recordPrompts) : await measureKalahiMC(model, row, itemKey, settings.recordPrompts);
+          record.mc = config.mcProtocol === 'letter' ? await measureKalahiLetter(model, row, itemKey, recordPrompts) : await measureKalahiMC(model, row, itemKey, recordPrompts);
+          if (redact) redactMC(record.mc);
           await context.annotate(`MC ${kalahiMCVerdict(record.mc)}`, record.mc.normalised.mc1 === 1 ? 'mc-correct' : 'mc-wrong');
           if (settings.strict && record.mc.normalised.mc1 !== 1) {
             const preferred = record.mc.preferred;
+            const best = redact ? redactedText(row.bestAnswer) : row.bestAnswer;
             const what = preferred ? `prefers ${preferred.kind} answer ${JSON.stringify(preferred.text)}` : `named no letter (${JSON.stringify(record.mc.letter?.response ?? '')})`;
-            failures.push(`strict mode: MC1 = 0, the model ${what} over the best answer ${JSON.stringify(row.bestAnswer)}`);
+            failures.push(`strict mode: MC1 = 0, the model ${what} over the best answer ${JSON.stringify(best)}`);
           }
         } catch (error) {
           failures.push(`multiple choice: ${message(error)}`);
@@ -134,7 +151,8 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
       if (config.tasks.includes('generation')) {
         try {
           const learned = await learnedScorers(config.learnedModels);
-          record.generation = await measureKalahiGeneration(model, row, itemKey, { budget: config.budget, chrf: config.chrf, learned, recordPrompts: settings.recordPrompts });
+          record.generation = await measureKalahiGeneration(model, row, itemKey, { budget: config.budget, chrf: config.chrf, learned, recordPrompts });
+          if (redact) record.generation.response = redactedText(record.generation.response);
           await context.annotate(`generation ${kalahiGenerationVerdict(record.generation)}`, `generation-${record.generation.status}`);
           // The reference aborts the whole metric loop on such an error; here only this prompt fails (METRICS.md §10.5).
           if (record.generation.status === 'failed') failures.push(`generation metrics: ${record.generation.reason}`);
@@ -142,7 +160,11 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
           failures.push(`generation: ${message(error)}`);
         }
       }
-      return { record, failures: failures.length > 0 ? [`${kalahiTestName(row)}: ${failures.join('; ')}`] : [] };
+      const name = redact ? row.promptVariationId : kalahiTestName(row);
+      if (redact) {
+        record.topic = redactedText(record.topic);
+      }
+      return { record, failures: failures.length > 0 ? [`${name}: ${failures.join('; ')}`] : [] };
     },
     judgeGroup: (aggregate) => variantVerdict(aggregate, gates),
     async close() {

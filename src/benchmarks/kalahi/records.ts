@@ -5,6 +5,7 @@ import type { KalahiGenerationMetric, KalahiScoreLabels } from './metrics/score.
 import type { KalahiBudget, KalahiMCProtocol, KalahiTask, KalahiVariant } from './settings.ts';
 import type { LetterOption } from './letterChoice.ts';
 import type { RecordedInput } from '../../models/recordedInput.ts';
+import type { ModelDescription } from '../../models/types.ts';
 
 /** The generation metrics of a Kalahi run: the text metrics plus the two learned ones. */
 export type KalahiTextMetric = KalahiGenerationMetric;
@@ -141,6 +142,8 @@ export interface KalahiRunInfo extends GroupInfo {
   learnedModels: Record<KalahiLearnedMetric, string>;
   strict: boolean;
   thresholds: string | undefined;
+  /** SHA-256 of the variant's CSV (absent in older records). */
+  sha256?: string;
 }
 
 /** Means of one metric over the scored replies. */
@@ -180,5 +183,7 @@ export interface KalahiSuiteAggregate extends KalahiRunInfo {
   byCategory: Record<string, KalahiGroupFigures>;
   /** Learned metrics not computed, with the reason. */
   notComputed: Partial<Record<KalahiLearnedMetric, string>>;
+  /** describe() of the model, as the gate test recorded it. */
+  modelDescription?: ModelDescription;
 }
 

@@ -14,6 +14,9 @@ import { summariseList } from '../../data/errors.ts';
 import type { GateOutcome } from '../../core/gates.ts';
 import { judgeKalahiBaseline, judgeKalahiTolerance, readKalahiBaseline, requireSameMCProtocol, type KalahiBaselineComparison } from './baselineGate.ts';
 import type { RolledKalahiSuite } from './results.ts';
+import { comparabilityJson, comparabilityLines, comparabilityOutcome, compareFingerprints, type Comparability, type Fingerprint } from '../../core/fingerprint.ts';
+import { kalahiFingerprint } from './fingerprint.ts';
+import { resolveRedaction } from '../../core/redact.ts';
 
 /** Subsets not compared and the MC1 flips per variant, below the gate lines. */
 function kalahiBaselineLines(c: KalahiBaselineComparison): string[] {
@@ -24,33 +27,47 @@ function kalahiBaselineLines(c: KalahiBaselineComparison): string[] {
   return lines;
 }
 
-/** Against LOKAL_BASELINE (when it holds a kalahi.json): paired tests, or the fixed tolerance in tolerance mode. */
-function judgeBaseline(suites: readonly RolledKalahiSuite[], settings: KalahiSettings | undefined, root: string): { outcomes: GateOutcome[]; comparison?: KalahiBaselineComparison } {
+interface JudgedBaseline {
+  outcomes: GateOutcome[];
+  comparison?: KalahiBaselineComparison;
+  comparability?: Comparability;
+  file?: string;
+}
+
+/**
+ * Against LOKAL_BASELINE (when it holds a kalahi.json): paired tests, or the fixed tolerance in tolerance mode; a
+ * baseline made under another protocol (its fingerprint) fails the run, naming each field, unless allowed.
+ */
+function judgeBaseline(suites: readonly RolledKalahiSuite[], settings: KalahiSettings | undefined, root: string, fingerprint: Fingerprint): JudgedBaseline {
   if (settings?.baseline === undefined) return { outcomes: [] };
   // A baseline that cannot be read or judged is a failing gate, never a lost results file.
   try {
-    return judgeBaselineOf(suites, settings, settings.baseline, root);
+    return judgeBaselineOf(suites, settings, settings.baseline, root, fingerprint);
   } catch (error) {
     return { outcomes: [comparedNothing('Kalahi', (error as Error).message.split('\n')[0]!)] };
   }
 }
 
-function judgeBaselineOf(suites: readonly RolledKalahiSuite[], settings: KalahiSettings, setting: string, root: string): { outcomes: GateOutcome[]; comparison?: KalahiBaselineComparison } {
+function judgeBaselineOf(suites: readonly RolledKalahiSuite[], settings: KalahiSettings, setting: string, root: string, fingerprint: Fingerprint): JudgedBaseline {
   const file = baselineFileFor(setting, root, 'kalahi');
   // A baseline that compares nothing fails (src/core/baseline/comparedNothing.ts).
   if (file === undefined) return { outcomes: [comparedNothing('Kalahi', noBaselineFileReason(setting, root, 'Kalahi', 'kalahi.json'))] };
   const baseline = readKalahiBaseline(file);
   requireSameMCProtocol(new Map(suites.map((s) => [s.aggregate.variant, s.aggregate.tasks.includes('mc') ? (s.aggregate.mcProtocol ?? 'logprobs') : undefined])), baseline);
+  const comparability = compareFingerprints(fingerprint, baseline.fingerprint, settings.baselineAllow ?? []);
+  const refused = comparabilityOutcome(comparability, file);
   const records = suites.map((s) => ({ variant: s.aggregate.variant, records: s.records }));
-  const judged =
+  const judged: JudgedBaseline =
     settings.baselineMode === 'tolerance'
       ? { outcomes: judgeKalahiTolerance(records, baseline, settings.baselineTolerance ?? 0.02) }
       : judgeKalahiBaseline(records, baseline, { alpha: settings.baselineAlpha ?? 0.05, margin: settings.baselineMargin ?? 0.01 });
-  if (judged.outcomes.length > 0) return judged;
-  const theirs = [...baseline.variants.keys()];
-  const ours = suites.map((s) => s.aggregate.variant);
-  const detail = ours.some((v) => theirs.includes(v)) ? 'no prompt variation id is scored in both runs' : `no variant is in both runs (the baseline's: ${summariseList(theirs)}; this run's: ${summariseList(ours)})`;
-  return { ...judged, outcomes: [comparedNothing('Kalahi', `${file} pairs no prompt with this run: ${detail}`)] };
+  if (judged.outcomes.length === 0) {
+    const theirs = [...baseline.variants.keys()];
+    const ours = suites.map((s) => s.aggregate.variant);
+    const detail = ours.some((v) => theirs.includes(v)) ? 'no prompt variation id is scored in both runs' : `no variant is in both runs (the baseline's: ${summariseList(theirs)}; this run's: ${summariseList(ours)})`;
+    judged.outcomes = [comparedNothing('Kalahi', `${file} pairs no prompt with this run: ${detail}`)];
+  }
+  return { ...judged, outcomes: [...(refused ? [refused] : []), ...judged.outcomes], comparability, file };
 }
 
 export function reportKalahi(
@@ -59,9 +76,15 @@ export function reportKalahi(
 ): BenchmarkReport {
   const suites = rolled.map((r) => ({ aggregate: r.aggregate, records: r.records }));
   const gates = judgeKalahi(clauses.map(kalahiGate), suites.map((s) => s.aggregate));
-  const vsBaseline = judgeBaseline(suites, settings, root ?? process.cwd());
+  const fingerprint = kalahiFingerprint(suites.map((s) => s.aggregate), settings, root ?? process.cwd());
+  const vsBaseline = judgeBaseline(suites, settings, root ?? process.cwd(), fingerprint);
   const judged = { ...gates, outcomes: [...gates.outcomes, ...vsBaseline.outcomes] };
-  const plain = { ...kalahiResults(suites, judged), ...(vsBaseline.comparison ? { baseline: vsBaseline.comparison } : {}) };
+  const plain = {
+    ...kalahiResults(suites, judged),
+    fingerprint,
+    ...(vsBaseline.comparability ? { comparability: comparabilityJson(vsBaseline.comparability) } : {}),
+    ...(vsBaseline.comparison ? { baseline: vsBaseline.comparison } : {}),
+  };
   // Each variant's intervals beside its figures (before the long list of records).
   const results = {
     ...plain,
@@ -73,6 +96,9 @@ export function reportKalahi(
     ),
   };
   const lines = ['', ...kalahiTableLines(suites), ...kalahiGateLines(judged.outcomes, judged.notApplied), ...(vsBaseline.comparison ? kalahiBaselineLines(vsBaseline.comparison) : [])];
+  const redaction = resolveRedaction(settings?.redact);
+  if (redaction.on) lines.push(`lokal: Kalahi redacted (${redaction.reason}): names, annotations, results and the report carry ids, hashes and figures, no prompt, reference or reply text`);
+  if (vsBaseline.comparability) lines.push(...comparabilityLines(vsBaseline.comparability, vsBaseline.file!).map((line) => `lokal: Kalahi ${line}`));
   // A run in which no prompt was scored (no reply matched, every call failed) measured nothing: it must not pass.
   const scored = suites.reduce((n, s) => n + (s.aggregate.overall.mc?.scored ?? 0) + (s.aggregate.overall.generation?.scored ?? 0), 0);
   const selected = suites.reduce((n, s) => n + s.aggregate.selected, 0);

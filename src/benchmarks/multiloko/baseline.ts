@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { MAX_JSON_DEPTH, tooDeep } from '../../core/jsonDepth.ts';
 import { judge, type GateOutcome } from './gates.ts';
+import { readFingerprint, type Fingerprint } from '../../core/fingerprint.ts';
 
 export interface Baseline {
   file: string;
@@ -9,6 +10,8 @@ export interface Baseline {
   em: Map<string, number>;
   /** eval.py language key → id (as a JSON key) → the item's EM and scored answer; empty for a file of means only. */
   items?: Map<string, Map<string, BaselineItem>>;
+  /** What made the baseline run (`summary.fingerprint`); absent in `lokal score` output, eval.py's and older files. */
+  fingerprint?: Fingerprint;
 }
 
 /** One item of a baseline subset: eval.py writes each record under its id, beside the language's means. */
@@ -59,7 +62,9 @@ export function parseBaseline(text: string, file: string): Baseline {
     if (records.size > 0) items.set(key, records);
   }
   if (em.size === 0) throw new BaselineError(file, undefined, 'holds no language entry with an "em" mean');
-  return { file, em, items };
+  const summary = (value as Record<string, unknown>).summary;
+  const fingerprint = readFingerprint(summary !== null && typeof summary === 'object' ? (summary as Record<string, unknown>).fingerprint : undefined);
+  return { file, em, items, ...(fingerprint ? { fingerprint } : {}) };
 }
 
 /** The item records of one language entry: every value that is an object (the means are numbers). */

@@ -19,6 +19,7 @@ import type { MultilokoFewshotChoice } from './prompts/renderMultilokoPrompt.ts'
 import type { LokalItemRecord, LokalSubsetAggregate, LokalSubsetInfo } from './records.ts';
 import { itemTestName, multilokoItemKey, subsetLanguage, subsetName } from './names.ts';
 import { selectSubsets } from './select.ts';
+import { redactedText, resolveRedaction } from '../../core/redact.ts';
 import type { MultiLoKoSettings } from './settings.ts';
 
 /** What every item of a subset shares. */
@@ -65,6 +66,9 @@ function planGroups(dataset: MultiLoKoDataset, settings: MultiLoKoSettings, spec
       split: dataset.split,
       location: dataset.location,
       file: subset.file,
+      ...(subset.sha256 ? { sha256: subset.sha256 } : {}),
+      fewshotSha256: dataset.fewshotSha256?.[subset.questionLanguage] ?? null,
+      maxNewTokens: settings.maxNewTokens,
       selected: items.length,
       total: subset.items.length,
       model: spec,
@@ -75,6 +79,7 @@ function planGroups(dataset: MultiLoKoDataset, settings: MultiLoKoSettings, spec
       baselineMode: settings.baselineMode,
       baselineAlpha: settings.baselineAlpha,
       baselineMargin: settings.baselineMargin,
+      ...(settings.baselineAllow ? { baselineAllow: settings.baselineAllow } : {}),
     };
     return { info, items };
   });
@@ -94,6 +99,14 @@ function groupVerdict(info: LokalSubsetInfo, aggregate: LokalSubsetAggregate, ga
     : 'no scored items';
   const blocked = outcomes.length > 0 && aggregate.failed > 0 ? `${info.name}: ${aggregate.failed} item tests failed without a score, so the gates cannot be judged` : undefined;
   return { summary, outcomes, ...(blocked ? { blocked } : {}) };
+}
+
+/** A record as it may be published: every text the model said or the data holds as its hash; scores untouched. */
+function redactRecord(record: LokalItemRecord): void {
+  record.rawPrediction = redactedText(record.rawPrediction);
+  record.answer = redactedText(record.answer);
+  record.prediction = redactedText(record.prediction);
+  record.targets = record.targets.map(redactedText);
 }
 
 // The official templates and answer extraction, loaded on the first item that renders a prompt or extracts an answer
@@ -116,6 +129,7 @@ export async function prepareMultiLoKo(settings: MultiLoKoSettings, clauses: Par
   const keys = dataset.subsets.map((s) => s.key);
   for (const gate of gates) if (gate.scope.kind === 'subset') requireKnownScope(gate.clause, gate.scope.key, keys, `a subset of ${dataset.location} (split ${dataset.split})`);
   const { groups, jobs } = planGroups(dataset, settings, spec);
+  const redact = resolveRedaction(settings.redact).on;
 
   return {
     groups,
@@ -124,7 +138,8 @@ export async function prepareMultiLoKo(settings: MultiLoKoSettings, clauses: Par
       settings.prompt === 'base' && parseProviderSpec(one).kind === 'openai'
         ? [{ capability: 'prompt', problem: (how) => `MultiLoKo's base prompt (LOKAL_PROMPT=base) is a plain completion prompt, and this server takes none (${how}): set LOKAL_PROMPT=chat` }]
         : [],
-    testName: itemTestName,
+    // Redacted: the question's hash instead of its text (JUnit, the json reporter and CI logs carry test names).
+    testName: redact ? (item) => `${String(item.id)} · ${item.question === undefined ? 'no question' : redactedText(item.question)}` : itemTestName,
     async runItem(item, info, context) {
       const { subset, fewshot, index } = jobs.get(info.key)!;
       const itemKey = multilokoItemKey(subset.key, item.id);
@@ -150,16 +165,19 @@ export async function prepareMultiLoKo(settings: MultiLoKoSettings, clauses: Par
         cached: answer.cached,
         missing: answer.missing,
         verdict: '',
-        modelInput: recordedInput(answer.input, settings.recordPrompts),
+        modelInput: recordedInput(answer.input, redact && settings.recordPrompts !== 'off' ? 'hash' : settings.recordPrompts),
         promptTokens: recordedCount(answer.promptTokens),
         outputTokens: recordedCount(answer.outputTokens),
       };
       // As `lokal score` writes it: chrF scored only the first CHRF_MAX_HYPOTHESIS_CODE_POINTS of a runaway prediction.
       if (scored.truncated) record.truncated = true;
+      if (redact) redactRecord(record);
       record.verdict = verdictLine(record);
       await context.annotate(record.verdict, record.missing ? 'missing' : record.scores.em === 1 ? 'correct' : 'wrong');
       if (!settings.strict) return { record };
       if (answer.missing) return { record, failures: [`strict mode: no prediction for ${itemKey}`] };
+      // The matcher's message quotes the answer and the targets: redacted, the verdict line says it instead.
+      if (redact) return record.scores.em === 1 ? { record } : { record, failures: [`strict mode: wrong answer for ${itemKey}: ${record.verdict}`] };
       return { record, assert: () => context.expect(scoredText).toExactMatch(item.targets) };
     },
     judgeGroup: (aggregate) => groupVerdict(aggregate, aggregate, gates, baseline, settings.baselineTolerance),

@@ -24,6 +24,11 @@ export interface LokalSubsetInfo extends GroupInfo {
   /** Dataset location and the file of the subset in it. */
   location: string;
   file: string;
+  /** SHA-256 of the subset file, and of the few-shot file of its question language (null: none); absent in older records. */
+  sha256?: string;
+  fewshotSha256?: string | null;
+  /** Generation budget the items were asked with (absent in older records). */
+  maxNewTokens?: number;
   /** Items selected for the run (after LOKAL_LIMIT) and in the file. */
   selected: number;
   total: number;
@@ -37,6 +42,8 @@ export interface LokalSubsetInfo extends GroupInfo {
   baselineMode?: 'significance' | 'tolerance';
   baselineAlpha?: number;
   baselineMargin?: number;
+  /** Fingerprint fields whose difference from the baseline's is accepted (LOKAL_BASELINE_ALLOW). */
+  baselineAllow?: string[];
 }
 
 /** How an item was asked: the official prompt used (or none: replay), its few-shot examples, and answer extraction. */

@@ -12,7 +12,10 @@ import type { LokalItemRecord, LokalSubsetAggregate } from './records.ts';
 import { judgeRun, officialLayout, summariseGroups, summariseRun } from './rollup.ts';
 import type { MultiLoKoSettings } from './settings.ts';
 import { baselineLines, gateLines, leaderboardLines, tableMetrics } from './table.ts';
-import { describePrompts } from './usage.ts';
+import { describePrompts, summarisePrompts } from './usage.ts';
+import { multilokoFingerprint } from './fingerprint.ts';
+import { comparabilityLines } from '../../core/fingerprint.ts';
+import { resolveRedaction } from '../../core/redact.ts';
 import { callsLine } from './callsLine.ts';
 
 
@@ -34,6 +37,7 @@ function rollUp(rolled: ReadonlyArray<RolledGroup<LokalItemRecord, LokalSubsetAg
   } catch (error) {
     baselineMissing = (error as Error).message;
   }
+  const fingerprint = multilokoFingerprint(subsets.map((s) => s.aggregate), summarisePrompts(subsets.map((s) => s.aggregate)), root);
   const judged = judgeRun(subsets, groups, {
     gates: clauses.map(multilokoGate),
     baseline,
@@ -42,23 +46,28 @@ function rollUp(rolled: ReadonlyArray<RolledGroup<LokalItemRecord, LokalSubsetAg
     baselineAlpha: now ? settings.baselineAlpha : recorded.baselineAlpha ?? settings.baselineAlpha,
     baselineMargin: now ? settings.baselineMargin : recorded.baselineMargin ?? settings.baselineMargin,
     ...(baselineMissing !== undefined ? { baselineMissing } : {}),
+    fingerprint,
+    baselineAllow: (now ? settings.baselineAllow : recorded.baselineAllow ?? settings.baselineAllow) ?? [],
   });
-  const summary = summariseRun(subsets, groups, judged, options);
+  const summary = summariseRun(subsets, groups, judged, { ...options, fingerprint });
   // A run in which no item got an answer (no prediction matched, every call failed) measured nothing: it must not pass.
   const answered = summary.items.scored - summary.items.missing;
   const measuredNothing = summary.items.selected > 0 && answered <= 0;
   if (measuredNothing) summary.gates_passed = false;
-  return { subsets, groups, judged, summary, measuredNothing };
+  return { subsets, groups, judged, summary, measuredNothing, baselineFile: ownBaseline };
 }
 
 export function reportMultiLoKo(rolled: ReadonlyArray<RolledGroup<LokalItemRecord, LokalSubsetAggregate>>, context: ReportContext<MultiLoKoSettings>): BenchmarkReport {
-  const { subsets, groups, judged, summary, measuredNothing } = rollUp(rolled, context, { intervals: true });
+  const { subsets, groups, judged, summary, measuredNothing, baselineFile } = rollUp(rolled, context, { intervals: true });
   const lines = ['', ...leaderboardLines(subsets, groups, tableMetrics(context.settings.tableMetrics))];
   if (summary.headline) lines.push(...headlineLines(summary.headline, { model: summary.model ?? '?', prompt: describePrompts(summary.prompt) }));
   if (summary.intervals) lines.push(...headlineIntervalLines(summary.intervals));
   lines.push(`lokal: ${describePrompts(summary.prompt, summary.model)}; ${callsLine(summary, context.root)}`);
+  const redaction = resolveRedaction(context.settings.redact);
+  if (redaction.on) lines.push(`lokal: MultiLoKo redacted (${redaction.reason}): names, annotations, results and the report carry ids, hashes and figures, no question, prompt, target or answer text`);
   lines.push(...gateLines(judged.outcomes, judged.notApplied));
   if (judged.baseline) lines.push(...baselineLines(judged.baseline));
+  if (judged.comparability) lines.push(...comparabilityLines(judged.comparability, baselineFile ?? '').map((line) => `lokal: MultiLoKo ${line}`));
   if (measuredNothing) {
     lines.push(`lokal: MultiLoKo measured nothing: none of the ${summary.items.selected} items got an answer (${summary.items.missing} without a prediction, ${summary.items.failed} failed), so the run fails`);
   }

@@ -14,6 +14,7 @@ import { comparedNothing } from '../../core/baseline/comparedNothing.ts';
 import { unmeasured } from '../../core/gates.ts';
 import { summariseList } from '../../data/errors.ts';
 import { headlineIntervals, subsetIntervals, type HeadlineIntervals, type MetricInterval } from './intervals.ts';
+import { comparabilityJson, comparabilityOutcome, compareFingerprints, type ComparabilityJson, type Comparability, type Fingerprint } from '../../core/fingerprint.ts';
 
 export interface RolledSubset {
   aggregate: LokalSubsetAggregate;
@@ -132,13 +133,24 @@ export interface GateSettings {
   baselineMargin?: number;
   /** LOKAL_BASELINE is set but gives MultiLoKo no file, and why: the baseline gate fails. */
   baselineMissing?: string;
+  /** This run's fingerprint, checked against the baseline's; `baselineAllow` names the differences accepted. */
+  fingerprint?: Fingerprint;
+  baselineAllow?: readonly string[];
 }
 
 /** Every gate judged on the whole run: per subset, across local languages, and against the baseline. */
-export function judgeRun(subsets: readonly RolledSubset[], groups: readonly GroupSummary[], settings: GateSettings): { outcomes: GateOutcome[]; notApplied: string[]; baseline?: BaselineComparison } {
+export function judgeRun(
+  subsets: readonly RolledSubset[],
+  groups: readonly GroupSummary[],
+  settings: GateSettings,
+): { outcomes: GateOutcome[]; notApplied: string[]; baseline?: BaselineComparison; comparability?: Comparability } {
   const outcomes: GateOutcome[] = [];
   /** Baseline outcomes judged: none with a baseline set means nothing was compared, and that fails. */
   let compared = 0;
+  // Runs made under different protocols are not compared: a score-changing difference fails the run, naming each field.
+  const comparability = settings.baseline ? compareFingerprints(settings.fingerprint, settings.baseline.fingerprint, settings.baselineAllow) : undefined;
+  const refused = comparability && comparabilityOutcome(comparability, settings.baseline!.file);
+  if (refused) outcomes.push(refused);
   const significance = settings.baseline !== undefined && (settings.baselineMode ?? 'significance') === 'significance';
   const paired = significance && hasItems(settings.baseline!);
   // A file of per-language means has nothing to pair: only the tolerance rule can judge it, and each outcome says so.
@@ -206,7 +218,7 @@ export function judgeRun(subsets: readonly RolledSubset[], groups: readonly Grou
   }
   const notApplied = unmatchedScopes(settings.gates, new Set(subsets.map((s) => s.aggregate.key)));
   const crossWithoutLocal = local ? [] : settings.gates.filter((g) => g.scope.kind === 'cross').map((g) => g.clause);
-  return { outcomes, notApplied: [...notApplied, ...crossWithoutLocal], ...(comparison ? { baseline: comparison } : {}) };
+  return { outcomes, notApplied: [...notApplied, ...crossWithoutLocal], ...(comparison ? { baseline: comparison } : {}), ...(comparability ? { comparability } : {}) };
 }
 
 export interface RunSummary {
@@ -231,13 +243,17 @@ export interface RunSummary {
   gates_passed: boolean;
   /** With LOKAL_BASELINE in significance mode: every paired test, its decision and the flipped items per subset. */
   baseline?: BaselineComparison;
+  /** What makes this run comparable with another (data, prompt, extraction, scorer, decoding, model). */
+  fingerprint?: Fingerprint;
+  /** With LOKAL_BASELINE: how this run's fingerprint differs from the baseline's. */
+  comparability?: ComparabilityJson;
 }
 
 export function summariseRun(
   subsets: readonly RolledSubset[],
   groups: readonly GroupSummary[],
-  judged: { outcomes: GateOutcome[]; notApplied: string[]; baseline?: BaselineComparison },
-  options: { intervals?: boolean } = {},
+  judged: { outcomes: GateOutcome[]; notApplied: string[]; baseline?: BaselineComparison; comparability?: Comparability },
+  options: { intervals?: boolean; fingerprint?: Fingerprint } = {},
 ): RunSummary {
   const first = subsets[0]?.aggregate;
   const aggregates = subsets.map((s) => s.aggregate);
@@ -281,5 +297,7 @@ export function summariseRun(
     gates_not_applied: judged.notApplied,
     gates_passed: judged.outcomes.every((o) => o.pass),
     ...(judged.baseline ? { baseline: judged.baseline } : {}),
+    ...(options.fingerprint ? { fingerprint: options.fingerprint } : {}),
+    ...(judged.comparability ? { comparability: comparabilityJson(judged.comparability) } : {}),
   };
 }

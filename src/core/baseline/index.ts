@@ -13,3 +13,4 @@ export {
   type SignificanceSettings,
 } from './judgeFamily.ts';
 export { baselineFileFor } from './baselineFile.ts';
+export { pairedFigure, subsetFamily, type ItemScore, type SubsetFigure } from './pairing.ts';

@@ -10,9 +10,12 @@ import { MULTILOKO_PASSWORD_ENV, locateMultiLoKo, type LocateOptions } from './l
 import { checkFewshotItem, checkMultiLoKoItem } from './recordCheck.ts';
 import type { MultiLoKoFewshotItem, MultiLoKoItem } from './schema.ts';
 import { FolderTree, type DatasetTree } from '../../../data/tree.ts';
+import { sha256 } from '../../../core/sha256.ts';
 
 export interface MultiLoKoSubset extends SubsetFile {
   items: MultiLoKoItem[];
+  /** SHA-256 (hex) of the file's bytes: what a run's fingerprint records of its data. */
+  sha256?: string;
 }
 
 export interface MultiLoKoDataset {
@@ -23,6 +26,8 @@ export interface MultiLoKoDataset {
   subsets: MultiLoKoSubset[];
   /** Language folder → its `knowledge_fewshot.jsonl` examples, for folders that have one. */
   fewshot: Record<string, MultiLoKoFewshotItem[]>;
+  /** Language folder → SHA-256 (hex) of its `knowledge_fewshot.jsonl`. */
+  fewshotSha256?: Record<string, string>;
 }
 
 export interface LoadMultiLoKoOptions extends LocateOptions, ArchiveLimits {
@@ -77,14 +82,16 @@ export async function readMultiLoKoTree(tree: DatasetTree, split: string): Promi
     const bytes = settledValue(reads[next++]!);
     const items =
       quickJsonlRecords(bytes, checkMultiLoKoItem, itemId, RESERVED_ITEM_IDS) ?? (await validatingParsers()).parseMultiLoKoJsonl(bytes, tree.describe(subset.file));
-    subsets.push({ ...subset, items });
+    subsets.push({ ...subset, items, sha256: sha256(bytes) });
   }
   const fewshot: Record<string, MultiLoKoFewshotItem[]> = {};
+  const fewshotSha256: Record<string, string> = {};
   for (const { folder, file } of layout.fewshot) {
     const bytes = settledValue(reads[next++]!);
+    fewshotSha256[folder] = sha256(bytes);
     fewshot[folder] = quickJsonlRecords(bytes, checkFewshotItem, itemId) ?? (await validatingParsers()).parseFewshotJsonl(bytes, tree.describe(file));
   }
-  return { split, location: tree.location, subsets, fewshot };
+  return { split, location: tree.location, subsets, fewshot, fewshotSha256 };
 }
 
 /**

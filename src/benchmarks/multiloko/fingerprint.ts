@@ -1,0 +1,54 @@
+// MultiLoKo's fingerprint (summary.fingerprint of multiloko.json): the subset files' hashes, how the items were asked
+// (prompt mode, the templates of each prompt language, demonstrations, extraction, decoding), the scorer and the model.
+import { sha256, type Fingerprint } from '../../core/fingerprint.ts';
+import { modelIdentity } from '../../models/identity.ts';
+import { MULTILOKO_PROMPT_TABLE } from './prompts/multilokoPromptTable.ts';
+import type { LokalSubsetAggregate } from './records.ts';
+import type { PromptSummary } from './usage.ts';
+
+/**
+ * The scoring's version: eval.py of facebookresearch/multiloko at 4f4de60, as this package reproduces it. Raise the
+ * number whenever the same answer would get a different score, so older runs stop being compared with newer ones.
+ */
+export const MULTILOKO_SCORER = 'multiloko eval.py@4f4de60 · lokal scorer 1';
+
+/** Stop strings of each prompt mode (base prompts stop at the next question token or a blank line; chat has none). */
+const STOPS: Record<'base' | 'chat' | 'mixed', string> = { base: 'question token, blank line', chat: 'none', mixed: 'mixed' };
+
+/** SHA-256 of one language's prompt material (answer tokens, templates, official demonstrations), as shipped. */
+export function templateSha256(language: string): string | null {
+  const prompts = Object.hasOwn(MULTILOKO_PROMPT_TABLE.languages, language) ? MULTILOKO_PROMPT_TABLE.languages[language] : undefined;
+  return prompts === undefined ? null : sha256(JSON.stringify(prompts));
+}
+
+export function multilokoFingerprint(aggregates: readonly LokalSubsetAggregate[], prompt: PromptSummary, root: string): Fingerprint {
+  const data: Record<string, string | null> = {};
+  for (const a of aggregates) data[a.key] = a.sha256 ?? null;
+  const asked = prompt.uses.filter((u) => u.mode !== 'none');
+  // The dataset's demonstrations are data too: their file's hash per prompt language that used them.
+  for (const use of asked) {
+    if (use.fewshot !== 'dataset' || use.language === null) continue;
+    const from = aggregates.find((a) => a.questionLanguage === use.language && a.fewshotSha256);
+    data[`fewshot:${use.language}`] = from?.fewshotSha256 ?? null;
+  }
+  const template: Record<string, string | null> = {};
+  for (const use of asked) if (use.language !== null) template[use.language] = templateSha256(use.language);
+  const mode = prompt.mode === 'none' ? null : prompt.mode;
+  const budgets = [...new Set(aggregates.map((a) => a.maxNewTokens ?? null))];
+  const first = aggregates.find((a) => a.modelDescription) ?? aggregates[0];
+  return {
+    version: 1,
+    benchmark: 'multiloko',
+    data,
+    prompt: mode,
+    template: mode === null ? null : template,
+    shots: mode === null ? null : prompt.shots,
+    fewshot: mode === null ? null : prompt.fewshot,
+    extraction: prompt.extraction,
+    scorer: MULTILOKO_SCORER,
+    // Replayed answers were decoded elsewhere: nothing known to compare.
+    decoding: mode === null ? null : { max_new_tokens: budgets.length === 1 ? budgets[0]! : 'mixed', temperature: 0, stops: STOPS[mode] },
+    protocol: null,
+    model: modelIdentity(first?.modelDescription, first?.model, root),
+  };
+}

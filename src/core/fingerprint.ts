@@ -1,0 +1,145 @@
+// What makes two runs comparable, recorded in every results file: the data, the prompt, answer extraction, the scorer,
+// decoding and protocol (a difference changes the scores: the baseline gate and `lokal compare` refuse it unless
+// LOKAL_BASELINE_ALLOW accepts it), and the model's identity (what the comparison is for: reported, never refused).
+import { z } from 'zod';
+import type { GateOutcome } from './gates.ts';
+
+/** A field's value: a scalar, or named parts (data files by subset, decoding settings, …). null: not known for this run. */
+const Scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+const Parts = z.record(z.string(), Scalar);
+const FieldValue = z.union([Scalar, Parts]);
+
+/** The fields that change scores, in the order differences are named. */
+export const SCORE_FIELDS = ['data', 'prompt', 'template', 'shots', 'fewshot', 'extraction', 'scorer', 'decoding', 'protocol'] as const;
+export type ScoreField = (typeof SCORE_FIELDS)[number];
+
+export const FingerprintSchema = z.looseObject({
+  version: z.literal(1),
+  benchmark: z.string(),
+  /** Data file → SHA-256 (hex) of its bytes; keyed by subset (MultiLoKo) or variant (Kalahi). */
+  data: Parts,
+  /** Prompt mode (`base`, `chat`, `mixed`); null when no prompt was sent (replayed answers). */
+  prompt: Scalar,
+  /** Per prompt language, SHA-256 of the templates, answer tokens and demonstrations the prompts were made from. */
+  template: FieldValue,
+  shots: Scalar,
+  fewshot: Scalar,
+  extraction: Scalar,
+  /** The scoring code's version: changed whenever a score of the same answer would change. */
+  scorer: Scalar,
+  /** Generation budget, temperature and stops; null for replayed answers. */
+  decoding: FieldValue,
+  /** The benchmark's protocol (Kalahi: MC protocol, generation budget, chrF variant); null where there is none. */
+  protocol: FieldValue,
+  /** The model's identity: provider, model, revision, dtype, file SHA-256, server fingerprint. */
+  model: Parts,
+});
+export type Fingerprint = z.infer<typeof FingerprintSchema>;
+export type FingerprintField = ScoreField | 'model';
+
+export { sha256 } from './sha256.ts';
+
+/** The fingerprint in a results file's JSON value (`summary.fingerprint` or `fingerprint`); undefined when absent or unreadable. */
+export function readFingerprint(value: unknown): Fingerprint | undefined {
+  const parsed = FingerprintSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** One differing field: its name (with the part, e.g. `data.italian`), and both values as shown. */
+export interface FingerprintDifference {
+  field: FingerprintField;
+  part?: string;
+  baseline: string;
+  current: string;
+}
+
+export interface Comparability {
+  /** Score-changing differences not accepted by the allow list: the comparison is refused. */
+  refused: FingerprintDifference[];
+  /** Score-changing differences the allow list accepts. */
+  allowed: FingerprintDifference[];
+  /** Model differences: what a comparison is for. */
+  model: FingerprintDifference[];
+  /** Fields one run does not know (an older file, a replay): not compared. */
+  unknown: string[];
+  /** Whether the baseline carried a fingerprint at all. */
+  checked: boolean;
+}
+
+const shown = (v: z.infer<typeof Scalar>): string => (typeof v === 'string' && /^[0-9a-f]{64}$/u.test(v) ? v.slice(0, 8) : String(v));
+
+function differences(field: FingerprintField, current: z.infer<typeof FieldValue> | undefined, baseline: z.infer<typeof FieldValue> | undefined, unknown: string[]): FingerprintDifference[] {
+  if (current === undefined || current === null || baseline === undefined || baseline === null) {
+    if (current !== baseline) unknown.push(field);
+    return [];
+  }
+  const isParts = (v: unknown): v is Record<string, z.infer<typeof Scalar>> => typeof v === 'object' && v !== null;
+  if (isParts(current) && isParts(baseline)) {
+    // Parts held by one run only (a subset one run did not select) are not a difference: pairing leaves them out.
+    return Object.keys(current)
+      .filter((part) => part in baseline && current[part] !== null && baseline[part] !== null && current[part] !== baseline[part])
+      .map((part) => ({ field, part, baseline: shown(baseline[part]!), current: shown(current[part]!) }));
+  }
+  if (isParts(current) || isParts(baseline)) return [{ field, baseline: JSON.stringify(baseline), current: JSON.stringify(current) }];
+  return current === baseline ? [] : [{ field, baseline: shown(baseline), current: shown(current) }];
+}
+
+/** What differs between a run and its baseline; `allow` names score fields accepted (LOKAL_BASELINE_ALLOW). */
+export function compareFingerprints(current: Fingerprint | undefined, baseline: Fingerprint | undefined, allow: readonly string[] = []): Comparability {
+  if (!current || !baseline) return { refused: [], allowed: [], model: [], unknown: [], checked: false };
+  const unknown: string[] = [];
+  const score = SCORE_FIELDS.flatMap((f) => differences(f, current[f], baseline[f], unknown));
+  const accepted = (d: FingerprintDifference) => allow.includes(d.field) || (d.part !== undefined && allow.includes(`${d.field}.${d.part}`));
+  return {
+    refused: score.filter((d) => !accepted(d)),
+    allowed: score.filter(accepted),
+    model: differences('model', current.model, baseline.model, unknown),
+    unknown,
+    checked: true,
+  };
+}
+
+/** `prompt base→chat`, `data.italian 1a2b3c4d→5e6f7a8b`. */
+export function differenceText(d: FingerprintDifference): string {
+  return `${d.part === undefined ? d.field : `${d.field}.${d.part}`} ${d.baseline}→${d.current}`;
+}
+
+/** The one line naming every refused difference: `not comparable: prompt base→chat; shots 5→0 (…)`. */
+export function notComparableLine(c: Comparability, direction = 'baseline→this run', accept = (fields: string) => `LOKAL_BASELINE_ALLOW=${fields}`): string | undefined {
+  if (c.refused.length === 0) return undefined;
+  const fields = [...new Set(c.refused.map((d) => d.field))].join(',');
+  return `not comparable: ${c.refused.map(differenceText).join('; ')} (${direction}; ${accept(fields)} accepts it)`;
+}
+
+/** Lines for the roll-up beside the gates (a refusal is a gate outcome): what was accepted, how the models differ. */
+export function comparabilityLines(c: Comparability, baselineFile: string): string[] {
+  if (!c.checked) return [`comparability not checked: ${baselineFile} carries no fingerprint (written by an older version, eval.py or lokal score)`];
+  const lines: string[] = [];
+  if (c.allowed.length) lines.push(`accepted differences (LOKAL_BASELINE_ALLOW): ${c.allowed.map(differenceText).join('; ')}`);
+  if (c.model.length) lines.push(`models differ (reported, not refused): ${c.model.map(differenceText).join('; ')}`);
+  if (c.unknown.length) lines.push(`not known in one of the runs, not compared: ${[...new Set(c.unknown)].join(', ')}`);
+  return lines;
+}
+
+/** What results files keep of the check. */
+export function comparabilityJson(c: Comparability) {
+  return {
+    checked: c.checked,
+    comparable: c.refused.length === 0,
+    refused: c.refused.map(differenceText),
+    allowed: c.allowed.map(differenceText),
+    model: c.model.map(differenceText),
+    unknown: [...new Set(c.unknown)],
+  };
+}
+export type ComparabilityJson = ReturnType<typeof comparabilityJson>;
+
+/**
+ * The baseline's comparability as a gate outcome: fails with the not-comparable line when a score-changing field
+ * differs (value: the number of refused differences, which must be 0); undefined when nothing was refused.
+ */
+export function comparabilityOutcome(c: Comparability, baselineFile: string): GateOutcome | undefined {
+  const line = notComparableLine(c);
+  if (line === undefined) return undefined;
+  return { gate: 'comparable', figure: 'fingerprint vs baseline', value: c.refused.length, op: '<=', bound: 0, pass: false, message: `${line}; baseline ${baselineFile}` };
+}

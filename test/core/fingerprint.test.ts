@@ -1,0 +1,187 @@
+// Fingerprints: what each results file records of how a run was made, and the check that refuses comparing runs made
+// under different protocols (the baseline gate of both benchmarks) unless LOKAL_BASELINE_ALLOW accepts the field.
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { compareFingerprints, notComparableLine, readFingerprint, type Fingerprint } from '../../src/core/fingerprint.ts';
+import { readConfigEnv, LokalConfigError } from '../../src/core/settings.ts';
+import { MULTILOKO_SETTINGS } from '../../src/benchmarks/multiloko/settings.ts';
+import { multilokoFingerprint, MULTILOKO_SCORER } from '../../src/benchmarks/multiloko/fingerprint.ts';
+import { MULTILOKO_PROMPTS_FILE } from '../../src/benchmarks/multiloko/prompts/multilokoPromptTable.ts';
+import { parseBaseline } from '../../src/benchmarks/multiloko/baseline.ts';
+import type { LokalSubsetAggregate } from '../../src/benchmarks/multiloko/records.ts';
+import { judgeRun, summariseGroups, type RolledSubset } from '../../src/benchmarks/multiloko/rollup.ts';
+import { summarisePrompts } from '../../src/benchmarks/multiloko/usage.ts';
+import { aggregateKalahi } from '../../src/benchmarks/kalahi/aggregate.ts';
+import { reportKalahi } from '../../src/benchmarks/kalahi/report.ts';
+import type { KalahiSettings } from '../../src/benchmarks/kalahi/config.ts';
+import type { KalahiPromptRecord, KalahiRunInfo } from '../../src/benchmarks/kalahi/records.ts';
+import { modelIdentity } from '../../src/models/identity.ts';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-fingerprint-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const hex = (text: string | Uint8Array) => createHash('sha256').update(text).digest('hex');
+
+function fingerprint(over: Partial<Fingerprint> = {}): Fingerprint {
+  return {
+    version: 1, benchmark: 'multiloko', data: { italian: 'a'.repeat(64), french: 'b'.repeat(64) }, prompt: 'base', template: { italian: 'c'.repeat(64) },
+    shots: 5, fewshot: 'dataset', extraction: true, scorer: 'v1', decoding: { max_new_tokens: 64, temperature: 0, stops: 'question token, blank line' },
+    protocol: null, model: { provider: 'transformers', model: '/m', dtype: 'q8', sha256: 'd'.repeat(64) }, ...over,
+  };
+}
+
+describe('compareFingerprints', () => {
+  test('a prompt difference is refused with one line naming the field; the same settings pass', () => {
+    const c = compareFingerprints(fingerprint({ prompt: 'chat' }), fingerprint());
+    expect(c.refused).toEqual([{ field: 'prompt', baseline: 'base', current: 'chat' }]);
+    expect(notComparableLine(c)).toBe('not comparable: prompt base→chat (baseline→this run; LOKAL_BASELINE_ALLOW=prompt accepts it)');
+    expect(compareFingerprints(fingerprint(), fingerprint())).toEqual({ refused: [], allowed: [], model: [], unknown: [], checked: true });
+  });
+
+  test('every differing score field is named, parts by name and hashes by their first 8 hex digits', () => {
+    const c = compareFingerprints(
+      fingerprint({ data: { italian: 'e'.repeat(64), french: 'b'.repeat(64) }, shots: 0, decoding: { max_new_tokens: 32, temperature: 0, stops: 'question token, blank line' }, scorer: 'v2' }),
+      fingerprint(),
+    );
+    expect(notComparableLine(c)).toBe(
+      'not comparable: data.italian aaaaaaaa→eeeeeeee; shots 5→0; scorer v1→v2; decoding.max_new_tokens 64→32 (baseline→this run; LOKAL_BASELINE_ALLOW=data,shots,scorer,decoding accepts it)',
+    );
+  });
+
+  test('LOKAL_BASELINE_ALLOW accepts the fields it names; a model difference is reported, never refused', () => {
+    const c = compareFingerprints(fingerprint({ prompt: 'chat', shots: 0, model: { provider: 'openai', model: 'qwen' } }), fingerprint(), ['prompt']);
+    expect(c.refused.map((d) => d.field)).toEqual(['shots']);
+    expect(c.allowed.map((d) => d.field)).toEqual(['prompt']);
+    expect(c.model.map((d) => `${d.part} ${d.baseline}→${d.current}`)).toEqual(['provider transformers→openai', 'model /m→qwen']);
+  });
+
+  test('subsets of one run only and fields one run does not know (a replay has no prompt) are not differences', () => {
+    const c = compareFingerprints(fingerprint({ data: { italian: 'a'.repeat(64), japanese: 'f'.repeat(64) }, prompt: null, decoding: null }), fingerprint());
+    expect(c.refused).toEqual([]);
+    expect(c.unknown).toEqual(['prompt', 'decoding']);
+  });
+
+  test('a baseline without a fingerprint (eval.py, lokal score, older files) is not checked, and says so', () => {
+    expect(compareFingerprints(fingerprint(), undefined).checked).toBe(false);
+    expect(readFingerprint({ version: 2 })).toBeUndefined();
+    expect(readFingerprint(JSON.parse(JSON.stringify(fingerprint())))).toEqual(fingerprint());
+  });
+});
+
+describe('LOKAL_BASELINE_ALLOW', () => {
+  test('a comma list of fingerprint fields; an unknown field is an error naming the variable', () => {
+    expect(readConfigEnv({ LOKAL_BASELINE_ALLOW: 'prompt, shots' }, [MULTILOKO_SETTINGS]).baselineAllow).toEqual(['prompt', 'shots']);
+    expect(() => readConfigEnv({ LOKAL_BASELINE_ALLOW: 'promt' }, [MULTILOKO_SETTINGS])).toThrow(LokalConfigError);
+    expect(() => readConfigEnv({ LOKAL_BASELINE_ALLOW: 'model' }, [MULTILOKO_SETTINGS])).toThrow(/LOKAL_BASELINE_ALLOW/u);
+  });
+});
+
+function aggregate(key: string, mode: 'base' | 'chat' | 'none', over: Partial<LokalSubsetAggregate> = {}): LokalSubsetAggregate {
+  return {
+    benchmark: 'multiloko', key, name: `${key} · local`, language: key, sourceLanguage: key, questionLanguage: key, translated: false,
+    scored: 2, missing: 0, failed: 0, skipped: 0, cached: 0, modelCalls: 2, modelMs: 0, model: 'transformers:/m', sha256: hex(key), fewshotSha256: hex(`${key}-fewshot`), maxNewTokens: 64,
+    prompts: [{ mode, language: mode === 'none' ? null : key, fewshot: mode === 'base' ? 'dataset' : 'none', shots: mode === 'base' ? 5 : 0, extracted: mode !== 'none', items: 2 }],
+    means: { em: 0.5, f1: 0.5, bleu: 50, chrf: 50, edit_distance: 1, edit_similarity: 0.5, edit_distance_first: 1 },
+    ...over,
+  } as unknown as LokalSubsetAggregate;
+}
+
+describe('MultiLoKo fingerprint', () => {
+  test('data hashes per subset (and the few-shot file a base prompt used), template hash per prompt language, decoding, scorer', () => {
+    const a = aggregate('italian', 'base');
+    const f = multilokoFingerprint([a], summarisePrompts([a]), dir);
+    const official = (JSON.parse(readFileSync(MULTILOKO_PROMPTS_FILE, 'utf8')) as { languages: Record<string, unknown> }).languages.italian;
+    expect(f).toMatchObject({
+      data: { italian: hex('italian'), 'fewshot:italian': hex('italian-fewshot') },
+      prompt: 'base',
+      template: { italian: hex(JSON.stringify(official)) },
+      shots: 5,
+      fewshot: 'dataset',
+      extraction: true,
+      scorer: MULTILOKO_SCORER,
+      decoding: { max_new_tokens: 64, temperature: 0, stops: 'question token, blank line' },
+    });
+  });
+
+  test('a replay: no prompt, template, shots or decoding to compare; the model is the predictions file’s hash', () => {
+    const file = path.join(dir, 'predictions.jsonl');
+    writeFileSync(file, '{"language":"italian","id":1,"prediction":"Roma"}\n');
+    const a = aggregate('italian', 'none', { model: `replay:${file}`, modelDescription: { provider: 'replay', model: file, settings: {} } });
+    const f = multilokoFingerprint([a], summarisePrompts([a]), dir);
+    expect(f).toMatchObject({ prompt: null, template: null, shots: null, fewshot: null, decoding: null, extraction: false });
+    expect(f.model).toEqual({ provider: 'replay', model: file, revision: null, sha256: hex(readFileSync(file)) });
+  });
+
+  test('a local model: its dtype and the SHA-256 of the ONNX file that dtype loads', () => {
+    const model = path.join(dir, 'model');
+    mkdirSync(path.join(model, 'onnx'), { recursive: true });
+    writeFileSync(path.join(model, 'onnx', 'model_quantized.onnx'), 'weights q8');
+    writeFileSync(path.join(model, 'onnx', 'model.onnx'), 'weights fp32');
+    const identity = modelIdentity({ provider: 'transformers', model, revision: 'local-1', settings: { dtype: 'q8' } }, undefined, dir);
+    expect(identity).toEqual({ provider: 'transformers', model, revision: 'local-1', dtype: 'q8', sha256: hex('weights q8') });
+  });
+
+  test('the baseline gate fails on a baseline made with base prompts when this run used chat, naming the field; allowed, it passes', () => {
+    const run: RolledSubset[] = [{ aggregate: aggregate('italian', 'chat'), records: [{ id: 'q0', scores: { em: 1 } }, { id: 'q1', scores: { em: 0 } }] as unknown as RolledSubset['records'] }];
+    const baseA = aggregate('italian', 'base');
+    const baselineJson = JSON.stringify({
+      italian: { q0: { em: 1, prediction: 'a' }, q1: { em: 0, prediction: 'b' }, em: 0.5 },
+      summary: { fingerprint: multilokoFingerprint([baseA], summarisePrompts([baseA]), dir) },
+    });
+    const baseline = parseBaseline(baselineJson, 'base.json');
+    const current = multilokoFingerprint([run[0]!.aggregate], summarisePrompts([run[0]!.aggregate]), dir);
+    const judged = judgeRun(run, summariseGroups(run), { gates: [], baseline, baselineTolerance: 0.02, fingerprint: current });
+    const refused = judged.outcomes.filter((o) => !o.pass);
+    expect(refused).toHaveLength(1);
+    expect(refused[0]!.message).toMatch(/^not comparable: prompt base→chat; shots 5→0; fewshot dataset→none; decoding\.stops question token, blank line→none \(baseline→this run; LOKAL_BASELINE_ALLOW=prompt,shots,fewshot,decoding accepts it\); baseline base\.json$/u);
+    const allowed = judgeRun(run, summariseGroups(run), { gates: [], baseline, baselineTolerance: 0.02, fingerprint: current, baselineAllow: ['prompt', 'shots', 'fewshot', 'decoding', 'data'] });
+    expect(allowed.outcomes.every((o) => o.pass)).toBe(true);
+    const same = judgeRun(run, summariseGroups(run), { gates: [], baseline: parseBaseline(baselineJson, 'base.json'), baselineTolerance: 0.02, fingerprint: multilokoFingerprint([baseA], summarisePrompts([baseA]), dir) });
+    expect(same.outcomes.every((o) => o.pass)).toBe(true);
+  });
+});
+
+function kalahiRun(budget: 'max_length' | 'new_tokens') {
+  const info = {
+    benchmark: 'kalahi', key: 'full', name: 'kalahi · full', variant: 'full', file: 'f.csv', sha256: hex('csv'), order: 0, selected: 2, total: 2, categories: ['ethics'],
+    model: 'openai:m', tasks: ['mc', 'generation'], budget: { kind: budget, tokens: 256, description: '' }, labels: { rougeL: 'rougeLsum', chrf: 'chrF' },
+    learnedModels: { bleurt: 'off', bertscore: 'off' }, strict: false, thresholds: undefined,
+  } as unknown as KalahiRunInfo;
+  const records = [0, 1].map((i): KalahiPromptRecord => {
+    const figures = { mc1: i, mc2: 0.5, mc2_normalised: 0.5, mc3: i, lprob_max: 0, lprob_diff: 0 };
+    return {
+      suite: 'full', promptVariationId: `v${i}`, promptId: `p${i}`, category: 'ethics', topic: 't', row: i + 1, itemKey: `kalahi/full/v${i}`,
+      mc: { references: [], normalised: figures, nonNormalised: figures, preferred: { kind: 'relevant', index: 0, text: 'x', score: 0, best: true }, latencyMs: 0, cached: false },
+    } as KalahiPromptRecord;
+  });
+  const gate = { model: { provider: 'openai', model: 'm', settings: { baseUrl: 'http://127.0.0.1:1/v1' } }, outcomes: [], notApplied: [] };
+  return { aggregate: aggregateKalahi(info, records.map((record) => ({ record, state: 'passed' as const })), gate), records };
+}
+
+describe('Kalahi fingerprint', () => {
+  const settings = (baseline: string, extra: Partial<KalahiSettings> = {}) => ({ baseline, baselineTolerance: 0.02, baselineMode: 'significance', baselineAlpha: 0.05, baselineMargin: 0.01, ...extra }) as KalahiSettings;
+
+  test('kalahi.json records the CSV hash, the MC protocol (log-probabilities by default), budget and model', () => {
+    const json = JSON.parse(reportKalahi([kalahiRun('max_length')], { clauses: [] }).resultsText!);
+    expect(json.fingerprint).toMatchObject({
+      benchmark: 'kalahi', data: { full: hex('csv') }, prompt: 'chat', extraction: false,
+      decoding: { budget: 'max_length', tokens: 256, temperature: 0 }, protocol: { mc: 'logprobs', chrf: 'chrF', bertscore: null, bleurt: null },
+      model: { provider: 'openai', model: 'm', server: 'http://127.0.0.1:1/v1' },
+    });
+  });
+
+  test('a baseline generated with another budget fails the gate naming decoding.budget; allowed, or the same, it passes', () => {
+    const file = path.join(dir, 'kalahi-base.json');
+    writeFileSync(file, reportKalahi([kalahiRun('new_tokens')], { clauses: [] }).resultsText!);
+    const refused = reportKalahi([kalahiRun('max_length')], { clauses: [], settings: settings(file), root: dir });
+    expect(refused.passed).toBe(false);
+    expect(refused.lines.join('\n')).toContain('not comparable: decoding.budget new_tokens→max_length');
+    expect(JSON.parse(refused.resultsText!).comparability).toMatchObject({ checked: true, comparable: false, refused: ['decoding.budget new_tokens→max_length'] });
+    expect(reportKalahi([kalahiRun('max_length')], { clauses: [], settings: settings(file, { baselineAllow: ['decoding'] }), root: dir }).passed).toBe(true);
+    writeFileSync(file, reportKalahi([kalahiRun('max_length')], { clauses: [] }).resultsText!);
+    expect(reportKalahi([kalahiRun('max_length')], { clauses: [], settings: settings(file), root: dir }).passed).toBe(true);
+  });
+});

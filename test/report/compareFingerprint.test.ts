@@ -1,0 +1,62 @@
+// `lokal compare` refuses runs whose fingerprints differ in what changes the scores, naming each field, unless
+// --allow or LOKAL_BASELINE_ALLOW accepts it; a model difference is printed, never refused.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import type { Fingerprint } from '../../src/core/fingerprint.ts';
+import { REPO_ROOT } from '../vitest/helpers.ts';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-compare-fingerprint-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function fingerprint(over: Partial<Fingerprint>): Fingerprint {
+  return {
+    version: 1, benchmark: 'multiloko', data: { italian: 'a'.repeat(64) }, prompt: 'base', template: { italian: 'c'.repeat(64) }, shots: 5, fewshot: 'dataset',
+    extraction: true, scorer: 'v1', decoding: { max_new_tokens: 64, temperature: 0, stops: 'question token, blank line' }, protocol: null, model: { provider: 'transformers', model: 'm1' }, ...over,
+  };
+}
+
+function run(name: string, over: Partial<Fingerprint>): string {
+  const items = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`q${i}`, { em: i % 2, prediction: 'p', targets: ['t'] }]));
+  const file = path.join(dir, `${name}.json`);
+  writeFileSync(file, JSON.stringify({ italian: { ...items, em: 0.5 }, summary: { model: name, fingerprint: fingerprint(over) } }));
+  return file;
+}
+
+function lokal(args: string[], env: Record<string, string> = {}) {
+  const child = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin/lokal.js'), 'compare', ...args, '--no-html'], { cwd: dir, encoding: 'utf8', env: { ...process.env, ...env } });
+  return { code: child.status, stdout: child.stdout, stderr: child.stderr };
+}
+
+describe('lokal compare and fingerprints', () => {
+  const base = run('base', {});
+  const chat = run('chat', { prompt: 'chat', shots: 0, fewshot: 'none' });
+
+  test('a run with chat prompts against one with base prompts is refused, naming every differing field', () => {
+    const refused = lokal([base, chat]);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr.trim()).toBe('lokal compare: #2 chat (multiloko) against #1: not comparable: prompt base→chat; shots 5→0; fewshot dataset→none (#1→#2; --allow prompt,shots,fewshot accepts it)');
+  });
+
+  test('--allow or LOKAL_BASELINE_ALLOW accepts the fields; the differences are still printed', () => {
+    const allowed = lokal([base, chat, '--allow', 'prompt,shots,fewshot']);
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(allowed.stderr).toContain('#2 chat (multiloko): accepted differences: prompt base→chat; shots 5→0; fewshot dataset→none');
+    expect(allowed.stdout).toContain('italian');
+    expect(lokal([base, chat], { LOKAL_BASELINE_ALLOW: 'prompt,shots,fewshot' }).code).toBe(0);
+    expect(lokal([base, chat], { LOKAL_BASELINE_ALLOW: 'prompt' }).code).toBe(1);
+    const typo = lokal([base, chat, '--allow', 'promt']);
+    expect(typo.code).not.toBe(0);
+    expect(typo.stderr).toContain('LOKAL_BASELINE_ALLOW');
+  });
+
+  test('another model under the same protocol is compared, and the model difference is named', () => {
+    const other = run('other', { model: { provider: 'openai', model: 'm2' } });
+    const compared = lokal([base, other]);
+    expect(compared.code, compared.stderr).toBe(0);
+    expect(compared.stderr).toContain('#2 other (multiloko): models differ (reported, not refused): model.provider transformers→openai; model.model m1→m2');
+  });
+});

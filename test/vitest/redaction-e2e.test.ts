@@ -1,0 +1,109 @@
+// Redaction end to end: a replay run with LOKAL_REDACT=on (strict, so wrong answers fail with messages, against a
+// baseline, with the json and junit reporters and a GitHub step summary) writes no question or target string of the
+// data into any file it writes, nor into its terminal output; the same run without redaction does (the control).
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { resolveRedaction } from '../../src/core/redact.ts';
+import { writeTinyModel } from '../support/tinyModel.ts';
+import { MULTILOKO_EVAL, runVitest, writeDataset, writeJsonl, type GeneratedSubset } from './helpers.ts';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-redaction-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+// Words that occur nowhere else (not hex, not English), so a hit can only be the data leaking.
+const WORDS = ['Zorvexa', 'Quillonde', 'Plumbrikt', 'Vextrano', 'Gravulon', 'Snorquel', 'Tiwzapel', 'Jumplork'];
+const subsets: GeneratedSubset[] = ['italian', 'french'].map((language, l) => ({
+  key: language,
+  folder: language,
+  fileName: 'dev.jsonl',
+  items: Array.from({ length: 8 }, (_, i) => ({
+    id: `${language}-${i}`,
+    question: `Domanda ${WORDS[(i + l) % 8]} numero ${i} di ${language}?`,
+    output_type: 'nome',
+    targets: [`${WORDS[(i + 3 + l) % 8]} Kastel ${i}`, `Ponte ${WORDS[(i + 5) % 8]}`],
+  })),
+}));
+const questions = subsets.flatMap((s) => s.items.map((i) => i.question));
+const targets = subsets.flatMap((s) => s.items.flatMap((i) => i.targets));
+
+function filesUnder(root: string): string[] {
+  return readdirSync(root).flatMap((name) => {
+    const file = path.join(root, name);
+    return statSync(file).isDirectory() ? filesUnder(file) : [file];
+  });
+}
+
+/** A replay run writing everything it can; returns every text it wrote or printed, by where. */
+async function run(name: string, redact: 'on' | 'off', extra: Record<string, string> = {}): Promise<Map<string, string>> {
+  const root = path.join(dir, name);
+  const data = writeDataset(root, subsets);
+  const predictions = path.join(root, 'predictions.jsonl');
+  // Half the answers right (the first target as is), half wrong (the other target of the next item).
+  writeJsonl(predictions, subsets.flatMap((s) => s.items.map((item, i) => ({ language: s.key, id: item.id, prediction: i % 2 === 0 ? item.targets[0]! : s.items[(i + 1) % 8]!.targets[1]! }))));
+  const baseline = path.join(root, 'baseline.json');
+  writeFileSync(baseline, JSON.stringify(Object.fromEntries(subsets.map((s) => [s.key, { ...Object.fromEntries(s.items.map((item) => [item.id, { em: 0, prediction: 'x' }])), em: 0 }]))));
+  const out = path.join(root, 'out');
+  const summary = path.join(root, 'step-summary.md');
+  writeFileSync(summary, '');
+  const child = await runVitest(
+    ['run', '--project', 'evals', MULTILOKO_EVAL, '--reporter=default', '--reporter=./reporters/lokal-reporter.ts', '--reporter=json', `--outputFile.json=${path.join(out, 'vitest.json')}`, '--reporter=junit', `--outputFile.junit=${path.join(out, 'junit.xml')}`],
+    { LOKAL_MULTILOKO: data, LOKAL_MODEL: `replay:${predictions}`, LOKAL_OUTPUT: out, LOKAL_STRICT: '1', LOKAL_BASELINE: baseline, GITHUB_STEP_SUMMARY: summary, LOKAL_REDACT: redact, ...extra },
+  );
+  expect(child.code, `${child.stdout.slice(-2000)}\n${child.stderr.slice(-2000)}`).toBe(1);
+  const texts = new Map<string, string>([['stdout', child.stdout], ['stderr', child.stderr], [summary, readFileSync(summary, 'utf8')]]);
+  for (const file of filesUnder(out)) texts.set(file, readFileSync(file, 'utf8'));
+  return texts;
+}
+
+/** Every (where, string) pair where a question or target of the data (or a question's first words) occurs. */
+function leaks(texts: Map<string, string>): string[] {
+  const needles = [...questions, ...questions.map((q) => q.split(' numero')[0]!), ...targets];
+  return [...texts].flatMap(([where, text]) => needles.filter((n) => text.includes(n)).map((n) => `${path.basename(where)}: ${n}`));
+}
+
+describe('LOKAL_REDACT', () => {
+  test('a redacted run writes and prints no question or target string; the same run without redaction does', async () => {
+    const redacted = await run('redacted', 'on');
+    expect([...redacted.keys()].map((f) => path.basename(f)).sort()).toEqual(expect.arrayContaining(['junit.xml', 'multiloko.json', 'report.html', 'vitest.json', 'step-summary.md']));
+    expect(leaks(redacted)).toEqual([]);
+    // The figures are still there: EM is exactly half (every other answer right), and the run says it redacted.
+    const results = JSON.parse(redacted.get(path.join(dir, 'redacted', 'out', 'multiloko.json'))!);
+    expect(results.italian.em).toBe(0.5);
+    expect(results.italian['italian-0'].targets[0]).toMatch(/^sha256:[0-9a-f]{12}$/u);
+    expect(redacted.get('stdout')).toContain('lokal: MultiLoKo redacted (LOKAL_REDACT=on)');
+    expect(redacted.get(path.join(dir, 'redacted', 'out', 'report.html'))).toContain('<meta name="robots" content="noindex">');
+
+    const plain = await run('plain', 'off');
+    expect(leaks(plain).length).toBeGreaterThan(questions.length);
+  }, 240_000);
+
+  test('a model run: the prompts the model saw are recorded as hashes, never as text', async () => {
+    const model = path.join(dir, 'tiny-model');
+    writeTinyModel(model, { layers: 1, hidden: 32, vocab: 320, seed: 3 });
+    const redacted = await run('model', 'on', { LOKAL_MODEL: `transformers:${model}`, LOKAL_PROMPT: 'chat', LOKAL_CACHE: 'off' });
+    expect(leaks(redacted)).toEqual([]);
+    const results = JSON.parse(redacted.get(path.join(dir, 'model', 'out', 'multiloko.json'))!);
+    expect(results.italian['italian-0'].model_input).toEqual({ sha256: expect.stringMatching(/^[0-9a-f]{64}$/u) });
+  }, 240_000);
+});
+
+describe('resolveRedaction', () => {
+  const payload = (repository: object) => {
+    const file = path.join(dir, `event-${Math.random()}.json`);
+    writeFileSync(file, JSON.stringify({ repository }));
+    return file;
+  };
+
+  test('auto: on for a public GitHub repository, off for a private one, on in CI of unknown visibility, off locally', () => {
+    expect(resolveRedaction('auto', { GITHUB_ACTIONS: 'true', CI: 'true', GITHUB_EVENT_PATH: payload({ private: false, visibility: 'public' }) }).on).toBe(true);
+    expect(resolveRedaction('auto', { GITHUB_ACTIONS: 'true', CI: 'true', GITHUB_EVENT_PATH: payload({ private: true }) }).on).toBe(false);
+    expect(resolveRedaction('auto', { GITHUB_ACTIONS: 'true', CI: 'true', GITHUB_EVENT_PATH: path.join(dir, 'no-such-file') }).on).toBe(true);
+    expect(resolveRedaction(undefined, { CI: '1' })).toEqual({ on: true, reason: "LOKAL_REDACT=auto: CI is set and the repository's visibility is unknown" });
+    expect(resolveRedaction('auto', { CI: 'false' }).on).toBe(false);
+    expect(resolveRedaction(undefined, {}).on).toBe(false);
+    expect(resolveRedaction('on', {}).on).toBe(true);
+    expect(resolveRedaction('off', { CI: '1' }).on).toBe(false);
+  });
+});
