@@ -64,6 +64,8 @@ export function lokalModelOptions(config: ModelSettings): LokalModelOptions {
   return {
     replay: { onMissing: config.missing },
     transformers,
+    // LOKAL_GENERATE_BATCH_SIZE: requests decoded together, one sequence each of the llama.cpp context
+    llama: defined({ sequences: config.generateBatchSize }),
     openai,
     cache: { mode: config.cache ?? 'readwrite', file: config.cacheFile ?? DEFAULT_CACHE_FILE },
   };

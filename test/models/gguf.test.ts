@@ -68,7 +68,7 @@ describe('writeGguf', () => {
 async function llamaLogprob(modelPath: string, full: number[], promptLength: number) {
   const llama = await getLlama({ gpu: false, build: 'never', logLevel: LlamaLogLevel.error });
   const model = await llama.loadModel({ modelPath });
-  const context = await model.createContext({ contextSize: 256, flashAttention: false, experimentalKvCacheKeyType: 'F32', experimentalKvCacheValueType: 'F32' });
+  const context = await model.createContext({ contextSize: 256, threads: 1, flashAttention: false, experimentalKvCacheKeyType: 'F32', experimentalKvCacheValueType: 'F32' });
   try {
     const sequence = context.getSequence();
     const outputs = await sequence.controlledEvaluate(
