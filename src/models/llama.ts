@@ -30,7 +30,7 @@ const PROVIDER = 'llama';
 const SMALL_MODEL_BYTES = 64 * 2 ** 20;
 
 export interface LlamaProviderOptions {
-  /** Sequences of the context: requests decoded together (default 8; LOKAL_LLAMA_SEQUENCES). */
+  /** Sequences of the context: requests decoded together (default 8; LOKAL_GENERATE_BATCH_SIZE). */
   sequences?: number;
   /** Tokens each sequence holds, prompt and answer (default 2048; LOKAL_LLAMA_CONTEXT). */
   contextSize?: number;
@@ -45,6 +45,11 @@ export interface LlamaProviderOptions {
    * weights; F16 halves the cache's memory at about 1e-3).
    */
   kvCache?: 'F32' | 'F16';
+  /**
+   * Keep each sequence's evaluated tokens and continue a prompt from the longest prefix its sequence holds (default
+   * true); false evaluates every prompt whole (for measuring what the reuse gives).
+   */
+  sharePrefix?: boolean;
   /** Ollama's models folder for llama:ollama: names (default OLLAMA_MODELS, else ~/.ollama/models). */
   ollamaModels?: string;
   /** Environment to read (default process.env); tests pass their own. */
@@ -134,7 +139,7 @@ export class LlamaProvider implements ModelProvider {
     private readonly options: LlamaProviderOptions = {},
   ) {
     const vars = options.env ?? process.env;
-    this.sequences = positiveInteger(options.sequences ?? vars.LOKAL_LLAMA_SEQUENCES, 'sequences (LOKAL_LLAMA_SEQUENCES)', 8);
+    this.sequences = positiveInteger(options.sequences, 'sequences (LOKAL_GENERATE_BATCH_SIZE)', 8);
     this.contextSize = positiveInteger(options.contextSize ?? vars.LOKAL_LLAMA_CONTEXT, 'contextSize (LOKAL_LLAMA_CONTEXT)', 2048);
     const threads = options.threads ?? vars.LOKAL_LLAMA_THREADS;
     this.threads = threads === undefined || threads === '' ? undefined : positiveInteger(threads, 'threads (LOKAL_LLAMA_THREADS)', 1);
@@ -155,6 +160,7 @@ export class LlamaProvider implements ModelProvider {
         defaultMaxNewTokens: DEFAULT_MAX_NEW_TOKENS,
         contextSize: this.contextSize,
         sequences: this.sequences,
+        sharePrefix: this.options.sharePrefix !== false,
         threads: this.threads ?? 'auto',
         kvCache: this.kvCache,
         scoring: "sum of the logs of llama.cpp's float32 softmax over the continuation tokens",
@@ -267,7 +273,7 @@ export class LlamaProvider implements ModelProvider {
     const started = performance.now();
     const generated: number[] = [];
     try {
-      const kept = await SequencePool.reuse(sequence, ids, ids.length - 1);
+      const kept = await SequencePool.reuse(sequence, ids, this.options.sharePrefix === false ? 0 : ids.length - 1);
       this.generationStats.requests++;
       this.generationStats.promptTokens += ids.length;
       this.generationStats.promptTokensComputed += ids.length - kept;
@@ -340,7 +346,7 @@ export class LlamaProvider implements ModelProvider {
         try {
           for (const it of group) {
             const started = performance.now();
-            const logprob = await this.scoreOne(sequence, it.prefix.length, it.full);
+            const logprob = await this.scoreOne(sequence, it.prefix.length, it.full, this.options.sharePrefix !== false);
             results[it.index] = { input: it.input, promptTokens: it.prefix.length, logprob, tokenCount: it.full.length - it.prefix.length, latencyMs: performance.now() - started, cached: false };
           }
         } catch (error) {
@@ -354,9 +360,9 @@ export class LlamaProvider implements ModelProvider {
   }
 
   /** log p(full[promptLength:] | full[:promptLength]): the distributions after positions promptLength − 1 … end − 1. */
-  private async scoreOne(sequence: LlamaContextSequence, promptLength: number, full: number[]): Promise<number> {
+  private async scoreOne(sequence: LlamaContextSequence, promptLength: number, full: number[], reuse: boolean): Promise<number> {
     if (full.length === promptLength) return 0;
-    const kept = await SequencePool.reuse(sequence, full, promptLength - 1);
+    const kept = await SequencePool.reuse(sequence, full, reuse ? promptLength - 1 : 0);
     const input = full.slice(kept).map((t, j) => {
       const at = kept + j;
       return at >= promptLength - 1 && at < full.length - 1 ? ([t as Token, { generateNext: { probabilities: true } }] as const) : (t as Token);

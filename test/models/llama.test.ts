@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createProvider, ProviderError, type ChatMessage, type ContinuationRequest, type GenerateRequest } from '../../src/models/index.ts';
-import { isChatModel } from '../../src/models/open.ts';
+import { isChatModel, lokalModelOptions } from '../../src/models/open.ts';
 import { LlamaProvider } from '../../src/models/llama.ts';
 import { TransformersProvider } from '../../src/models/transformers.ts';
 import { ollamaManifestPath } from '../../src/models/ollamaModel.ts';
@@ -43,15 +43,20 @@ const CONTINUATIONS: ContinuationRequest[] = [
   { messages: MESSAGES, continuation: 'Hindi ko alam' },
 ];
 
-describe.each([
+const SHAPES = [
   ['llama family', 'plain', { layers: 2, hidden: 32, seed: 3 }],
   ['qwen2 family (biases, grouped-query attention, tied embeddings)', 'qwen', { layers: 2, hidden: 32, heads: 4, kvHeads: 2, qkvBias: true, tieEmbeddings: true, seed: 4 }],
-] as const)('%s: parity with transformers: on the same folder', (_, name, spec) => {
+] as const;
+beforeAll(() => {
+  for (const [, name, spec] of SHAPES) makeModel(name, spec);
+});
+
+describe.each(SHAPES)('%s: parity with transformers: on the same folder', (_, name) => {
   let dir: string;
   let llama: LlamaProvider;
   let onnx: TransformersProvider;
   beforeAll(() => {
-    dir = makeModel(name, spec);
+    dir = path.join(work, name);
     llama = new LlamaProvider(path.join(dir, 'model.gguf'), { sequences: 4 });
     onnx = new TransformersProvider(dir);
   });
@@ -190,11 +195,24 @@ describe('llama:ollama:<name>[:tag] through a fake Ollama models folder', () => 
   });
 });
 
+describe('settings', () => {
+  test('LOKAL_GENERATE_BATCH_SIZE, LOKAL_LLAMA_CONTEXT and LOKAL_LLAMA_THREADS reach the provider', async () => {
+    const options = lokalModelOptions({ missing: 'empty', generateBatchSize: 3, llamaContext: 512, llamaThreads: 1 });
+    expect(options.llama).toEqual({ sequences: 3, contextSize: 512, threads: 1 });
+    const provider = (await createProvider(`llama:${path.join(work, 'plain', 'model.gguf')}`, options)) as LlamaProvider;
+    expect(provider.describe().settings).toMatchObject({ sequences: 3, contextSize: 512, threads: 1, kvCache: 'F32' });
+    // a prompt longer than a sequence holds is a clear error, not a silent context shift
+    const long = await provider.generate([{ prompt: 'word '.repeat(600) }]).catch((e: unknown) => e as Error);
+    expect((long as Error).message).toMatch(/the context holds 512: raise LOKAL_LLAMA_CONTEXT/);
+    await provider.close();
+  });
+});
+
 describe('errors', () => {
   test('a missing file, a folder, and a missing node-llama-cpp (one line with the install command)', async () => {
     expect(() => new LlamaProvider(path.join(work, 'nope.gguf'))).toThrow(/GGUF file .*nope\.gguf does not exist/);
     expect(() => new LlamaProvider(path.join(work, 'plain'))).toThrow(/is a folder, not a GGUF file/);
-    expect(() => new LlamaProvider(path.join(work, 'plain', 'model.gguf'), { sequences: 0 })).toThrow(/sequences \(LOKAL_LLAMA_SEQUENCES\) must be a positive integer/);
+    expect(() => new LlamaProvider(path.join(work, 'plain', 'model.gguf'), { sequences: 0 })).toThrow(/sequences \(LOKAL_GENERATE_BATCH_SIZE\) must be a positive integer/);
     const missing = new LlamaProvider(path.join(work, 'plain', 'model.gguf'), {
       importLibrary: () => Promise.reject(Object.assign(new Error("Cannot find package 'node-llama-cpp'"), { code: 'ERR_MODULE_NOT_FOUND' })),
     });
