@@ -12,6 +12,7 @@ import { isChatModel, lokalModelOptions } from '../../src/models/open.ts';
 import { LlamaProvider } from '../../src/models/llama.ts';
 import { TransformersProvider } from '../../src/models/transformers.ts';
 import { ollamaManifestPath } from '../../src/models/ollamaModel.ts';
+import { probeProvider } from '../../src/models/probe.ts';
 import { writeTinyModel, type TinyModelShape, type TinyModelSpec } from '../support/tinyModel.ts';
 import { writeTinyModelGguf } from '../support/tinyModelGguf.ts';
 
@@ -227,6 +228,7 @@ describe('errors', () => {
     const bad = path.join(work, 'bad.gguf');
     writeFileSync(bad, 'not a model');
     const provider = new LlamaProvider(bad);
-    await expect(provider.load()).rejects.toThrow(/\[llama\] cannot load .*bad\.gguf: /);
+    // the collection-time probe loads a llama: model, so the run stops there, before any item test
+    await expect(probeProvider('llama', provider)).rejects.toThrow(/\[llama\] cannot load .*bad\.gguf: /);
   });
 });
