@@ -13,7 +13,7 @@ const MAX_NEW_TOKENS = 64;
 
 /** Shared settings: the model, selection size, gates and output of every benchmark in the run. */
 export const SHARED_SETTINGS_SHAPE = {
-  /** Provider string: `replay:<file>`, `transformers:<id|path>`, `openai:<model>`; several, comma-separated (modelList.ts). */
+  /** Provider string: `replay:<file>`, `transformers:<id|path>`, `llama:<.gguf|ollama:name>`, `openai:<model>`; several, comma-separated (modelList.ts). */
   model: z
     .string()
     .min(1)
