@@ -127,10 +127,11 @@ function fileFingerprint(file: string): string {
 export class LlamaProvider implements ModelProvider {
   readonly source: GgufSource;
   private readonly revision: string;
-  private readonly sequences: number;
-  private readonly contextSize: number;
-  private readonly kvCache: 'F32' | 'F16';
-  private readonly threads?: number;
+  readonly sequences: number;
+  readonly contextSize: number;
+  readonly kvCache: 'F32' | 'F16';
+  /** undefined: chosen at load from the model's size. */
+  readonly threads?: number;
   private loading?: Promise<Loaded>;
   readonly generationStats: LlamaGenerationStats = { requests: 0, promptTokens: 0, promptTokensComputed: 0, generatedTokens: 0 };
 
@@ -158,10 +159,9 @@ export class LlamaProvider implements ModelProvider {
         runtime: 'llama.cpp (node-llama-cpp, CPU)',
         decoding: 'greedy',
         defaultMaxNewTokens: DEFAULT_MAX_NEW_TOKENS,
+        // what can change an answer or a score (the cache key and the fingerprint hold these); sequences and threads
+        // change only the speed
         contextSize: this.contextSize,
-        sequences: this.sequences,
-        sharePrefix: this.options.sharePrefix !== false,
-        threads: this.threads ?? 'auto',
         kvCache: this.kvCache,
         scoring: "sum of the logs of llama.cpp's float32 softmax over the continuation tokens",
       },

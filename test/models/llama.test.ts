@@ -201,7 +201,8 @@ describe('settings', () => {
     const options = lokalModelOptions({ missing: 'empty', generateBatchSize: 3, llamaContext: 512, llamaThreads: 1 });
     expect(options.llama).toEqual({ sequences: 3, contextSize: 512, threads: 1 });
     const provider = (await createProvider(`llama:${path.join(work, 'plain', 'model.gguf')}`, options)) as LlamaProvider;
-    expect(provider.describe().settings).toMatchObject({ sequences: 3, contextSize: 512, threads: 1, kvCache: 'F32' });
+    expect([provider.sequences, provider.contextSize, provider.threads]).toEqual([3, 512, 1]);
+    expect(provider.describe().settings).toMatchObject({ contextSize: 512, kvCache: 'F32', decoding: 'greedy' });
     // a prompt longer than a sequence holds is a clear error, not a silent context shift
     const long = await provider.generate([{ prompt: 'word '.repeat(600) }]).catch((e: unknown) => e as Error);
     expect((long as Error).message).toMatch(/the context holds 512: raise LOKAL_LLAMA_CONTEXT/);
