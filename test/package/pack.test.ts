@@ -27,6 +27,7 @@ interface RepoPackage {
   files: string[];
   exports: Record<string, { source: string; types: string; default: string }>;
   peerDependencies: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
 }
@@ -187,9 +188,12 @@ describe.skipIf(problem !== undefined)(problem ? `the packed package (skipped: $
       expect(existsSync(path.join(installed, target.source)), `${entry} source ${target.source}`).toBe(false);
     }
     // vitest and @vitest/ui are the user's (peers); build and test tools stay behind.
-    expect(manifest.peerDependencies).toEqual({ '@vitest/ui': VITEST_UI, vitest: VITEST });
-    for (const name of ['vitest', '@vitest/ui', 'tsx', 'onnx-proto', 'typescript']) expect(manifest.dependencies).not.toHaveProperty(name);
+    // node-llama-cpp (llama: models) is an optional peer: not installed with the package, loaded only for llama: models.
+    expect(manifest.peerDependencies).toEqual({ '@vitest/ui': VITEST_UI, vitest: VITEST, 'node-llama-cpp': '3.21.1' });
+    expect(manifest.peerDependenciesMeta).toMatchObject({ 'node-llama-cpp': { optional: true } });
+    for (const name of ['vitest', '@vitest/ui', 'tsx', 'onnx-proto', 'typescript', 'node-llama-cpp']) expect(manifest.dependencies).not.toHaveProperty(name);
     expect(existsSync(path.join(project, 'node_modules', 'tsx')), 'tsx installed in the user project').toBe(false);
+    expect(existsSync(path.join(project, 'node_modules', 'node-llama-cpp')), 'node-llama-cpp installed in the user project').toBe(false);
   });
 
   test('plain Node imports the package and its config entry; the bin answers --help from dist/', async () => {
