@@ -3,7 +3,7 @@
 // `replay:a,b.jsonl,openai:gpt-4o-mini` is two models (`replay:a,b.jsonl` and `openai:gpt-4o-mini`).
 
 /** The providers whose prefix starts a new model after a comma (src/models/index.ts createProvider). */
-export const MODEL_PROVIDERS = ['transformers', 'openai', 'replay'] as const;
+export const MODEL_PROVIDERS = ['transformers', 'llama', 'openai', 'replay'] as const;
 export const MAX_MODELS = 10;
 
 const SEPARATOR = new RegExp(`,\\s*(?=(?:${MODEL_PROVIDERS.join('|')}):)`, 'u');

@@ -25,7 +25,7 @@ export const MODEL_SETTING = z
 
 /** Shared settings: the model, selection size, gates and output of every benchmark in the run. */
 export const SHARED_SETTINGS_SHAPE = {
-  /** Provider string: `replay:<file>`, `transformers:<id|path>`, `openai:<model>`; several, comma-separated (modelList.ts). */
+  /** Provider string: `replay:<file>`, `transformers:<id|path>`, `llama:<.gguf|ollama:name>`, `openai:<model>`; several, comma-separated (modelList.ts). */
   model: MODEL_SETTING,
   /** First N items of each group (smoke runs). */
   limit: z.number().int().positive().optional(),
@@ -71,6 +71,10 @@ export const SHARED_SETTINGS_SHAPE = {
   maxBatchTokens: z.number().int().positive().optional(),
   /** transformers: key/value positions of shared prompt prefixes kept for reuse across requests (0: no reuse). */
   prefixCacheTokens: z.number().int().min(0).optional(),
+  /** llama: tokens each sequence of the llama.cpp context holds (prompt and answer). */
+  llamaContext: z.number().int().positive().optional(),
+  /** llama: CPU threads. */
+  llamaThreads: z.number().int().positive().optional(),
   /** openai: requests in flight at once. */
   concurrency: z.number().int().positive().optional(),
   /** openai: server base URL (the API key is read from OPENAI_API_KEY only, never from files). */
@@ -157,6 +161,8 @@ export const SHARED_ENV: Record<string, EnvField> = {
   LOKAL_GENERATE_BATCH_SIZE: { field: 'generateBatchSize', parse: number },
   LOKAL_MAX_BATCH_TOKENS: { field: 'maxBatchTokens', parse: number },
   LOKAL_PREFIX_CACHE_TOKENS: { field: 'prefixCacheTokens', parse: number },
+  LOKAL_LLAMA_CONTEXT: { field: 'llamaContext', parse: number },
+  LOKAL_LLAMA_THREADS: { field: 'llamaThreads', parse: number },
   LOKAL_CONCURRENCY: { field: 'concurrency', parse: number },
   OPENAI_BASE_URL: { field: 'baseUrl', parse: trimmed },
   LOKAL_REQUEST_TIMEOUT: { field: 'requestTimeout', parse: number },

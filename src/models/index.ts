@@ -1,4 +1,5 @@
-// One entry point for every provider: `createProvider('replay:<file>' | 'transformers:<id|path>' | 'openai:<model>')`.
+// One entry point for every provider: `createProvider('replay:<file>' | 'transformers:<id|path>' | 'llama:<.gguf|ollama:name>' | 'openai:<model>')`.
+import type { LlamaProviderOptions } from './llama.ts';
 import type { OpenAIProviderOptions } from './openai.ts';
 import { loadOptionalPeer, TRANSFORMERS_PEER } from './optionalPeer.ts';
 import { ReplayProvider, type ReplayOptions } from './replay.ts';
@@ -15,7 +16,12 @@ export interface CreateProviderOptions {
   [provider: string]: unknown;
 }
 
-export const PROVIDER_FORMS = ['replay:<predictions .jsonl|.csv>', 'transformers:<model id or path>', 'openai:<model>'] as const;
+export const PROVIDER_FORMS = [
+  'replay:<predictions .jsonl|.csv>',
+  'transformers:<model id or path>',
+  'llama:<path to .gguf | ollama:name[:tag]>',
+  'openai:<model>',
+] as const;
 
 /** Splits `kind:rest` at the first colon; the rest may contain colons (Windows paths, model tags). */
 export function parseProviderSpec(spec: string): { kind: string; target: string } {
@@ -39,6 +45,11 @@ export async function createProvider(spec: string, options: CreateProviderOption
     case 'transformers': {
       const { TransformersProvider } = await loadOptionalPeer(TRANSFORMERS_PEER, () => import('./transformers.ts'));
       return new TransformersProvider(target, options.transformers as TransformersProviderOptions | undefined);
+    }
+    // node-llama-cpp is an optional peer: imported when the model loads, with an install hint when missing.
+    case 'llama': {
+      const { LlamaProvider } = await import('./llama.ts');
+      return new LlamaProvider(target, options.llama as LlamaProviderOptions | undefined);
     }
     case 'openai': {
       const { OpenAIProvider } = await import('./openai.ts');

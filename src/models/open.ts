@@ -26,6 +26,8 @@ type ModelSettings = Pick<
   | 'generateBatchSize'
   | 'maxBatchTokens'
   | 'prefixCacheTokens'
+  | 'llamaContext'
+  | 'llamaThreads'
   | 'concurrency'
   | 'baseUrl'
   | 'requestTimeout'
@@ -64,6 +66,8 @@ export function lokalModelOptions(config: ModelSettings): LokalModelOptions {
   return {
     replay: { onMissing: config.missing },
     transformers,
+    // LOKAL_GENERATE_BATCH_SIZE: requests decoded together, one sequence each of the llama.cpp context
+    llama: defined({ sequences: config.generateBatchSize, contextSize: config.llamaContext, threads: config.llamaThreads }),
     openai,
     cache: { mode: config.cache ?? 'readwrite', file: config.cacheFile ?? DEFAULT_CACHE_FILE },
   };

@@ -63,9 +63,9 @@ export async function probeServer(baseUrl: string, options: ServerProbeOptions =
   }
 }
 
-/** The provider loaded (transformers: `load()`) or its server reachable (openai: `baseUrl`); other kinds as they are. */
+/** The provider loaded (transformers:/llama: `load()`) or its server reachable (openai: `baseUrl`); other kinds as they are. */
 export async function probeProvider(kind: string, provider: ModelProvider, options: ServerProbeOptions = {}): Promise<void> {
   const inner = provider as ModelProvider & { load?: () => Promise<unknown>; baseUrl?: unknown };
-  if (kind === 'transformers' && typeof inner.load === 'function') await inner.load();
+  if ((kind === 'transformers' || kind === 'llama') && typeof inner.load === 'function') await inner.load();
   else if (kind === 'openai' && typeof inner.baseUrl === 'string') await probeServer(inner.baseUrl, options);
 }

@@ -27,6 +27,7 @@ describe('splitModelList', () => {
     ]);
     // `,replay` without its colon is part of the path.
     expect(splitModelList('replay:x,replay.jsonl,replay:y.jsonl')).toEqual(['replay:x,replay.jsonl', 'replay:y.jsonl']);
+    expect(splitModelList('llama:models/a,b.gguf,llama:ollama:qwen2.5:0.5b,transformers:m')).toEqual(['llama:models/a,b.gguf', 'llama:ollama:qwen2.5:0.5b', 'transformers:m']);
   });
 });
 

@@ -220,14 +220,15 @@ describe.skipIf(problem !== undefined)(problem ? `the packed package (skipped: $
       expect(existsSync(path.join(installed, target.default)), `${entry} default ${target.default}`).toBe(true);
       expect(existsSync(path.join(installed, target.source)), `${entry} source ${target.source}`).toBe(false);
     }
-    // vitest and @vitest/ui are the user's (peers), and so is the ONNX runtime (optional); build and test tools stay behind.
+    // vitest and @vitest/ui are the user's (peers), and so are the ONNX runtime and node-llama-cpp (optional, loaded on
+    // use); build and test tools stay behind.
     const runtime = { '@huggingface/transformers': repoPackage.devDependencies['@huggingface/transformers']!, 'onnxruntime-node': repoPackage.devDependencies['onnxruntime-node']! };
-    expect(manifest.peerDependencies).toEqual({ '@vitest/ui': VITEST_UI, vitest: VITEST, ...runtime });
-    expect(manifest.peerDependenciesMeta).toEqual({ '@vitest/ui': { optional: true }, '@huggingface/transformers': { optional: true }, 'onnxruntime-node': { optional: true } });
-    for (const name of ['vitest', '@vitest/ui', 'tsx', 'onnx-proto', 'typescript', ...Object.keys(runtime)]) expect(manifest.dependencies).not.toHaveProperty(name);
+    expect(manifest.peerDependencies).toEqual({ '@vitest/ui': VITEST_UI, vitest: VITEST, ...runtime, 'node-llama-cpp': '3.21.1' });
+    expect(manifest.peerDependenciesMeta).toEqual({ '@vitest/ui': { optional: true }, '@huggingface/transformers': { optional: true }, 'onnxruntime-node': { optional: true }, 'node-llama-cpp': { optional: true } });
+    for (const name of ['vitest', '@vitest/ui', 'tsx', 'onnx-proto', 'typescript', 'node-llama-cpp', ...Object.keys(runtime)]) expect(manifest.dependencies).not.toHaveProperty(name);
     expect(existsSync(path.join(project, 'node_modules', 'tsx')), 'tsx installed in the user project').toBe(false);
-    // The light install: no ONNX runtime (nor transformers.js, nor sharp) in the user's project.
-    for (const name of [...Object.keys(runtime), 'onnxruntime-common', 'sharp']) {
+    // The light install: no ONNX runtime (nor transformers.js, nor sharp), no node-llama-cpp in the user's project.
+    for (const name of [...Object.keys(runtime), 'onnxruntime-common', 'sharp', 'node-llama-cpp']) {
       expect(existsSync(path.join(project, 'node_modules', name)), `${name} installed by the light install`).toBe(false);
     }
   });

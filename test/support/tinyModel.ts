@@ -143,7 +143,7 @@ export function tinyWeightNames(layers: number) {
  * How each weight tensor of the spec is made, by initializer name: uniform weights scaled by 1/sqrt(fan_in)
  * (unit-variance activations), norms near 1, a sharp-ish LM head. Made lazily, so a large model is never whole in memory.
  */
-function tinyWeightMakers(spec: TinyModelSpec): Map<string, () => Float32Array> {
+export function tinyWeightMakers(spec: TinyModelSpec): Map<string, () => Float32Array> {
   const { hidden: h, intermediate: m, vocab: v, seed } = spec;
   const kv = (h / spec.heads) * spec.kvHeads;
   const names = tinyWeightNames(spec.layers);
