@@ -7,7 +7,7 @@ import type { TransformersProviderOptions } from './transformers.ts';
 import { ProviderError, type ModelProvider } from './types.ts';
 
 export * from './types.ts';
-export { MissingPeerError, TRANSFORMERS_PEER, loadOptionalPeer, peerInstallCommand, type OptionalPeer } from './optionalPeer.ts';
+export { LLAMA_PEER, MissingPeerError, TRANSFORMERS_PEER, loadOptionalPeer, peerInstallCommand, type OptionalPeer } from './optionalPeer.ts';
 export { ReplayProvider, replayKey, type ReplayOptions, type ReplayResult } from './replay.ts';
 
 export interface CreateProviderOptions {

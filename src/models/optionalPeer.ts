@@ -8,6 +8,8 @@ export interface OptionalPeer {
   packages: Readonly<Record<string, string>>;
   /** What needs them, for the message ("transformers: models"). */
   neededBy: string;
+  /** Environment assignments the install command needs ("NODE_LLAMA_CPP_SKIP_DOWNLOAD=true"). */
+  installEnv?: string;
 }
 
 /** Local inference (transformers: models) and the learned Kalahi metrics (BERTScore, BLEURT). */
@@ -16,9 +18,17 @@ export const TRANSFORMERS_PEER: OptionalPeer = {
   neededBy: 'transformers: models and the BERTScore/BLEURT metrics',
 };
 
+/** llama: models (GGUF files in process); its prebuilt binaries ship as npm packages, so its download step is skipped. */
+export const LLAMA_PEER: OptionalPeer = {
+  packages: { 'node-llama-cpp': '3.21.1' },
+  neededBy: 'llama: models',
+  installEnv: 'NODE_LLAMA_CPP_SKIP_DOWNLOAD=true',
+};
+
 /** The command that installs a peer set into the user's project. */
 export function peerInstallCommand(peer: OptionalPeer): string {
-  return `npm install --save-dev ${Object.entries(peer.packages).map(([name, version]) => `${name}@${version}`).join(' ')}`;
+  const packages = Object.entries(peer.packages).map(([name, version]) => `${name}@${version}`).join(' ');
+  return `${peer.installEnv ? `${peer.installEnv} ` : ''}npm install --save-dev ${packages}`;
 }
 
 /** An optional peer is not installed: the message is one line with the install command. */
@@ -29,7 +39,8 @@ export class MissingPeerError extends Error {
     options?: { cause?: unknown },
   ) {
     const names = Object.keys(peer.packages);
-    super(`${peer.neededBy} need ${names.join(' and ')}, optional dependencies that are not installed (${missing} is missing); install them with: ${peerInstallCommand(peer)}`, options);
+    const what = names.length === 1 ? 'an optional dependency that is not installed; install it with' : `optional dependencies that are not installed (${missing} is missing); install them with`;
+    super(`${peer.neededBy} need ${names.join(' and ')}, ${what}: ${peerInstallCommand(peer)}`, options);
     this.name = 'MissingPeerError';
   }
 }

@@ -221,7 +221,7 @@ describe('errors', () => {
     const error = await missing.generate([{ prompt: 'x' }]).catch((e: unknown) => e as ProviderError);
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).message).toBe(
-      '[llama] llama: models need the optional package node-llama-cpp, which is not installed: NODE_LLAMA_CPP_SKIP_DOWNLOAD=true npm install --save-dev node-llama-cpp@3.21.1',
+      '[llama] llama: models need node-llama-cpp, an optional dependency that is not installed; install it with: NODE_LLAMA_CPP_SKIP_DOWNLOAD=true npm install --save-dev node-llama-cpp@3.21.1',
     );
   });
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, describe, expect, test } from 'vitest';
-import { loadOptionalPeer, missingPeerPackage, TRANSFORMERS_PEER } from '../../src/models/optionalPeer.ts';
+import { LLAMA_PEER, loadOptionalPeer, missingPeerPackage, peerInstallCommand, TRANSFORMERS_PEER } from '../../src/models/optionalPeer.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const manifest = (await import('../../package.json', { with: { type: 'json' } })).default as {
@@ -31,6 +31,14 @@ describe('package.json', () => {
     }
     // The install command the message prints names the same versions.
     expect(TRANSFORMERS_PEER.packages).toEqual(Object.fromEntries(RUNTIME.map((name) => [name, manifest.peerDependencies[name]])));
+  });
+
+  test('node-llama-cpp (llama: models) likewise, installed without its download step', () => {
+    expect(manifest.dependencies).not.toHaveProperty('node-llama-cpp');
+    expect(manifest.peerDependencies['node-llama-cpp']).toBe(manifest.devDependencies['node-llama-cpp']);
+    expect(manifest.peerDependenciesMeta['node-llama-cpp']).toEqual({ optional: true });
+    expect(LLAMA_PEER.packages).toEqual({ 'node-llama-cpp': manifest.peerDependencies['node-llama-cpp'] });
+    expect(peerInstallCommand(LLAMA_PEER)).toBe(`NODE_LLAMA_CPP_SKIP_DOWNLOAD=true npm install --save-dev node-llama-cpp@${manifest.devDependencies['node-llama-cpp']}`);
   });
 });
 
