@@ -57,7 +57,8 @@ interface Run {
 
 /** Kalahi's plan on the model with these provider options; items concurrent (one Promise.all) or one after another. */
 async function kalahiRun(options: TransformersProviderOptions, concurrent: boolean): Promise<Run> {
-  const settings = { ...SHARED_DEFAULTS, data: DATA, model: `transformers:${dir}`, limit: LIMIT, variant: VARIANT, bertscoreModel: 'off', bleurtModel: 'off' } as KalahiSettings;
+  // redact off: the records' prompt text is what is checked (LOKAL_REDACT=auto would hash it where CI is set).
+  const settings = { ...SHARED_DEFAULTS, redact: 'off', data: DATA, model: `transformers:${dir}`, limit: LIMIT, variant: VARIANT, bertscoreModel: 'off', bleurtModel: 'off' } as KalahiSettings;
   const plan = await prepareKalahi(settings, []);
   const provider = new TransformersProvider(dir, { env: {}, threads: 1, ...options });
   // Kalahi's requests as they are, with the reply budget cut to NEW_TOKENS so the test stays short.

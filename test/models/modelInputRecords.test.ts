@@ -136,7 +136,8 @@ describe('transformers provider: the prompt as fed and token counts (tiny model)
     );
     expect(again[0]!.input).toEqual({ text: rendered(question) });
     // the plain prompt is stored as "the request itself", the rendered chat text in full
-    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const [header, ...lines] = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(header).toEqual({ lokal_response_cache: 1 }); // the cache's own first line (src/models/cache.ts)
     expect(lines.map((l) => l.input)).toEqual([{ text: rendered(question) }, 'request']);
     const scores = [{ messages: question, continuation: 'Maynila.' }];
     const scored = await withCache(batched, { file, mode: 'readwrite' }).scoreContinuations(scores);
@@ -181,6 +182,8 @@ describe('an OpenAI-compatible server: the messages or prompt sent, and usage.pr
       languages: ['italian'],
       subsets: ['local'],
       ...(mode ? { recordPrompts: mode } : {}),
+      // the records' prompt text is what is checked (LOKAL_REDACT=auto would hash it where CI is set)
+      redact: 'off',
     } as MultiLoKoSettings;
     const plan = await prepareMultiLoKo(settings, []);
     const model = openLokalModel('openai:toy', { openai: { baseUrl: server.url, env: {} } });
@@ -227,7 +230,8 @@ describe('an OpenAI-compatible server: the messages or prompt sent, and usage.pr
 
   const KALAHI = path.resolve(REPO_ROOT, '../shared/data/kalahi');
   test.skipIf(!existsSync(path.join(KALAHI, 'filipino.csv')))('Kalahi: MC and generation records and kalahi.json carry the messages sent and the server\'s counts', async () => {
-    const settings = { ...SHARED_DEFAULTS, data: KALAHI, model: 'openai:toy', limit: 1, bertscoreModel: 'off', bleurtModel: 'off' } as KalahiSettings;
+    // redact off: the records' prompt text is what is checked (LOKAL_REDACT=auto would hash it where CI is set).
+    const settings = { ...SHARED_DEFAULTS, redact: 'off', data: KALAHI, model: 'openai:toy', limit: 1, bertscoreModel: 'off', bleurtModel: 'off' } as KalahiSettings;
     const plan = await prepareKalahi(settings, []);
     const model = openLokalModel('openai:toy', { openai: { baseUrl: server.url, env: {} } });
     const context: ItemContext = { model: () => model, annotate: async () => undefined, expect: () => { throw new Error('not strict'); } };

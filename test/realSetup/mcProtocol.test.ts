@@ -52,9 +52,12 @@ describe('the protocol that produced MC1', () => {
 
   test('the baseline gate refuses a baseline of the other protocol, with one line naming the field', () => {
     const base = written('logprobs-base', 'logprobs');
-    expect(() => reportKalahi([rolled('letter')], { clauses: [], settings: settings(base), root: dir })).toThrow(
-      `baseline ${base} field "variants.full.mc_protocol" is "logprobs" but this run measured MC1 by "letter" (LOKAL_KALAHI_MC): MC figures of two protocols are not compared; use LOKAL_KALAHI_MC=logprobs or a run of the same protocol`,
-    );
+    // A failing baseline gate, not a thrown error: the results file is still written (issue: no crash loses results).
+    const report = reportKalahi([rolled('letter')], { clauses: [], settings: settings(base), root: dir });
+    expect(report.passed).toBe(false);
+    expect(report.resultsText).toBeDefined();
+    const line = `baseline ${base} field "variants.full.mc_protocol" is "logprobs" but this run measured MC1 by "letter" (LOKAL_KALAHI_MC): MC figures of two protocols are not compared; use LOKAL_KALAHI_MC=logprobs or a run of the same protocol`;
+    expect(report.lines.filter((l) => l.includes(line))).toHaveLength(1);
   });
 
   test('a baseline older than the field counts as logprobs; the same protocol is compared', () => {
@@ -62,26 +65,36 @@ describe('the protocol that produced MC1', () => {
     const text = JSON.parse(reportKalahi([rolled('logprobs')], { clauses: [] }).resultsText!);
     delete text.variants.full.mc_protocol;
     writeFileSync(old, JSON.stringify(text));
-    expect(() => reportKalahi([rolled('letter')], { clauses: [], settings: settings(old), root: dir })).toThrow(/field "variants\.full\.mc_protocol" is "logprobs"/u);
+    const refused = reportKalahi([rolled('letter')], { clauses: [], settings: settings(old), root: dir });
+    expect(refused.passed).toBe(false);
+    expect(refused.lines.join('\n')).toMatch(/field "variants\.full\.mc_protocol" is "logprobs"/u);
     expect(reportKalahi([rolled('logprobs')], { clauses: [], settings: settings(old), root: dir }).passed).toBe(true);
     const letterBase = written('letter-base', 'letter');
     expect(reportKalahi([rolled('letter')], { clauses: [], settings: settings(letterBase), root: dir }).passed).toBe(true);
   });
 
-  test('lokal compare refuses two runs of different protocols: one line, exit 2', async () => {
+  test('lokal compare refuses two runs of different protocols: the fingerprint names the field; allowing it still refuses MC', async () => {
     const a = written('compare-a', 'logprobs');
     const b = written('compare-b', 'letter');
-    const errors: string[] = [];
-    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (errors.push(String(chunk)), true));
-    const stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-    let code: number;
-    try {
-      code = await main(['compare', a, b, '--no-html']);
-    } finally {
-      stderr.mockRestore();
-      stdout.mockRestore();
+    async function compare(...extra: string[]): Promise<{ code: number; errors: string }> {
+      const errors: string[] = [];
+      const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (errors.push(String(chunk)), true));
+      const stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+      try {
+        return { code: await main(['compare', a, b, '--no-html', ...extra]), errors: errors.join('') };
+      } finally {
+        stderr.mockRestore();
+        stdout.mockRestore();
+      }
     }
-    expect(code).toBe(2);
-    expect(errors.join('')).toBe(`lokal compare: ${a} field "variants.full.mc_protocol" is "logprobs" but ${b} measured MC1 by "letter" (LOKAL_KALAHI_MC): MC figures of two protocols are not compared; use LOKAL_KALAHI_MC=logprobs or a run of the same protocol\n`);
+    // The fingerprints differ in the Kalahi protocol: refused as any score-changing difference (exit 1).
+    const refused = await compare();
+    expect(refused.code).toBe(1);
+    expect(refused.errors).toMatch(/^lokal compare: .*\(kalahi\) against #1: .*not comparable: protocol/u);
+    expect(refused.errors.trim().split('\n')).toHaveLength(1);
+    // Accepting the protocol field does not make MC figures of two protocols comparable: one line, exit 2.
+    const allowed = await compare('--allow', 'protocol');
+    expect(allowed.code).toBe(2);
+    expect(allowed.errors).toContain(`lokal compare: ${a} field "variants.full.mc_protocol" is "logprobs" but ${b} measured MC1 by "letter" (LOKAL_KALAHI_MC): MC figures of two protocols are not compared; use LOKAL_KALAHI_MC=logprobs or a run of the same protocol\n`);
   });
 });

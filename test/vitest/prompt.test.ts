@@ -142,7 +142,7 @@ describe('the model of a run', () => {
     expect(modelSpec({})).toBe(DEFAULT_MODEL_SPEC);
     expect(modelSpec({ model: 'openai:m' })).toBe('openai:m');
     expect(lokalModelOptions({ missing: 'empty' })).toEqual({
-      replay: { onMissing: 'empty' }, transformers: {}, openai: {}, cache: { mode: 'readwrite', file: DEFAULT_CACHE_FILE },
+      replay: { onMissing: 'empty' }, transformers: {}, openai: {}, llama: {}, cache: { mode: 'readwrite', file: DEFAULT_CACHE_FILE },
     });
     expect(
       lokalModelOptions({ missing: 'fail', cache: 'read', cacheFile: 'c.jsonl', dtype: 'q4', modelDir: '/m', modelCache: '/hf', offline: true, concurrency: 3, baseUrl: 'http://h/v1' }),
@@ -150,9 +150,12 @@ describe('the model of a run', () => {
       replay: { onMissing: 'fail' },
       transformers: { dtype: 'q4', modelDir: '/m', cacheDir: '/hf', allowRemote: false },
       openai: { baseUrl: 'http://h/v1', concurrency: 3 },
+      llama: {},
       cache: { mode: 'read', file: 'c.jsonl' },
     });
     expect(lokalModelOptions({ missing: 'empty', offline: false }).transformers).toEqual({});
+    // llama: one sequence of the context per request decoded together (LOKAL_GENERATE_BATCH_SIZE), context and threads.
+    expect(lokalModelOptions({ missing: 'empty', generateBatchSize: 4, llamaContext: 2048, llamaThreads: 2 }).llama).toEqual({ sequences: 4, contextSize: 2048, threads: 2 });
   });
 
   test('the response cache wraps transformers: and openai: providers, never replay, and not when off', async () => {
