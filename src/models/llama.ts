@@ -46,8 +46,10 @@ export interface LlamaProviderOptions {
    */
   kvCache?: 'F32' | 'F16';
   /**
-   * Keep each sequence's evaluated tokens and continue a prompt from the longest prefix its sequence holds (default
-   * true); false evaluates every prompt whole (for measuring what the reuse gives).
+   * Keep each sequence's evaluated tokens and continue a prompt from the longest prefix its sequence holds (default:
+   * true with one sequence); false evaluates every prompt whole. With several sequences in one context, continuing
+   * from kept tokens gave log-probabilities that differ from a whole evaluation (by up to 12 nats on the tiny models,
+   * a few rounds in fifteen, node-llama-cpp 3.21.1), so there the default is off and asking for it is refused.
    */
   sharePrefix?: boolean;
   /** Ollama's models folder for llama:ollama: names (default OLLAMA_MODELS, else ~/.ollama/models). */
@@ -134,6 +136,8 @@ export class LlamaProvider implements ModelProvider {
   readonly threads?: number;
   private loading?: Promise<Loaded>;
   readonly generationStats: LlamaGenerationStats = { requests: 0, promptTokens: 0, promptTokensComputed: 0, generatedTokens: 0 };
+  /** Whether a request continues from the tokens its sequence holds (one sequence only: see sharePrefix). */
+  private readonly reusesPrefixes: boolean;
 
   constructor(
     readonly modelSpec: string,
@@ -141,6 +145,9 @@ export class LlamaProvider implements ModelProvider {
   ) {
     const vars = options.env ?? process.env;
     this.sequences = positiveInteger(options.sequences, 'sequences (LOKAL_GENERATE_BATCH_SIZE)', 8);
+    if (options.sharePrefix === true && this.sequences > 1)
+      throw new ProviderError(PROVIDER, 'config', `sharePrefix needs one sequence (LOKAL_GENERATE_BATCH_SIZE=1): with ${this.sequences}, node-llama-cpp 3.21.1 gave wrong log-probabilities after reuse`);
+    this.reusesPrefixes = options.sharePrefix ?? this.sequences === 1;
     this.contextSize = positiveInteger(options.contextSize ?? vars.LOKAL_LLAMA_CONTEXT, 'contextSize (LOKAL_LLAMA_CONTEXT)', 2048);
     const threads = options.threads ?? vars.LOKAL_LLAMA_THREADS;
     this.threads = threads === undefined || threads === '' ? undefined : positiveInteger(threads, 'threads (LOKAL_LLAMA_THREADS)', 1);
@@ -273,7 +280,7 @@ export class LlamaProvider implements ModelProvider {
     const started = performance.now();
     const generated: number[] = [];
     try {
-      const kept = await SequencePool.reuse(sequence, ids, this.options.sharePrefix === false ? 0 : ids.length - 1);
+      const kept = await SequencePool.reuse(sequence, ids, this.reusesPrefixes ? ids.length - 1 : 0);
       this.generationStats.requests++;
       this.generationStats.promptTokens += ids.length;
       this.generationStats.promptTokensComputed += ids.length - kept;
@@ -346,7 +353,7 @@ export class LlamaProvider implements ModelProvider {
         try {
           for (const it of group) {
             const started = performance.now();
-            const logprob = await this.scoreOne(sequence, it.prefix.length, it.full, this.options.sharePrefix !== false);
+            const logprob = await this.scoreOne(sequence, it.prefix.length, it.full, this.reusesPrefixes);
             results[it.index] = { input: it.input, promptTokens: it.prefix.length, logprob, tokenCount: it.full.length - it.prefix.length, latencyMs: performance.now() - started, cached: false };
           }
         } catch (error) {

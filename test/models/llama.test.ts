@@ -108,6 +108,23 @@ describe('generation settings and scheduling', () => {
     }
   });
 
+  test('several sequences: scores after rounds of generation equal the first ones (no prefix reuse across sequences)', async () => {
+    // With prefix reuse on 8 sequences, node-llama-cpp 3.21.1 gave log-probabilities off by up to 12 nats in a few of
+    // fifteen rounds; a whole evaluation per request gives the same values every round.
+    const llama = new LlamaProvider(path.join(work, 'plain', 'model.gguf'), { sequences: 8 });
+    try {
+      const first = (await llama.scoreContinuations(CONTINUATIONS)).map((r) => r.logprob);
+      for (let round = 0; round < 10; round++) {
+        await llama.generate(PROMPTS.slice(0, 3));
+        const again = (await llama.scoreContinuations(CONTINUATIONS)).map((r) => r.logprob);
+        again.forEach((logprob, i) => expect(Math.abs(logprob - first[i]!), `round ${round}, continuation ${i}`).toBeLessThan(1e-9));
+      }
+    } finally {
+      await llama.close();
+    }
+    expect(() => new LlamaProvider(path.join(work, 'plain', 'model.gguf'), { sequences: 2, sharePrefix: true })).toThrow(/sharePrefix needs one sequence/);
+  }, 120_000);
+
   test('one sequence: a prompt sharing a prefix with the last one evaluates only its new tokens', async () => {
     const llama = new LlamaProvider(path.join(work, 'plain', 'model.gguf'), { sequences: 1 });
     try {
