@@ -9,8 +9,8 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { parseKalahiBaseline } from '../../src/benchmarks/kalahi/baselineGate.ts';
 import { reportKalahi } from '../../src/benchmarks/kalahi/report.ts';
 import { parseBaseline } from '../../src/benchmarks/multiloko/baseline.ts';
-import type { LokalSubsetAggregate } from '../../src/benchmarks/multiloko/records.ts';
-import { judgeRun, summariseGroups, type RolledSubset } from '../../src/benchmarks/multiloko/rollup.ts';
+import { judgeRun, summariseGroups } from '../../src/benchmarks/multiloko/rollup.ts';
+import { rolledSubset } from '../support/rolledSubset.ts';
 import { lastRun, multilokoReplayRun } from '../report/fixtures.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-baseline-nothing-'));
@@ -39,23 +39,12 @@ describe('a child MultiLoKo run whose baseline gives it nothing to compare', () 
   });
 });
 
-function subset(key: string, ems: number[]): RolledSubset {
-  const em = ems.reduce((a, b) => a + b, 0) / ems.length;
-  const aggregate = {
-    benchmark: 'multiloko', key, name: `${key} · local`, language: key, sourceLanguage: key, questionLanguage: key, translated: false,
-    scored: ems.length, missing: 0, failed: 0, skipped: 0, cached: 0, modelCalls: 0, modelMs: 0, prompts: [],
-    means: { em, f1: em, bleu: 100 * em, chrf: 100 * em, edit_distance: 1 - em, edit_similarity: em, edit_distance_first: 1 - em },
-  } as unknown as LokalSubsetAggregate;
-  const records = ems.map((v, i) => ({ subset: key, id: `q${i}`, index: i, prediction: v ? 'right' : 'wrong', scores: { em: v } }));
-  return { aggregate, records: records as unknown as RolledSubset['records'] };
-}
-
 const ems = [1, 0, 1, 0, 1, 0];
 const baselineText = (key: string, idPrefix = 'q') =>
   JSON.stringify({ [key]: { ...Object.fromEntries(ems.map((v, i) => [`${idPrefix}${i}`, { em: v, prediction: 'x' }])), em: 0.5 } });
 
 describe('MultiLoKo: a baseline that pairs no item', () => {
-  const run = [subset('italian', ems)];
+  const run = [rolledSubset('italian', ems)];
   const failing = (baseline: string, mode: 'significance' | 'tolerance') => {
     const judged = judgeRun(run, summariseGroups(run), { gates: [], baseline: parseBaseline(baseline, 'b.json'), baselineTolerance: 0.02, baselineMode: mode });
     return judged.outcomes.filter((o) => o.gate === 'baseline');

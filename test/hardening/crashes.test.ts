@@ -9,8 +9,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parseKalahiBaseline } from '../../src/benchmarks/kalahi/baselineGate.ts';
 import { parseBaseline } from '../../src/benchmarks/multiloko/baseline.ts';
-import type { LokalSubsetAggregate } from '../../src/benchmarks/multiloko/records.ts';
-import { judgeRun, summariseGroups, type RolledSubset } from '../../src/benchmarks/multiloko/rollup.ts';
+import { judgeRun, summariseGroups } from '../../src/benchmarks/multiloko/rollup.ts';
+import { rolledSubset } from '../support/rolledSubset.ts';
 import { MULTILOKO_SETTINGS } from '../../src/benchmarks/multiloko/settings.ts';
 import { tooDeep } from '../../src/core/jsonDepth.ts';
 import { resolveSettingsTree } from '../../src/core/settings.ts';
@@ -20,17 +20,6 @@ import { REPO_ROOT } from '../vitest/helpers.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-crashes-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function subset(key: string, ems: number[]): RolledSubset {
-  const em = ems.reduce((a, b) => a + b, 0) / ems.length;
-  const aggregate = {
-    benchmark: 'multiloko', key, name: `${key} · local`, language: key, sourceLanguage: key, questionLanguage: key, translated: false,
-    scored: ems.length, missing: 0, failed: 0, skipped: 0, cached: 0, modelCalls: 0, modelMs: 0, prompts: [],
-    means: { em, f1: em, bleu: 100 * em, chrf: 100 * em, edit_distance: 1 - em, edit_similarity: em, edit_distance_first: 1 - em },
-  } as unknown as LokalSubsetAggregate;
-  const records = ems.map((v, i) => ({ subset: key, id: `q${i}`, index: i, prediction: v ? 'right' : 'wrong', scores: { em: v } }));
-  return { aggregate, records: records as unknown as RolledSubset['records'] };
-}
 
 describe('the baseline α', () => {
   const resolve = (alpha: string) => resolveSettingsTree([MULTILOKO_SETTINGS], {}, { cwd: dir, env: { LOKAL_BASELINE_ALPHA: alpha } });
@@ -43,7 +32,7 @@ describe('the baseline α', () => {
 
   test('given in code anyway, the comparison fails the gate with the reason instead of throwing (the results are still written)', () => {
     const ems = [1, 0, 1, 0, 1, 0, 1, 1];
-    const run = [subset('italian', ems)];
+    const run = [rolledSubset('italian', ems)];
     const baseline = parseBaseline(JSON.stringify({ italian: { ...Object.fromEntries(ems.map((v, i) => [`q${i}`, { em: 1 - v, prediction: 'x' }])), em: 0.25 } }), 'b.json');
     const judged = judgeRun(run, summariseGroups(run), { gates: [], baseline, baselineTolerance: 0.02, baselineAlpha: 1e-300 });
     const outcome = judged.outcomes.find((o) => o.gate === 'baseline')!;
