@@ -16,6 +16,8 @@ export interface OptionalPeer {
 export const TRANSFORMERS_PEER: OptionalPeer = {
   packages: { '@huggingface/transformers': '4.3.1', 'onnxruntime-node': '1.30.0' },
   neededBy: 'transformers: models and the BERTScore/BLEURT metrics',
+  // onnxruntime-node's install script only downloads GPU extras (and fails offline); its CPU binaries ship in the package
+  installEnv: 'ONNXRUNTIME_NODE_INSTALL=skip',
 };
 
 /** llama: models (GGUF files in process); its prebuilt binaries ship as npm packages, so its download step is skipped. */
