@@ -7,26 +7,12 @@ import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { DataError } from '../../src/data/errors.ts';
 import { generateCacheKey, readCacheFile, withCache } from '../../src/models/cache.ts';
-import type { ContinuationRequest, GenerateRequest, ModelDescription, ModelProvider } from '../../src/models/types.ts';
+import { EchoProvider } from '../support/echoProvider.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'lokal-cache-hard-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let counter = 0;
 const freshFile = () => path.join(dir, `cache-${counter++}.jsonl`);
-
-class EchoProvider implements ModelProvider {
-  calls = 0;
-  describe(): ModelDescription {
-    return { provider: 'stub', model: 'echo', settings: {} };
-  }
-  async generate(requests: GenerateRequest[]) {
-    this.calls += requests.length;
-    return requests.map((r) => ({ text: `echo:${r.prompt}`, latencyMs: 1, cached: false }));
-  }
-  async scoreContinuations(requests: ContinuationRequest[]) {
-    return requests.map(() => ({ logprob: 0, tokenCount: 0, latencyMs: 0, cached: false }));
-  }
-}
 
 const entryLine = (prompt: string, text: string) =>
   `${JSON.stringify({ key: generateCacheKey(new EchoProvider().describe(), { prompt }), kind: 'generate', text, latencyMs: 1 })}\n`;

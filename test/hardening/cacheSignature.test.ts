@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { cacheFileProblem } from '../../src/core/outputCheck.ts';
 import { CACHE_HEADER, generateCacheKey, withCache } from '../../src/models/cache.ts';
-import type { ContinuationRequest, GenerateRequest, ModelDescription, ModelProvider } from '../../src/models/types.ts';
+import { EchoProvider } from '../support/echoProvider.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'lokal-cache-signature-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -18,20 +18,6 @@ const fresh = (name: string) => {
   mkdirSync(sub);
   return path.join(sub, name);
 };
-
-class EchoProvider implements ModelProvider {
-  calls = 0;
-  describe(): ModelDescription {
-    return { provider: 'stub', model: 'echo', settings: {} };
-  }
-  async generate(requests: GenerateRequest[]) {
-    this.calls += requests.length;
-    return requests.map((r) => ({ text: `echo:${r.prompt}`, latencyMs: 1, cached: false }));
-  }
-  async scoreContinuations(requests: ContinuationRequest[]) {
-    return requests.map(() => ({ logprob: 0, tokenCount: 0, latencyMs: 0, cached: false }));
-  }
-}
 
 // Files a careless LOKAL_CACHE_FILE may name; each ends without a newline, as a torn cache line would.
 const PREDICTIONS = `${JSON.stringify({ language: 'italian', id: 'a', prediction: 'Roma' })}\n{"language":"italian","id":"b","prediction":"Mil`;
