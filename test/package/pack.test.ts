@@ -40,6 +40,8 @@ interface RepoPackage {
 const repoPackage = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as RepoPackage;
 const VITEST = repoPackage.peerDependencies.vitest!;
 const VITEST_UI = repoPackage.peerDependencies['@vitest/ui']!;
+// The ONNX runtime's install command, as a missing-runtime message must give it (package.json's peer versions).
+const RUNTIME_INSTALL = `ONNXRUNTIME_NODE_INSTALL=skip npm install --save-dev @huggingface/transformers@${repoPackage.peerDependencies['@huggingface/transformers']} onnxruntime-node@${repoPackage.peerDependencies['onnxruntime-node']}`;
 
 // The user's whole setup, as in the README.
 const USER_FILES: Record<string, string> = {
@@ -384,11 +386,10 @@ describe.skipIf(problem !== undefined)(problem ? `the packed package (skipped: $
         expect(vitest.code, show(vitest)).toBe(0);
         expect(vitest.stdout).toMatch(/Test Files\s+2 passed \(2\)/);
         // Kalahi's learned metrics need the runtime: each is reported once as not computed, with the install command.
-        const install = `ONNXRUNTIME_NODE_INSTALL=skip npm install --save-dev @huggingface/transformers@${repoPackage.peerDependencies['@huggingface/transformers']} onnxruntime-node@${repoPackage.peerDependencies['onnxruntime-node']}`;
         for (const label of ['BERTScore', 'BLEURT']) {
           const lines = vitest.stdout.split('\n').filter((line) => line.includes(`${label} not computed:`));
           expect(lines, show(vitest)).toHaveLength(1);
-          expect(lines[0]).toContain(`need @huggingface/transformers and onnxruntime-node, optional dependencies that are not installed (@huggingface/transformers is missing); install them with: ${install}`);
+          expect(lines[0]).toContain(`need @huggingface/transformers and onnxruntime-node, optional dependencies that are not installed (@huggingface/transformers is missing); install them with: ${RUNTIME_INSTALL}`);
         }
         const kalahi = JSON.parse(readFileSync(path.join(project, 'results', 'kalahi.json'), 'utf8'));
         expect(kalahi.variants.full.items).toEqual({ selected: 3, total: 150, recorded: 3, failed: 0, skipped: 0 });
@@ -415,8 +416,7 @@ describe.skipIf(problem !== undefined)(problem ? `the packed package (skipped: $
       const vitest = await run('npx', ['vitest', 'run', 'evals/multiloko.eval.ts'], project, { LOKAL_MODEL: `transformers:${model}`, LOKAL_MULTILOKO: MULTILOKO, LOKAL_LIMIT: '3' });
       expect(vitest.code, show(vitest)).toBe(1);
       const output = `${vitest.stdout}\n${vitest.stderr}`;
-      const install = `ONNXRUNTIME_NODE_INSTALL=skip npm install --save-dev @huggingface/transformers@${repoPackage.peerDependencies['@huggingface/transformers']} onnxruntime-node@${repoPackage.peerDependencies['onnxruntime-node']}`;
-      const lines = output.split('\n').filter((line) => line.includes(install));
+      const lines = output.split('\n').filter((line) => line.includes(RUNTIME_INSTALL));
       expect(lines, show(vitest)).toHaveLength(1);
       expect(lines[0]).toMatch(new RegExp(`LOKAL_MODEL=transformers:\\S+ cannot be used: transformers: models and the BERTScore/BLEURT metrics need @huggingface/transformers and onnxruntime-node`, 'u'));
       expect(output, show(vitest)).not.toMatch(/Cannot find (package|module)|ERR_MODULE_NOT_FOUND/u);
