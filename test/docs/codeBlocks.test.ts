@@ -1,0 +1,288 @@
+// Every fenced code block of README.md and docs/*.md is run or checked (issue 22 §5), in a user's project with the
+// built package installed (test/support/installedPackage.ts) and the shared MultiLoKo data: TypeScript blocks are
+// written to the file their introducing line names (else typecheck/) and type-checked against the package's
+// declarations, JSON blocks are read as lokal.config.json, each line of a shell block is run by `sh` in the project
+// and judged by the one COMMANDS entry that matches it, and output blocks are compared with what those commands
+// printed. A block that cannot run here is listed in ALLOWANCES with the reason; any other block fails the test.
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { KALAHI_SETTINGS } from '../../src/benchmarks/kalahi/settings.ts';
+import { loadMultiLoKo } from '../../src/benchmarks/multiloko/data/multiloko.ts';
+import { subsetLanguage } from '../../src/benchmarks/multiloko/names.ts';
+import { MULTILOKO_SETTINGS } from '../../src/benchmarks/multiloko/settings.ts';
+import { resolveSettingsTree } from '../../src/core/settings.ts';
+import { installedProject, REPO_ROOT } from '../support/installedPackage.ts';
+
+export interface CodeBlock {
+  /** Path relative to the repository, e.g. `docs/report.md`. */
+  file: string;
+  /** 1-based line of the opening fence. */
+  line: number;
+  /** The fence's info string: `sh`, `ts`, `json`, or '' for output. */
+  lang: string;
+  text: string;
+  /** The last non-empty line before the fence (where a file name for the block is given). */
+  intro: string;
+}
+
+/** The documentation pages: README.md, then docs/*.md in name order. */
+export function documentationPages(): string[] {
+  return ['README.md', ...readdirSync(path.join(REPO_ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+}
+
+/** The fenced blocks of one Markdown file (fences may be indented, inside a list item). */
+export function codeBlocks(file: string, markdown: string): CodeBlock[] {
+  const lines = markdown.split('\n');
+  const blocks: CodeBlock[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^( *)```(\S*)\s*$/u.exec(lines[i]!);
+    if (!open) continue;
+    const indent = open[1]!.length;
+    const body: string[] = [];
+    let j = i + 1;
+    while (j < lines.length && !/^ *```\s*$/u.test(lines[j]!)) body.push(lines[j++]!.slice(indent));
+    if (j === lines.length) throw new Error(`${file}:${i + 1}: a code fence that is never closed`);
+    const intro = lines.slice(0, i).reverse().find((l) => l.trim() !== '') ?? '';
+    blocks.push({ file, line: i + 1, lang: open[2]!, text: body.join('\n'), intro: intro.trim() });
+    i = j;
+  }
+  return blocks;
+}
+
+/** Blocks that cannot run in this test, each with the reason; matched by file and the block's first line. */
+const ALLOWANCES: Array<{ file: string; firstLine: string; reason: string; checkedBy?: { test: string; holds: string } }> = [
+  {
+    file: 'README.md',
+    firstLine: 'npm init -y && npm pkg set type=module',
+    reason: 'installs from the npm registry; test/package/pack.test.ts runs exactly these lines with the packed tarball',
+    checkedBy: { test: 'test/package/pack.test.ts', holds: "readme.indexOf('## Install')" },
+  },
+  {
+    file: 'README.md',
+    firstLine: 'npm pkg set allowScripts.onnxruntime-node=false allowScripts.protobufjs=false --json',
+    reason: 'installs the ONNX runtime from the npm registry; test/package/pack.test.ts runs exactly these lines',
+    checkedBy: { test: 'test/package/pack.test.ts', holds: 'const [, runtimeBlock] = readmeInstallBlocks();' },
+  },
+  {
+    file: 'README.md',
+    firstLine: 'npm ci && npx vitest run evals    # install, then run the benchmarks against your model',
+    reason: "this repository's own install and whole test suite (the default model needs a download); CI runs them",
+  },
+  {
+    file: 'docs/baseline.md',
+    firstLine: '✗ italian · local EM vs baseline: Δ −0.100 (95% CI [−0.145, −0.055]), 0.576 → 0.476 over 250 paired items',
+    reason: 'output of the two replay runs of test/vitest/baseline-e2e.test.ts, which asserts both lines',
+    checkedBy: { test: 'test/vitest/baseline-e2e.test.ts', holds: 'no significant change, but too few items to tell' },
+  },
+  {
+    file: 'docs/report.md',
+    firstLine: '           #1 model-a  #2 model-b               Δ vs #1 (p)  #3 model-c             Δ vs #1 (p)',
+    reason: 'output of lokal compare on the three hand-made runs of test/report/compareCli.test.ts, which asserts these rows',
+    checkedBy: { test: 'test/report/compareCli.test.ts', holds: "['italian', '50.00', '16.67', `-33.33 (p" },
+  },
+];
+
+const MULTILOKO = process.env.LOKAL_MULTILOKO ?? path.resolve(REPO_ROOT, '../shared/data/multiloko/benchmark_data.tar.xz.enc');
+const ARCHIVE = existsSync(MULTILOKO) && !existsSync(path.join(MULTILOKO, 'italian')) && MULTILOKO.endsWith('.enc') ? MULTILOKO : undefined;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A documented command, as a user types it in the project: by sh, with the project's node_modules/.bin for npx. */
+function sh(command: string, cwd: string): Promise<Run> {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of Object.keys(env)) if (/^(VITEST|LOKAL_|npm_)/u.test(name) || ['TEST', 'FORCE_COLOR', 'NODE_OPTIONS'].includes(name)) delete env[name];
+  return new Promise((resolve, reject) => {
+    const child = spawn('sh', ['-c', command], { cwd, env: { ...env, CI: '1', NO_COLOR: '1', LOKAL_REDACT: 'off', npm_config_offline: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const show = (command: string, r: Run) => `${command}\nexit ${r.code}\n--- stdout\n${r.stdout.slice(-5000)}\n--- stderr\n${r.stderr.slice(-3000)}`;
+
+type Results = Record<string, { em?: number }> & { summary: { items: { scored: number } } };
+const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
+
+interface Fixture {
+  project: string;
+  /** eval.py keys of the Italian side's subsets, which lokal.config.json selects. */
+  italianKeys: string[];
+  /** Items per key in the Italian side. */
+  italianItems: Record<string, number>;
+  /** Every key of the dataset (lokal score scores them all). */
+  allKeys: string[];
+  /** What each command printed, for the output blocks. */
+  printed: string[];
+}
+
+/** What each documented command must do in the fixture project. Every command run matches exactly one entry. */
+const COMMANDS: Array<{ match: RegExp; prepare?: (f: Fixture) => void; check: (r: Run, f: Fixture, command: string) => void }> = [
+  {
+    // README, Run: the benchmarks over the whole Italian side; every prediction is a target, so every EM is 1.
+    match: /^LOKAL_MODEL=replay:predictions\.jsonl npx vitest run$/u,
+    prepare: (f) => rmSync(path.join(f.project, 'results'), { recursive: true, force: true }),
+    check: (r, f, command) => {
+      expect(r.code, show(command, r)).toBe(0);
+      const results = readJson<Results>(path.join(f.project, 'results', 'multiloko.json'));
+      expect(Object.fromEntries(f.italianKeys.map((k) => [k, results[k]?.em]))).toEqual(Object.fromEntries(f.italianKeys.map((k) => [k, 1])));
+      expect(results.summary.items.scored).toBe(Object.values(f.italianItems).reduce((a, b) => a + b, 0));
+      expect(existsSync(path.join(f.project, 'results', 'report.html'))).toBe(true);
+    },
+  },
+  {
+    // README, Run: the smoke run, 5 items a subset, gated.
+    match: /^LOKAL_MODEL=replay:predictions\.jsonl LOKAL_LIMIT=5 LOKAL_THRESHOLDS="em>=0\.3" npx vitest run$/u,
+    check: (r, f, command) => {
+      expect(r.code, show(command, r)).toBe(0);
+      const results = readJson<Results>(path.join(f.project, 'results', 'multiloko.json'));
+      expect(results.summary.items.scored).toBe(5 * f.italianKeys.length);
+      expect(r.stdout + r.stderr, show(command, r)).toMatch(/✓ .*em>=0\.3/u);
+    },
+  },
+  {
+    // README and docs/scoring.md: eval.py's drop-in over the archive; the Italian side is answered right.
+    match: /^npx lokal score -d data\/benchmark_data\.tar\.xz\.enc -s dev -p predictions\.jsonl -o scores\.json$/u,
+    prepare: (f) => rmSync(path.join(f.project, 'scores.json'), { force: true }),
+    check: (r, f, command) => {
+      expect(r.code, show(command, r)).toBe(0);
+      const scores = readJson<Record<string, { em?: number }>>(path.join(f.project, 'scores.json'));
+      // Items without a prediction score as empty answers (EM 0), and are reported on stderr.
+      for (const key of f.allKeys) expect(scores[key]?.em, key).toBe(f.italianKeys.includes(key) ? 1 : 0);
+      if (f.allKeys.some((k) => !f.italianKeys.includes(k))) expect(r.stderr).toMatch(/dataset items have no prediction/u);
+    },
+  },
+  {
+    // docs/report.md: three runs side by side (two results files and a results folder).
+    match: /^npx lokal compare a\.json b\.json run-c\/ -o compare\.html$/u,
+    prepare: (f) => {
+      const results = path.join(f.project, 'results', 'multiloko.json');
+      cpSync(results, path.join(f.project, 'a.json'));
+      cpSync(results, path.join(f.project, 'b.json'));
+      mkdirSync(path.join(f.project, 'run-c'), { recursive: true });
+      cpSync(results, path.join(f.project, 'run-c', 'multiloko.json'));
+    },
+    check: (r, f, command) => {
+      expect(r.code, show(command, r)).toBe(0);
+      expect(r.stdout).toMatch(/#1 .*#2 .*Δ vs #1 \(p\) .*#3 /u);
+      expect(r.stdout).toMatch(/\n *italian +100\.00 +100\.00 /u);
+      expect(readFileSync(path.join(f.project, 'compare.html'), 'utf8')).toMatch(/^<!doctype html>/iu);
+    },
+  },
+];
+
+const blocks = documentationPages().flatMap((file) => codeBlocks(file, readFileSync(path.join(REPO_ROOT, file), 'utf8')));
+const allowed = (b: CodeBlock) => ALLOWANCES.find((a) => a.file === b.file && b.text.split('\n')[0] === a.firstLine);
+const where = (b: CodeBlock) => `${b.file}:${b.line}`;
+
+describe('the code blocks of README.md and docs/', () => {
+  test('every block has a kind this test runs, or an allowance; every allowance names a block, and its checking test', () => {
+    const unknown = blocks.filter((b) => !allowed(b) && !['sh', 'ts', 'json', ''].includes(b.lang)).map(where);
+    expect(unknown).toEqual([]);
+    for (const a of ALLOWANCES) {
+      expect(blocks.filter((b) => b.file === a.file && b.text.split('\n')[0] === a.firstLine).map(where), `allowance ${a.file}: ${a.firstLine}`).toHaveLength(1);
+      if (a.checkedBy) expect(readFileSync(path.join(REPO_ROOT, a.checkedBy.test), 'utf8'), `${a.checkedBy.test} still checks it`).toContain(a.checkedBy.holds);
+    }
+    // The README's own blocks and the pages' are all found (a fence this parser missed would escape the test).
+    const fences = documentationPages().reduce((n, file) => n + (readFileSync(path.join(REPO_ROOT, file), 'utf8').match(/^ *```/gmu)?.length ?? 0), 0);
+    expect(blocks.length * 2).toBe(fences);
+  });
+
+  test('a JSON block is a valid lokal.config.json: its settings resolve to what it says', () => {
+    const json = blocks.filter((b) => b.lang === 'json' && !allowed(b));
+    expect(json.length).toBeGreaterThan(0);
+    for (const block of json) {
+      const dir = mkdtempSync(path.join(tmpdir(), 'lokal-docs-json-'));
+      try {
+        writeFileSync(path.join(dir, 'lokal.config.json'), block.text);
+        const tree = resolveSettingsTree([MULTILOKO_SETTINGS, KALAHI_SETTINGS], {}, { cwd: dir, env: {} });
+        expect(tree, where(block)).toMatchObject(JSON.parse(block.text) as object);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  });
+
+  describe.skipIf(!ARCHIVE)(ARCHIVE ? 'in a project with the built package and the shared data' : `(skipped: no MultiLoKo archive at ${MULTILOKO})`, () => {
+    const work = mkdtempSync(path.join(tmpdir(), 'lokal-docs-'));
+    const fixture: Fixture = { project: path.join(work, 'project'), italianKeys: [], italianItems: {}, allKeys: [], printed: [] };
+    afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+    beforeAll(async () => {
+      await installedProject(fixture.project);
+      mkdirSync(path.join(fixture.project, 'data'));
+      symlinkSync(ARCHIVE!, path.join(fixture.project, 'data', 'benchmark_data.tar.xz.enc'));
+      // The Italian side only, to keep the runs short; every prediction is the item's first target.
+      writeFileSync(path.join(fixture.project, 'lokal.config.json'), JSON.stringify({ multiloko: { languages: ['italian'] } }));
+      const dataset = await loadMultiLoKo(ARCHIVE!, 'dev');
+      fixture.allKeys = dataset.subsets.map((s) => s.key);
+      const rows: string[] = [];
+      for (const subset of dataset.subsets.filter((s) => subsetLanguage(s) === 'italian')) {
+        fixture.italianKeys.push(subset.key);
+        fixture.italianItems[subset.key] = subset.items.length;
+        for (const item of subset.items) rows.push(JSON.stringify({ language: subset.key, id: item.id, prediction: item.targets[0] }));
+      }
+      writeFileSync(path.join(fixture.project, 'predictions.jsonl'), `${rows.join('\n')}\n`);
+    }, 900_000);
+
+    test('TypeScript blocks type-check against the installed package (tsc, strict, NodeNext)', async () => {
+      const ts = blocks.filter((b) => b.lang === 'ts' && !allowed(b));
+      expect(ts.length).toBeGreaterThan(0);
+      const written: string[] = [];
+      for (const [i, block] of ts.entries()) {
+        // "`evals/multiloko.eval.ts` (and the same with `kalahi` …)": the block is that file.
+        const named = /^`([\w./-]+\.ts)`/u.exec(block.intro)?.[1] ?? `typecheck/block-${i}.ts`;
+        mkdirSync(path.dirname(path.join(fixture.project, named)), { recursive: true });
+        writeFileSync(path.join(fixture.project, named), `${block.text}\n`);
+        written.push(named);
+        // The README's "(and the same with `kalahi` in `evals/kalahi.eval.ts`)".
+        const same = /and the same with `(\w+)` in `([\w./-]+\.ts)`/u.exec(block.intro);
+        if (same) {
+          writeFileSync(path.join(fixture.project, same[2]!), `${block.text.replaceAll('multiloko', same[1]!)}\n`);
+          written.push(same[2]!);
+        }
+      }
+      expect(written).toEqual(expect.arrayContaining(['vitest.config.ts', 'evals/multiloko.eval.ts', 'evals/kalahi.eval.ts']));
+      writeFileSync(path.join(fixture.project, 'tsconfig.json'), JSON.stringify({
+        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] },
+        include: written,
+      }));
+      const tsc = await sh(`node ${path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc')} -p tsconfig.json`, fixture.project);
+      expect(tsc.code, show('tsc', tsc)).toBe(0);
+    }, 300_000);
+
+    test('every shell command runs in the project and does what its COMMANDS entry checks; output blocks match', async () => {
+      // The files the TypeScript test writes are what the commands run.
+      expect(existsSync(path.join(fixture.project, 'vitest.config.ts')), 'the README\'s vitest.config.ts (written by the TypeScript test)').toBe(true);
+      const shell = blocks.filter((b) => b.lang === 'sh' && !allowed(b));
+      const commands = shell.flatMap((b) => b.text.split('\n').map((l) => l.replace(/\s+#.*$/u, '').trim()).filter(Boolean).map((command) => ({ block: b, command })));
+      expect(commands.length).toBeGreaterThanOrEqual(4);
+      for (const { block, command } of commands) {
+        const entries = COMMANDS.filter((c) => c.match.test(command));
+        expect(entries.length, `${where(block)}: \`${command}\` needs exactly one COMMANDS entry saying what it must do`).toBe(1);
+        entries[0]!.prepare?.(fixture);
+        const run = await sh(command, fixture.project);
+        fixture.printed.push(run.stdout, run.stderr);
+        entries[0]!.check(run, fixture, command);
+      }
+      // Every entry is used: a command removed from the docs takes its check along.
+      expect(COMMANDS.filter((c) => !commands.some(({ command }) => c.match.test(command))).map((c) => String(c.match))).toEqual([]);
+      // Output blocks: each line is part of a line some command printed (runs of spaces, a table's padding, as one).
+      const squeeze = (line: string) => line.trim().replace(/\s+/gu, ' ');
+      const printed = fixture.printed.join('\n').split('\n').map(squeeze);
+      for (const block of blocks.filter((b) => b.lang === '' && !allowed(b))) {
+        for (const line of block.text.split('\n')) expect(printed.some((p) => p.includes(squeeze(line))), `${where(block)}: "${line}" was not printed`).toBe(true);
+      }
+    }, 900_000);
+  });
+});
