@@ -1,4 +1,4 @@
-// The `lokal` command: `score` (drop-in for MultiLoKo's eval.py), `data fetch`, `kalahi score`, `compare`. Only the usage text
+// The `lokal` command: `score` (drop-in for MultiLoKo's eval.py), `data fetch`, `kalahi score`, `compare`, `init`. Only the usage text
 // loads up front; each command is its own module (its own file in the bundled dist/cli/), so `lokal --help` answers at once.
 import { isUsageError } from './usageError.ts';
 
@@ -27,6 +27,10 @@ export const COMMAND_USAGE: Record<string, string> = {
 `,
   compare: `compare <run> <run>... [-o compare.html] [--no-html]
         2 to 10 results files or folders side by side, each paired with the first (the baseline gate's paired tests, Holm).
+`,
+  init: `init [--ci github] [--shards <n>]
+        Set up this project: vitest.config.ts, evals/*.eval.ts, lokal.config.json; with --ci github a sharded
+        GitHub Actions workflow (.github/workflows/evals.yml). Never overwrites a file.
 `,
 };
 
@@ -64,6 +68,7 @@ const COMMANDS: Record<string, Command> = {
   kalahi: async (argv) => (await import('./kalahi.ts')).kalahiCommand(argv),
   compare: async (argv) => (await import('./compare.ts')).compareCommand(argv),
   doctor: async (argv) => (await import('./doctor.ts')).doctorCommand(argv),
+  init: async (argv) => (await import('./init.ts')).initCommand(argv),
 };
 
 /** The commands `lokal` knows. */

@@ -108,3 +108,27 @@ export async function installedProject(project: string, packageJson: Record<stri
   writeFileSync(path.join(project, 'package.json'), `${JSON.stringify(packageJson, null, 2)}\n`);
   return project;
 }
+
+export interface ShellRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * A command as a user types it in the project: run by sh, so `npx` finds the project's node_modules/.bin; without
+ * what Vitest and npm set for this worker and without LOKAL_* settings; CI=1 (no live display), NO_COLOR.
+ */
+export function shellInProject(command: string, cwd: string, env: Record<string, string> = {}): Promise<ShellRun> {
+  const base: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of Object.keys(base)) if (/^(VITEST|LOKAL_|npm_|GITHUB_)/u.test(name) || ['TEST', 'FORCE_COLOR', 'NODE_OPTIONS'].includes(name)) delete base[name];
+  return new Promise((resolve, reject) => {
+    const child = spawn('sh', ['-c', command], { cwd, env: { ...base, CI: '1', NO_COLOR: '1', npm_config_offline: 'true', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
