@@ -4,7 +4,6 @@
 // declarations, JSON blocks are read as lokal.config.json, each line of a shell block is run by `sh` in the project
 // and judged by the one COMMANDS entry that matches it, and output blocks are compared with what those commands
 // printed. A block that cannot run here is listed in ALLOWANCES with the reason; any other block fails the test.
-import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,7 +13,7 @@ import { loadMultiLoKo } from '../../src/benchmarks/multiloko/data/multiloko.ts'
 import { subsetLanguage } from '../../src/benchmarks/multiloko/names.ts';
 import { MULTILOKO_SETTINGS } from '../../src/benchmarks/multiloko/settings.ts';
 import { resolveSettingsTree } from '../../src/core/settings.ts';
-import { installedProject, REPO_ROOT } from '../support/installedPackage.ts';
+import { installedProject, REPO_ROOT, shellInProject, type ShellRun } from '../support/installedPackage.ts';
 
 export interface CodeBlock {
   /** Path relative to the repository, e.g. `docs/report.md`. */
@@ -88,26 +87,10 @@ const ALLOWANCES: Array<{ file: string; firstLine: string; reason: string; check
 const MULTILOKO = process.env.LOKAL_MULTILOKO ?? path.resolve(REPO_ROOT, '../shared/data/multiloko/benchmark_data.tar.xz.enc');
 const ARCHIVE = existsSync(MULTILOKO) && !existsSync(path.join(MULTILOKO, 'italian')) && MULTILOKO.endsWith('.enc') ? MULTILOKO : undefined;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Run = ShellRun;
 
-/** A documented command, as a user types it in the project: by sh, with the project's node_modules/.bin for npx. */
-function sh(command: string, cwd: string): Promise<Run> {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of Object.keys(env)) if (/^(VITEST|LOKAL_|npm_)/u.test(name) || ['TEST', 'FORCE_COLOR', 'NODE_OPTIONS'].includes(name)) delete env[name];
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', command], { cwd, env: { ...env, CI: '1', NO_COLOR: '1', LOKAL_REDACT: 'off', npm_config_offline: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** A documented command, as a user types it in the project (LOKAL_REDACT off: the checks read answers). */
+const sh = (command: string, cwd: string) => shellInProject(command, cwd, { LOKAL_REDACT: 'off' });
 
 const show = (command: string, r: Run) => `${command}\nexit ${r.code}\n--- stdout\n${r.stdout.slice(-5000)}\n--- stderr\n${r.stderr.slice(-3000)}`;
 
@@ -177,6 +160,19 @@ const COMMANDS: Array<{ match: RegExp; prepare?: (f: Fixture) => void; check: (r
       expect(r.stdout).toMatch(/#1 .*#2 .*Δ vs #1 \(p\) .*#3 /u);
       expect(r.stdout).toMatch(/\n *italian +100\.00 +100\.00 /u);
       expect(readFileSync(path.join(f.project, 'compare.html'), 'utf8')).toMatch(/^<!doctype html>/iu);
+    },
+  },
+  {
+    // docs/setup.md: init in the project the README set up: its files are kept, the workflow is added.
+    match: /^npx lokal init --ci github$/u,
+    check: (r, f, command) => {
+      expect(r.code, show(command, r)).toBe(0);
+      for (const file of ['vitest.config.ts', 'evals/multiloko.eval.ts', 'evals/kalahi.eval.ts', 'lokal.config.json']) {
+        expect(r.stdout, show(command, r)).toContain(`lokal init: skipped ${file} (it exists; not overwritten)`);
+      }
+      expect(r.stdout).toContain('lokal init: wrote .github/workflows/evals.yml');
+      expect(readFileSync(path.join(f.project, '.github', 'workflows', 'evals.yml'), 'utf8')).toContain('npx vitest run --shard=${{ matrix.shard }}/2 --reporter=blob');
+      expect(readJson(path.join(f.project, 'lokal.config.json'))).toEqual({ multiloko: { languages: ['italian'] } });
     },
   },
 ];
