@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { renderHtmlReport } from '../../src/report/index.ts';
 import type { KalahiResultsJson, MultiLoKoResultsJson } from '../../src/report/types.ts';
 import { CHROMIUM_ARGS, findChromium } from './browser.ts';
-import { HOSTILE, flipItems, haveKalahiData, hostileKalahi, hostileMultiLoKo, kalahiReplayRun, multilokoReplayRun } from './fixtures.ts';
+import { HOSTILE, flipItems, haveKalahiData, hostileKalahi, hostileMultiLoKo, kalahiReplayRun, sharedMultilokoReplayRun } from './fixtures.ts';
 
 const found = await findChromium();
 const reason = 'reason' in found ? found.reason : undefined;
@@ -31,7 +31,7 @@ describe.skipIf(reason !== undefined)(reason ? `report in headless Chromium (ski
 
   beforeAll(async () => {
     if ('reason' in found) return;
-    results = await multilokoReplayRun(path.join(dir, 'multiloko'), 250);
+    results = await sharedMultilokoReplayRun();
     kalahi = haveKalahiData ? await kalahiReplayRun(path.join(dir, 'kalahi'), 20) : undefined;
     for (const [id, r] of Object.entries(results.italian as Record<string, unknown>)) if (typeof r === 'object') italianIds.push(id);
     // A baseline with a few items flipped, so the comparison and the change filter are on the page too.
