@@ -36,10 +36,14 @@ export async function multilokoReplayRun(dir: string, itemsPerSubset: number, th
 /** Items per subset of the shared replay run. */
 export const SHARED_REPLAY_ITEMS = 250;
 
-/** multilokoReplayRun(…, SHARED_REPLAY_ITEMS) with the default gates, made once per test run for every file that uses it. */
-export async function sharedMultilokoReplayRun(): Promise<MultiLoKoResultsJson> {
+/**
+ * multilokoReplayRun(…, SHARED_REPLAY_ITEMS) with the default gates, made once per test run for every file that uses
+ * it: multiloko.json parsed, and the run's output folder (read-only; its report.html is the reporter's).
+ */
+export async function sharedMultilokoReplayRun(): Promise<{ results: MultiLoKoResultsJson; output: string }> {
   const dir = await sharedFixture('multiloko-replay', (folder) => multilokoReplayRun(folder, SHARED_REPLAY_ITEMS));
-  return JSON.parse(readFileSync(path.join(dir, 'out', 'multiloko.json'), 'utf8')) as MultiLoKoResultsJson;
+  const output = path.join(dir, 'out');
+  return { results: JSON.parse(readFileSync(path.join(output, 'multiloko.json'), 'utf8')) as MultiLoKoResultsJson, output };
 }
 
 /** A Kalahi replay run (generation only; learned metrics off, so nothing is downloaded) on the first `limit` prompts of a variant. */

@@ -136,7 +136,7 @@ describe('a replay run', () => {
   const N = SHARED_REPLAY_ITEMS;
 
   beforeAll(async () => {
-    results = await sharedMultilokoReplayRun();
+    ({ results } = await sharedMultilokoReplayRun());
     html = await renderHtmlReport({ multiloko: results, kalahi: hostileKalahi() });
   }, 120_000);
 
