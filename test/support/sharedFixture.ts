@@ -22,7 +22,9 @@ export function sharedFixture(name: string, build: (dir: string) => unknown): Pr
   if (!/^[\w.-]+$/u.test(name)) throw new Error(`shared fixture name ${JSON.stringify(name)}: use letters, digits, '.', '_' and '-'`);
   let pending = building.get(name);
   if (!pending) {
-    pending = buildOnce(path.join(inject('sharedFixturesDir'), name), build);
+    const root = inject('sharedFixturesDir');
+    if (!root) throw new Error('no sharedFixturesDir: run this file in the unit or slow project (vitest.config.ts sets up test/support/sharedFixtures.setup.ts)');
+    pending = buildOnce(path.join(root, name), build);
     building.set(name, pending);
     pending.catch(() => building.delete(name));
   }
