@@ -8,6 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { REPO_ROOT, runVitest } from '../vitest/helpers.ts';
+import { requireSeparateOutputs } from '../../reporters/runFiles.ts';
+import { BENCHMARKS } from '../../src/benchmarks/index.ts';
+import { resolveSettingsTree } from '../../src/core/settings.ts';
+import { capitals } from '../toy/toyBenchmark.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-output-clash-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -28,6 +32,14 @@ function setUp(): { base: string; output: string; predictions: string; predictio
   return { base, output, predictions, predictionsText };
 }
 
+/** The reporter's start-of-run check of the toy config's run (test/toy/vitest.config.ts: the built-in benchmarks and capitals) with toyRun's settings. */
+function startCheck(output: string, predictions: string, env: Record<string, string>): void {
+  const benchmarks = [...BENCHMARKS.filter((b) => b.name !== capitals.name), capitals];
+  const settings = { LOKAL_MODEL: `replay:${predictions}`, LOKAL_OUTPUT: output, LOKAL_CACHE: 'off', ...env };
+  const tree = resolveSettingsTree(benchmarks.map((b) => b.settings), {}, { cwd: REPO_ROOT, env: settings });
+  requireSeparateOutputs(tree, benchmarks, REPO_ROOT, settings);
+}
+
 async function toyRun(output: string, predictions: string, env: Record<string, string>) {
   const run = await runVitest(['run', '--config', CONFIG], { LOKAL_MODEL: `replay:${predictions}`, LOKAL_OUTPUT: output, LOKAL_CACHE: 'off', ...env });
   return { ...run, show: `${run.stdout}\n${run.stderr}` };
@@ -44,35 +56,32 @@ describe('LOKAL_REPORT naming a file of the run', () => {
     expect(readFileSync(path.join(output, 'toy.json'), 'utf8')).toBe(PREVIOUS);
   });
 
-  test("a results file of the run, through a symlink: refused, the results file untouched", { timeout: 120_000 }, async () => {
+  // The three cases below go through the same start-of-run check (requireSeparateOutputs, called by the reporter
+  // before any worker starts) as the child run above, which shows that a refusal stops the run with exit 1 before
+  // anything is written; so they call that check in process with the settings the child run would read.
+  test("a results file of the run, through a symlink: refused, the results file untouched", () => {
     const { base, output, predictions } = setUp();
     const link = path.join(base, 'report-link.html');
     symlinkSync(path.join(output, 'toy.json'), link);
-    const run = await toyRun(output, predictions, { LOKAL_REPORT: link });
-    expect(run.code, run.show).toBe(1);
-    expect(run.show).toContain(`LOKAL_REPORT (setting "report"): ${link} is also the Capitals (toy) results file: the run would write both to one file`);
+    expect(() => startCheck(output, predictions, { LOKAL_REPORT: link })).toThrow(`LOKAL_REPORT (setting "report"): ${link} is also the Capitals (toy) results file: the run would write both to one file`);
     expect(readFileSync(path.join(output, 'toy.json'), 'utf8')).toBe(PREVIOUS);
   });
 
-  test('a dataset file inside LOKAL_MULTILOKO: refused, the dataset file untouched', { timeout: 120_000 }, async () => {
+  test('a dataset file inside LOKAL_MULTILOKO: refused, the dataset file untouched', () => {
     const { base, output, predictions } = setUp();
     const data = path.join(base, 'multiloko');
     cpSync(path.join(REPO_ROOT, 'data/fixtures/multiloko'), data, { recursive: true });
     const datasetFile = path.join(data, 'italian', 'dev.jsonl');
     const before = readFileSync(datasetFile, 'utf8');
-    const run = await toyRun(output, predictions, { LOKAL_MULTILOKO: data, LOKAL_REPORT: datasetFile });
-    expect(run.code, run.show).toBe(1);
-    expect(run.show).toContain(`LOKAL_REPORT (setting "report"): ${datasetFile} is a file of the MultiLoKo data (${data}): writing the HTML report there would replace it`);
+    expect(() => startCheck(output, predictions, { LOKAL_MULTILOKO: data, LOKAL_REPORT: datasetFile })).toThrow(`LOKAL_REPORT (setting "report"): ${datasetFile} is a file of the MultiLoKo data (${data}): writing the HTML report there would replace it`);
     expect(readFileSync(datasetFile, 'utf8')).toBe(before);
   });
 
-  test('a folder: refused at start naming the setting; nothing written beside the folder', { timeout: 120_000 }, async () => {
+  test('a folder: refused at start naming the setting; nothing written beside the folder', () => {
     const { base, output, predictions } = setUp();
     const folder = path.join(base, 'reports');
     mkdirSync(folder);
-    const run = await toyRun(output, predictions, { LOKAL_REPORT: folder });
-    expect(run.code, run.show).toBe(1);
-    expect(run.show).toContain(`LOKAL_REPORT (setting "report"): ${folder}: is a folder; give a file name (such as ${path.join(folder, 'report.html')}) or off`);
+    expect(() => startCheck(output, predictions, { LOKAL_REPORT: folder })).toThrow(`LOKAL_REPORT (setting "report"): ${folder}: is a folder; give a file name (such as ${path.join(folder, 'report.html')}) or off`);
     expect(readdirSync(base).sort()).toEqual(['out', 'replies.jsonl', 'reports']);
     expect(readdirSync(folder)).toEqual([]);
   });

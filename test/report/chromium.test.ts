@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { renderHtmlReport } from '../../src/report/index.ts';
 import type { KalahiResultsJson, MultiLoKoResultsJson } from '../../src/report/types.ts';
 import { CHROMIUM_ARGS, findChromium } from './browser.ts';
-import { HOSTILE, flipItems, haveKalahiData, hostileKalahi, hostileMultiLoKo, kalahiReplayRun, multilokoReplayRun } from './fixtures.ts';
+import { HOSTILE, flipItems, haveKalahiData, hostileKalahi, hostileMultiLoKo, kalahiReplayRun, sharedMultilokoReplayRun } from './fixtures.ts';
 
 const found = await findChromium();
 const reason = 'reason' in found ? found.reason : undefined;
@@ -25,13 +25,14 @@ describe.skipIf(reason !== undefined)(reason ? `report in headless Chromium (ski
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   let browser: any;
   let results: MultiLoKoResultsJson;
+  let replayOutput: string;
   let kalahi: KalahiResultsJson | undefined;
   let report: string;
   const italianIds: string[] = [];
 
   beforeAll(async () => {
     if ('reason' in found) return;
-    results = await multilokoReplayRun(path.join(dir, 'multiloko'), 250);
+    ({ results, output: replayOutput } = await sharedMultilokoReplayRun());
     kalahi = haveKalahiData ? await kalahiReplayRun(path.join(dir, 'kalahi'), 20) : undefined;
     for (const [id, r] of Object.entries(results.italian as Record<string, unknown>)) if (typeof r === 'object') italianIds.push(id);
     // A baseline with a few items flipped, so the comparison and the change filter are on the page too.
@@ -122,7 +123,7 @@ describe.skipIf(reason !== undefined)(reason ? `report in headless Chromium (ski
   });
 
   test('the report.html the reporter wrote after the 250-item run: chart, search, no console error, nothing loaded', async () => {
-    const { page, requests, outside, errors } = await open(path.join(dir, 'multiloko', 'out', 'report.html'));
+    const { page, requests, outside, errors } = await open(path.join(replayOutput, 'report.html'));
     // One bar per local language (english, french, italian), with a rule per interval, laid out.
     expect(await page.locator('#chart-multiloko-em svg g.mark-rect path').count()).toBe(3);
     expect(await page.locator('#chart-multiloko-em svg g.mark-rule.role-mark line').count()).toBe(3);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { loadKalahi } from '../../src/benchmarks/kalahi/data.ts';
 import type { KalahiRecordJson, KalahiResultsJson, MultiLoKoResultsJson } from '../../src/report/types.ts';
 import { MULTILOKO_EVAL, REPO_ROOT, datasetSpec, lcg, predictionsFor, runVitest, writeDataset, writeJsonl, type ChildRun } from '../vitest/helpers.ts';
+import { sharedFixture } from '../support/sharedFixture.ts';
 
 export const KALAHI_DATA = path.resolve(REPO_ROOT, '../shared/data/kalahi');
 export const haveKalahiData = ['filipino.csv', 'filipino_partially_enriched.csv', 'filipino_unenriched.csv'].every((f) => existsSync(path.join(KALAHI_DATA, f)));
@@ -30,6 +31,19 @@ export async function multilokoReplayRun(dir: string, itemsPerSubset: number, th
   const file = path.join(output, 'multiloko.json');
   if (!existsSync(file)) throw new Error(`the replay run wrote no multiloko.json\n${show(run)}`);
   return JSON.parse(readFileSync(file, 'utf8')) as MultiLoKoResultsJson;
+}
+
+/** Items per subset of the shared replay run. */
+export const SHARED_REPLAY_ITEMS = 250;
+
+/**
+ * multilokoReplayRun(…, SHARED_REPLAY_ITEMS) with the default gates, made once per test run for every file that uses
+ * it: multiloko.json parsed, and the run's output folder (read-only; its report.html is the reporter's).
+ */
+export async function sharedMultilokoReplayRun(): Promise<{ results: MultiLoKoResultsJson; output: string }> {
+  const dir = await sharedFixture('multiloko-replay', (folder) => multilokoReplayRun(folder, SHARED_REPLAY_ITEMS));
+  const output = path.join(dir, 'out');
+  return { results: JSON.parse(readFileSync(path.join(output, 'multiloko.json'), 'utf8')) as MultiLoKoResultsJson, output };
 }
 
 /** A Kalahi replay run (generation only; learned metrics off, so nothing is downloaded) on the first `limit` prompts of a variant. */

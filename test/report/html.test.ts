@@ -7,14 +7,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { barChartSpec, escapeHtml, renderChart, renderHtmlReport, unsafeSvg } from '../../src/report/index.ts';
 import type { KalahiResultsJson, MultiLoKoResultsJson } from '../../src/report/types.ts';
-import { HOSTILE, KALAHI_BLEU_ACC, KALAHI_MC1, KALAHI_MC2, flipItems, hostileKalahi, hostileMultiLoKo, multilokoReplayRun } from './fixtures.ts';
+import { HOSTILE, KALAHI_BLEU_ACC, KALAHI_MC1, KALAHI_MC2, flipItems, hostileKalahi, hostileMultiLoKo, SHARED_REPLAY_ITEMS, sharedMultilokoReplayRun } from './fixtures.ts';
 import { wilsonClosedForm as wilson } from '../support/wilson.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-report-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** t-interval with the quantile from a table (scipy.stats.t.ppf(0.975, df)). */
-const T975: Record<number, number> = { 11: 2.200985160091639, 39: 2.022690920036761 };
+const T975: Record<number, number> = { 11: 2.200985160091639, 39: 2.022690920036761, 249: 1.9695368676403504 };
 function tInterval(values: number[]): [number, number] {
   const n = values.length;
   const m = values.reduce((a, b) => a + b, 0) / n;
@@ -133,10 +133,10 @@ describe('escaping', () => {
 describe('a replay run', () => {
   let results: MultiLoKoResultsJson;
   let html: string;
-  const N = 40;
+  const N = SHARED_REPLAY_ITEMS;
 
   beforeAll(async () => {
-    results = await multilokoReplayRun(path.join(dir, 'replay'), N);
+    ({ results } = await sharedMultilokoReplayRun());
     html = await renderHtmlReport({ multiloko: results, kalahi: hostileKalahi() });
   }, 120_000);
 

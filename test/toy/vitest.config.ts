@@ -6,4 +6,5 @@ import { lokalEvals } from '../../src/vitest/config.ts';
 import { capitals } from './toyBenchmark.ts';
 
 const evals = lokalEvals({ include: ['test/toy/*.eval.ts'], benchmarks: [capitals] });
-export default mergeConfig({ resolve: base.resolve }, defineConfig({ test: { ...evals, reporters: ['verbose', ...[evals.reporters].flat().slice(1)] } }));
+// The base config's alias and its fs module cache (child runs of this project start often).
+export default mergeConfig({ resolve: base.resolve, test: { experimental: base.test?.experimental } }, defineConfig({ test: { ...evals, reporters: ['verbose', ...[evals.reporters].flat().slice(1)] } }));

@@ -5,4 +5,5 @@ import { lokalEvals } from '../../../src/vitest/config.ts';
 import { killingCapitals } from './killingToy.ts';
 
 const evals = lokalEvals({ include: ['test/hardening/worker/*.eval.ts'], benchmarks: [killingCapitals] });
-export default mergeConfig({ resolve: base.resolve }, defineConfig({ test: { ...evals, reporters: ['verbose', ...[evals.reporters].flat().slice(1)] } }));
+// The base config's alias and its fs module cache (child runs of this project start often).
+export default mergeConfig({ resolve: base.resolve, test: { experimental: base.test?.experimental } }, defineConfig({ test: { ...evals, reporters: ['verbose', ...[evals.reporters].flat().slice(1)] } }));
