@@ -18,6 +18,7 @@ import { argmax } from '../src/models/batchedGeneration.ts';
 import { cutAtStop } from '../src/models/providerText.ts';
 import { TransformersProvider } from '../src/models/transformers.ts';
 import type { GenerateRequest } from '../src/models/types.ts';
+import { benchLoad, loadBenchRows, printLoadBench, type LoadBenchResult } from './load.ts';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -118,6 +119,8 @@ export interface GenerationBenchResult {
   modes: GenerationModeResult[];
   /** Peak RSS of the whole benchmark process (model building runs in a child process). */
   peakRssMiB: number;
+  /** Load time, peak RSS and exit delay in fresh processes (bench/load.ts). */
+  load?: LoadBenchResult;
 }
 
 const median = (xs: number[]) => {
@@ -258,6 +261,8 @@ export async function benchGeneration(options: GenerationBenchOptions = {}): Pro
       buildSeconds = built.seconds;
       console.log(`generation: built a ${(built.parameters / 1e6).toFixed(1)}M-parameter Qwen2.5-0.5B-shaped model in ${buildSeconds.toFixed(1)} s (${dir})`);
     }
+    // Load time (first, from the saved optimised graph, plain), peak RSS and exit delay, in fresh processes (BENCH_LOAD=0 skips it).
+    const load = env.BENCH_LOAD === '0' ? undefined : await benchLoad(dir, mib(statSync(path.join(dir, 'onnx', 'model.onnx')).size));
     const config = JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8'));
     const h = config.hidden_size;
     const kv = (h / config.num_attention_heads) * config.num_key_value_heads;
@@ -385,6 +390,7 @@ export async function benchGeneration(options: GenerationBenchOptions = {}): Pro
       maxNewTokens,
       modes,
       peakRssMiB: process.resourceUsage().maxRSS / 1024,
+      load,
     };
     printGenerationBench(result);
     return result;
@@ -399,6 +405,7 @@ export function printGenerationBench(r: GenerationBenchResult): void {
     `generation: ${r.itemSource}; ${(r.parameters / 1e6).toFixed(1)}M-parameter Qwen2.5-0.5B shape (fp32, ${r.onnxMiB.toFixed(0)} MiB), real Qwen2.5 tokenizer; ` +
       `${r.maxNewTokens} new tokens at most; medians of ${r.rounds} alternating round(s); model load ${r.loadSeconds.toFixed(1)} s; peak RSS ${r.peakRssMiB.toFixed(0)} MiB`,
   );
+  if (r.load) printLoadBench(r.load);
   for (const m of r.modes) {
     console.log(
       `generation ${m.mode}: one at a time ${f(m.oneAtATimeItemsPerSecond)} items/s, batched + prefix reuse ${f(m.batchedItemsPerSecond)} items/s → ${f(m.ratio, 2)}x ` +
@@ -416,7 +423,7 @@ export function printGenerationBench(r: GenerationBenchResult): void {
 /** Rows for the summary table of bench/run.ts: batched vs one at a time per mode, and ours vs the direct loop. */
 export function generationBenchRows(r: GenerationBenchResult): Array<{ benchmark: string; subject: string; baseline: string; ratio: number; goal: string }> {
   const model = `${(r.parameters / 1e6).toFixed(0)}M Qwen2.5-0.5B shape, real tokenizer`;
-  return r.modes.flatMap((m) => [
+  return [...(r.load ? loadBenchRows(r.load) : []), ...r.modes.flatMap((m) => [
     {
       benchmark: `generation, ${m.items} Italian items, ${m.mode} mode, ${model}: batched + prefix reuse`,
       subject: `${m.batchedItemsPerSecond.toFixed(3)} items/s`,
@@ -431,5 +438,5 @@ export function generationBenchRows(r: GenerationBenchResult): Array<{ benchmark
       ratio: m.direct.oursOverDirect,
       goal: '(cost of the layers above the runtime)',
     },
-  ]);
+  ])];
 }

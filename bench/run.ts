@@ -370,9 +370,18 @@ async function generation(): Promise<void> {
   rows.push(...generationBenchRows(await benchGeneration()));
 }
 
-const benches: Record<string, () => Promise<void>> = { metrics, score, replay, 'replay-full': replayFull, models, http, generation };
+/** Model load in fresh processes: first (optimised and saved), from the saved graph, plain; peak RSS, exit delay (BENCH_GENERATION_MODEL: an existing model folder). */
+async function load(): Promise<void> {
+  const dir = process.env.BENCH_GENERATION_MODEL;
+  if (!dir) throw new Error('load: set BENCH_GENERATION_MODEL to a Qwen2.5-0.5B-shaped model folder (npm run make:tiny-model -- <dir> --shape qwen2.5-0.5b-instruct --tokenizer qwen2.5)');
+  const { statSync } = await import('node:fs');
+  const { benchLoad, loadBenchRows } = await import('./load.ts');
+  rows.push(...loadBenchRows(await benchLoad(dir, statSync(`${dir}/onnx/model.onnx`).size / 2 ** 20)));
+}
+
+const benches: Record<string, () => Promise<void>> = { metrics, score, replay, 'replay-full': replayFull, models, http, generation, load };
 /** Run only when named: they take far longer than the rest. */
-const OPT_IN = new Set(['generation']);
+const OPT_IN = new Set(['generation', 'load']);
 
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches).filter((name) => !OPT_IN.has(name));
 for (const name of wanted) {

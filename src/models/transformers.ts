@@ -24,6 +24,7 @@ import { cacheRow, commonPrefixLength, gatherPast, type GatheredPast, type Promp
 import { CALL_OVERHEAD_TOKENS, lengthBatches } from './lengthBatches.ts';
 import { logSoftmaxAt, sliceRow, sumLogprobs } from './logitRows.ts';
 import { cutAtStop, envFlag, firstLine } from './providerText.ts';
+import { abandonBuild, discardEntry, entryProblem, finishBuild, optimisedGraphDir, optimisedGraphInputs, optimisedGraphKey, startBuild } from './optimisedGraph.ts';
 
 export { DEFAULT_MODEL, DEFAULT_MODEL_DTYPE };
 
@@ -59,6 +60,14 @@ export interface TransformersProviderOptions {
   prefixCacheTokens?: number;
   /** onnxruntime intra-op threads (default: onnxruntime's choice). */
   threads?: number;
+  /**
+   * Keep onnxruntime's optimised graph of the model (weights as external data) in the model cache folder at the first
+   * load and load it with graph optimisation off later. Default 'auto': for weights of 64 MiB or more, where
+   * optimising takes seconds (LOKAL_SAVE_OPTIMISED=1 always, =0 never).
+   */
+  saveOptimised?: boolean | 'auto';
+  /** Where the load lines go (default console.warn): `lokal: loaded …` once per load, and a line before a first optimisation. */
+  log?: (line: string) => void;
   /** Environment to read (default process.env); tests pass their own. */
   env?: Record<string, string | undefined>;
 }
@@ -110,6 +119,29 @@ interface LogitsSession {
   session: OrtSession;
   /** Cache inputs with their element type and [heads, dim]. */
   past: Array<{ name: string; type: 'float32' | 'float16'; heads: number; dim: number }>;
+}
+
+/** How a model was loaded: from its saved optimised graph, optimised now and saved, or from its files alone. */
+export type LoadReport =
+  | { kind: 'saved'; seconds: number; dir: string }
+  | { kind: 'optimised'; seconds: number; dir: string; rebuilt?: string }
+  | { kind: 'plain'; seconds: number };
+
+/** Weights from this size on get a saved optimised graph by default (smaller ones optimise in well under a second). */
+const SAVE_OPTIMISED_MIN_BYTES = 64 * 2 ** 20;
+
+/** Bytes of a model's graph file and its external data files. */
+function weightBytes(folder: string, modelFile: string): number {
+  const onnxDir = path.join(folder, 'onnx');
+  return readdirSync(onnxDir)
+    .filter((name) => name === modelFile || name.startsWith(`${modelFile}_data`) || name.startsWith(`${modelFile}.data`))
+    .reduce((sum, name) => sum + statSync(path.join(onnxDir, name)).size, 0);
+}
+
+/** The onnxruntime-node version transformers.js runs on (part of a saved graph's key). */
+function ortVersion(): string {
+  const versions = (env.backends.onnx as { versions?: Record<string, string> }).versions ?? {};
+  return versions.node ?? versions.common ?? 'unknown';
 }
 
 type ModelSource = { kind: 'local'; path: string } | { kind: 'hub'; id: string };
@@ -218,6 +250,9 @@ export class TransformersProvider implements ModelProvider {
   private readonly modelDir?: string;
   private readonly cacheDir?: string;
   private readonly allowRemote: boolean;
+  private readonly saveOptimised: boolean | 'auto';
+  /** How the last load went: from a saved optimised graph, optimised and saved, or plain (tests and benchmarks read it). */
+  loadReport?: LoadReport;
 
   constructor(
     readonly modelSpec: string,
@@ -227,6 +262,7 @@ export class TransformersProvider implements ModelProvider {
     this.modelDir = options.modelDir ?? vars.LOKAL_MODEL_DIR;
     this.cacheDir = options.cacheDir ?? vars.LOKAL_MODEL_CACHE;
     this.allowRemote = options.allowRemote ?? !(envFlag(vars.LOKAL_OFFLINE) || envFlag(vars.HF_HUB_OFFLINE));
+    this.saveOptimised = options.saveOptimised ?? (vars.LOKAL_SAVE_OPTIMISED === undefined || vars.LOKAL_SAVE_OPTIMISED.trim() === '' ? 'auto' : envFlag(vars.LOKAL_SAVE_OPTIMISED));
     this.options = {
       batchSize: 8,
       maxBatchLogits: 64 * 1024 * 1024,
@@ -296,13 +332,7 @@ export class TransformersProvider implements ModelProvider {
     const common = { revision: this.revision.startsWith('local-') ? 'main' : this.revision };
     try {
       const tokenizer = (await AutoTokenizer.from_pretrained(where, common)) as unknown as Tokenizer;
-      const sessionOptions = this.options.threads ? { intraOpNumThreads: this.options.threads } : undefined;
-      const model = (await AutoModelForCausalLM.from_pretrained(where, {
-        ...common,
-        dtype: this.dtype,
-        device: 'cpu',
-        ...(sessionOptions ? { session_options: sessionOptions } : {}),
-      })) as unknown as CausalLM;
+      const model = await this.loadModel(where, common);
       const eosRaw = model.generation_config?.eos_token_id ?? model.config.eos_token_id ?? tokenizer.eos_token_id;
       const eos = (Array.isArray(eosRaw) ? eosRaw : eosRaw == null ? [] : [eosRaw]).map(Number);
       const padId = Number(tokenizer.pad_token_id ?? eos[0] ?? 0);
@@ -311,6 +341,75 @@ export class TransformersProvider implements ModelProvider {
     } catch (error) {
       throw this.loadError(error);
     }
+  }
+
+  /** The folder holding config.json and the weights: the local folder, or a Hub model's download cache once it is there. */
+  private weightsFolder(): string | undefined {
+    if (this.source.kind === 'local') return this.source.path;
+    if (this.revision !== 'main' || !env.cacheDir) return undefined;
+    const folder = path.join(env.cacheDir, this.source.id);
+    return existsSync(path.join(folder, 'config.json')) ? folder : undefined;
+  }
+
+  /**
+   * The model's sessions: from the saved optimised graph when its entry matches (graph optimisation off), else from
+   * the model's own files, saving the optimised graph on the way. An entry that fails its checks or does not load is
+   * removed and rebuilt.
+   */
+  private async loadModel(where: string, common: { revision: string }): Promise<CausalLM> {
+    const log = this.options.log ?? ((line: string) => console.warn(line));
+    const name = `${PROVIDER}:${this.modelSpec}`;
+    const sessionOptions: Record<string, unknown> = this.options.threads ? { intraOpNumThreads: this.options.threads } : {};
+    const load = (from: string, extra: Record<string, unknown>) =>
+      AutoModelForCausalLM.from_pretrained(from, { ...common, dtype: this.dtype, device: 'cpu', session_options: { ...sessionOptions, ...extra } }) as unknown as Promise<CausalLM>;
+    const started = performance.now();
+    const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
+    const folder = this.saveOptimised ? this.weightsFolder() : undefined;
+    const modelFile = DTYPE_FILES.find(([d]) => d === this.dtype)![1];
+    const worthSaving = folder !== undefined && existsSync(path.join(folder, 'onnx', modelFile)) && (this.saveOptimised === true || weightBytes(folder, modelFile) >= SAVE_OPTIMISED_MIN_BYTES);
+    if (!folder || !worthSaving) {
+      const model = await load(where, {});
+      this.loadReport = { kind: 'plain', seconds: Number(seconds()) };
+      log(`lokal: loaded ${name} (${this.dtype}) in ${seconds()} s`);
+      return model;
+    }
+    const input = { modelFolder: folder, modelFile, dtype: this.dtype, ortVersion: ortVersion(), executionProvider: 'cpu', sessionOptions };
+    const inputs = optimisedGraphInputs(input);
+    const key = optimisedGraphKey(inputs);
+    const cacheRoot = path.resolve(this.cacheDir ?? env.cacheDir ?? path.join(folder, '.cache'));
+    const dir = optimisedGraphDir(cacheRoot, input);
+    let problem = entryProblem(dir, modelFile, key);
+    if (problem === undefined) {
+      try {
+        const model = await load(dir, { graphOptimizationLevel: 'disabled' });
+        this.loadReport = { kind: 'saved', seconds: Number(seconds()), dir };
+        log(`lokal: loaded ${name} (${this.dtype}) in ${seconds()} s from its saved optimised graph (${dir})`);
+        return model;
+      } catch (error) {
+        problem = `onnxruntime could not load it (${firstLine(error)})`;
+      }
+    }
+    if (problem !== 'absent') discardEntry(dir);
+    log(`lokal: optimising ${name} (${this.dtype}) for the first time${problem === 'absent' ? '' : ` (the saved graph was rebuilt: ${problem})`}; later runs load the saved graph from ${dir}`);
+    const build = startBuild(dir, input);
+    let model: CausalLM;
+    try {
+      model = await load(folder, build.sessionOptions);
+    } catch (error) {
+      abandonBuild(build);
+      throw error;
+    }
+    const optimiseMs = performance.now() - started;
+    try {
+      finishBuild(build, modelFile, key, inputs, optimiseMs);
+      this.loadReport = { kind: 'optimised', seconds: Number(seconds()), dir, rebuilt: problem === 'absent' ? undefined : problem };
+      log(`lokal: loaded ${name} (${this.dtype}) in ${seconds()} s, optimised for the first time (saved for later runs)`);
+    } catch (error) {
+      abandonBuild(build);
+      this.loadReport = { kind: 'plain', seconds: Number(seconds()) };
+      log(`lokal: loaded ${name} (${this.dtype}) in ${seconds()} s; its optimised graph could not be saved in ${dir}: ${firstLine(error)}`);
+    }
+    return model;
   }
 
   private loadError(error: unknown): ProviderError {

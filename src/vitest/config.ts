@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { ViteUserConfig } from 'vitest/config';
 import type { BenchmarkDefinition } from '../core/benchmark.ts';
 import type { SettingsTree } from '../core/settings.ts';
+import { runUsesLocalModel } from './localModelRun.ts';
 
 export interface LokalEvalsOptions {
   /** Eval files (default `evals/**\/*.eval.ts`). */
@@ -15,6 +16,11 @@ export interface LokalEvalsOptions {
   settings?: SettingsTree;
   /** Your own benchmarks (defineBenchmark) beside the built-in ones, for the reporter's roll-up. */
   benchmarks?: BenchmarkDefinition[];
+  /**
+   * Run every eval file in one worker without isolation, so all of them use one loaded model (default: when a model
+   * of the run is local, transformers: or llama:, the default model included; false keeps Vitest's isolated workers).
+   */
+  oneWorker?: boolean;
 }
 
 /** The reporters of an evals run: Vitest's default one and the lokal roll-up. */
@@ -44,6 +50,9 @@ export function lokalEvalsProjectTest(options: LokalEvalsOptions = {}) {
     runner: RUNNER_FILE,
     // Item tests are concurrent: this many model requests in flight per file.
     maxConcurrency: options.maxConcurrency ?? 16,
+    // A local model is held by its worker: one worker, files one after another without isolation, so the model is
+    // loaded once for the run (concurrency inside a file is what batches requests).
+    ...((options.oneWorker ?? runUsesLocalModel(options.settings, options.benchmarks)) ? { isolate: false, fileParallelism: false } : {}),
   };
 }
 

@@ -82,12 +82,14 @@ export class ModelPool {
   }
 }
 
-let workerPool: ModelPool | undefined;
+/** The pool's slot on globalThis: eval files run in one worker without isolation (lokalEvals) share it even when modules are evaluated again per file. */
+const POOL_SLOT = Symbol.for('vitest-lokal.workerModelPool');
 
-/** The worker's pool: shared by benchmarkSuite (which loads the model at collection) and the lokalModels fixture. */
+/** The worker's pool: shared by benchmarkSuite (which loads the model at collection) and the lokalModels fixture, across the files of the worker. */
 export function workerModelPool(): ModelPool {
-  workerPool ??= new ModelPool();
-  return workerPool;
+  const slot = globalThis as { [POOL_SLOT]?: ModelPool };
+  slot[POOL_SLOT] ??= new ModelPool();
+  return slot[POOL_SLOT];
 }
 
 /**

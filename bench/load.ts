@@ -1,0 +1,104 @@
+// `npm run bench -- load` (also part of `generation`): model load on the Qwen2.5-0.5B-shaped model in fresh
+// processes: the first load (optimised and saved), loads from the saved optimised graph and plain loads of the model
+// file, alternating by round; each process then answers a batch of items and ends by itself. Reports load seconds,
+// peak RSS and the time from the process's last line to its end (exit delay).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+
+export interface LoadRun {
+  kind: string;
+  loadSeconds: number;
+  loadRssMiB: number;
+  generateSeconds: number;
+  peakRssMiB: number;
+  exitDelaySeconds: number;
+}
+
+export interface LoadBenchResult {
+  items: number;
+  rounds: number;
+  first: LoadRun;
+  saved: LoadRun[];
+  plain: LoadRun[];
+  weightsMiB: number;
+  loadAverage: string;
+}
+
+/** One child process: its JSON line, and seconds from that line to the process's end. */
+function child(dir: string, cacheDir: string, save: 'on' | 'off', items: number, tokens: number): Promise<LoadRun> {
+  const tsx = path.join(repoRoot, 'node_modules/tsx/dist/cli.mjs');
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, [tsx, path.join(repoRoot, 'bench/loadChild.ts'), dir, cacheDir, save, String(items), String(tokens)], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    let lastLineAt = 0;
+    proc.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.endsWith('\n')) lastLineAt = performance.now();
+    });
+    proc.on('error', reject);
+    proc.on('close', (code) => {
+      const ended = performance.now();
+      const line = out.trim().split('\n').at(-1) ?? '';
+      if (code !== 0 || !line.startsWith('{')) return reject(new Error(`load child (${save}) exited ${code}: ${out.slice(-2000)}`));
+      resolve({ ...(JSON.parse(line) as Omit<LoadRun, 'exitDelaySeconds'>), exitDelaySeconds: (ended - lastLineAt) / 1000 });
+    });
+  });
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+export async function benchLoad(dir: string, weightsMiB: number, options: { rounds?: number; items?: number; tokens?: number } = {}): Promise<LoadBenchResult> {
+  const rounds = options.rounds ?? Number(process.env.BENCH_LOAD_ROUNDS ?? 2);
+  const items = options.items ?? 16;
+  const tokens = options.tokens ?? 16;
+  const loadAverage = (await import('node:os')).loadavg().map((x) => x.toFixed(1)).join(' ');
+  const cacheDir = mkdtempSync(path.join(tmpdir(), 'lokal-bench-load-'));
+  try {
+    const first = await child(dir, cacheDir, 'on', items, tokens);
+    if (first.kind !== 'optimised') throw new Error(`load: the first load was "${first.kind}", not optimised and saved`);
+    console.log(`load: first load (optimised and saved) ${first.loadSeconds.toFixed(1)} s, peak RSS ${first.peakRssMiB.toFixed(0)} MiB, exit ${first.exitDelaySeconds.toFixed(2)} s after the last line`);
+    const saved: LoadRun[] = [];
+    const plain: LoadRun[] = [];
+    for (let round = 0; round < rounds; round++) {
+      for (const way of round % 2 === 0 ? (['saved', 'plain'] as const) : (['plain', 'saved'] as const)) {
+        const run = await child(dir, cacheDir, way === 'saved' ? 'on' : 'off', items, tokens);
+        if (run.kind !== way) throw new Error(`load: a ${way} load reported "${run.kind}"`);
+        (way === 'saved' ? saved : plain).push(run);
+        console.log(`load: round ${round + 1}/${rounds}, ${way}: load ${run.loadSeconds.toFixed(1)} s, ${items} items in ${run.generateSeconds.toFixed(1)} s, peak RSS ${run.peakRssMiB.toFixed(0)} MiB, exit ${run.exitDelaySeconds.toFixed(2)} s after the last line`);
+      }
+    }
+    const result = { items, rounds, first, saved, plain, weightsMiB, loadAverage };
+    printLoadBench(result);
+    return result;
+  } finally {
+    rmSync(cacheDir, { recursive: true, force: true });
+  }
+}
+
+export function printLoadBench(r: LoadBenchResult): void {
+  const m = (runs: LoadRun[], key: keyof LoadRun) => median(runs.map((x) => x[key] as number));
+  console.log(
+    `load: medians of ${r.rounds} alternating round(s), load average at start ${r.loadAverage}; weights ${r.weightsMiB.toFixed(0)} MiB; ` +
+      `first ${r.first.loadSeconds.toFixed(1)} s; saved graph ${m(r.saved, 'loadSeconds').toFixed(1)} s vs plain ${m(r.plain, 'loadSeconds').toFixed(1)} s ` +
+      `(${(m(r.plain, 'loadSeconds') / m(r.saved, 'loadSeconds')).toFixed(2)}x); peak RSS of ${r.items} batched items ${m(r.saved, 'peakRssMiB').toFixed(0)} vs ${m(r.plain, 'peakRssMiB').toFixed(0)} MiB ` +
+      `(goal ≤ weights + 1024); exit after the last line ${m(r.saved, 'exitDelaySeconds').toFixed(2)} vs ${m(r.plain, 'exitDelaySeconds').toFixed(2)} s`,
+  );
+}
+
+/** Rows for bench/run.ts's summary table. */
+export function loadBenchRows(r: LoadBenchResult): Array<{ benchmark: string; subject: string; baseline: string; ratio: number; goal: string }> {
+  const m = (runs: LoadRun[], key: keyof LoadRun) => median(runs.map((x) => x[key] as number));
+  return [
+    { benchmark: 'model load, 494M Qwen2.5-0.5B shape fp32: saved optimised graph', subject: `${m(r.saved, 'loadSeconds').toFixed(1)} s`, baseline: `plain ${m(r.plain, 'loadSeconds').toFixed(1)} s (first, saving: ${r.first.loadSeconds.toFixed(1)} s)`, ratio: m(r.plain, 'loadSeconds') / m(r.saved, 'loadSeconds'), goal: '≤ 4 s on a quiet machine' },
+    { benchmark: `peak RSS, load + ${r.items} batched items`, subject: `${m(r.saved, 'peakRssMiB').toFixed(0)} MiB`, baseline: `plain ${m(r.plain, 'peakRssMiB').toFixed(0)} MiB`, ratio: m(r.plain, 'peakRssMiB') / m(r.saved, 'peakRssMiB'), goal: `≤ weights + 1 GB = ${(r.weightsMiB + 1024).toFixed(0)} MiB` },
+    { benchmark: 'process end after its last line', subject: `${m(r.saved, 'exitDelaySeconds').toFixed(2)} s`, baseline: `plain ${m(r.plain, 'exitDelaySeconds').toFixed(2)} s`, ratio: m(r.plain, 'exitDelaySeconds') / Math.max(m(r.saved, 'exitDelaySeconds'), 1e-3), goal: '≤ 1 s' },
+  ];
+}

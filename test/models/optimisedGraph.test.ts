@@ -1,0 +1,131 @@
+// The saved optimised graph (issue #21 §2): the first load keeps onnxruntime's optimised graph with its weights as
+// external data, later loads use it, and an entry that changed, is unreadable or was built under another key is
+// rebuilt. Answers are compared with a plain load of the model's own file (optimisation on, nothing saved).
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { writeTinyModel } from '../support/tinyModel.ts';
+import { TransformersProvider } from '../../src/models/transformers.ts';
+import type { GenerateRequest } from '../../src/models/types.ts';
+import { cpuFeatures, entryProblem, optimisedGraphDir, optimisedGraphInputs, optimisedGraphKey } from '../../src/models/optimisedGraph.ts';
+
+const root = mkdtempSync(path.join(tmpdir(), 'lokal-optimised-'));
+const model = path.join(root, 'tiny');
+const cache = path.join(root, 'cache');
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const requests: GenerateRequest[] = [
+  { prompt: 'D: Chi ha dipinto la Gioconda?\nR:', maxNewTokens: 6 },
+  { messages: [{ role: 'user', content: 'Ano ang kabisera ng Pilipinas?' }], maxNewTokens: 6 },
+];
+let expected: string[];
+
+/** Loads the model (saved graph on, cache in the test folder), answers the requests, closes it; returns what happened. */
+async function loadAndAnswer(options: { saveOptimised?: boolean | 'auto' } = { saveOptimised: true }) {
+  const lines: string[] = [];
+  const provider = new TransformersProvider(model, { env: {}, threads: 1, cacheDir: cache, log: (line) => lines.push(line), ...options });
+  try {
+    const answers = (await provider.generate(requests)).map((r) => r.text);
+    return { report: provider.loadReport!, lines, answers };
+  } finally {
+    await provider.close();
+  }
+}
+
+const entry = () => optimisedGraphDir(cache, { modelFolder: model, modelFile: 'model.onnx', dtype: 'fp32' });
+
+beforeAll(async () => {
+  writeTinyModel(model, { layers: 2, hidden: 64, heads: 4, kvHeads: 2, qkvBias: true, vocab: 400, seed: 11 });
+  // a second method: the model's own file, optimised in memory only
+  const plain = await loadAndAnswer({ saveOptimised: false });
+  expect(plain.report.kind).toBe('plain');
+  expected = plain.answers;
+  expect(existsSync(cache)).toBe(false);
+});
+
+describe('saved optimised graph', () => {
+  test('the first load optimises and saves the graph with external weights; the next load uses it and answers the same', async () => {
+    const first = await loadAndAnswer();
+    expect(first.report).toMatchObject({ kind: 'optimised', dir: entry() });
+    expect(first.lines[0]).toMatch(/^lokal: optimising transformers:.*tiny \(fp32\) for the first time; later runs load the saved graph from /);
+    expect(first.lines[1]).toMatch(/^lokal: loaded transformers:.*tiny \(fp32\) in \d+\.\d s, optimised for the first time/);
+    expect(first.answers).toEqual(expected);
+    const manifest = JSON.parse(readFileSync(path.join(entry(), 'manifest.json'), 'utf8'));
+    // the weights are outside the graph file: external data of at least the model's float weights
+    const data = path.join(entry(), 'onnx', 'model.onnx_data');
+    expect(manifest.data.bytes).toBe(statSync(data).size);
+    expect(statSync(data).size).toBeGreaterThan(statSync(path.join(entry(), 'onnx', 'model.onnx')).size);
+
+    const second = await loadAndAnswer();
+    expect(second.report).toMatchObject({ kind: 'saved', dir: entry() });
+    expect(second.lines).toHaveLength(1);
+    expect(second.lines[0]).toMatch(/from its saved optimised graph/);
+    expect(second.answers).toEqual(expected);
+  });
+
+  test('corrupted external data, a garbled graph or manifest, and a graph onnxruntime rejects are rebuilt, never used', async () => {
+    const corruptions: Array<[string, () => void, RegExp]> = [
+      ['external data overwritten', () => {
+        const fd = openSync(path.join(entry(), 'onnx', 'model.onnx_data'), 'r+');
+        writeSync(fd, Buffer.alloc(4096, 0x7f), 0, 4096, 0);
+        closeSync(fd);
+      }, /the external data changed/],
+      ['external data truncated', () => writeFileSync(path.join(entry(), 'onnx', 'model.onnx_data'), 'short'), /external data is missing or of another size/],
+      ['graph bytes changed', () => {
+        const graph = path.join(entry(), 'onnx', 'model.onnx');
+        const bytes = readFileSync(graph);
+        bytes[bytes.length >> 1] ^= 0xff;
+        writeFileSync(graph, bytes);
+      }, /the graph file changed/],
+      ['manifest garbled', () => writeFileSync(path.join(entry(), 'manifest.json'), '{"format": 1, "key": '), /manifest.json is unreadable/],
+      ['manifest removed', () => rmSync(path.join(entry(), 'manifest.json')), /no manifest/],
+      // the manifest agrees with the bytes, but onnxruntime cannot parse them: the load fails and the entry is rebuilt
+      ['graph replaced with garbage, manifest updated to match', () => {
+        const graph = path.join(entry(), 'onnx', 'model.onnx');
+        const garbage = Buffer.from('not an onnx model at all'.repeat(40));
+        writeFileSync(graph, garbage);
+        const manifestFile = path.join(entry(), 'manifest.json');
+        const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
+        manifest.graph.bytes = garbage.length;
+        manifest.graph.sha256 = createHashHex(garbage);
+        writeFileSync(manifestFile, JSON.stringify(manifest));
+      }, /onnxruntime could not load it/],
+    ];
+    for (const [what, corrupt, reason] of corruptions) {
+      corrupt();
+      const rebuilt = await loadAndAnswer();
+      expect(rebuilt.report.kind, what).toBe('optimised');
+      expect(rebuilt.report.kind === 'optimised' && rebuilt.report.rebuilt, what).toMatch(reason);
+      expect(rebuilt.lines[0], what).toMatch(/the saved graph was rebuilt/);
+      expect(rebuilt.answers, what).toEqual(expected);
+      expect(entryProblem(entry(), 'model.onnx', JSON.parse(readFileSync(path.join(entry(), 'manifest.json'), 'utf8')).key), what).toBeUndefined();
+    }
+  });
+
+  test('a changed model file (new modification time) or other session options invalidate the entry', async () => {
+    const before = await loadAndAnswer();
+    expect(before.report.kind).toBe('saved');
+    const file = path.join(model, 'onnx', 'model.onnx');
+    const later = new Date(statSync(file).mtimeMs + 5000);
+    utimesSync(file, later, later);
+    const after = await loadAndAnswer();
+    expect(after.report.kind === 'optimised' && after.report.rebuilt).toMatch(/built for another model file/);
+    expect(after.answers).toEqual(expected);
+
+    const input = { modelFolder: model, modelFile: 'model.onnx', dtype: 'fp32', ortVersion: '1.30.0', executionProvider: 'cpu' };
+    const key = (extra: object) => optimisedGraphKey(optimisedGraphInputs({ ...input, sessionOptions: {}, cpu: cpuFeatures(), ...extra }));
+    expect(key({})).toBe(key({}));
+    for (const change of [{ sessionOptions: { intraOpNumThreads: 2 } }, { dtype: 'fp16' }, { ortVersion: '1.29.0' }, { executionProvider: 'cuda' }, { cpu: 'another cpu' }])
+      expect(key(change), JSON.stringify(change)).not.toBe(key({}));
+  });
+
+  test("by default ('auto') a model this small is not saved: its optimisation is instant", async () => {
+    const small = await loadAndAnswer({ saveOptimised: 'auto' });
+    expect(small.report.kind).toBe('plain');
+    expect(small.lines).toEqual([expect.stringMatching(/^lokal: loaded transformers:.*tiny \(fp32\) in \d+\.\d s$/)]);
+  });
+});
+
+const createHashHex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');

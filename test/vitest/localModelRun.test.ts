@@ -1,0 +1,51 @@
+// Which runs share one worker (issue #21 §1): a local model anywhere in the run's settings (shared model, a
+// benchmark's own, the default) means one worker without isolation; remote and replay models keep Vitest's defaults.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { lokalEvalsProjectTest } from '../../src/vitest/config.ts';
+import { runUsesLocalModel } from '../../src/vitest/localModelRun.ts';
+
+const cwd = mkdtempSync(path.join(tmpdir(), 'lokal-local-run-'));
+afterAll(() => rmSync(cwd, { recursive: true, force: true }));
+
+describe('runUsesLocalModel', () => {
+  const local = (env: Record<string, string>, settings = {}) => runUsesLocalModel(settings, [], { cwd, env });
+
+  test('transformers:, llama: and the default model are local; openai: and replay: are not', () => {
+    expect(local({})).toBe(true);
+    expect(local({ LOKAL_MODEL: 'transformers:/models/tiny' })).toBe(true);
+    expect(local({ LOKAL_MODEL: 'llama:/models/tiny.gguf' })).toBe(true);
+    expect(local({ LOKAL_MODEL: 'openai:gpt-4o-mini' })).toBe(false);
+    expect(local({ LOKAL_MODEL: 'replay:predictions.jsonl' })).toBe(false);
+  });
+
+  test('a list, a benchmark of its own model, options and lokal.config.json count', () => {
+    expect(local({ LOKAL_MODEL: 'openai:a,transformers:/models/tiny' })).toBe(true);
+    expect(local({ LOKAL_MODEL: 'openai:a', LOKAL_KALAHI_MODEL: 'llama:/m.gguf' })).toBe(true);
+    expect(local({}, { model: 'replay:p.jsonl' })).toBe(false);
+    writeFileSync(path.join(cwd, 'lokal.config.json'), JSON.stringify({ model: 'openai:served' }));
+    expect(local({})).toBe(false);
+    expect(local({ LOKAL_MODEL: 'transformers:/models/tiny' })).toBe(true);
+    rmSync(path.join(cwd, 'lokal.config.json'));
+  });
+
+  test('settings that do not parse leave the decision to the defaults (the run reports the error)', () => {
+    expect(local({ LOKAL_LIMIT: 'many' })).toBe(false);
+  });
+});
+
+describe('lokalEvalsProjectTest', () => {
+  test('oneWorker: one worker, files one after another, no isolation; false keeps Vitest’s defaults', () => {
+    expect(lokalEvalsProjectTest({ oneWorker: true })).toMatchObject({ isolate: false, fileParallelism: false });
+    const isolated = lokalEvalsProjectTest({ oneWorker: false });
+    expect(isolated).not.toHaveProperty('isolate');
+    expect(isolated).not.toHaveProperty('fileParallelism');
+  });
+
+  test('by default it follows the run’s model', () => {
+    expect(lokalEvalsProjectTest({ settings: { model: 'transformers:/models/tiny' } })).toMatchObject({ isolate: false, fileParallelism: false });
+    expect(lokalEvalsProjectTest({ settings: { model: 'openai:served' } })).not.toHaveProperty('isolate');
+  });
+});

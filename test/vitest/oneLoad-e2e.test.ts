@@ -1,0 +1,40 @@
+// One load per run (issue #21 §1): a child `vitest run --project evals` of both eval files (MultiLoKo and Kalahi)
+// with one local model loads it once: the provider prints one `lokal: loaded` line per load, and both files pass.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { writeTinyModel } from '../support/tinyModel.ts';
+import { REPO_ROOT, runVitest } from './helpers.ts';
+
+const MULTILOKO = path.resolve(REPO_ROOT, '../shared/data/multiloko/benchmark_data.tar.xz.enc');
+const KALAHI = path.resolve(REPO_ROOT, '../shared/data/kalahi');
+const haveData = existsSync(MULTILOKO) && existsSync(path.join(KALAHI, 'filipino.csv'));
+
+const dir = mkdtempSync(path.join(tmpdir(), 'lokal-one-load-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe.skipIf(!haveData)('both eval files with transformers:<tiny model>', () => {
+  test('the model is loaded once for the run, and each file writes its results', async () => {
+    const model = path.join(dir, 'tiny');
+    writeTinyModel(model, { layers: 1, hidden: 32, vocab: 320, seed: 3 });
+    const output = path.join(dir, 'out');
+    const run = await runVitest(['run', '--project', 'evals', 'evals/multiloko.eval.ts', 'evals/kalahi.eval.ts'], {
+      LOKAL_MODEL: `transformers:${model}`,
+      LOKAL_MULTILOKO: MULTILOKO,
+      LOKAL_KALAHI: KALAHI,
+      LOKAL_LIMIT: '2',
+      LOKAL_CACHE: 'off',
+      LOKAL_OUTPUT: output,
+      LOKAL_BLEURT_MODEL: 'off',
+      LOKAL_BERTSCORE_MODEL: 'off',
+    });
+    const text = run.stdout + run.stderr;
+    expect(run.code, text.slice(-4000)).toBe(0);
+    expect(text).toMatch(/Test Files\s+2 passed/);
+    const loads = text.split('\n').filter((line) => line.includes(`lokal: loaded transformers:${model}`));
+    expect(loads, text.slice(-4000)).toHaveLength(1);
+    expect(Object.keys(JSON.parse(readFileSync(path.join(output, 'multiloko.json'), 'utf8')))).toContain('italian');
+    expect(JSON.parse(readFileSync(path.join(output, 'kalahi.json'), 'utf8')).benchmark).toBe('kalahi');
+  }, 300_000);
+});
