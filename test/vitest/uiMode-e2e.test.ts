@@ -28,6 +28,7 @@ const wrong = [...em].filter(([, v]) => v === 0).map(([k]) => k).sort();
 
 interface JsonTest {
   title: string;
+  fullName: string;
   ancestorTitles: string[];
   status: string;
   failureMessages: string[];
