@@ -1,6 +1,7 @@
 // The evals' test runner (Vitest's TestRunner, which 4.1 exports from 'vitest'): when a group's suite ends, its
 // aggregates go into the suite's meta, so the reporter can roll up from meta alone — also after `--shard` +
-// `--reporter=blob` + `--merge-reports`; and a suite's summary test, listed first, runs after its groups. Configure it as `runner: 'vitest-lokal/runner'` (lokalEvals does).
+// `--reporter=blob` + `--merge-reports`; and a suite's summary test, listed first, runs after its groups. Configure it
+// as `runner: 'vitest-lokal/runner'` (lokalEvals does).
 import type { RunnerTestSuite as Suite } from 'vitest';
 import { TestRunner } from 'vitest';
 import { findBenchmark } from '../benchmarks/index.ts';
