@@ -80,6 +80,8 @@ export interface ItemResult<Rec> {
   failures?: string[];
   /** An assertion run after the record is kept (strict mode's matcher), so a failed item still has its record. */
   assert?: () => void;
+  /** Set when the answer is wrong: its verdict line, the error of the item test in Vitest UI (unless LOKAL_STRICT is set). */
+  wrong?: string;
 }
 
 /** A group's gate test: the one-line summary and the gates judged on the group alone. */

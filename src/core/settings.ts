@@ -29,7 +29,7 @@ export const SHARED_SETTINGS_SHAPE = {
   model: MODEL_SETTING,
   /** First N items of each group (smoke runs). */
   limit: z.number().int().positive().optional(),
-  /** A wrong answer fails its item test. */
+  /** A wrong answer fails its item test (unset: only under `vitest --ui`, src/vitest/uiMode.ts). */
   strict: z.boolean().optional(),
   /** A replay item without a prediction: scored as '' and flagged (`empty`), or a failed test (`fail`). */
   missing: z.enum(['empty', 'fail']).optional(),

@@ -21,6 +21,7 @@ import { registerMatchers } from './matchers.ts';
 import './meta.ts';
 import { descendantTests, runnerState, type RunnerTaskLike } from './views.ts';
 import { declareSummary } from './summaryTest.ts';
+import { inUiMode, wrongAnswersFail } from './uiMode.ts';
 
 /** The name of each group's gate test. */
 export const GATE_TEST_NAME = 'gate';
@@ -35,6 +36,8 @@ interface SuiteJob {
   pool?: ModelPool;
   /** The model once built, so an item does not ask the pool again. */
   model?: LokalModel;
+  /** A wrong answer fails its item test with its verdict line (Vitest UI without a `strict` setting). */
+  wrongFails: boolean;
 }
 
 type LokalContext = Pick<TestContext, 'task' | 'annotate'> & { lokalModels: ModelPool };
@@ -75,6 +78,7 @@ async function runItem(job: SuiteJob, item: unknown, info: GroupInfo, { task, an
   }
   // Failures quote model output and dataset text: printed with control characters escaped.
   if (result.failures && result.failures.length > 0) throw new Error(result.failures.map(terminalLines).join('\n'));
+  if (job.wrongFails && result.wrong !== undefined) throw new Error(terminalLines(result.wrong));
 }
 
 /** describe() of the run's model for the results; undefined when it cannot be built (its item tests say why). */
@@ -187,7 +191,8 @@ export async function benchmarkSuite<Settings>(definition: BenchmarkDefinition<S
     return;
   }
   // Several models (LOKAL_MODEL=a,b): the plan (data loading) is shared, one describe per model, run one after another.
-  const jobs: SuiteJob[] = specs.map((spec) => ({ plan, definition, spec, modelOptions }));
+  const wrongFails = wrongAnswersFail(tree.strict, inUiMode());
+  const jobs: SuiteJob[] = specs.map((spec) => ({ plan, definition, spec, modelOptions, wrongFails }));
   for (const job of jobs) {
     // At collection, before any item asks the model: a cache that cannot be written would lose every answer.
     if (!job.spec.startsWith('replay:') && job.modelOptions.cache) requireCacheFile(job.modelOptions.cache.file, job.modelOptions.cache.mode);
@@ -222,13 +227,14 @@ export async function benchmarkSuite<Settings>(definition: BenchmarkDefinition<S
   if (jobs.length === 1) {
     // A listed model left out (a replay file without this benchmark's rows): the groups name the one that runs.
     const job = jobs[0]!;
-    for (const group of plan.groups) declareGroup(job, group.info.model === undefined || group.info.model === job.spec ? group : groupOfModel(group, job.spec));
+    // Listed first, run last (the lokal runner moves it behind the groups it sums up).
     declareSummary({ definition, settings, clauses });
+    for (const group of plan.groups) declareGroup(job, group.info.model === undefined || group.info.model === job.spec ? group : groupOfModel(group, job.spec));
   } else {
     for (const job of jobs) {
       describe(terminalText(job.spec), () => {
-        for (const group of plan.groups) declareGroup(job, groupOfModel(group, job.spec));
         declareSummary({ definition, settings, clauses, model: job.spec });
+        for (const group of plan.groups) declareGroup(job, groupOfModel(group, job.spec));
         afterAll(async () => {
           job.model = undefined;
           await job.pool?.release(job.spec, job.modelOptions);

@@ -33,6 +33,8 @@ function sibling(relative: string): string {
 /** The runner and reporter files: `vitest-lokal/runner` and `vitest-lokal/reporter`, located without a resolver. */
 export const RUNNER_FILE = sibling('./runner');
 export const REPORTER_FILE = sibling('../../reporters/lokal-reporter');
+/** The global setup telling the workers whether the run is shown in Vitest UI (wrong answers then fail). */
+export const UI_MODE_SETUP_FILE = sibling('./uiModeSetup');
 
 type Reporters = NonNullable<NonNullable<ViteUserConfig['test']>['reporters']>;
 
@@ -48,6 +50,8 @@ export function lokalEvalsProjectTest(options: LokalEvalsOptions = {}) {
     hookTimeout: options.testTimeout ?? 600_000,
     // Puts each group's aggregates into suite meta (survives --shard + blob + --merge-reports).
     runner: RUNNER_FILE,
+    // Under `--ui`, a wrong answer fails its item test (the workers cannot see `--ui` themselves).
+    globalSetup: [UI_MODE_SETUP_FILE],
     // Item tests are concurrent: this many model requests in flight per file.
     maxConcurrency: options.maxConcurrency ?? 16,
     // A local model is held by its worker: one worker, files one after another without isolation, so the model is

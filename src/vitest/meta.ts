@@ -14,6 +14,8 @@ declare module '@vitest/runner' {
     lokalAggregate?: GroupInfo;
     /** Item tests: requests answered by the model and from the response cache (not set for replay). */
     lokalCalls?: { model: number; cached: number };
+    /** Summary tests: listed first in their suite, run after its groups (the lokal runner moves them last). */
+    lokalSummary?: boolean;
     /** Any test: scores recorded by the lokal matchers (matcher metric → last value). */
     lokalScores?: Record<string, number>;
   }

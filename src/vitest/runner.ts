@@ -1,11 +1,13 @@
 // The evals' test runner (Vitest's TestRunner, which 4.1 exports from 'vitest'): when a group's suite ends, its
 // aggregates go into the suite's meta, so the reporter can roll up from meta alone — also after `--shard` +
-// `--reporter=blob` + `--merge-reports`. Configure it as `runner: 'vitest-lokal/runner'` (lokalEvals does).
+// `--reporter=blob` + `--merge-reports`; and a suite's summary test, listed first, runs after its groups. Configure it
+// as `runner: 'vitest-lokal/runner'` (lokalEvals does).
 import type { RunnerTestSuite as Suite } from 'vitest';
 import { TestRunner } from 'vitest';
 import { findBenchmark } from '../benchmarks/index.ts';
 import './meta.ts';
 import { descendantTests, groupTests, runnerState, type RunnerTaskLike } from './views.ts';
+import { runSummariesLast } from './summaryLast.ts';
 
 /** The aggregate of a group suite (the one whose direct child is a gate test); undefined for other suites. */
 export function groupAggregate(suite: { tasks: readonly RunnerTaskLike[] }): RunnerTaskLike['meta']['lokalGroup'] {
@@ -22,6 +24,12 @@ export function groupAggregate(suite: { tasks: readonly RunnerTaskLike[] }): Run
 }
 
 export default class LokalRunner extends TestRunner {
+  override async onBeforeRunSuite(suite: Suite): Promise<void> {
+    // Listed first (Vitest UI shows the roll-up on top), the summary test runs once the groups it sums up are done.
+    runSummariesLast(suite);
+    await super.onBeforeRunSuite(suite);
+  }
+
   override async onAfterRunSuite(suite: Suite): Promise<void> {
     if (suite.type === 'suite') {
       const aggregate = groupAggregate(suite as unknown as RunnerTaskLike & { tasks: RunnerTaskLike[] });

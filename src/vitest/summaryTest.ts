@@ -1,4 +1,5 @@
-// The benchmark's roll-up in Vitest UI: a `summary` test after every group of the eval file, whose annotation carries
+// The benchmark's roll-up in Vitest UI: a `summary` test listed before the groups of the eval file and run after them
+// (the lokal runner moves it behind them; Vitest UI lists tests in registration order), whose annotation carries
 // the reporter's tables as text and the chart as an SVG image attachment (Vitest UI shows `image/*` attachments inline
 // under the annotation; other types only as a download link).
 import type { TestContext } from 'vitest';
@@ -58,7 +59,7 @@ async function summaryTest(job: SummaryJob, { task, annotate }: Pick<TestContext
   await annotate(summary.text, SUMMARY_ANNOTATION, attachment);
 }
 
-/** Declares the summary test; call it after the groups' describes so it runs once they are done. */
+/** Declares the summary test; call it before the groups' describes: the lokal runner runs it once they are done. */
 export function declareSummary(job: SummaryJob): void {
-  test(SUMMARY_TEST_NAME, (context) => summaryTest(job, context));
+  test(SUMMARY_TEST_NAME, { meta: { lokalSummary: true } }, (context) => summaryTest(job, context));
 }

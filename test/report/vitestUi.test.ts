@@ -59,7 +59,8 @@ describe.skipIf(reason !== undefined)(reason ? `Vitest UI summary (skipped: ${re
         log += d;
         const started = /UI started at (http:\/\/\S+)/u.exec(log);
         if (started) url = started[1]!;
-        if (url && log.includes('Waiting for file changes')) resolve();
+        // "Waiting for …" after a green run, "Tests failed. Watching for …" after one with failed (wrong-answer) item tests.
+        if (url && /Waiting for file changes|Watching for file changes/u.test(log)) resolve();
       });
       child!.once('exit', (code) => reject(new Error(`vitest --ui exited (${code}) before its run was done\n${log.slice(-3000)}`)));
     });

@@ -133,11 +133,15 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
         itemKey,
       };
       const failures: string[] = [];
+      // MC1 = 0: the verdict line Vitest UI fails the prompt test with (src/vitest decides).
+      let wrong: string | undefined;
       if (config.tasks.includes('mc')) {
         try {
           record.mc = config.mcProtocol === 'letter' ? await measureKalahiLetter(model, row, itemKey, recordPrompts) : await measureKalahiMC(model, row, itemKey, recordPrompts);
           if (redact) redactMC(record.mc);
-          await context.annotate(`MC ${kalahiMCVerdict(record.mc)}`, record.mc.normalised.mc1 === 1 ? 'mc-correct' : 'mc-wrong');
+          const verdict = `MC ${kalahiMCVerdict(record.mc)}`;
+          await context.annotate(verdict, record.mc.normalised.mc1 === 1 ? 'mc-correct' : 'mc-wrong');
+          if (record.mc.normalised.mc1 !== 1) wrong = verdict;
           if (settings.strict && record.mc.normalised.mc1 !== 1) {
             const preferred = record.mc.preferred;
             const best = redact ? redactedText(row.bestAnswer) : row.bestAnswer;
@@ -164,7 +168,7 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
       if (redact) {
         record.topic = redactedText(record.topic);
       }
-      return { record, failures: failures.length > 0 ? [`${name}: ${failures.join('; ')}`] : [] };
+      return { record, failures: failures.length > 0 ? [`${name}: ${failures.join('; ')}`] : [], ...(wrong === undefined ? {} : { wrong }) };
     },
     judgeGroup: (aggregate) => variantVerdict(aggregate, gates),
     async close() {

@@ -174,7 +174,9 @@ export async function prepareMultiLoKo(settings: MultiLoKoSettings, clauses: Par
       if (redact) redactRecord(record);
       record.verdict = verdictLine(record);
       await context.annotate(record.verdict, record.missing ? 'missing' : record.scores.em === 1 ? 'correct' : 'wrong');
-      if (!settings.strict) return { record };
+      // Vitest UI fails a wrong answer with this line (src/vitest decides; strict mode fails it below in any runner).
+      const wrong = record.scores.em === 1 ? undefined : record.verdict;
+      if (!settings.strict) return wrong === undefined ? { record } : { record, wrong };
       if (answer.missing) return { record, failures: [`strict mode: no prediction for ${itemKey}`] };
       // The matcher's message quotes the answer and the targets: redacted, the verdict line says it instead.
       if (redact) return record.scores.em === 1 ? { record } : { record, failures: [`strict mode: wrong answer for ${itemKey}: ${record.verdict}`] };
