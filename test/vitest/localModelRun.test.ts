@@ -11,7 +11,7 @@ const cwd = mkdtempSync(path.join(tmpdir(), 'lokal-local-run-'));
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
 describe('runUsesLocalModel', () => {
-  const local = (env: Record<string, string>, settings = {}) => runUsesLocalModel(settings, [], { cwd, env });
+  const local = (env: Record<string, string>, settings = {}) => runUsesLocalModel(settings, { cwd, env });
 
   test('transformers:, llama: and the default model are local; openai: and replay: are not', () => {
     expect(local({})).toBe(true);
@@ -31,8 +31,18 @@ describe('runUsesLocalModel', () => {
     rmSync(path.join(cwd, 'lokal.config.json'));
   });
 
-  test('settings that do not parse leave the decision to the defaults (the run reports the error)', () => {
-    expect(local({ LOKAL_LIMIT: 'many' })).toBe(false);
+  test('a config file that does not parse is left out (the run reports the error later)', () => {
+    writeFileSync(path.join(cwd, 'lokal.config.json'), '{"model": "openai:served",');
+    expect(local({ LOKAL_MODEL: 'openai:a' })).toBe(false);
+    expect(local({})).toBe(true);
+    rmSync(path.join(cwd, 'lokal.config.json'));
+  });
+
+  test('a benchmark section of options or the config file with a local model of its own counts', () => {
+    expect(local({ LOKAL_MODEL: 'openai:a' }, { kalahi: { model: 'transformers:/models/tiny' } })).toBe(true);
+    writeFileSync(path.join(cwd, 'lokal.config.json'), JSON.stringify({ model: 'openai:served', multiloko: { model: 'llama:/m.gguf' } }));
+    expect(local({})).toBe(true);
+    rmSync(path.join(cwd, 'lokal.config.json'));
   });
 });
 
