@@ -4,7 +4,7 @@
 // declarations, JSON blocks are read as lokal.config.json, each line of a shell block is run by `sh` in the project
 // and judged by the one COMMANDS entry that matches it, and output blocks are compared with what those commands
 // printed. A block that cannot run here is listed in ALLOWANCES with the reason; any other block fails the test.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -14,42 +14,7 @@ import { subsetLanguage } from '../../src/benchmarks/multiloko/names.ts';
 import { MULTILOKO_SETTINGS } from '../../src/benchmarks/multiloko/settings.ts';
 import { resolveSettingsTree } from '../../src/core/settings.ts';
 import { installedProject, REPO_ROOT, shellInProject, type ShellRun } from '../support/installedPackage.ts';
-
-export interface CodeBlock {
-  /** Path relative to the repository, e.g. `docs/report.md`. */
-  file: string;
-  /** 1-based line of the opening fence. */
-  line: number;
-  /** The fence's info string: `sh`, `ts`, `json`, or '' for output. */
-  lang: string;
-  text: string;
-  /** The last non-empty line before the fence (where a file name for the block is given). */
-  intro: string;
-}
-
-/** The documentation pages: README.md, then docs/*.md in name order. */
-export function documentationPages(): string[] {
-  return ['README.md', ...readdirSync(path.join(REPO_ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
-}
-
-/** The fenced blocks of one Markdown file (fences may be indented, inside a list item). */
-export function codeBlocks(file: string, markdown: string): CodeBlock[] {
-  const lines = markdown.split('\n');
-  const blocks: CodeBlock[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const open = /^( *)```(\S*)\s*$/u.exec(lines[i]!);
-    if (!open) continue;
-    const indent = open[1]!.length;
-    const body: string[] = [];
-    let j = i + 1;
-    while (j < lines.length && !/^ *```\s*$/u.test(lines[j]!)) body.push(lines[j++]!.slice(indent));
-    if (j === lines.length) throw new Error(`${file}:${i + 1}: a code fence that is never closed`);
-    const intro = lines.slice(0, i).reverse().find((l) => l.trim() !== '') ?? '';
-    blocks.push({ file, line: i + 1, lang: open[2]!, text: body.join('\n'), intro: intro.trim() });
-    i = j;
-  }
-  return blocks;
-}
+import { codeBlocks, documentationPages, type CodeBlock } from './markdown.ts';
 
 /** Blocks that cannot run in this test, each with the reason; matched by file and the block's first line. */
 const ALLOWANCES: Array<{ file: string; firstLine: string; reason: string; checkedBy?: { test: string; holds: string } }> = [

@@ -64,7 +64,13 @@ export async function builtPackage(timeoutMs = 600_000): Promise<string> {
     try {
       mkdirSync(lock);
     } catch {
-      const holder = Number(readFileSync(path.join(lock, 'pid'), { encoding: 'utf8', flag: 'a+' }) || 0);
+      // The builder's pid (absent for a moment after its mkdir, or gone with the lock when it finished).
+      let holder = 0;
+      try {
+        holder = Number(readFileSync(path.join(lock, 'pid'), 'utf8')) || 0;
+      } catch {
+        holder = 0;
+      }
       if (holder && !alive(holder)) rmSync(lock, { recursive: true, force: true });
       if (Date.now() - started > timeoutMs) throw new Error(`waited ${timeoutMs} ms for the build in ${folder} (lock ${lock})`);
       await new Promise((r) => setTimeout(r, 500));
