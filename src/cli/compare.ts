@@ -37,7 +37,7 @@ export async function compareCommand(argv: string[]): Promise<number> {
   const output = values['no-html'] ? undefined : (values.output ?? 'compare.html');
   if (output && (await stat(output).catch(() => undefined))?.isDirectory()) throw new Error(`--output ${output}: is a folder (EISDIR); give a file name`);
   // A run given as a folder is read for its multiloko.json / kalahi.json.
-  await checkOutputPath('lokal compare', output, positionals.map((source) => ({ path: source, role: 'a run being compared', folder: /^(?:multiloko|kalahi)\.json$/iu })));
+  await checkOutputPath('lokal compare', output, positionals.map((source) => ({ path: source, role: 'a run being compared', folder: /\.json$/iu })));
   const { readRunResults } = await import('../report/index.ts');
   const runs = positionals.map((source, i) => {
     let results;
@@ -47,7 +47,7 @@ export async function compareCommand(argv: string[]): Promise<number> {
       const code = (error as NodeJS.ErrnoException).code;
       throw new Error(`${source}: cannot be read as a results file or folder (${code ?? (error as Error).message.split('\n')[0]})`);
     }
-    if (!results.multiloko && !results.kalahi) throw new Error(`${source}: holds neither multiloko.json nor kalahi.json`);
+    if (!results.multiloko && !results.kalahi && !results.others) throw new Error(`${source}: holds neither multiloko.json, kalahi.json nor a benchmark's results in the groups layout`);
     return { label: runLabel(i, results as Parameters<typeof runLabel>[1], source), source, results };
   });
   const { readConfigEnv } = await import('../core/settings.ts');
