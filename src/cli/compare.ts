@@ -7,7 +7,8 @@ import { terminalLines } from '../core/terminalText.ts';
 import { checkOutputPath } from './output.ts';
 
 export const COMPARE_USAGE = `usage: lokal compare <results.json|results folder> <results.json|folder>... [-o compare.html] [--no-html] [--allow <field,…>]
-  2 to 10 runs (a run's multiloko.json, kalahi.json, \`lokal score\` output, or the folder holding them); the first is
+  2 to 10 runs (a run's multiloko.json, kalahi.json, a dataset benchmark's <name>.json, \`lokal score\` output, or
+  the folder holding them); the first is
   the reference: every other run is compared with it on the items both hold by the baseline gate's tests (McNemar's
   exact test for 0/1 scores of independent items, a paired cluster bootstrap otherwise, Holm-adjusted with the pooled
   figures). Prints the side-by-side table and writes the HTML report
@@ -18,8 +19,8 @@ export const COMPARE_USAGE = `usage: lokal compare <results.json|results folder>
 `;
 
 /** Run labels for tables and the chart legend: `#2 <model>`, the model taken from the results where they record it. */
-export function runLabel(index: number, results: { multiloko?: { summary?: { model?: unknown } }; kalahi?: { variants?: Record<string, { model?: unknown }> } }, source: string): string {
-  const model = results.multiloko?.summary?.model ?? Object.values(results.kalahi?.variants ?? {})[0]?.model;
+export function runLabel(index: number, results: { multiloko?: { summary?: { model?: unknown } }; kalahi?: { variants?: Record<string, { model?: unknown }> }; others?: Array<{ model?: unknown }> }, source: string): string {
+  const model = results.multiloko?.summary?.model ?? Object.values(results.kalahi?.variants ?? {})[0]?.model ?? results.others?.[0]?.model;
   return `#${index + 1} ${typeof model === 'string' && model !== '' ? model : path.basename(source)}`;
 }
 
