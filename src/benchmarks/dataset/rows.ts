@@ -54,27 +54,27 @@ export async function dataFiles(location: string): Promise<string[]> {
   return names.map((n) => path.join(location, n));
 }
 
-const textValue = z.union([z.string(), z.number(), z.boolean()]);
+const textValue = z.union([z.string(), z.number(), z.boolean()], { error: 'expected a string, a number or a boolean (the prompt template names it)' });
 
 /** The schema of one row: the id, the targets, the group and the template's fields, any other field as it is. */
 function rowSchema(fields: RowFields, csv: boolean) {
   const targets = csv
     ? z.string().transform((cell) => (fields.separator ? cell.split(fields.separator) : [cell]).map((t) => t.trim()).filter((t) => t !== ''))
-    : z.union([z.string().transform((t) => [t]), z.array(z.string())]);
+    : z.union([z.string().transform((t) => [t]), z.array(z.string())], { error: 'expected a string or a list of strings' });
   const shape: Record<string, z.ZodType> = {
-    [fields.id]: csv ? z.string().min(1, 'an empty id') : z.union([z.string().min(1, 'an empty id'), z.number().int('an integer or a string')]),
+    [fields.id]: csv ? z.string().min(1, 'an empty id') : z.union([z.string().min(1, 'an empty id'), z.number().int('an integer or a string')], { error: 'expected a string or an integer' }),
     [fields.targets]: targets.pipe(z.array(z.string()).min(1, 'no accepted answer (expected a string or a non-empty list of strings)')),
   };
-  if (fields.groupBy) shape[fields.groupBy] = z.union([z.string().min(1, 'an empty group'), z.number()]);
+  if (fields.groupBy) shape[fields.groupBy] = z.union([z.string().min(1, 'an empty group'), z.number()], { error: 'expected a string or a number' });
   for (const slot of fields.slots) if (!(slot in shape)) shape[slot] = textValue;
   return z.looseObject(shape);
 }
 
-/** A zod issue as a DataError at `line` of `file`. */
-function rowError(file: string, line: number, error: z.ZodError): DataError {
+/** A zod issue as a DataError at `line` of `file`; a field the row lacks is "missing". */
+function rowError(file: string, line: number, value: Record<string, unknown>, error: z.ZodError): DataError {
   const issue = error.issues[0]!;
   const field = issue.path.map(String).join('.') || undefined;
-  const missing = issue.code === 'invalid_type' && /received undefined/u.test(issue.message);
+  const missing = issue.path.length === 1 && value[String(issue.path[0])] === undefined;
   return new DataError(file, missing ? 'missing' : issue.message, { line, ...(field ? { field } : {}), code: 'invalid-record' });
 }
 
@@ -91,7 +91,7 @@ function jsonlItems(text: string, file: string, fields: RowFields): DatasetItem[
     const value = parseJsonLine(raw, file, line);
     if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new DataError(file, 'expected a JSON object per line', { line, code: 'invalid-record' });
     const parsed = schema.safeParse(value);
-    if (!parsed.success) throw rowError(file, line, parsed.error);
+    if (!parsed.success) throw rowError(file, line, value as Record<string, unknown>, parsed.error);
     items.push(item(parsed.data as Record<string, unknown>, fields, file, line));
   }
   return items;
@@ -117,7 +117,7 @@ function csvItems(text: string, file: string, fields: RowFields): DatasetItem[] 
     const line = info.lines - (raw.match(/\n/gu) ?? []).length + (raw.endsWith('\n') ? 1 : 0);
     const value = Object.fromEntries(header.map((h, i) => [h, record[i]]));
     const parsed = schema.safeParse(value);
-    if (!parsed.success) throw rowError(file, line, parsed.error);
+    if (!parsed.success) throw rowError(file, line, value as Record<string, unknown>, parsed.error);
     items.push(item(parsed.data as Record<string, unknown>, fields, file, line));
   }
   return items;
