@@ -71,6 +71,14 @@ function readmeInstallBlocks(): string[][] {
   return blocks.slice(0, 2);
 }
 
+/** The code blocks of docs/benchmarks.md in a language (`sh`: each block's lines). */
+function docsBlocks(language: string): string[] {
+  const text = readFileSync(path.join(REPO_ROOT, 'docs', 'benchmarks.md'), 'utf8');
+  return [...text.matchAll(new RegExp(`\`\`\`${language}\n([\\s\\S]*?)\`\`\``, 'gu'))].map((m) => m[1]!);
+}
+const docsShellBlocks = () => docsBlocks('sh').map((block) => block.split('\n').filter((line) => line.trim() !== ''));
+const docsTypeScriptBlocks = () => docsBlocks('ts');
+
 /** A README command as [env, program, args]: leading NAME=value words are its environment. */
 function parseCommand(command: string): { env: Record<string, string>; program: string; args: string[] } {
   const words = command.split(/\s+/u);
@@ -300,7 +308,18 @@ describe.skipIf(problem !== undefined)(problem ? `the packed package (skipped: $
 
   test('the shipped dataset example (examples/capitals, 10 questions): type-checked, run on its replay file with its tests, gates, table, results, report section and step summary; then a 5-item drop against it as a baseline is "too few items to tell"', async () => {
     setUp();
-    copyExample();
+    // docs/benchmarks.md's commands as written: copy the example, run it on its replay file (this test's output
+    // folder, gates and step summary added by environment), write a replay file of one's own.
+    const [copyAndRun, replayRows] = docsShellBlocks();
+    expect(copyAndRun).toEqual(['cp -r node_modules/vitest-lokal/examples/capitals .', 'LOKAL_MODEL=replay:capitals/answers.jsonl npx vitest run --config capitals/vitest.config.ts']);
+    const copied = await run('sh', ['-c', copyAndRun![0]!], project);
+    expect(copied.code, show(copied)).toBe(0);
+    const written = await run('sh', ['-c', replayRows![0]!], project);
+    expect(written.code, show(written)).toBe(0);
+    expect(readFileSync(path.join(project, 'my-answers.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line))).toEqual([
+      { language: 'capitals', id: 1, prediction: 'Rome' },
+      { language: 'capitals', id: 2, prediction: 'Paris' },
+    ]);
     // The example as a user's strict project checks it (with the .ts imports its files use).
     writeFileSync(path.join(project, 'tsconfig.capitals.json'), `${JSON.stringify({ compilerOptions: { ...USER_TSCONFIG.compilerOptions, allowImportingTsExtensions: true }, include: ['capitals'] }, null, 2)}\n`);
     const tsc = await run('npx', ['tsc', '--noEmit', '-p', 'tsconfig.capitals.json'], project);
@@ -308,8 +327,7 @@ describe.skipIf(problem !== undefined)(problem ? `the packed package (skipped: $
 
     const output = path.join(work, 'capitals-results');
     const summary = path.join(work, 'capitals-summary.md');
-    const first = await run('npx', ['vitest', 'run', '--config', 'capitals/vitest.config.ts'], project, {
-      LOKAL_MODEL: 'replay:capitals/answers.jsonl',
+    const first = await run('sh', ['-c', copyAndRun![1]!], project, {
       LOKAL_OUTPUT: output,
       LOKAL_THRESHOLDS: 'capitals.em>=0.9,capitals.asia.f1>=0.9',
       GITHUB_STEP_SUMMARY: summary,
@@ -351,6 +369,8 @@ describe.skipIf(problem !== undefined)(problem ? `the packed package (skipped: $
     // One deliberate mistake: the package's types are real (not any), so exactly this line fails.
     mkdirSync(path.join(project, 'typecheck'), { recursive: true });
     writeFileSync(path.join(project, 'typecheck', 'probe.ts'), "import { lokalEvals } from 'vitest-lokal/config';\nexport const include: string = lokalEvals().include;\n");
+    // docs/benchmarks.md's TypeScript blocks (a dataset definition, a whole defineBenchmark with a matcher) compile.
+    docsTypeScriptBlocks().forEach((block, i) => writeFileSync(path.join(project, 'typecheck', `docs-benchmarks-${i + 1}.ts`), block));
     // zod comes with the package: a settings shape of one's own needs no install of it.
     writeFileSync(path.join(project, 'typecheck', 'zod.ts'), "import { z } from 'vitest-lokal';\nexport const shape = { greeting: z.string().optional() };\n");
     // The benchmarks' matchers are typed on Vitest's expect once vitest-lokal/vitest is imported (no error here).
