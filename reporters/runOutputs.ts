@@ -3,10 +3,11 @@
 // GITHUB_STEP_SUMMARY names. The report modules (vega) load only in runs that write a report, preloaded while the tests run.
 import path from 'node:path';
 import { appendFileOrRestore } from '../src/core/io.ts';
+import { isGroupsResults } from '../src/report/groupsResults.ts';
 import type { ReportInput, RunResults } from '../src/report/types.ts';
 
 export interface RunOutputsOptions {
-  /** Results texts of this run, by benchmark name (only `multiloko` and `kalahi` have a report section). */
+  /** Results texts of this run, by benchmark name (MultiLoKo, Kalahi and results in the groups layout have a report section). */
   results: ReadonlyMap<string, string>;
   /** What some of those texts are the JSON of, by benchmark name (used instead of parsing the text). */
   objects?: ReadonlyMap<string, object>;
@@ -37,7 +38,7 @@ export function reportPath(report: string | undefined, root: string, output: str
   return path.resolve(root, report ?? path.join(output, 'report.html'));
 }
 
-/** The results texts written, as the report's input (only MultiLoKo and Kalahi have a report section). */
+/** The results texts written, as the report's input (MultiLoKo, Kalahi, and any benchmark's results in the groups layout). */
 export function runResults(results: ReadonlyMap<string, string>, objects?: ReadonlyMap<string, object>): RunResults {
   const out: RunResults = {};
   const read = (name: string) => {
@@ -48,6 +49,8 @@ export function runResults(results: ReadonlyMap<string, string>, objects?: Reado
   const kalahi = read('kalahi');
   if (multiloko !== undefined) out.multiloko = multiloko as RunResults['multiloko'];
   if (kalahi !== undefined) out.kalahi = kalahi as RunResults['kalahi'];
+  const others = [...results.keys()].filter((name) => name !== 'multiloko' && name !== 'kalahi').map(read).filter(isGroupsResults);
+  if (others.length > 0) out.others = others;
   return out;
 }
 
@@ -58,7 +61,7 @@ export function runResults(results: ReadonlyMap<string, string>, objects?: Reado
 export async function writeRunOutputs(options: RunOutputsOptions): Promise<RunOutputs> {
   const { log } = options;
   const run = runResults(options.results, options.objects);
-  if (!run.multiloko && !run.kalahi) return {};
+  if (!run.multiloko && !run.kalahi && !run.others) return {};
   const report = await import('../src/report/index.ts');
   const input: ReportInput = { ...run };
   if (options.baseline) {

@@ -7,7 +7,8 @@ import { terminalLines } from '../core/terminalText.ts';
 import { checkOutputPath } from './output.ts';
 
 export const COMPARE_USAGE = `usage: lokal compare <results.json|results folder> <results.json|folder>... [-o compare.html] [--no-html] [--allow <field,…>]
-  2 to 10 runs (a run's multiloko.json, kalahi.json, \`lokal score\` output, or the folder holding them); the first is
+  2 to 10 runs (a run's multiloko.json, kalahi.json, a dataset benchmark's <name>.json, \`lokal score\` output, or
+  the folder holding them); the first is
   the reference: every other run is compared with it on the items both hold by the baseline gate's tests (McNemar's
   exact test for 0/1 scores of independent items, a paired cluster bootstrap otherwise, Holm-adjusted with the pooled
   figures). Prints the side-by-side table and writes the HTML report
@@ -18,8 +19,8 @@ export const COMPARE_USAGE = `usage: lokal compare <results.json|results folder>
 `;
 
 /** Run labels for tables and the chart legend: `#2 <model>`, the model taken from the results where they record it. */
-export function runLabel(index: number, results: { multiloko?: { summary?: { model?: unknown } }; kalahi?: { variants?: Record<string, { model?: unknown }> } }, source: string): string {
-  const model = results.multiloko?.summary?.model ?? Object.values(results.kalahi?.variants ?? {})[0]?.model;
+export function runLabel(index: number, results: { multiloko?: { summary?: { model?: unknown } }; kalahi?: { variants?: Record<string, { model?: unknown }> }; others?: Array<{ model?: unknown }> }, source: string): string {
+  const model = results.multiloko?.summary?.model ?? Object.values(results.kalahi?.variants ?? {})[0]?.model ?? results.others?.[0]?.model;
   return `#${index + 1} ${typeof model === 'string' && model !== '' ? model : path.basename(source)}`;
 }
 
@@ -37,7 +38,7 @@ export async function compareCommand(argv: string[]): Promise<number> {
   const output = values['no-html'] ? undefined : (values.output ?? 'compare.html');
   if (output && (await stat(output).catch(() => undefined))?.isDirectory()) throw new Error(`--output ${output}: is a folder (EISDIR); give a file name`);
   // A run given as a folder is read for its multiloko.json / kalahi.json.
-  await checkOutputPath('lokal compare', output, positionals.map((source) => ({ path: source, role: 'a run being compared', folder: /^(?:multiloko|kalahi)\.json$/iu })));
+  await checkOutputPath('lokal compare', output, positionals.map((source) => ({ path: source, role: 'a run being compared', folder: /\.json$/iu })));
   const { readRunResults } = await import('../report/index.ts');
   const runs = positionals.map((source, i) => {
     let results;
@@ -47,7 +48,7 @@ export async function compareCommand(argv: string[]): Promise<number> {
       const code = (error as NodeJS.ErrnoException).code;
       throw new Error(`${source}: cannot be read as a results file or folder (${code ?? (error as Error).message.split('\n')[0]})`);
     }
-    if (!results.multiloko && !results.kalahi) throw new Error(`${source}: holds neither multiloko.json nor kalahi.json`);
+    if (!results.multiloko && !results.kalahi && !results.others) throw new Error(`${source}: holds neither multiloko.json, kalahi.json nor a benchmark's results in the groups layout`);
     return { label: runLabel(i, results as Parameters<typeof runLabel>[1], source), source, results };
   });
   const { readConfigEnv } = await import('../core/settings.ts');

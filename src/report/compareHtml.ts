@@ -52,6 +52,10 @@ ${c.kalahi ? html`<section id="kalahi"><h2>Kalahi</h2>
 ${sideBySide(c.kalahi.figures, c.labels, 3, 1, 'compare-kalahi')}
 ${c.kalahi.tests.map((t, i) => (t ? html`<h3>${c.labels[i]!} against ${c.labels[0]!}</h3>${comparisonTable(t.rows, undefined, { scale: 1, digits: 3, unit: '' }, `compare-kalahi-${i + 1}`)}` : ''))}
 </section>` : ''}
+${(c.groups ?? []).map((g) => html`<section id="compare-${g.benchmark}" data-benchmark="${g.benchmark}"><h2>${g.title}</h2>
+${sideBySide(g.rows, c.labels, 3, 1, `compare-${g.benchmark}-groups`)}
+<p class="note">Δ on the first figure: this run − #1 on the items both hold, by the baseline gate's paired tests, Holm-adjusted across the groups and their pool.</p>
+</section>`)}
 </main>
 <footer><p>Made by vitest-lokal (<code>lokal compare</code>); chart by Vega-Lite, rendered to SVG when this file was written. This file loads and runs nothing.</p></footer>`;
   const csp = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";

@@ -6,6 +6,7 @@ import { compareKalahi, compareMultiLoKo, type Comparison, type KalahiComparison
 import { KALAHI_METRICS, kalahiView, type KalahiView } from './kalahi.ts';
 import { multilokoView, type MultiLoKoView } from './multiloko.ts';
 import type { RunResults } from './types.ts';
+import { compareGroupsRuns, type GroupsComparison } from './compareGroups.ts';
 import { mcProtocolMismatch, recordedMCProtocol } from '../benchmarks/kalahi/protocol.ts';
 
 export const MIN_RUNS = 2;
@@ -31,6 +32,8 @@ export interface RunsComparison {
   labels: string[];
   multiloko?: { views: Array<MultiLoKoView | undefined>; languages: FigureRow[]; pooled: Array<Comparison | undefined>; tests: Array<MultiLoKoComparison | undefined> };
   kalahi?: { views: Array<KalahiView | undefined>; figures: FigureRow[]; tests: Array<KalahiComparison | undefined> };
+  /** Benchmarks in the groups layout (dataset benchmarks). */
+  groups?: GroupsComparison[];
 }
 
 /** Each run's Kalahi MC1 came from the first run's protocol (kalahi.json `mc_protocol`), else one line naming the field. */
@@ -89,6 +92,8 @@ export function compareRuns(runs: readonly LabelledRun[], confidence = 0.95): Ru
     }
     out.kalahi = { views, figures, tests };
   }
+  const groups = compareGroupsRuns(runs);
+  if (groups.length > 0) out.groups = groups;
   return out;
 }
 
@@ -122,6 +127,10 @@ export function compareRunsText(runs: readonly LabelledRun[], c: RunsComparison)
   if (c.kalahi) {
     lines.push('', 'Kalahi · per variant · Δ vs #1 on the prompts both runs hold (the baseline gate’s tests: McNemar exact for 0/1 figures of independent prompts, paired cluster bootstrap otherwise), Holm-adjusted (* p < 0.05)');
     lines.push(...figureTable(c.kalahi.figures, c.labels, 3, 1));
+  }
+  for (const g of c.groups ?? []) {
+    lines.push('', `${g.title} · per group · Δ vs #1 on the first figure over the items both runs hold (the baseline gate’s tests), Holm-adjusted (* p < 0.05)`);
+    lines.push(...figureTable(g.rows, c.labels, 3, 1));
   }
   return lines;
 }

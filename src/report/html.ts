@@ -11,6 +11,7 @@ import { KALAHI_METRICS, kalahiView, type KalahiFigures, type KalahiPrompt, type
 import { multilokoView, type Effect, type GateRow, type MultiLoKoItem, type MultiLoKoView, type Verdict } from './multiloko.ts';
 import type { ReportInput } from './types.ts';
 import { cellText } from './cellText.ts';
+import { groupsSection, sectionId } from './groupsHtml.ts';
 
 const DASH = '–';
 
@@ -310,12 +311,14 @@ function missingGroups(results: unknown): string[] {
  */
 function verdictBlock(input: ReportInput, ml: MultiLoKoView | undefined, ka: KalahiView | undefined): Html {
   const missing = [...missingGroups(input.multiloko).map((g) => `MultiLoKo ${g}`), ...missingGroups(input.kalahi).map((g) => `Kalahi ${g}`)];
+  const others = input.others ?? [];
   const gates = [
     ...(ml?.gates ?? []).map((g, i) => ({ g, id: `multiloko-gates-${i}` })),
     ...(ka?.gates ?? []).map((g, i) => ({ g, id: `kalahi-gates-${i}` })),
+    ...others.flatMap((r) => r.gates.map((g, i) => ({ g, id: `${sectionId(r.benchmark)}-gates-${i}` }))),
   ];
   const missed = gates.filter((x) => !x.g.pass);
-  const failedRun = ml?.gatesPassed === false || ka?.gatesPassed === false;
+  const failedRun = ml?.gatesPassed === false || ka?.gatesPassed === false || others.some((r) => r.gates_passed === false);
   if (missing.length > 0) {
     return html`<p class="verdict fail" id="verdict" data-verdict="incomplete">✗ Incomplete: ${missing.join(', ')} did not finish, so the run fails${missed.length ? html` (and ${missed.length} gate${missed.length === 1 ? '' : 's'} missed)` : ''}.</p>`;
   }
@@ -338,7 +341,8 @@ function scriptHash(script: string): string {
  */
 export async function renderHtmlReport(input: ReportInput): Promise<string> {
   const confidence = input.confidence ?? 0.95;
-  if (!input.multiloko && !input.kalahi) throw new Error('renderHtmlReport: give the results of MultiLoKo, Kalahi or both');
+  const others = input.others ?? [];
+  if (!input.multiloko && !input.kalahi && others.length === 0) throw new Error('renderHtmlReport: give the results of MultiLoKo, Kalahi or a benchmark in the groups layout');
   const ml = input.multiloko ? multilokoView(input.multiloko, confidence) : undefined;
   const mlBase = input.baseline?.multiloko ? multilokoView(input.baseline.multiloko, confidence) : undefined;
   const ka = input.kalahi ? kalahiView(input.kalahi, confidence) : undefined;
@@ -351,16 +355,17 @@ export async function renderHtmlReport(input: ReportInput): Promise<string> {
   const kalahiData = ka ? kalahiChartData(ka) : [];
   const [emSvg, effectsSvg, kalahiSvg] = await Promise.all([emChart(emData), effectsChart(effectsData), kalahiChart(kalahiData)]);
 
-  const models = [...new Set([...(ml ? [ml.model] : []), ...(ka ? ka.variants.map((v) => v.model) : [])])];
+  const models = [...new Set([...(ml ? [ml.model] : []), ...(ka ? ka.variants.map((v) => v.model) : []), ...others.flatMap((r) => (r.model ? [r.model] : []))])];
   const heading = input.title ?? 'vitest-lokal report';
   const title = input.title ?? `${heading} · ${models.join(', ')}`;
   const body = html`<header><h1>${heading}</h1>
-<p class="meta">${[ml ? 'MultiLoKo' : '', ka ? 'Kalahi' : ''].filter(Boolean).join(' and ')} results${models.length ? html` of <strong>${models.join(', ')}</strong>` : ''}${input.generatedAt ? html` · ${input.generatedAt}` : ''}${mlBase || kaBase ? ' · compared with a baseline run' : ''}</p>
+<p class="meta">${[ml ? 'MultiLoKo' : '', ka ? 'Kalahi' : '', ...others.map((r) => r.title)].filter(Boolean).join(' and ')} results${models.length ? html` of <strong>${models.join(', ')}</strong>` : ''}${input.generatedAt ? html` · ${input.generatedAt}` : ''}${mlBase || kaBase ? ' · compared with a baseline run' : ''}</p>
 ${verdictBlock(input, ml, ka)}
-<nav>${ml ? html`<a href="#multiloko">MultiLoKo</a><a href="#multiloko-items">MultiLoKo items</a>` : ''}${ka ? html`<a href="#kalahi">Kalahi</a><a href="#kalahi-items">Kalahi prompts</a>` : ''}<a href="#reading">Reading the intervals</a></nav></header>
+<nav>${ml ? html`<a href="#multiloko">MultiLoKo</a><a href="#multiloko-items">MultiLoKo items</a>` : ''}${ka ? html`<a href="#kalahi">Kalahi</a><a href="#kalahi-items">Kalahi prompts</a>` : ''}${others.map((r) => html`<a href="#${sectionId(r.benchmark)}">${r.title}</a>`)}<a href="#reading">Reading the intervals</a></nav></header>
 <main>
 ${ml ? multilokoSection(ml, mlBase, mlComparison, { em: emSvg, effects: effectsSvg }, fingerprintBlock(input.multiloko?.summary?.fingerprint, input.baseline?.multiloko ? (input.baseline.multiloko.summary?.fingerprint ?? null) : undefined, 'multiloko-fingerprint')) : ''}
 ${ka ? kalahiSection(ka, kaBase, kaComparison, kalahiSvg, fingerprintBlock((input.kalahi as { fingerprint?: unknown }).fingerprint, input.baseline?.kalahi ? ((input.baseline.kalahi as { fingerprint?: unknown }).fingerprint ?? null) : undefined, 'kalahi-fingerprint')) : ''}
+${others.map(groupsSection)}
 </main>
 <footer id="reading"><h3>Reading the intervals</h3>
 <p>Every interval is ${Math.round(confidence * 100)}%. Proportions (EM, MC1, a metric's acc) use Wilson's score interval, which stays inside [0, 1] and behaves at 0% and 100%; means of per-item scores (F1, chrF, MC2, MC3) use the t-interval of the mean. Two runs differ beyond noise only where their paired test says so: overlapping intervals of two separate runs are not such a test.</p>

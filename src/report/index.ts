@@ -1,10 +1,11 @@
 // The HTML report: render it from parsed results, or read a results folder and write `report.html` beside them.
-import { existsSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../core/io.ts';
 import { requireShallow } from '../core/jsonDepth.ts';
 import { renderHtmlReport } from './html.ts';
 import type { ReportInput, RunResults } from './types.ts';
+import { GROUPS_LAYOUT, isGroupsResults } from './groupsResults.ts';
 
 export { renderHtmlReport } from './html.ts';
 export { escapeHtml } from './escape.ts';
@@ -13,27 +14,62 @@ export { multilokoView, multilokoSubsets, emDifference, parseSubsetKey, type Mul
 export { kalahiView, kalahiFigures, type KalahiView, type KalahiVariantView, type KalahiPrompt } from './kalahi.ts';
 export { compareMultiLoKo, compareKalahi, type Comparison, type Flip } from './compare.ts';
 export type { ReportInput, RunResults, MultiLoKoResultsJson, KalahiResultsJson } from './types.ts';
+export { GROUPS_LAYOUT, isGroupsResults, type GroupsResultsJson, type GroupJson, type GroupItemJson, type DeclaredFigureJson, type FigureValueJson } from './groupsResults.ts';
 
 /**
- * The results of one run from disk: a folder holding `multiloko.json` and/or `kalahi.json`, or one such file (a file
- * with `variants` is Kalahi's; anything else is read as MultiLoKo's, which includes `lokal score` output).
+ * The results of one run from disk: a folder holding `multiloko.json`, `kalahi.json` and other benchmarks' results in
+ * the groups layout, or one such file (a file in the groups layout is that benchmark's; one with `variants` is
+ * Kalahi's; one naming another benchmark in its `benchmark` field and in no layout the report knows is an error;
+ * anything else is read as MultiLoKo's, which includes `lokal score` output).
  */
 export function readRunResults(location: string): RunResults {
   const read = (file: string) => {
     const value = JSON.parse(readFileSync(file, 'utf8')) as unknown;
     // Bounded depth (the walks below are recursive) and an object that holds a benchmark's results.
     requireShallow(value, file);
+    return value;
+  };
+  const check = (file: string, value: unknown) => {
     if (!holdsResults(value)) throw new Error(`${file}: holds no benchmark results (expected the object of a multiloko.json, kalahi.json or \`lokal score\` output, found ${describeKind(value)})`);
     return value;
   };
-  if (existsSync(path.join(location, 'multiloko.json')) || existsSync(path.join(location, 'kalahi.json'))) {
+  if (isFolder(location)) {
     const out: RunResults = {};
-    if (existsSync(path.join(location, 'multiloko.json'))) out.multiloko = read(path.join(location, 'multiloko.json'));
-    if (existsSync(path.join(location, 'kalahi.json'))) out.kalahi = read(path.join(location, 'kalahi.json'));
+    const names = readdirSync(location).filter((n) => n.endsWith('.json') && !n.endsWith('.incomplete.json')).sort();
+    for (const name of names) {
+      const file = path.join(location, name);
+      if (name === 'multiloko.json') out.multiloko = check(file, read(file));
+      else if (name === 'kalahi.json') out.kalahi = check(file, read(file));
+      else {
+        // Other JSON files of the folder are read only when they are results in the groups layout.
+        let value: unknown;
+        try {
+          value = read(file);
+        } catch {
+          continue;
+        }
+        if (isGroupsResults(value)) (out.others ??= []).push(value);
+      }
+    }
+    if (!out.multiloko && !out.kalahi && !out.others) throw new Error(`${location}: holds no results file (multiloko.json, kalahi.json, or a benchmark's <name>.json in the groups layout)`);
     return out;
   }
-  const parsed = read(location);
+  const value = read(location);
+  if (isGroupsResults(value)) return { others: [value] };
+  const declared = isObject(value) && typeof value.benchmark === 'string' ? value.benchmark : undefined;
+  if (declared !== undefined && declared !== 'multiloko' && declared !== 'kalahi') {
+    throw new Error(`${location}: holds results of the benchmark "${declared}", which are not in a layout the report reads (MultiLoKo's, Kalahi's, or the groups layout "${GROUPS_LAYOUT}" that defineDatasetBenchmark writes); a custom benchmark gets a report section, a step summary and \`lokal compare\` by writing its results in the groups layout`);
+  }
+  const parsed = check(location, value);
   return parsed.benchmark === 'kalahi' || 'variants' in parsed ? { kalahi: parsed } : { multiloko: parsed };
+}
+
+function isFolder(location: string): boolean {
+  try {
+    return statSync(location).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function describeKind(value: unknown): string {

@@ -5,6 +5,7 @@ import { compareKalahi, compareMultiLoKo, type Comparison } from './compare.ts';
 import { KALAHI_METRICS, kalahiView, type KalahiView } from './kalahi.ts';
 import { multilokoView, type GateRow, type MultiLoKoView } from './multiloko.ts';
 import type { ReportInput } from './types.ts';
+import { groupsMarkdown } from './groupsMarkdown.ts';
 
 const DASH = '–';
 
@@ -162,5 +163,6 @@ export function stepSummaryMarkdown(input: ReportInput, alpha = 0.05): string {
     const base = input.baseline?.kalahi ? kalahiView(input.baseline.kalahi, confidence) : undefined;
     parts.push(...kalahiMarkdown(kalahiView(input.kalahi, confidence), base, confidence, alpha), '');
   }
+  for (const results of input.others ?? []) parts.push(...groupsMarkdown(results), '');
   return `${parts.join('\n')}\n`;
 }

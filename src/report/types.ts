@@ -1,5 +1,6 @@
 // What the report reads: the parsed results files as written by a run (or by `lokal score`), typed loosely because a
 // report may be made from an older or newer file than this code, and every field it does not need is left alone.
+import type { GroupsResultsJson } from './groupsResults.ts';
 
 /** One item of multiloko.json (eval.py's record, plus `missing`); the optional fields are shown when a file has them. */
 export interface MultiLoKoItemJson {
@@ -104,10 +105,12 @@ export interface KalahiResultsJson {
   gates_passed?: unknown;
 }
 
-/** The results of one run: either benchmark or both. */
+/** The results of one run: MultiLoKo's, Kalahi's, and those of other benchmarks in the groups layout. */
 export interface RunResults {
   multiloko?: MultiLoKoResultsJson;
   kalahi?: KalahiResultsJson;
+  /** Benchmarks whose results are in the groups layout (dataset benchmarks), in the run's order. */
+  others?: GroupsResultsJson[];
 }
 
 export interface ReportInput extends RunResults {

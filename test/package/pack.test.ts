@@ -7,7 +7,7 @@
 // generated tiny model (MultiLoKo and Kalahi from ../shared/data).
 // Needs the npm registry (skipped, saying so, when npm cannot reach it); takes a few minutes.
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,6 +70,14 @@ function readmeInstallBlocks(): string[][] {
   const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/gu)].map((m) => m[1]!.split('\n').flatMap((line) => line.split(' && ')).map((c) => c.trim()).filter(Boolean));
   return blocks.slice(0, 2);
 }
+
+/** The code blocks of docs/benchmarks.md in a language (`sh`: each block's lines). */
+function docsBlocks(language: string): string[] {
+  const text = readFileSync(path.join(REPO_ROOT, 'docs', 'benchmarks.md'), 'utf8');
+  return [...text.matchAll(new RegExp(`\`\`\`${language}\n([\\s\\S]*?)\`\`\``, 'gu'))].map((m) => m[1]!);
+}
+const docsShellBlocks = () => docsBlocks('sh').map((block) => block.split('\n').filter((line) => line.trim() !== ''));
+const docsTypeScriptBlocks = () => docsBlocks('ts');
 
 /** A README command as [env, program, args]: leading NAME=value words are its environment. */
 function parseCommand(command: string): { env: Record<string, string>; program: string; args: string[] } {
@@ -159,6 +167,11 @@ afterAll(() => {
   if (Object.keys(timings).length) console.log(`pack test timings (ms): ${JSON.stringify(timings)}`);
 });
 
+/** The shipped dataset example copied into the project as its header says (`cp -r node_modules/vitest-lokal/examples/capitals .`). */
+function copyExample(): void {
+  if (!existsSync(path.join(project, 'capitals'))) cpSync(path.join(installed, 'examples', 'capitals'), path.join(project, 'capitals'), { recursive: true });
+}
+
 function setUp(): { filename: string; files: Array<{ path: string }> } {
   if (!packed) throw new Error('packing or installing failed (see the error of beforeAll)');
   return packed;
@@ -205,11 +218,13 @@ describe.skipIf(problem !== undefined)(problem ? `the packed package (skipped: $
     packed = report[0]!;
   }, 900_000);
 
-  test('the tarball holds dist/ (no tests), bin/, README.md, docs/ and the pages they link to; every export target is in it', () => {
+  test('the tarball holds dist/ (no tests), bin/, examples/, README.md, docs/ and the pages they link to; every export target is in it', () => {
     const files = setUp().files.map((f) => f.path).sort();
-    const outside = files.filter((f) => !/^(dist\/(src|reporters|cli)\/|bin\/lokal\.js$|README\.md$|data\/README\.md$|docs\/[\w-]+\.(md|png)$|src\/.*\.md$|package\.json$)/.test(f));
+    const outside = files.filter((f) => !/^(dist\/(src|reporters|cli)\/|bin\/lokal\.js$|examples\/|README\.md$|data\/README\.md$|docs\/[\w-]+\.(md|png)$|src\/.*\.md$|package\.json$)/.test(f));
     expect(outside).toEqual([]);
-    expect(files.filter((f) => /\.[cm]?ts$/.test(f) && !/\.d\.[cm]?ts$/.test(f))).toEqual([]);
+    // TypeScript sources only in the examples, which a user copies into a project.
+    expect(files.filter((f) => /\.[cm]?ts$/.test(f) && !/\.d\.[cm]?ts$/.test(f) && !f.startsWith('examples/'))).toEqual([]);
+    expect(files.filter((f) => f.startsWith('examples/'))).toEqual(['examples/capitals/answers.jsonl', 'examples/capitals/benchmark.ts', 'examples/capitals/capitals.eval.ts', 'examples/capitals/capitals.jsonl', 'examples/capitals/vitest.config.ts']);
     expect(files.filter((f) => /(^|\/)(test|bench|scripts|\.ci)\//.test(f))).toEqual([]);
     // The README's relative links (docs/ pages, the screenshot) and theirs resolve inside the package, so they work
     // where a user reads them: in node_modules, or in an editor's preview.
@@ -300,12 +315,73 @@ describe.skipIf(problem !== undefined)(problem ? `the packed package (skipped: $
     expect(JSON.parse(readFileSync(kalahiOut, 'utf8'))).toEqual(JSON.parse(JSON.stringify(kalahiExpected)));
   }, 120_000);
 
+  test('the shipped dataset example (examples/capitals, 10 questions): type-checked, run on its replay file with its tests, gates, table, results, report section and step summary; then a 5-item drop against it as a baseline is "too few items to tell"', async () => {
+    setUp();
+    // docs/benchmarks.md's commands as written: copy the example, run it on its replay file (this test's output
+    // folder, gates and step summary added by environment), write a replay file of one's own.
+    const [copyAndRun, replayRows] = docsShellBlocks();
+    expect(copyAndRun).toEqual(['cp -r node_modules/vitest-lokal/examples/capitals .', 'LOKAL_MODEL=replay:capitals/answers.jsonl npx vitest run --config capitals/vitest.config.ts']);
+    const copied = await run('sh', ['-c', copyAndRun![0]!], project);
+    expect(copied.code, show(copied)).toBe(0);
+    const written = await run('sh', ['-c', replayRows![0]!], project);
+    expect(written.code, show(written)).toBe(0);
+    expect(readFileSync(path.join(project, 'my-answers.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line))).toEqual([
+      { language: 'capitals', id: 1, prediction: 'Rome' },
+      { language: 'capitals', id: 2, prediction: 'Paris' },
+    ]);
+    // The example as a user's strict project checks it (with the .ts imports its files use).
+    writeFileSync(path.join(project, 'tsconfig.capitals.json'), `${JSON.stringify({ compilerOptions: { ...USER_TSCONFIG.compilerOptions, allowImportingTsExtensions: true }, include: ['capitals'] }, null, 2)}\n`);
+    const tsc = await run('npx', ['tsc', '--noEmit', '-p', 'tsconfig.capitals.json'], project);
+    expect(tsc.code, show(tsc)).toBe(0);
+
+    const output = path.join(work, 'capitals-results');
+    const summary = path.join(work, 'capitals-summary.md');
+    const first = await run('sh', ['-c', copyAndRun![1]!], project, {
+      LOKAL_OUTPUT: output,
+      LOKAL_THRESHOLDS: 'capitals.em>=0.9,capitals.asia.f1>=0.9',
+      GITHUB_STEP_SUMMARY: summary,
+    });
+    timings.datasetReplayRun = first.ms;
+    expect(first.code, show(first)).toBe(0);
+    // 10 item tests, a gate test per topic and the summary test.
+    expect(first.stdout).toMatch(/Tests +13 passed \(13\)/u);
+    expect(first.stdout).toMatch(/europe +5 +1\.000 \[0\.566, 1\.000\]/u);
+    expect(first.stdout).toContain('✓ capitals all EM = 1, meets ≥ 0.9000 (gate capitals.em>=0.9)');
+    expect(first.stdout).toContain('✓ capitals asia F1 = 1, meets ≥ 0.9000 (gate capitals.asia.f1>=0.9)');
+    const results = JSON.parse(readFileSync(path.join(output, 'capitals.json'), 'utf8'));
+    expect(results.groups.map((g: { key: string; records: unknown[] }) => [g.key, g.records.length])).toEqual([['europe', 5], ['asia', 5]]);
+    expect(results.overall.figures.em.value).toBe(1);
+    expect(results.gates_passed).toBe(true);
+    expect(readFileSync(path.join(output, 'report.html'), 'utf8')).toContain('<section id="bench-capitals" data-benchmark="capitals">');
+    expect(readFileSync(summary, 'utf8')).toContain('| ✅ met | capitals.em&gt;=0.9 | 1.0000 | ≥ 0.9000 |');
+
+    // Five of the ten answered wrong, the first run as the baseline: McNemar's exact p = 2·0.5⁵ = 0.0625 — a drop this
+    // many items cannot tell from noise, and the gate says so rather than failing.
+    const answers = readFileSync(path.join(project, 'capitals', 'answers.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { id: number });
+    const dropped = path.join(work, 'capitals-dropped.jsonl');
+    writeFileSync(dropped, answers.map((row) => JSON.stringify([1, 3, 6, 8, 10].includes(row.id) ? { ...row, prediction: 'I do not know' } : row)).join('\n') + '\n');
+    const second = await run('npx', ['vitest', 'run', '--config', 'capitals/vitest.config.ts'], project, {
+      LOKAL_MODEL: `replay:${dropped}`,
+      LOKAL_OUTPUT: path.join(work, 'capitals-dropped-results'),
+      LOKAL_BASELINE: path.join(output, 'capitals.json'),
+      LOKAL_REPORT: 'off',
+    });
+    expect(second.code, show(second)).toBe(0);
+    expect(second.stdout).toContain('capitals all groups pooled (2) EM vs baseline: Δ −0.500');
+    expect(second.stdout).toContain('McNemar exact p = 0.0625');
+    expect(second.stdout).toMatch(/no significant change, but too few items to tell: MDE \d\.\d{3} > the 0\.01 margin/u);
+  }, 300_000);
+
   test('tsc --noEmit (strict, NodeNext, skipLibCheck false) passes over the config and eval files, with real types', async () => {
     setUp();
     writeFileSync(path.join(project, 'tsconfig.json'), `${JSON.stringify(USER_TSCONFIG, null, 2)}\n`);
     // One deliberate mistake: the package's types are real (not any), so exactly this line fails.
     mkdirSync(path.join(project, 'typecheck'), { recursive: true });
     writeFileSync(path.join(project, 'typecheck', 'probe.ts'), "import { lokalEvals } from 'vitest-lokal/config';\nexport const include: string = lokalEvals().include;\n");
+    // docs/benchmarks.md's TypeScript blocks (a dataset definition, a whole defineBenchmark with a matcher) compile.
+    docsTypeScriptBlocks().forEach((block, i) => writeFileSync(path.join(project, 'typecheck', `docs-benchmarks-${i + 1}.ts`), block));
+    // zod comes with the package: a settings shape of one's own needs no install of it.
+    writeFileSync(path.join(project, 'typecheck', 'zod.ts'), "import { z } from 'vitest-lokal';\nexport const shape = { greeting: z.string().optional() };\n");
     // The benchmarks' matchers are typed on Vitest's expect once vitest-lokal/vitest is imported (no error here).
     writeFileSync(
       path.join(project, 'typecheck', 'matchers.ts'),
@@ -494,6 +570,31 @@ describe.skipIf(problem !== undefined)(problem ? `the packed package (skipped: $
       expect(full.mc.mc1).toBeGreaterThanOrEqual(0);
       expect(full.mc.mc1).toBeLessThanOrEqual(1);
       expect(kalahi.gates_passed).toBe(true);
+    }, 300_000);
+
+    test('the dataset example on the tiny model: its item tests and results, the prompt with its few-shot row recorded, and the response cache answering a second run', async () => {
+      setUp();
+      copyExample();
+      const model = path.join(work, 'tiny-model');
+      if (!existsSync(model)) writeTinyModel(model, { seed: 3 });
+      const env = { LOKAL_MODEL: `transformers:${model}`, LOKAL_OFFLINE: '1', LOKAL_OUTPUT: path.join(work, 'capitals-tiny'), LOKAL_REPORT: 'off', LOKAL_CACHE_FILE: path.join(work, 'capitals-cache.jsonl') };
+      const first = await run('npx', ['vitest', 'run', '--config', 'capitals/vitest.config.ts'], project, env);
+      timings.datasetTinyRun = first.ms;
+      expect(first.code, show(first)).toBe(0);
+      expect(first.stdout).toMatch(/Tests +13 passed \(13\)/u);
+      const results = JSON.parse(readFileSync(path.join(work, 'capitals-tiny', 'capitals.json'), 'utf8'));
+      expect(results.model).toBe(`transformers:${model}`);
+      const records = results.groups.flatMap((g: { records: Array<Record<string, unknown>> }) => g.records);
+      expect(records).toHaveLength(10);
+      // The completion prompt as fed: the few-shot row answered, then the question (ids 1..10 in data order).
+      expect(records[0].model_input).toEqual({ text: 'Question: What is the capital of Germany?\nAnswer: Berlin\n\nQuestion: What is the capital of Italy?\nAnswer:' });
+      expect(records.every((r: { cached: boolean }) => r.cached === false)).toBe(true);
+      const second = await run('npx', ['vitest', 'run', '--config', 'capitals/vitest.config.ts'], project, env);
+      expect(second.code, show(second)).toBe(0);
+      const again = JSON.parse(readFileSync(path.join(work, 'capitals-tiny', 'capitals.json'), 'utf8'));
+      const cachedRecords = again.groups.flatMap((g: { records: Array<Record<string, unknown>> }) => g.records);
+      expect(cachedRecords.every((r: { cached: boolean }) => r.cached === true)).toBe(true);
+      expect(cachedRecords.map((r: { answer: string }) => r.answer)).toEqual(records.map((r: { answer: string }) => r.answer));
     }, 300_000);
 
   });

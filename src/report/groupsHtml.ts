@@ -1,0 +1,63 @@
+// A groups-layout benchmark's section of the HTML report: its groups with each declared figure and interval, its
+// gates, the baseline gate's paired tests, and every item with its verdict.
+import { html, type Html } from './escape.ts';
+import type { FigureValueJson, GroupsResultsJson } from './groupsResults.ts';
+
+const DASH = '–';
+const OP: Record<string, string> = { '>=': '≥', '<=': '≤', '>': '>', '<': '<' };
+const num = (v: number | null | undefined, digits: number) => (v === null || v === undefined || !Number.isFinite(v) ? DASH : v.toFixed(digits));
+const VERDICT: Record<string, string> = { correct: '✓ correct', wrong: '✗ wrong', missing: '∅ missing' };
+
+/** The section's element ids start with this (a benchmark name may hold characters an id should not). */
+export function sectionId(benchmark: string): string {
+  return `bench-${benchmark.replace(/[^A-Za-z0-9_-]/gu, '_')}`;
+}
+
+function figureCell(key: string, f: FigureValueJson | null | undefined, top: number): Html {
+  if (!f) return html`<td class="num" data-key="${key}">${DASH}</td>`;
+  const digits = top === 100 ? 2 : 3;
+  return html`<td class="num" data-key="${key}" data-value="${String(f.value)}" data-low="${String(f.low)}" data-high="${String(f.high)}">${num(f.value, digits)} <span class="ci">[${num(f.low, digits)}, ${num(f.high, digits)}]</span></td>`;
+}
+
+function gates(r: GroupsResultsJson, id: string): Html {
+  if (r.gates.length === 0 && r.gates_not_applied.length === 0) return html`<p class="note" id="${id}">No gates were set for this benchmark.</p>`;
+  return html`<table class="gates" id="${id}">
+<thead><tr><th>Outcome</th><th>Gate</th><th>Figure</th><th class="num">Value</th><th class="num">Bound</th><th>Message</th></tr></thead>
+<tbody>${r.gates.map((g, i) => html`<tr id="${id}-${String(i)}" data-pass="${String(g.pass)}"><td class="${g.pass ? 'pass' : 'fail'}">${g.pass ? '✓ met' : '✗ missed'}</td><td><code>${g.gate}</code></td><td>${g.figure}</td><td class="num">${num(g.value, 4)}</td><td class="num">${OP[g.op] ?? g.op} ${num(g.bound, 4)}</td><td>${g.message}</td></tr>\n`)}</tbody></table>
+${r.gates_not_applied.length ? html`<p class="note">Not applied (named nothing in this run): ${r.gates_not_applied.map((c, i) => html`${i ? ', ' : ''}<code>${c}</code>`)}</p>` : ''}
+<p class="${r.gates_passed ? 'pass' : 'fail'}">${r.gates_passed ? 'All gates met.' : 'Some gates missed: the run exits 1.'}</p>`;
+}
+
+function baselineTests(r: GroupsResultsJson, id: string): Html {
+  const tests = r.baseline?.tests ?? [];
+  if (tests.length === 0) return html``;
+  return html`<h3>Against the baseline</h3><p class="note">${r.baseline!.file}: items paired by id; McNemar's exact test for 0/1 scores, a paired bootstrap otherwise; p adjusted by Holm across the figures.</p>
+<table id="${id}-baseline"><thead><tr><th>Figure</th><th class="num">Paired</th><th class="num">Baseline</th><th class="num">This run</th><th class="num">Δ [95% CI]</th><th>Test</th><th class="num">p (Holm)</th><th class="num">MDE</th><th>Verdict</th></tr></thead>
+<tbody>${tests.map((t) => html`<tr data-verdict="${t.verdict}" class="${t.pass ? '' : 'fail'}"><td>${t.figure}</td><td class="num">${String(t.n)}</td><td class="num">${num(t.baseline, 3)}</td><td class="num">${num(t.current, 3)}</td><td class="num">${num(t.diff, 3)} <span class="ci">[${num(t.low, 3)}, ${num(t.high, 3)}]</span></td><td>${t.test}</td><td class="num">${num(t.p_adjusted, 4)}</td><td class="num">${num(t.mde, 3)}</td><td>${t.verdict}</td></tr>\n`)}</tbody></table>`;
+}
+
+function items(r: GroupsResultsJson, id: string): Html {
+  const rows = r.groups.flatMap((g) =>
+    g.records.map(
+      (item) =>
+        html`<tr data-verdict="${item.verdict}"><td>${g.key}</td><td>${String(item.id)}</td><td>${(item.targets ?? []).join(' | ')}</td><td>${typeof item.answer === 'string' ? item.answer : DASH}</td><td class="scores">${r.figures.map((f) => `${f.label} ${num(item.scores[f.name], f.top === 100 ? 1 : 2)}`).join(' · ')}</td><td class="verdict">${VERDICT[item.verdict] ?? item.verdict}</td></tr>\n`,
+    ),
+  );
+  return html`<section class="drill" id="${id}-items"><h3>Items</h3>
+<table><thead><tr><th>Group</th><th>Id</th><th>Accepted answers</th><th>Model output</th><th>Scores</th><th>Verdict</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+}
+
+export function groupsSection(r: GroupsResultsJson): Html {
+  const id = sectionId(r.benchmark);
+  const label = (f: GroupsResultsJson['figures'][number]) => `${f.label} [${Math.round(r.confidence * 100)}% ${f.kind === 'proportion' ? 'Wilson' : 't'}]`;
+  const row = (name: string, key: string, g: GroupsResultsJson['overall']) =>
+    html`<tr><td>${name}</td><td class="num">${String(g.scored)}${g.missing ? html` <span class="ci">(${String(g.missing)} missing)</span>` : ''}</td>${r.figures.map((f) => figureCell(`${r.benchmark}.${key}.${f.name}`, g.figures[f.name], f.top))}</tr>\n`;
+  return html`<section id="${id}" data-benchmark="${r.benchmark}"><h2>${r.title}</h2>
+<p class="meta">${r.model ? html`Model <strong>${r.model}</strong> · ` : ''}${String(r.overall.scored)} of ${String(r.overall.total)} items</p>
+<table id="${id}-groups"><thead><tr><th>Group</th><th class="num">Items</th>${r.figures.map((f) => html`<th class="num">${label(f)}</th>`)}</tr></thead>
+<tbody>${r.groups.map((g) => row(g.key, g.key, g))}${r.groups.length > 1 ? row('all', 'all', r.overall) : ''}</tbody></table>
+<h3>Gates</h3>${gates(r, `${id}-gates`)}
+${baselineTests(r, id)}
+${items(r, id)}
+</section>`;
+}

@@ -1,0 +1,32 @@
+// A groups-layout benchmark in the step summary: its groups with each declared figure and interval, its gates and,
+// when the run had a baseline, the baseline gate's paired tests.
+import { markdownCell } from './markdown.ts';
+import type { GroupsResultsJson } from './groupsResults.ts';
+import { figureText } from './groupsSummary.ts';
+
+const OP: Record<string, string> = { '>=': '≥', '<=': '≤', '>': '>', '<': '<' };
+const num = (v: number | null | undefined, digits: number) => (v === null || v === undefined || !Number.isFinite(v) ? '–' : v.toFixed(digits));
+
+/** A Markdown table; `text` columns are left-aligned, the others (figures) right-aligned. */
+function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>, text: ReadonlySet<number> = new Set([0])): string[] {
+  return [`| ${header.join(' | ')} |`, `| ${header.map((_, i) => (text.has(i) ? '---' : '---:')).join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)];
+}
+
+export function groupsMarkdown(results: GroupsResultsJson): string[] {
+  const lines = [`### ${markdownCell(results.title)}${results.model ? ` · ${markdownCell(results.model)}` : ''}`, ''];
+  const header = ['Group', 'Items', ...results.figures.map((f) => `${markdownCell(f.label)} [${Math.round(results.confidence * 100)}% ${f.kind === 'proportion' ? 'Wilson' : 't'}]`)];
+  const rows = results.groups.map((g) => [markdownCell(g.key), String(g.scored), ...results.figures.map((f) => figureText(g.figures[f.name], f.top))]);
+  if (results.groups.length > 1) rows.push(['**all**', String(results.overall.scored), ...results.figures.map((f) => figureText(results.overall.figures[f.name], f.top))]);
+  lines.push(...table(header, rows), '', '**Gates**', '');
+  if (results.gates.length === 0 && results.gates_not_applied.length === 0) lines.push('No gates were set.');
+  else {
+    lines.push(...table(['Outcome', 'Gate', 'Value', 'Bound', 'Message'], results.gates.map((g) => [g.pass ? '✅ met' : '❌ missed', markdownCell(g.gate), num(g.value, 4), `${OP[g.op] ?? markdownCell(g.op)} ${num(g.bound, 4)}`, markdownCell(g.message)]), new Set([0, 1, 4])));
+    if (results.gates_not_applied.length) lines.push('', `Not applied (named nothing in this run): ${results.gates_not_applied.map(markdownCell).join(', ')}`);
+  }
+  const tests = results.baseline?.tests ?? [];
+  if (tests.length) {
+    lines.push('', `**Against the baseline** (${markdownCell(results.baseline!.file)}, items paired by id)`, '');
+    lines.push(...table(['Figure', 'Paired', 'Baseline', 'This run', 'Δ', 'p (Holm)', 'Verdict'], tests.map((t) => [markdownCell(t.figure), String(t.n), num(t.baseline, 3), num(t.current, 3), num(t.diff, 3), num(t.p_adjusted, 4), markdownCell(t.verdict)]), new Set([0, 6])));
+  }
+  return lines;
+}
