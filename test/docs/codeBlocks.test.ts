@@ -36,6 +36,18 @@ const ALLOWANCES: Array<{ file: string; firstLine: string; reason: string; check
     reason: "this repository's own install and whole test suite (the default model needs a download); CI runs them",
   },
   {
+    file: 'docs/benchmarks.md',
+    firstLine: 'cp -r node_modules/vitest-lokal/examples/capitals .',
+    reason: 'copies and runs the example shipped in the tarball; test/package/pack.test.ts runs exactly these lines in its installed project',
+    checkedBy: { test: 'test/package/pack.test.ts', holds: "expect(copyAndRun).toEqual(['cp -r node_modules/vitest-lokal/examples/capitals .'" },
+  },
+  {
+    file: 'docs/benchmarks.md',
+    firstLine: `printf '%s\\n' '{"language": "capitals", "id": 1, "prediction": "Rome"}' '{"language": "capitals", "id": 2, "prediction": "Paris"}' > my-answers.jsonl`,
+    reason: 'a replay file for the shipped example; test/package/pack.test.ts runs it and reads the rows back',
+    checkedBy: { test: 'test/package/pack.test.ts', holds: "readFileSync(path.join(project, 'my-answers.jsonl'), 'utf8')" },
+  },
+  {
     file: 'docs/baseline.md',
     firstLine: '✗ italian · local EM vs baseline: Δ −0.100 (95% CI [−0.145, −0.055]), 0.576 → 0.476 over 250 paired items',
     reason: 'output of the two replay runs of test/vitest/baseline-e2e.test.ts, which asserts both lines',

@@ -71,9 +71,9 @@ function readmeInstallBlocks(): string[][] {
   return blocks.slice(0, 2);
 }
 
-/** The code blocks of docs/benchmarks.md in a language (`sh`: each block's lines). */
+/** The code blocks of docs/benchmarks.md and docs/define-benchmark.md in a language (`sh`: each block's lines). */
 function docsBlocks(language: string): string[] {
-  const text = readFileSync(path.join(REPO_ROOT, 'docs', 'benchmarks.md'), 'utf8');
+  const text = ['benchmarks.md', 'define-benchmark.md'].map((page) => readFileSync(path.join(REPO_ROOT, 'docs', page), 'utf8')).join('\n');
   return [...text.matchAll(new RegExp(`\`\`\`${language}\n([\\s\\S]*?)\`\`\``, 'gu'))].map((m) => m[1]!);
 }
 const docsShellBlocks = () => docsBlocks('sh').map((block) => block.split('\n').filter((line) => line.trim() !== ''));
@@ -378,7 +378,8 @@ describe.skipIf(problem !== undefined)(problem ? `the packed package (skipped: $
     // One deliberate mistake: the package's types are real (not any), so exactly this line fails.
     mkdirSync(path.join(project, 'typecheck'), { recursive: true });
     writeFileSync(path.join(project, 'typecheck', 'probe.ts'), "import { lokalEvals } from 'vitest-lokal/config';\nexport const include: string = lokalEvals().include;\n");
-    // docs/benchmarks.md's TypeScript blocks (a dataset definition, a whole defineBenchmark with a matcher) compile.
+    // docs/benchmarks.md's and docs/define-benchmark.md's TypeScript blocks (a dataset definition, a whole defineBenchmark
+    // with a matcher) compile.
     docsTypeScriptBlocks().forEach((block, i) => writeFileSync(path.join(project, 'typecheck', `docs-benchmarks-${i + 1}.ts`), block));
     // zod comes with the package: a settings shape of one's own needs no install of it.
     writeFileSync(path.join(project, 'typecheck', 'zod.ts'), "import { z } from 'vitest-lokal';\nexport const shape = { greeting: z.string().optional() };\n");
