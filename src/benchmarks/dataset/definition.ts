@@ -120,7 +120,8 @@ export function defineDatasetBenchmark(input: DatasetBenchmarkOptions): DatasetB
           const verdict = `${answer.missing ? '∅' : correct ? '✓' : '✗'} ${figures} · ${said}${redact ? '' : ` · targets ${item.targets.slice(0, 3).map(quote).join(' | ')}`}`;
           await context.annotate(verdict, answer.missing ? 'missing' : correct ? 'correct' : 'wrong');
           if (s.strict && !correct) return { record, failures: [`strict mode: ${answer.missing ? 'no prediction' : 'wrong answer'} for ${itemKey}: ${verdict}`] };
-          return { record };
+          // Vitest UI fails a wrong answer with its verdict line (src/vitest decides), as for the built-in benchmarks.
+          return correct ? { record } : { record, wrong: verdict };
         },
         judgeGroup(aggregate) {
           const { outcomes, notApplied } = judgeDatasetGates(gates.filter((g) => g.group?.toLowerCase() === aggregate.key.toLowerCase()), title, [aggregate]);
