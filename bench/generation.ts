@@ -18,6 +18,7 @@ import { argmax } from '../src/models/batchedGeneration.ts';
 import { cutAtStop } from '../src/models/providerText.ts';
 import { TransformersProvider } from '../src/models/transformers.ts';
 import type { GenerateRequest } from '../src/models/types.ts';
+import { LlamaGenerationBench, llamaBenchWays } from './llamaGeneration.ts';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -118,6 +119,8 @@ export interface GenerationBenchResult {
   modes: GenerationModeResult[];
   /** Peak RSS of the whole benchmark process (model building runs in a child process). */
   peakRssMiB: number;
+  /** The llama: part (model.gguf of the same folder), when it ran. */
+  llama?: LlamaGenerationBench;
 }
 
 const median = (xs: number[]) => {
@@ -143,7 +146,7 @@ async function withPeakRss<T>(work: () => Promise<T>): Promise<{ value: T; peakM
 function buildModel(dir: string): { seconds: number; parameters: number } {
   const tsx = path.join(repoRoot, 'node_modules/tsx/dist/cli.mjs');
   const started = performance.now();
-  const out = spawnSync(process.execPath, [tsx, path.join(repoRoot, 'scripts/make-tiny-model.ts'), dir, '--shape', 'qwen2.5-0.5b-instruct', '--tokenizer', 'qwen2.5'], {
+  const out = spawnSync(process.execPath, [tsx, path.join(repoRoot, 'scripts/make-tiny-model.ts'), dir, '--shape', 'qwen2.5-0.5b-instruct', '--tokenizer', 'qwen2.5', '--format', 'gguf'], {
     cwd: repoRoot,
     encoding: 'utf8',
   });
@@ -244,10 +247,12 @@ export async function benchGeneration(options: GenerationBenchOptions = {}): Pro
   const rounds = options.rounds ?? Number(env.BENCH_GENERATION_ROUNDS ?? 3);
   const maxNewTokens = options.maxNewTokens ?? 32;
   const directItems = Math.min(options.directItems ?? 8, items);
-  const threads = options.threads;
+  // BENCH_GENERATION_THREADS: CPU threads of every engine (default: each engine's own choice)
+  const threads = options.threads ?? (env.BENCH_GENERATION_THREADS ? Number(env.BENCH_GENERATION_THREADS) : undefined);
   let tempRoot: string | undefined;
   let dir = options.modelDir ?? env.BENCH_GENERATION_MODEL;
   let buildSeconds = 0;
+  let llama: LlamaGenerationBench | undefined;
   if (!dir) {
     tempRoot = mkdtempSync(path.join(tmpdir(), 'lokal-bench-qwen-'));
     dir = path.join(tempRoot, 'qwen2.5-0.5b-shape');
@@ -274,6 +279,12 @@ export async function benchGeneration(options: GenerationBenchOptions = {}): Pro
     const workloads = (['base', 'chat'] as const).map((mode) => ({ mode, requests: fromData ? fromData[mode] : requestsFor(mode, items, maxNewTokens) }));
     if (workloads[0]!.requests.length < items) throw new Error(`generation: only ${workloads[0]!.requests.length} items available, ${items} asked`);
     console.log(`generation: ${items} items: ${itemSource}`);
+    // BENCH_GENERATION_TRANSFORMERS=0 leaves out the in-process transformers: part (one at a time costs ~15 s an item)
+    const withTransformers = env.BENCH_GENERATION_TRANSFORMERS !== '0';
+    const llamaWays = llamaBenchWays(env);
+    if (llamaWays.length && !existsSync(path.join(dir, 'model.gguf')))
+      throw new Error(`generation: ${dir} has no model.gguf for the llama: part: npm run make:tiny-model -- ${dir} --shape qwen2.5-0.5b-instruct --tokenizer qwen2.5 --format gguf, or BENCH_GENERATION_LLAMA_WAYS=`);
+    llama = llamaWays.length ? new LlamaGenerationBench(dir, workloads, llamaWays, threads) : undefined;
     const seconds: Record<string, number[]> = {};
     const texts: Record<string, string[][]> = {};
     const itemSeconds: Record<string, number[]> = {};
@@ -283,7 +294,9 @@ export async function benchGeneration(options: GenerationBenchOptions = {}): Pro
     const directTexts: Record<string, string[]> = {};
     // One provider (one loaded model) at a time, both workloads on it; the order of the two ways alternates by round.
     for (let round = 0; round < rounds; round++) {
-      const order: Way[] = round % 2 === 0 ? ['oneAtATime', 'batched'] : ['batched', 'oneAtATime'];
+      const order: Way[] = !withTransformers ? [] : round % 2 === 0 ? ['oneAtATime', 'batched'] : ['batched', 'oneAtATime'];
+      // the llama: part (its own processes) before the transformers: part on odd rounds, after it on even ones
+      if (llama && round % 2 === 1) await llama.runRound(round, rounds);
       for (const way of order) {
         const provider = new TransformersProvider(dir, { env: {}, threads, ...ways[way] });
         try {
@@ -336,8 +349,9 @@ export async function benchGeneration(options: GenerationBenchOptions = {}): Pro
           }
         }
       }
+      if (llama && round % 2 === 0) await llama.runRound(round, rounds);
     }
-    for (const { mode } of workloads) {
+    for (const { mode } of withTransformers ? workloads : []) {
       const oursSeconds = median(Array.from({ length: rounds }, (_, r) => itemSeconds[`${mode}/${r}`]!.slice(0, directItems).reduce((a, b) => a + b, 0)));
       const direct = { texts: directTexts[mode]!, seconds: median(directSeconds[mode]!) };
       const one = `${mode}/oneAtATime`;
@@ -385,10 +399,12 @@ export async function benchGeneration(options: GenerationBenchOptions = {}): Pro
       maxNewTokens,
       modes,
       peakRssMiB: process.resourceUsage().maxRSS / 1024,
+      llama,
     };
     printGenerationBench(result);
     return result;
   } finally {
+    llama?.close();
     if (tempRoot) rmSync(tempRoot, { recursive: true, force: true });
   }
 }
@@ -411,12 +427,13 @@ export function printGenerationBench(r: GenerationBenchResult): void {
         `our one at a time on the same items ${f(m.direct.oursItemsPerSecond)} items/s = ${f(m.direct.oursOverDirect, 2)}x of it; outputs ${m.direct.identical ? 'identical' : 'DIFFER'}`,
     );
   }
+  r.llama?.print();
 }
 
 /** Rows for the summary table of bench/run.ts: batched vs one at a time per mode, and ours vs the direct loop. */
-export function generationBenchRows(r: GenerationBenchResult): Array<{ benchmark: string; subject: string; baseline: string; ratio: number; goal: string }> {
+export function generationBenchRows(r: GenerationBenchResult): Array<{ benchmark: string; subject: string; baseline: string; ratio: number; ratioLabel?: string; goal: string }> {
   const model = `${(r.parameters / 1e6).toFixed(0)}M Qwen2.5-0.5B shape, real tokenizer`;
-  return r.modes.flatMap((m) => [
+  return [...r.modes.flatMap((m) => [
     {
       benchmark: `generation, ${m.items} Italian items, ${m.mode} mode, ${model}: batched + prefix reuse`,
       subject: `${m.batchedItemsPerSecond.toFixed(3)} items/s`,
@@ -431,5 +448,5 @@ export function generationBenchRows(r: GenerationBenchResult): Array<{ benchmark
       ratio: m.direct.oursOverDirect,
       goal: '(cost of the layers above the runtime)',
     },
-  ]);
+  ]), ...(r.llama?.rows() ?? [])];
 }
