@@ -3,6 +3,8 @@
 // tokenizer and chat template: 32 Italian MultiLoKo-like items in base mode (official five-shot prompt) and chat mode,
 // one request at a time (transformers.js's generate, as before batching) vs concurrent calls batched with prefix
 // reuse, in alternating rounds of the same process; plus the same greedy loop written directly on onnxruntime-node.
+// The llama: part (bench/llamaGeneration.ts) runs the same requests on the folder's model.gguf in rounds alternating
+// with these: llama: one at a time and batched, node-llama-cpp's own API directly, and transformers: batched.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
