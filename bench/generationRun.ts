@@ -1,7 +1,7 @@
 // One side of `npm run bench -- generation` in a process of its own, so its load time and peak RSS are its own (the
 // 494M model's fp32 ONNX session and a memory-mapped GGUF would otherwise share one process's high-water mark).
 // Usage: tsx bench/generationRun.ts <job.json> <result.json>; job and result are GenerationRunJob / GenerationRunResult.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Token } from 'node-llama-cpp';
 import { LlamaProvider } from '../src/models/llama.ts';
@@ -28,6 +28,8 @@ export interface GenerationRunResult {
   modes: Array<{
     mode: 'base' | 'chat';
     seconds: number;
+    /** CPU seconds of this process over the mode (all its threads): less sensitive than wall time to other load. */
+    cpuSeconds: number;
     texts: string[];
     /** Seconds of each item when run one at a time (empty when batched). */
     itemSeconds: number[];
@@ -37,6 +39,11 @@ export interface GenerationRunResult {
     largestBatch: number;
   }>;
 }
+
+const cpuSecondsSince = (start: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1e6;
+};
 
 interface Stats {
   promptTokens: number;
@@ -59,6 +66,7 @@ async function runProvider(job: GenerationRunJob): Promise<GenerationRunResult> 
   try {
     for (const { mode, requests } of job.workloads) {
       const before = { ...stats() };
+      const cpu = process.cpuUsage();
       const t = performance.now();
       let results: GenerateResult[];
       if (way.way === 'batched') results = await Promise.all(requests.map((r) => provider.generate([r]).then((x) => x[0]!)));
@@ -71,6 +79,7 @@ async function runProvider(job: GenerationRunJob): Promise<GenerationRunResult> 
       modes.push({
         mode,
         seconds,
+        cpuSeconds: cpuSecondsSince(cpu),
         texts: results.map((r) => r.text),
         itemSeconds: way.way === 'batched' ? [] : results.map((r) => r.latencyMs / 1000),
         promptTokens: after.promptTokens - before.promptTokens,
@@ -115,6 +124,7 @@ async function runDirect(job: GenerationRunJob): Promise<GenerationRunResult> {
     const texts: string[] = [];
     const itemSeconds: number[] = [];
     let generatedTokens = 0;
+    const cpu = process.cpuUsage();
     const t = performance.now();
     for (let i = 0; i < requests.length; i++) {
       const req = requests[i]!;
@@ -137,7 +147,7 @@ async function runDirect(job: GenerationRunJob): Promise<GenerationRunResult> {
       texts.push(model.detokenize(generated.filter((tok) => !model.isEogToken(tok))));
     }
     const promptTokens = ids.reduce((a, p) => a + p.length, 0);
-    modes.push({ mode, seconds: (performance.now() - t) / 1000, texts, itemSeconds, promptTokens, promptTokensComputed: promptTokens, generatedTokens, largestBatch: 1 });
+    modes.push({ mode, seconds: (performance.now() - t) / 1000, cpuSeconds: cpuSecondsSince(cpu), texts, itemSeconds, promptTokens, promptTokensComputed: promptTokens, generatedTokens, largestBatch: 1 });
   }
   await context.dispose();
   await model.dispose();
@@ -150,4 +160,6 @@ if (jobFile && resultFile) {
   const job = JSON.parse(readFileSync(jobFile, 'utf8')) as GenerationRunJob;
   const result = job.way.engine === 'llama-direct' ? await runDirect(job) : await runProvider(job);
   writeFileSync(resultFile, JSON.stringify(result));
+  // every result also kept, one line per way, beside the result file (the bench's folder) while the bench runs
+  appendFileSync(path.join(path.dirname(resultFile), 'results.jsonl'), `${JSON.stringify({ way: job.way, ...result })}\n`);
 }

@@ -29,7 +29,7 @@ export interface LlamaWayFigures {
   loadSeconds: number[];
   peakRssMiB: number[];
   /** Per mode: seconds of each round, prompt tokens evaluated of those asked (last round), largest batch. */
-  modes: Record<string, { seconds: number[]; itemSeconds: number[][]; texts: string[][]; promptTokens: number; promptTokensComputed: number; generatedTokens: number; largestBatch: number }>;
+  modes: Record<string, { seconds: number[]; cpuSeconds: number[]; itemSeconds: number[][]; texts: string[][]; promptTokens: number; promptTokensComputed: number; generatedTokens: number; largestBatch: number }>;
 }
 
 const median = (xs: number[]) => {
@@ -75,14 +75,15 @@ export class LlamaGenerationBench {
       figures.loadSeconds.push(result.loadSeconds);
       figures.peakRssMiB.push(result.peakRssMiB);
       for (const m of result.modes) {
-        const slot = (figures.modes[m.mode] ??= { seconds: [], itemSeconds: [], texts: [], promptTokens: 0, promptTokensComputed: 0, generatedTokens: 0, largestBatch: 0 });
+        const slot = (figures.modes[m.mode] ??= { seconds: [], cpuSeconds: [], itemSeconds: [], texts: [], promptTokens: 0, promptTokensComputed: 0, generatedTokens: 0, largestBatch: 0 });
         slot.seconds.push(m.seconds);
+        slot.cpuSeconds.push(m.cpuSeconds);
         slot.itemSeconds.push(m.itemSeconds);
         slot.texts.push(m.texts);
         Object.assign(slot, { promptTokens: m.promptTokens, promptTokensComputed: m.promptTokensComputed, generatedTokens: m.generatedTokens, largestBatch: m.largestBatch });
         const items = m.texts.length;
         console.log(
-          `generation: round ${round + 1}/${rounds}, ${m.mode} mode, ${figures.label}: ${items} items in ${m.seconds.toFixed(1)} s (${f(items / m.seconds)} items/s); ` +
+          `generation: round ${round + 1}/${rounds}, ${m.mode} mode, ${figures.label}: ${items} items in ${m.seconds.toFixed(1)} s (${f(items / m.seconds)} items/s; CPU ${m.cpuSeconds.toFixed(1)} s); ` +
             `prompt tokens evaluated ${m.promptTokensComputed}/${m.promptTokens}; load ${result.loadSeconds.toFixed(2)} s; peak RSS ${result.peakRssMiB.toFixed(0)} MiB`,
         );
       }
@@ -99,12 +100,13 @@ export class LlamaGenerationBench {
     return m ? m.texts[0]!.length / median(m.seconds) : undefined;
   }
 
-  /** Per-round ratios a ÷ b of items/s (the two ran in the same round, so under the same load). */
-  roundRatios(a: LlamaBenchWayName, b: LlamaBenchWayName, mode: string): number[] {
+  /** Per-round ratios a ÷ b of items/s (the two ran in the same round, so under the same load); by CPU seconds with `cpu`. */
+  roundRatios(a: LlamaBenchWayName, b: LlamaBenchWayName, mode: string, cpu = false): number[] {
     const x = this.find(a)?.modes[mode];
     const y = this.find(b)?.modes[mode];
     if (!x || !y) return [];
-    return x.seconds.map((s, r) => y.seconds[r]! / s);
+    const of = (m: typeof x) => (cpu ? m.cpuSeconds : m.seconds);
+    return of(x).map((s, r) => of(y)[r]! / s);
   }
 
   print(): void {
@@ -127,7 +129,12 @@ export class LlamaGenerationBench {
     for (const [a, b, what] of pairs)
       for (const mode of modes) {
         const ratios = this.roundRatios(a, b, mode);
-        if (ratios.length) console.log(`generation llama part, ${mode}: ${what}: per-round ${ratios.map((r) => f(r, 2)).join(', ')} (median ${f(median(ratios), 2)})`);
+        const cpu = this.roundRatios(a, b, mode, true);
+        if (ratios.length)
+          console.log(
+            `generation llama part, ${mode}: ${what}: per-round ${ratios.map((r) => f(r, 2)).join(', ')} (median ${f(median(ratios), 2)}); ` +
+              `by CPU seconds ${cpu.map((r) => f(r, 2)).join(', ')} (median ${f(median(cpu), 2)}; less sensitive to other load, blind to idle waiting)`,
+          );
       }
     for (const mode of modes) {
       const ways = this.figures.filter((w) => w.modes[mode]);
