@@ -5,6 +5,7 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Token } from 'node-llama-cpp';
 import { LlamaProvider } from '../src/models/llama.ts';
+import { cutAtStop } from '../src/models/providerText.ts';
 import { TransformersProvider } from '../src/models/transformers.ts';
 import type { GenerateRequest, GenerateResult } from '../src/models/types.ts';
 
@@ -144,7 +145,7 @@ async function runDirect(job: GenerationRunJob): Promise<GenerationRunResult> {
       }
       itemSeconds.push((performance.now() - itemStart) / 1000);
       generatedTokens += generated.length;
-      texts.push(model.detokenize(generated.filter((tok) => !model.isEogToken(tok))));
+      texts.push(cutAtStop(model.detokenize(generated.filter((tok) => !model.isEogToken(tok))), stops));
     }
     const promptTokens = ids.reduce((a, p) => a + p.length, 0);
     modes.push({ mode, seconds: (performance.now() - t) / 1000, cpuSeconds: cpuSecondsSince(cpu), texts, itemSeconds, promptTokens, promptTokensComputed: promptTokens, generatedTokens, largestBatch: 1 });
