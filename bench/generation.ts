@@ -3,6 +3,8 @@
 // tokenizer and chat template: 32 Italian MultiLoKo-like items in base mode (official five-shot prompt) and chat mode,
 // one request at a time (transformers.js's generate, as before batching) vs concurrent calls batched with prefix
 // reuse, in alternating rounds of the same process; plus the same greedy loop written directly on onnxruntime-node.
+// The llama: part (bench/llamaGeneration.ts) runs the same requests on the folder's model.gguf in rounds alternating
+// with these: llama: one at a time and batched, node-llama-cpp's own API directly, and transformers: batched.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +21,7 @@ import { cutAtStop } from '../src/models/providerText.ts';
 import { TransformersProvider } from '../src/models/transformers.ts';
 import type { GenerateRequest } from '../src/models/types.ts';
 import { benchLoad, loadBenchRows, printLoadBench, type LoadBenchResult } from './load.ts';
+import { LlamaGenerationBench, llamaBenchWays } from './llamaGeneration.ts';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -121,6 +124,8 @@ export interface GenerationBenchResult {
   peakRssMiB: number;
   /** Load time, peak RSS and exit delay in fresh processes (bench/load.ts). */
   load?: LoadBenchResult;
+  /** The llama: part (model.gguf of the same folder), when it ran. */
+  llama?: LlamaGenerationBench;
 }
 
 const median = (xs: number[]) => {
@@ -146,7 +151,7 @@ async function withPeakRss<T>(work: () => Promise<T>): Promise<{ value: T; peakM
 function buildModel(dir: string): { seconds: number; parameters: number } {
   const tsx = path.join(repoRoot, 'node_modules/tsx/dist/cli.mjs');
   const started = performance.now();
-  const out = spawnSync(process.execPath, [tsx, path.join(repoRoot, 'scripts/make-tiny-model.ts'), dir, '--shape', 'qwen2.5-0.5b-instruct', '--tokenizer', 'qwen2.5'], {
+  const out = spawnSync(process.execPath, [tsx, path.join(repoRoot, 'scripts/make-tiny-model.ts'), dir, '--shape', 'qwen2.5-0.5b-instruct', '--tokenizer', 'qwen2.5', '--format', 'gguf'], {
     cwd: repoRoot,
     encoding: 'utf8',
   });
@@ -247,10 +252,12 @@ export async function benchGeneration(options: GenerationBenchOptions = {}): Pro
   const rounds = options.rounds ?? Number(env.BENCH_GENERATION_ROUNDS ?? 3);
   const maxNewTokens = options.maxNewTokens ?? 32;
   const directItems = Math.min(options.directItems ?? 8, items);
-  const threads = options.threads;
+  // BENCH_GENERATION_THREADS: CPU threads of every engine (default: each engine's own choice)
+  const threads = options.threads ?? (env.BENCH_GENERATION_THREADS ? Number(env.BENCH_GENERATION_THREADS) : undefined);
   let tempRoot: string | undefined;
   let dir = options.modelDir ?? env.BENCH_GENERATION_MODEL;
   let buildSeconds = 0;
+  let llama: LlamaGenerationBench | undefined;
   if (!dir) {
     tempRoot = mkdtempSync(path.join(tmpdir(), 'lokal-bench-qwen-'));
     dir = path.join(tempRoot, 'qwen2.5-0.5b-shape');
@@ -279,6 +286,12 @@ export async function benchGeneration(options: GenerationBenchOptions = {}): Pro
     const workloads = (['base', 'chat'] as const).map((mode) => ({ mode, requests: fromData ? fromData[mode] : requestsFor(mode, items, maxNewTokens) }));
     if (workloads[0]!.requests.length < items) throw new Error(`generation: only ${workloads[0]!.requests.length} items available, ${items} asked`);
     console.log(`generation: ${items} items: ${itemSource}`);
+    // BENCH_GENERATION_TRANSFORMERS=0 leaves out the in-process transformers: part (one at a time costs ~15 s an item)
+    const withTransformers = env.BENCH_GENERATION_TRANSFORMERS !== '0';
+    const llamaWays = llamaBenchWays(env);
+    if (llamaWays.length && !existsSync(path.join(dir, 'model.gguf')))
+      throw new Error(`generation: ${dir} has no model.gguf for the llama: part: npm run make:tiny-model -- ${dir} --shape qwen2.5-0.5b-instruct --tokenizer qwen2.5 --format gguf, or BENCH_GENERATION_LLAMA_WAYS=`);
+    llama = llamaWays.length ? new LlamaGenerationBench(dir, workloads, llamaWays, threads) : undefined;
     const seconds: Record<string, number[]> = {};
     const texts: Record<string, string[][]> = {};
     const itemSeconds: Record<string, number[]> = {};
@@ -288,7 +301,9 @@ export async function benchGeneration(options: GenerationBenchOptions = {}): Pro
     const directTexts: Record<string, string[]> = {};
     // One provider (one loaded model) at a time, both workloads on it; the order of the two ways alternates by round.
     for (let round = 0; round < rounds; round++) {
-      const order: Way[] = round % 2 === 0 ? ['oneAtATime', 'batched'] : ['batched', 'oneAtATime'];
+      const order: Way[] = !withTransformers ? [] : round % 2 === 0 ? ['oneAtATime', 'batched'] : ['batched', 'oneAtATime'];
+      // the llama: part (its own processes) before the transformers: part on odd rounds, after it on even ones
+      if (llama && round % 2 === 1) await llama.runRound(round, rounds);
       for (const way of order) {
         const provider = new TransformersProvider(dir, { env: {}, threads, ...ways[way] });
         try {
@@ -341,8 +356,9 @@ export async function benchGeneration(options: GenerationBenchOptions = {}): Pro
           }
         }
       }
+      if (llama && round % 2 === 0) await llama.runRound(round, rounds);
     }
-    for (const { mode } of workloads) {
+    for (const { mode } of withTransformers ? workloads : []) {
       const oursSeconds = median(Array.from({ length: rounds }, (_, r) => itemSeconds[`${mode}/${r}`]!.slice(0, directItems).reduce((a, b) => a + b, 0)));
       const direct = { texts: directTexts[mode]!, seconds: median(directSeconds[mode]!) };
       const one = `${mode}/oneAtATime`;
@@ -391,10 +407,12 @@ export async function benchGeneration(options: GenerationBenchOptions = {}): Pro
       modes,
       peakRssMiB: process.resourceUsage().maxRSS / 1024,
       load,
+      llama,
     };
     printGenerationBench(result);
     return result;
   } finally {
+    llama?.close();
     if (tempRoot) rmSync(tempRoot, { recursive: true, force: true });
   }
 }
@@ -418,10 +436,11 @@ export function printGenerationBench(r: GenerationBenchResult): void {
         `our one at a time on the same items ${f(m.direct.oursItemsPerSecond)} items/s = ${f(m.direct.oursOverDirect, 2)}x of it; outputs ${m.direct.identical ? 'identical' : 'DIFFER'}`,
     );
   }
+  r.llama?.print();
 }
 
 /** Rows for the summary table of bench/run.ts: batched vs one at a time per mode, and ours vs the direct loop. */
-export function generationBenchRows(r: GenerationBenchResult): Array<{ benchmark: string; subject: string; baseline: string; ratio: number; goal: string }> {
+export function generationBenchRows(r: GenerationBenchResult): Array<{ benchmark: string; subject: string; baseline: string; ratio: number; ratioLabel?: string; goal: string }> {
   const model = `${(r.parameters / 1e6).toFixed(0)}M Qwen2.5-0.5B shape, real tokenizer`;
   return [...(r.load ? loadBenchRows(r.load) : []), ...r.modes.flatMap((m) => [
     {
@@ -438,5 +457,5 @@ export function generationBenchRows(r: GenerationBenchResult): Array<{ benchmark
       ratio: m.direct.oursOverDirect,
       goal: '(cost of the layers above the runtime)',
     },
-  ])];
+  ]), ...(r.llama?.rows() ?? [])];
 }

@@ -2,7 +2,8 @@
 // Usage: npm run bench [-- metrics score replay replay-full models http generation]   (default: all but generation,
 // which builds a 494M-parameter Qwen2.5-0.5B-shaped model and runs 32 items × 2 modes × 2 ways × 3 rounds: about 40 min
 // a round on 2 cores; BENCH_GENERATION_ROUNDS, BENCH_GENERATION_ITEMS and BENCH_GENERATION_MODEL (a built model folder)
-// shorten it: 8 items, 1 round, 7 min)
+// shorten it: 8 items, 1 round, 7 min; its llama: part runs on the folder's model.gguf: BENCH_GENERATION_LLAMA_WAYS picks
+// its ways or, empty, leaves it out; BENCH_GENERATION_TRANSFORMERS=0 leaves out the in-process transformers: part)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';

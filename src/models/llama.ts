@@ -266,6 +266,11 @@ export class LlamaProvider implements ModelProvider {
     return { ids, input: { text } };
   }
 
+  /** The token ids a request's prompt is evaluated as (chat rendered with the GGUF template; BOS as the model asks). */
+  async promptTokens(req: { prompt?: string; messages?: ChatMessage[] }): Promise<number[]> {
+    return this.promptInput(await this.load(), req, 'prompt').ids;
+  }
+
   async generate(requests: GenerateRequest[]): Promise<GenerateResult[]> {
     const loaded = await this.load();
     return Promise.all(requests.map((req, i) => this.generateOne(loaded, req, `request ${i}${req.itemKey ? ` (${req.itemKey})` : ''}`)));

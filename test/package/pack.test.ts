@@ -4,7 +4,8 @@
 // list, the export map's targets, plain-Node imports, the bin without tsx, `tsc --noEmit` over the user's files, a
 // replay run whose exact-match score is known by construction, an OpenAI-compatible run against the fake server, and
 // a `transformers:` model refused with the install command. Then the README's runtime install, and a run on a
-// generated tiny model (MultiLoKo and Kalahi from ../shared/data).
+// generated tiny model (MultiLoKo and Kalahi from ../shared/data); then node-llama-cpp as the README installs it, and
+// the same model as model.gguf through llama: (results, response cache, fingerprint, lokal compare).
 // Needs the npm registry (skipped, saying so, when npm cannot reach it); takes a few minutes.
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -21,6 +22,7 @@ import { extractAnswer, renderMultilokoPrompt, type RenderedMultilokoChatPrompt 
 import { scoreExample } from '../../src/benchmarks/multiloko/metrics/scoreExample.ts';
 import { startFakeOpenAIServer, toyAnswer, toyRenderChat } from '../support/fakeOpenAIServer.ts';
 import { writeTinyModel } from '../support/tinyModel.ts';
+import { writeTinyModelGguf } from '../support/tinyModelGguf.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MULTILOKO = path.resolve(REPO_ROOT, '../shared/data/multiloko/benchmark_data.tar.xz.enc');
@@ -598,5 +600,83 @@ describe.skipIf(problem !== undefined)(problem ? `the packed package (skipped: $
       expect(cachedRecords.map((r: { answer: string }) => r.answer)).toEqual(records.map((r: { answer: string }) => r.answer));
     }, 300_000);
 
+    test('llama: node-llama-cpp refused with its install line, then installed as the README says: a generated model.gguf runs both benchmarks; a rerun comes from the cache with the same fingerprint', async () => {
+      setUp();
+      const model = path.join(work, 'tiny-gguf');
+      writeTinyModelGguf(model, writeTinyModel(model, { layers: 1, hidden: 32, vocab: 320, seed: 3 }).spec);
+      const gguf = path.join(model, 'model.gguf');
+      const llamaInstall = `NODE_LLAMA_CPP_SKIP_DOWNLOAD=true npm install --save-dev node-llama-cpp@${repoPackage.peerDependencies['node-llama-cpp']}`;
+      const env = {
+        LOKAL_MODEL: `llama:${gguf}`,
+        LOKAL_MULTILOKO: MULTILOKO,
+        LOKAL_KALAHI: KALAHI,
+        LOKAL_LIMIT: '2',
+        LOKAL_BERTSCORE_MODEL: 'off',
+        LOKAL_BLEURT_MODEL: 'off',
+      };
+      // Not installed by the light install: the run stops at collection with one line naming the command.
+      const missing = await run('npx', ['vitest', 'run', 'evals/multiloko.eval.ts'], project, env);
+      expect(missing.code, show(missing)).toBe(1);
+      const lines = `${missing.stdout}\n${missing.stderr}`.split('\n').filter((line) => line.includes(llamaInstall));
+      expect(lines, show(missing)).toHaveLength(1);
+      expect(lines[0]).toContain(`LOKAL_MODEL=llama:${gguf} cannot be used`);
+      // docs/models.md's install commands for llama: models, as written (prebuilt binaries from npm, nothing downloaded,
+      // its install script denied as this repository's allowScripts denies it).
+      const llamaCommands = ['npm pkg set allowScripts.node-llama-cpp=false --json', llamaInstall];
+      expect(repoPackage.allowScripts['node-llama-cpp']).toBe(false);
+      const modelsPage = readFileSync(path.join(REPO_ROOT, 'docs', 'models.md'), 'utf8');
+      expect(modelsPage).toContain(`(\`${llamaCommands.join(' && ')}\``);
+      for (const command of llamaCommands) {
+        const { env: installEnv, program, args } = parseCommand(command);
+        const install = args[0] === 'install';
+        const step = await run(program, [...args, ...(install ? ['--prefer-offline', '--no-audit', '--no-fund'] : [])], project, installEnv, 480_000);
+        if (install) timings.llamaInstall = step.ms;
+        expect(step.code, `${command}\n${show(step)}`).toBe(0);
+        expect(step.stderr, `${command}\n${show(step)}`).not.toMatch(/npm warn/iu);
+      }
+
+      const runBoth = async (name: string) => {
+        rmSync(path.join(project, 'results'), { recursive: true, force: true });
+        const vitest = await run('npx', ['vitest', 'run'], project, env, 600_000);
+        timings[name] = vitest.ms;
+        expect(vitest.code, show(vitest)).toBe(0);
+        expect(vitest.stdout).toMatch(/Test Files\s+2 passed \(2\)/);
+        expect(vitest.stdout).toMatch(/Kalahi · full · 2 of 150 prompts · llama:/);
+        const read = (file: string) => JSON.parse(readFileSync(path.join(project, 'results', file), 'utf8'));
+        return { multiloko: read('multiloko.json'), kalahi: read('kalahi.json'), stdout: vitest.stdout };
+      };
+      const first = await runBoth('llamaRun');
+      const { multiloko, kalahi } = first;
+      expect(multiloko.summary.model_description).toMatchObject({ provider: 'llama', model: gguf, settings: { decoding: 'greedy' } });
+      expect(multiloko.summary.items).toEqual({ selected: 2, scored: 2, missing: 0, failed: 0, skipped: 0, cached: 0 });
+      const ids = Object.keys(multiloko.italian).filter((k) => typeof multiloko.italian[k] === 'object');
+      expect(ids).toHaveLength(2);
+      expect(multiloko.italian.em).toBe(ids.reduce((sum, id) => sum + (multiloko.italian[id].em as number), 0) / 2);
+      // The fingerprint names the GGUF file's identity, as the provider describes it.
+      expect(multiloko.summary.fingerprint.model).toMatchObject({ provider: 'llama', model: gguf, revision: multiloko.summary.model_description.revision });
+      expect(multiloko.summary.model_description.revision).toMatch(/^gguf-[0-9a-f]{16}$/u);
+      // Kalahi: MC by llama.cpp's log-probabilities and the generation metrics, on both prompts.
+      const full = kalahi.variants.full;
+      expect(full.tasks).toEqual(['mc', 'generation']);
+      expect(full.items).toEqual({ selected: 2, total: 150, recorded: 2, failed: 0, skipped: 0 });
+      for (const record of full.records) for (const ref of record.mc.references) expect(ref.logprob).toBeLessThan(0);
+      expect(full.table.mc).toEqual({ MC1: full.mc.mc1, MC2: full.mc.mc2 });
+      expect(kalahi.fingerprint.model).toMatchObject({ provider: 'llama', model: gguf });
+      expect(kalahi.gates_passed).toBe(true);
+
+      // A rerun asks the model nothing (the response cache), gives the same answers, and the same fingerprint.
+      const again = await runBoth('llamaRerun');
+      expect(again.multiloko.summary.items).toMatchObject({ scored: 2, cached: 2 });
+      expect(ids.map((id) => again.multiloko.italian[id].prediction)).toEqual(ids.map((id) => multiloko.italian[id].prediction));
+      expect(again.multiloko.summary.fingerprint).toEqual(multiloko.summary.fingerprint);
+      expect(again.kalahi.fingerprint).toEqual(kalahi.fingerprint);
+      expect(again.kalahi.variants.full.mc).toEqual(full.mc);
+      // lokal compare from the installed bin: the two llama: runs are comparable and equal.
+      const saved = path.join(work, 'llama-first-multiloko.json');
+      writeFileSync(saved, JSON.stringify(multiloko));
+      const compared = await run(process.execPath, [path.join(installed, 'bin', 'lokal.js'), 'compare', saved, 'results', '--no-html'], project);
+      expect(compared.code, show(compared)).toBe(0);
+      expect(compared.stdout).toMatch(/italian +(\d+\.\d\d) +\1 +0\.00 \(p 1\.000\)/u);
+    }, 1_500_000);
   });
 });

@@ -1,0 +1,166 @@
+// One side of `npm run bench -- generation` in a process of its own, so its load time and peak RSS are its own (the
+// 494M model's fp32 ONNX session and a memory-mapped GGUF would otherwise share one process's high-water mark).
+// Usage: tsx bench/generationRun.ts <job.json> <result.json>; job and result are GenerationRunJob / GenerationRunResult.
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Token } from 'node-llama-cpp';
+import { LlamaProvider } from '../src/models/llama.ts';
+import { cutAtStop } from '../src/models/providerText.ts';
+import { TransformersProvider } from '../src/models/transformers.ts';
+import type { GenerateRequest, GenerateResult } from '../src/models/types.ts';
+
+/** Which engine, and how: one request at a time, concurrent calls batched (with prefix reuse where the way has it), or node-llama-cpp's own API. */
+export type GenerationWay =
+  | { engine: 'transformers'; way: 'oneAtATime' | 'batched' }
+  | { engine: 'llama'; way: 'oneAtATime' | 'batched'; sequences: number; sharePrefix: boolean }
+  | { engine: 'llama-direct' };
+
+export interface GenerationRunJob {
+  dir: string;
+  way: GenerationWay;
+  threads?: number;
+  workloads: Array<{ mode: 'base' | 'chat'; requests: GenerateRequest[] }>;
+}
+
+export interface GenerationRunResult {
+  loadSeconds: number;
+  /** This process's peak RSS (getrusage), MiB: the model, its context and everything the runtime allocated. */
+  peakRssMiB: number;
+  modes: Array<{
+    mode: 'base' | 'chat';
+    seconds: number;
+    /** CPU seconds of this process over the mode (all its threads): less sensitive than wall time to other load. */
+    cpuSeconds: number;
+    texts: string[];
+    /** Seconds of each item when run one at a time (empty when batched). */
+    itemSeconds: number[];
+    promptTokens: number;
+    promptTokensComputed: number;
+    generatedTokens: number;
+    largestBatch: number;
+  }>;
+}
+
+const cpuSecondsSince = (start: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1e6;
+};
+
+interface Stats {
+  promptTokens: number;
+  promptTokensComputed: number;
+  generatedTokens: number;
+  largestBatch?: number;
+}
+
+async function runProvider(job: GenerationRunJob): Promise<GenerationRunResult> {
+  const way = job.way as Exclude<GenerationWay, { engine: 'llama-direct' }>;
+  const provider =
+    way.engine === 'llama'
+      ? new LlamaProvider(path.join(job.dir, 'model.gguf'), { env: {}, threads: job.threads, sequences: way.sequences, sharePrefix: way.sharePrefix })
+      : new TransformersProvider(job.dir, { env: {}, threads: job.threads, ...(way.way === 'oneAtATime' ? { generateBatchSize: 1, sharePrefix: false } : {}) });
+  const stats = (): Stats => provider.generationStats as Stats;
+  const started = performance.now();
+  await provider.load();
+  const loadSeconds = (performance.now() - started) / 1000;
+  const modes: GenerationRunResult['modes'] = [];
+  try {
+    for (const { mode, requests } of job.workloads) {
+      const before = { ...stats() };
+      const cpu = process.cpuUsage();
+      const t = performance.now();
+      let results: GenerateResult[];
+      if (way.way === 'batched') results = await Promise.all(requests.map((r) => provider.generate([r]).then((x) => x[0]!)));
+      else {
+        results = [];
+        for (const r of requests) results.push((await provider.generate([r]))[0]!);
+      }
+      const seconds = (performance.now() - t) / 1000;
+      const after = stats();
+      modes.push({
+        mode,
+        seconds,
+        cpuSeconds: cpuSecondsSince(cpu),
+        texts: results.map((r) => r.text),
+        itemSeconds: way.way === 'batched' ? [] : results.map((r) => r.latencyMs / 1000),
+        promptTokens: after.promptTokens - before.promptTokens,
+        promptTokensComputed: after.promptTokensComputed - before.promptTokensComputed,
+        generatedTokens: after.generatedTokens - before.generatedTokens,
+        largestBatch: way.engine === 'llama' ? Math.min(way.sequences, requests.length) : (after.largestBatch ?? 1),
+      });
+    }
+  } finally {
+    await provider.close();
+  }
+  return { loadSeconds, peakRssMiB: process.resourceUsage().maxRSS / 1024, modes };
+}
+
+/**
+ * llama.cpp through node-llama-cpp's own API, as its documentation's plain loop: one sequence, each prompt evaluated
+ * whole after clearing it, greedy, the model's repetition penalty, stopping at end of generation, the budget or a stop
+ * string. Prompts are the provider's token ids (chat rendered by the same template), so both run the same tokens.
+ */
+async function runDirect(job: GenerationRunJob): Promise<GenerationRunResult> {
+  const { getLlama, LlamaLogLevel } = await import('node-llama-cpp');
+  // the provider renders and tokenizes (its chat template, its BOS rule); the direct loop gets the same token ids
+  const tokenizer = new LlamaProvider(path.join(job.dir, 'model.gguf'), { env: {}, sequences: 1 });
+  const prompts = job.workloads.map((w) => ({ mode: w.mode, ids: [] as number[][], requests: w.requests }));
+  for (const p of prompts) for (const r of p.requests) p.ids.push(await tokenizer.promptTokens(r));
+  await tokenizer.close();
+  const started = performance.now();
+  const llama = await getLlama({ gpu: false, build: 'never', logLevel: LlamaLogLevel.error });
+  const model = await llama.loadModel({ modelPath: path.join(job.dir, 'model.gguf') });
+  const context = await model.createContext({
+    contextSize: 2048,
+    flashAttention: false,
+    experimentalKvCacheKeyType: 'F32',
+    experimentalKvCacheValueType: 'F32',
+    ...(job.threads ? { threads: job.threads } : {}),
+  });
+  const loadSeconds = (performance.now() - started) / 1000;
+  const penalty = (model.fileInfo.metadata as { general?: { sampling?: { penalty_repeat?: number } } }).general?.sampling?.penalty_repeat;
+  const sequence = context.getSequence();
+  const modes: GenerationRunResult['modes'] = [];
+  for (const { mode, ids, requests } of prompts) {
+    const texts: string[] = [];
+    const itemSeconds: number[] = [];
+    let generatedTokens = 0;
+    const cpu = process.cpuUsage();
+    const t = performance.now();
+    for (let i = 0; i < requests.length; i++) {
+      const req = requests[i]!;
+      const prompt = ids[i]!;
+      const itemStart = performance.now();
+      await sequence.clearHistory();
+      const generated: Token[] = [];
+      const stops = req.stop ?? [];
+      for await (const token of sequence.evaluate(prompt as Token[], {
+        temperature: 0,
+        yieldEogToken: true,
+        ...(penalty && penalty !== 1 ? { repeatPenalty: { punishTokens: () => [...(prompt as Token[]), ...generated], maxPunishTokens: 2048, penalty } } : {}),
+      })) {
+        generated.push(token);
+        if (model.isEogToken(token) || generated.length >= (req.maxNewTokens ?? 64)) break;
+        if (stops.length && stops.some((s) => model.detokenize(generated).includes(s))) break;
+      }
+      itemSeconds.push((performance.now() - itemStart) / 1000);
+      generatedTokens += generated.length;
+      texts.push(cutAtStop(model.detokenize(generated.filter((tok) => !model.isEogToken(tok))), stops));
+    }
+    const promptTokens = ids.reduce((a, p) => a + p.length, 0);
+    modes.push({ mode, seconds: (performance.now() - t) / 1000, cpuSeconds: cpuSecondsSince(cpu), texts, itemSeconds, promptTokens, promptTokensComputed: promptTokens, generatedTokens, largestBatch: 1 });
+  }
+  await context.dispose();
+  await model.dispose();
+  await llama.dispose();
+  return { loadSeconds, peakRssMiB: process.resourceUsage().maxRSS / 1024, modes };
+}
+
+const [jobFile, resultFile] = process.argv.slice(2);
+if (jobFile && resultFile) {
+  const job = JSON.parse(readFileSync(jobFile, 'utf8')) as GenerationRunJob;
+  const result = job.way.engine === 'llama-direct' ? await runDirect(job) : await runProvider(job);
+  writeFileSync(resultFile, JSON.stringify(result));
+  // every result also kept, one line per way, beside the result file (the bench's folder) while the bench runs
+  appendFileSync(path.join(path.dirname(resultFile), 'results.jsonl'), `${JSON.stringify({ way: job.way, ...result })}\n`);
+}
