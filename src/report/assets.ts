@@ -23,6 +23,8 @@ p.verdict { font-size: 1.15em; margin: .6em 0; }
 .significant { background: #fdecea; }
 .improved { background: #e8f5ec; }
 figure { margin: 8px 0 16px; overflow-x: auto; }
+.wide { overflow-x: auto; max-width: 100%; }
+.wide table th.num { white-space: normal; min-width: 6em; }
 figcaption { color: var(--muted); font-size: 12px; }
 .filters { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 8px 0; position: sticky; top: 0; background: #fff; padding: 6px 0; z-index: 1; }
 .filters input[type=search] { min-width: 280px; padding: 4px 6px; font: inherit; }

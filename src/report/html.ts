@@ -407,6 +407,12 @@ function verdictBlock(input: ReportInput, ml: MultiLoKoView | undefined, ka: Kal
   return html`<p class="verdict pass" id="verdict" data-verdict="met">✓ All ${gates.length} gate${gates.length === 1 ? '' : 's'} met.</p>`;
 }
 
+/** A MultiLoKo results file's fingerprint: a run's in its summary, `lokal score`'s in its `lokal` section. */
+function multilokoFingerprint(results: ReportInput['multiloko']): unknown {
+  const own = results?.lokal as { fingerprint?: unknown } | undefined;
+  return results?.summary?.fingerprint ?? own?.fingerprint;
+}
+
 /** sha256 of the inline script for the page's Content-Security-Policy: only that script may run, nothing may load. */
 function scriptHash(script: string): string {
   return `'sha256-${createHash('sha256').update(script, 'utf8').digest('base64')}'`;
@@ -439,7 +445,7 @@ export async function renderHtmlReport(input: ReportInput): Promise<string> {
 ${verdictBlock(input, ml, ka)}
 <nav>${ml ? html`<a href="#multiloko">MultiLoKo</a><a href="#multiloko-items">MultiLoKo items</a>` : ''}${ka ? html`<a href="#kalahi">Kalahi</a><a href="#kalahi-items">Kalahi prompts</a>` : ''}<a href="#reading">Reading the intervals</a></nav></header>
 <main>
-${ml ? multilokoSection(ml, mlBase, mlComparison, { em: emSvg, effects: effectsSvg }, fingerprintBlock(input.multiloko?.summary?.fingerprint, input.baseline?.multiloko ? (input.baseline.multiloko.summary?.fingerprint ?? null) : undefined, 'multiloko-fingerprint')) : ''}
+${ml ? multilokoSection(ml, mlBase, mlComparison, { em: emSvg, effects: effectsSvg }, fingerprintBlock(multilokoFingerprint(input.multiloko), input.baseline?.multiloko ? (multilokoFingerprint(input.baseline.multiloko) ?? null) : undefined, 'multiloko-fingerprint')) : ''}
 ${ka ? kalahiSection(ka, kaBase, kaComparison, kalahiSvg, fingerprintBlock((input.kalahi as { fingerprint?: unknown }).fingerprint, input.baseline?.kalahi ? ((input.baseline.kalahi as { fingerprint?: unknown }).fingerprint ?? null) : undefined, 'kalahi-fingerprint')) : ''}
 </main>
 <footer id="reading"><h3>Reading the intervals</h3>
