@@ -28,11 +28,11 @@ function runModel(results: LabelledResults, source: string): string {
 }
 
 /**
- * `#1 qwen3`, `#2 ora.jsonl`, …: each run's number and label — the one given (a labelled LOKAL_MODEL entry), else the
+ * `#1 qwen3`, `#2 ora.jsonl`, …: each run's number and label — the one given (a labelled LOKAL_MODEL entry; empty: none), else the
  * shortest tail of its model string no other run ends with (modelLabels), so legends and columns tell runs apart.
  */
 export function runLabels(runs: ReadonlyArray<{ results: LabelledResults; source: string; label?: string }>): string[] {
-  return modelLabels(runs.map((r) => ({ spec: runModel(r.results, r.source), ...(r.label !== undefined ? { label: r.label } : {}) }))).map((label, i) => `#${i + 1} ${label}`);
+  return modelLabels(runs.map((r) => ({ spec: runModel(r.results, r.source), ...(r.label ? { label: r.label } : {}) }))).map((label, i) => `#${i + 1} ${label}`);
 }
 
 export async function compareCommand(argv: string[]): Promise<number> {
@@ -60,6 +60,7 @@ export async function compareCommand(argv: string[]): Promise<number> {
       throw new Error(`${source}: cannot be read as a results file or folder (${code ?? (error as Error).message.split('\n')[0]})`);
     }
     if (!results.multiloko && !results.kalahi) throw new Error(`${source}: holds neither multiloko.json nor kalahi.json`);
+    // Labelled below, once every run's model is known (a label is the shortest tail no other run ends with).
     return { label: '', source, results };
   });
   runLabels(runs).forEach((label, i) => (runs[i]!.label = label));
