@@ -105,9 +105,9 @@ describe('a run listing two models', () => {
     expect(html).toContain('<svg');
     expect(html).toContain('model-b.jsonl');
     // The chart's legend and the side-by-side table name the runs by their labels, whole; the table scrolls sideways.
-    const legend = /<g class="mark-text role-legend-label"[^>]*>([\s\S]*?)<\/g>/u.exec(html);
-    expect(legend?.[1]).toContain('#1 model a,first.jsonl');
-    expect(legend?.[1]).toContain('#2 b-model');
+    const legend = [...html.matchAll(/<g class="mark-text role-legend-label"[^>]*>([\s\S]*?)<\/g>/gu)].map((m) => m[1]).join('');
+    expect(legend).toContain('>#1 model a,first.jsonl</text>');
+    expect(legend).toContain('>#2 b-model</text>');
     expect(html).toMatch(/<div class="wide"><table id="compare-languages"><thead><tr><th><\/th><th class="num">#1 model a,first\.jsonl<\/th><th class="num">#2 b-model<\/th>/u);
   });
 });
