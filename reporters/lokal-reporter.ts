@@ -10,7 +10,7 @@ import { routeClauses, ThresholdError } from '../src/core/gates.ts';
 import { gatesOfIncompleteRun, incompleteResultsFile, incompleteResultsText, type Incompleteness } from '../src/core/incomplete.ts';
 import { writeFileAtomic } from '../src/core/io.ts';
 import { requireCacheFile, requireOutputFolder } from '../src/core/outputCheck.ts';
-import { splitModelList } from '../src/core/modelList.ts';
+import { listModels, splitModelList } from '../src/core/modelList.ts';
 import { terminalLines } from '../src/core/terminalText.ts';
 import { LokalConfigError, resolveSettingsTree, sectionSettings, sharedSettings, type SettingsTree } from '../src/core/settings.ts';
 import { BENCHMARKS, registerBenchmark } from '../src/benchmarks/index.ts';
@@ -210,7 +210,8 @@ export default class LokalReporter implements Reporter {
         }
       }
       if (folders.size > 0) {
-        this.compareFile = await writeModelOutputs({ written: writtenByModel, folders, root, output, report: shared.report, baseline: shared.baseline, stepSummary: process.env.GITHUB_STEP_SUMMARY, log: (line) => this.#log(line) });
+        const labels = new Map<string | undefined, string>(listModels(shared.model ?? '').flatMap((m) => (m.label === undefined ? [] : [[m.spec, m.label] as [string, string]])));
+        this.compareFile = await writeModelOutputs({ written: writtenByModel, folders, labels, root, output, report: shared.report, baseline: shared.baseline, stepSummary: process.env.GITHUB_STEP_SUMMARY, log: (line) => this.#log(line) });
         if (failed) process.exitCode = 1;
         return;
       }

@@ -18,6 +18,8 @@ export interface ModelOutputsOptions extends Omit<RunOutputsOptions, 'results' |
   /** The results texts written, by model (in the order listed) and then by benchmark name. */
   written: ReadonlyMap<string | undefined, ReadonlyMap<string, string>>;
   folders: ReadonlyMap<string | undefined, string>;
+  /** Labels given in LOKAL_MODEL (`qwen3=replay:…`), by provider string. */
+  labels?: ReadonlyMap<string | undefined, string>;
   // `report`: `off` turns the per-model reports off; any other path is not used (one file per model).
 }
 
@@ -31,11 +33,12 @@ export async function writeModelOutputs(options: ModelOutputsOptions): Promise<s
     await writeRunOutputs({ results: texts, root: options.root, output, report: off ? 'off' : undefined, baseline: options.baseline, stepSummary: options.stepSummary, log });
   }
   const { MAX_RUNS, MIN_RUNS, compareRuns, compareRunsText } = await import('../src/report/compareRuns.ts');
-  const { runLabel } = await import('../src/cli/compare.ts');
-  const runs = [...options.written]
-    .map(([model, texts]) => ({ source: path.resolve(options.root, options.output, options.folders.get(model) ?? ''), results: runResults(texts) }))
-    .filter((r) => r.results.multiloko || r.results.kalahi)
-    .map((r, i) => ({ ...r, label: runLabel(i, r.results as Parameters<typeof runLabel>[1], r.source) }));
+  const { runLabels } = await import('../src/cli/compare.ts');
+  const listed = [...options.written]
+    .map(([model, texts]) => ({ source: path.resolve(options.root, options.output, options.folders.get(model) ?? ''), results: runResults(texts), ...(options.labels?.has(model) ? { label: options.labels.get(model)! } : {}) }))
+    .filter((r) => r.results.multiloko || r.results.kalahi);
+  const labels = runLabels(listed as Parameters<typeof runLabels>[0]);
+  const runs = listed.map((r, i) => ({ source: r.source, results: r.results, label: labels[i]! }));
   if (runs.length < MIN_RUNS || runs.length > MAX_RUNS) {
     log(`lokal: the models are not compared: ${runs.length} of them have complete results (${MIN_RUNS} to ${MAX_RUNS} needed)`);
     return undefined;

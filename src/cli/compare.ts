@@ -1,5 +1,6 @@
 // `lokal compare <results>...`: 2–10 runs side by side in the terminal, and as an HTML file with the chart and each
 // later run's paired tests against the first. A run is a results folder (multiloko.json / kalahi.json) or one file.
+import { modelLabels } from '../core/modelList.ts';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,9 +20,20 @@ export const COMPARE_USAGE = `usage: lokal compare <results.json|results folder>
 `;
 
 /** Run labels for tables and the chart legend: `#2 <model>`, the model taken from the results where they record it. */
-export function runLabel(index: number, results: { multiloko?: { summary?: { model?: unknown } }; kalahi?: { variants?: Record<string, { model?: unknown }> }; others?: Array<{ model?: unknown }> }, source: string): string {
+type LabelledResults = { multiloko?: { summary?: { model?: unknown } }; kalahi?: { variants?: Record<string, { model?: unknown }> }; others?: Array<{ model?: unknown }> };
+
+/** The model a results file names (its summary's, else its first Kalahi variant's, else its first other benchmark's), or the file's name. */
+function runModel(results: LabelledResults, source: string): string {
   const model = results.multiloko?.summary?.model ?? Object.values(results.kalahi?.variants ?? {})[0]?.model ?? results.others?.[0]?.model;
-  return `#${index + 1} ${typeof model === 'string' && model !== '' ? model : path.basename(source)}`;
+  return typeof model === 'string' && model !== '' ? model : path.basename(source);
+}
+
+/**
+ * `#1 qwen3`, `#2 ora.jsonl`, …: each run's number and label — the one given (a labelled LOKAL_MODEL entry; empty: none), else the
+ * shortest tail of its model string no other run ends with (modelLabels), so legends and columns tell runs apart.
+ */
+export function runLabels(runs: ReadonlyArray<{ results: LabelledResults; source: string; label?: string }>): string[] {
+  return modelLabels(runs.map((r) => ({ spec: runModel(r.results, r.source), ...(r.label ? { label: r.label } : {}) }))).map((label, i) => `#${i + 1} ${label}`);
 }
 
 export async function compareCommand(argv: string[]): Promise<number> {
@@ -49,8 +61,10 @@ export async function compareCommand(argv: string[]): Promise<number> {
       throw new Error(`${source}: cannot be read as a results file or folder (${code ?? (error as Error).message.split('\n')[0]})`);
     }
     if (!results.multiloko && !results.kalahi && !results.others) throw new Error(`${source}: holds neither multiloko.json, kalahi.json nor a benchmark's results in the groups layout`);
-    return { label: runLabel(i, results as Parameters<typeof runLabel>[1], source), source, results };
+    // Labelled below, once every run's model is known (a label is the shortest tail no other run ends with).
+    return { label: '', source, results };
   });
+  runLabels(runs).forEach((label, i) => (runs[i]!.label = label));
   const { readConfigEnv } = await import('../core/settings.ts');
   // The one settings reader validates the list (an unknown field is an error naming the nearest one).
   const allow = readConfigEnv({ LOKAL_BASELINE_ALLOW: values.allow ?? process.env.LOKAL_BASELINE_ALLOW }, []).baselineAllow ?? [];

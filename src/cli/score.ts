@@ -1,4 +1,6 @@
 // `lokal score`: MultiLoKo's eval.py as a command (same arguments, same JSON), with problems reported, not raised.
+import { fingerprintLine, scoreFingerprint } from '../benchmarks/multiloko/fingerprint.ts';
+import { fileSha256 } from '../core/sha256.ts';
 import { parseArgs } from 'node:util';
 // The loader's own module, not the data barrel (which would also load the downloader and Kalahi's CSV reader).
 import { loadMultiLoKo } from '../benchmarks/multiloko/data/multiloko.ts';
@@ -43,15 +45,20 @@ export async function scoreCommand(argv: string[]): Promise<number> {
   });
   const { problems } = output;
   for (const line of describeProblems(problems, dataset)) say(`lokal score: ${line}\n`);
+  // What makes this file comparable (the baseline gate and lokal compare check it): the subsets scored, the scorer, the predictions.
+  const scored = new Set(output.languages.map((l) => l.key));
+  const fingerprint = scoreFingerprint(dataset.subsets.filter((s) => scored.has(s.key)), { file: values.predictions!, sha256: await fileSha256(values.predictions!) });
   if (values.output) {
+    // Printed beside the file it is written to; on stdout the JSON carries it (and stderr stays quiet for pipes).
+    say(`lokal score: ${fingerprintLine(fingerprint)}\n`);
     // Written piece by piece: the whole text (and its UTF-8 copy) is never held at once.
     writeOutput(values.output, (write) => {
-      writeScoreOutputJson(output, write);
+      writeScoreOutputJson(output, write, [], { fingerprint });
       write('\n');
     });
     say(`lokal score: wrote ${values.output}\n`);
   } else {
-    process.stdout.write(scoreOutputJson(output) + '\n');
+    process.stdout.write(scoreOutputJson(output, [], { fingerprint }) + '\n');
   }
   const lineProblems = problems.unknownIds.length + problems.unknownLanguages.length + problems.duplicates.length;
   return values.strict && (lineProblems > 0 || problems.missing.length > 0) ? 1 : 0;

@@ -6,16 +6,53 @@
 export const MODEL_PROVIDERS = ['transformers', 'llama', 'openai', 'replay'] as const;
 export const MAX_MODELS = 10;
 
-const SEPARATOR = new RegExp(`,\\s*(?=(?:${MODEL_PROVIDERS.join('|')}):)`, 'u');
+/** A label given before a provider string: `qwen3=replay:runs/qwen3.jsonl`. */
+const LABEL = `[A-Za-z0-9][A-Za-z0-9._-]*`;
+const LABELLED = new RegExp(`^(${LABEL})=(?=(?:${MODEL_PROVIDERS.join('|')}):)`, 'u');
+const SEPARATOR = new RegExp(`,\\s*(?=(?:${LABEL}=)?(?:${MODEL_PROVIDERS.join('|')}):)`, 'u');
 
-/** The provider strings of a model setting, trimmed, in the order given (one entry for a single model). */
+/** One listed model: its provider string and the label it was given, if any. */
+export interface ListedModel {
+  spec: string;
+  label?: string;
+}
+
+/** The models of a model setting, trimmed, in the order given, each with the label written before it (`label=`). */
+export function listModels(text: string): ListedModel[] {
+  return text.split(SEPARATOR).map((entry) => {
+    const trimmed = entry.trim();
+    const label = LABELLED.exec(trimmed);
+    return label ? { spec: trimmed.slice(label[0].length), label: label[1]! } : { spec: trimmed };
+  });
+}
+
+/** The provider strings of a model setting (labels left off), trimmed, in the order given (one entry for a single model). */
 export function splitModelList(text: string): string[] {
-  return text.split(SEPARATOR).map((s) => s.trim());
+  return listModels(text).map((m) => m.spec);
+}
+
+/**
+ * A short name per model for tables and chart legends: the label given (`qwen3=…`), else the shortest tail of its
+ * provider string (its last `/`- or `:`-separated parts) that no other model listed ends with; the whole string when none is.
+ */
+export function modelLabels(models: readonly ListedModel[]): string[] {
+  // Parts and the separators between them, kept so a tail reads as written (`runs/ora.jsonl`, `replay:a`).
+  const pieces = models.map((m) => m.spec.replace(/[/:\\]+$/u, '').split(/([/:\\]+)/u));
+  const tail = (i: number, k: number) => pieces[i]!.slice(-(2 * k - 1)).join('');
+  return models.map((m, i) => {
+    if (m.label !== undefined) return m.label;
+    for (let k = 1; k <= (pieces[i]!.length + 1) / 2; k++) {
+      const candidate = tail(i, k);
+      if (models.every((other, j) => j === i || (other.label ?? tail(j, k)) !== candidate)) return candidate;
+    }
+    return m.spec;
+  });
 }
 
 /** Why a model setting is not a usable list (empty entry, duplicate, more than MAX_MODELS), or undefined. */
 export function modelListProblem(text: string): string | undefined {
-  const specs = splitModelList(text);
+  const listed = listModels(text);
+  const specs = listed.map((m) => m.spec);
   if (specs.length === 1) return undefined;
   if (specs.length > MAX_MODELS) return `lists ${specs.length} models; at most ${MAX_MODELS} run in one invocation`;
   if (specs.some((s) => s === '')) return 'a listed model is empty (a stray comma?)';
@@ -24,6 +61,9 @@ export function modelListProblem(text: string): string | undefined {
     if (seen.has(spec)) return `lists ${JSON.stringify(spec)} twice; each model runs once`;
     seen.add(spec);
   }
+  const labels = listed.flatMap((m) => (m.label === undefined ? [] : [m.label]));
+  const twice = labels.find((label, i) => labels.indexOf(label) !== i);
+  if (twice !== undefined) return `gives the label ${JSON.stringify(twice)} twice; each model needs its own`;
   return undefined;
 }
 

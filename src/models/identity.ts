@@ -52,7 +52,8 @@ export function modelIdentity(description: ModelDescription | null | undefined, 
   const identity: ModelIdentity = { provider: description.provider, model: description.model, revision: description.revision ?? null };
   if (typeof settings.dtype === 'string') identity.dtype = settings.dtype;
   if (typeof settings.baseUrl === 'string') identity.server = settings.baseUrl;
-  if (typeof settings.systemFingerprint === 'string') identity.system_fingerprint = settings.systemFingerprint;
+  const systemFingerprint = description.systemFingerprint ?? settings.systemFingerprint;
+  if (typeof systemFingerprint === 'string') identity.system_fingerprint = systemFingerprint;
   const file = modelFile(description, root);
   if (file !== undefined) identity.sha256 = fileSha256(file);
   return identity;

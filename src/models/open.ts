@@ -1,5 +1,6 @@
 // Which model a run asks and how: the default model, provider options from the settings, the response cache
 // around every non-replay provider, and whether the model is a chat model (for LOKAL_PROMPT=auto).
+import { splitModelList } from '../core/modelList.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_CACHE_FILE, withCache, type CacheMode } from './cache.ts';
@@ -34,9 +35,9 @@ type ModelSettings = Pick<
   | 'requestBudget'
 >;
 
-/** The provider string of the run: the configured one, else the default model. */
+/** The provider string(s) of the run, labels (`qwen3=…`) left off: the configured one, else the default model. */
 export function modelSpec(config: Pick<SharedSettings, 'model'>): string {
-  return config.model ?? DEFAULT_MODEL_SPEC;
+  return config.model === undefined ? DEFAULT_MODEL_SPEC : splitModelList(config.model).join(',');
 }
 
 /** Provider options plus the cache settings; plain JSON, so equal settings give equal pool keys. */

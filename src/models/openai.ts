@@ -163,11 +163,15 @@ export class OpenAIProvider implements ModelProvider {
     this.policy = checkRetryPolicy({ ...DEFAULT_RETRY_POLICY, ...options.retry }, PROVIDER);
   }
 
+  /** Every `system_fingerprint` the server's responses carried, in the order first seen. */
+  private readonly systemFingerprints = new Set<string>();
+
   describe(): ModelDescription {
     return {
       provider: PROVIDER,
       model: this.model,
       ...(this.options.revision ? { revision: this.options.revision } : {}),
+      ...(this.systemFingerprints.size > 0 ? { systemFingerprint: [...this.systemFingerprints].join(',') } : {}),
       settings: {
         baseUrl: safeUrl(this.baseUrl),
         temperature: 0,
@@ -194,6 +198,9 @@ export class OpenAIProvider implements ModelProvider {
           onRetry: this.options.onRetry,
           check: (reply) => parse(schema, reply, `${where}: POST ${endpoint}`),
         });
+        // The server's backend configuration, for the run's fingerprint (OpenAI and vLLM send it; many servers do not).
+        const fingerprint = (json as { system_fingerprint?: unknown }).system_fingerprint;
+        if (typeof fingerprint === 'string' && fingerprint !== '') this.systemFingerprints.add(fingerprint);
         return json;
       } finally {
         timer.ms += performance.now() - started;

@@ -70,6 +70,11 @@ export interface ModelDescription {
   model: string;
   revision?: string;
   settings: Record<string, unknown>;
+  /**
+   * What the server said of its backend (OpenAI's `system_fingerprint`), distinct values comma-joined in the order seen;
+   * absent until a response carries one. Kept out of `settings`, which key the response cache.
+   */
+  systemFingerprint?: string;
 }
 
 export interface ModelProvider {

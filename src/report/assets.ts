@@ -23,6 +23,8 @@ p.verdict { font-size: 1.15em; margin: .6em 0; }
 .significant { background: #fdecea; }
 .improved { background: #e8f5ec; }
 figure { margin: 8px 0 16px; overflow-x: auto; }
+.wide { overflow-x: auto; max-width: 100%; }
+.wide table th.num { white-space: normal; min-width: 6em; }
 figcaption { color: var(--muted); font-size: 12px; }
 .filters { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 8px 0; position: sticky; top: 0; background: #fff; padding: 6px 0; z-index: 1; }
 .filters input[type=search] { min-width: 280px; padding: 4px 6px; font: inherit; }
@@ -37,37 +39,77 @@ tr[data-verdict=missing] td.verdict { color: var(--warn); }
 .label { color: var(--muted); font-size: 11px; text-transform: uppercase; letter-spacing: .03em; }
 .scores { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; white-space: nowrap; }
 details > summary { cursor: pointer; }
+.prompt-text { white-space: pre-wrap; max-height: 24em; overflow: auto; margin-top: 4px; padding: 4px 6px; background: var(--bg-alt); font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; }
+table.choices { font-size: 12px; margin: 4px 0; }
+table.choices td { white-space: normal; }
+tr[data-chosen] td:first-child { font-weight: 600; }
+.more-rows { margin: 6px 0; }
 code { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; background: var(--bg-alt); padding: 0 3px; }
 footer { margin-top: 30px; padding-bottom: 30px; border-top: 1px solid var(--line); color: var(--muted); }
 `;
 
-/** Search (every whitespace-separated term must occur in the row's text) and the select filters of each drill-down. */
+/**
+ * Search (every whitespace-separated term must occur in the row's text) and the select filters of each drill-down. The
+ * rows wait as JSON (a data block); the matching ones are listed LIMIT at a time ("List more" adds more), so a run of tens of
+ * thousands of items opens and searches in about a second. A prompt's shared start is filled in when it is opened.
+ */
 export const SCRIPT = `
 (function () {
+  var LIMIT = 2000;
   var sections = document.querySelectorAll('[data-drill]');
   Array.prototype.forEach.call(sections, function (section) {
-    var rows = Array.prototype.slice.call(section.querySelectorAll('tbody tr'));
-    var haystack = rows.map(function (row) { return row.textContent.toLowerCase(); });
+    var store = section.querySelector('script.drill-rows');
+    var tbody = section.querySelector('table.items > tbody');
+    if (!store || !tbody) return;
+    var rows = JSON.parse(store.textContent);
+    var ENTITIES = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&#96;': '\u0060' };
+    // The row's text as the page shows it: its markup without tags, entities decoded.
+    var haystack = rows.map(function (row) {
+      return row[1].replace(/<[^>]*>/g, '').replace(/&(?:amp|lt|gt|quot|#39|#96);/g, function (m) { return ENTITIES[m]; }).toLowerCase();
+    });
     var search = section.querySelector('input[type=search]');
     var selects = Array.prototype.slice.call(section.querySelectorAll('select[data-filter]'));
     var count = section.querySelector('.count');
+    var more = section.querySelector('.more-rows');
+    var matching = [];
+    var listed = 0;
     var timer = null;
+    function list(upTo) {
+      var markup = [];
+      for (var i = listed; i < upTo && i < matching.length; i++) markup.push(rows[matching[i]][1]);
+      tbody.insertAdjacentHTML('beforeend', markup.join('\\n'));
+      listed = Math.min(upTo, matching.length);
+      count.textContent = matching.length + ' of ' + rows.length + ' shown' + (listed < matching.length ? ' (the first ' + listed + ' listed)' : '');
+      more.hidden = listed >= matching.length;
+    }
     function apply() {
       var terms = search.value.toLowerCase().split(/\\s+/).filter(Boolean);
-      var wanted = selects.map(function (s) { return [s.getAttribute('data-filter'), s.value]; });
-      var shown = 0;
-      rows.forEach(function (row, i) {
-        var ok = wanted.every(function (w) { return !w[1] || row.getAttribute('data-' + w[0]) === w[1]; }) &&
-          terms.every(function (t) { return haystack[i].indexOf(t) !== -1; });
-        row.hidden = !ok;
-        if (ok) shown++;
-      });
-      count.textContent = shown + ' of ' + rows.length + ' shown';
-      section.setAttribute('data-shown', String(shown));
+      var wanted = selects.map(function (s) { return [s.getAttribute('data-filter'), s.value]; }).filter(function (w) { return w[1]; });
+      matching = [];
+      for (var i = 0; i < rows.length; i++) {
+        var filters = rows[i][0];
+        var ok = true;
+        for (var w = 0; ok && w < wanted.length; w++) ok = filters[wanted[w][0]] === wanted[w][1];
+        for (var t = 0; ok && t < terms.length; t++) ok = haystack[i].indexOf(terms[t]) !== -1;
+        if (ok) matching.push(i);
+      }
+      tbody.textContent = '';
+      listed = 0;
+      list(LIMIT);
+      section.setAttribute('data-shown', String(matching.length));
     }
-    search.addEventListener('input', function () { clearTimeout(timer); timer = setTimeout(apply, rows.length > 5000 ? 200 : 60); });
+    search.addEventListener('input', function () { clearTimeout(timer); timer = setTimeout(apply, rows.length > 5000 ? 150 : 60); });
     selects.forEach(function (s) { s.addEventListener('change', apply); });
+    more.querySelector('button').addEventListener('click', function () { list(listed + LIMIT); });
     apply();
   });
+  document.addEventListener('toggle', function (event) {
+    var details = event.target;
+    if (!details.open || !details.querySelectorAll) return;
+    Array.prototype.forEach.call(details.querySelectorAll('span.prompt-start:empty'), function (span) {
+      var start = document.querySelector('template.prompt-start[data-start="' + span.getAttribute('data-start') + '"]');
+      if (start) span.textContent = start.content.textContent;
+    });
+  }, true);
 })();
 `;

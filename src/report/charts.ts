@@ -41,7 +41,7 @@ export function barChartSpec(data: readonly BarDatum[], options: BarChartOptions
   const yOffset = grouped ? { yOffset: { field: 'series', type: 'nominal' as const, sort: series } } : {};
   const x = { type: 'quantitative' as const, title: options.axis, ...(options.domain ? { scale: { domain: options.domain, nice: false } } : { scale: { zero: true } }) };
   const color = grouped
-    ? { color: { field: 'series', type: 'nominal' as const, sort: series, title: null, scale: { domain: series, range: (options.colors ?? PALETTE).slice(0, series.length) }, legend: { orient: 'top' as const } } }
+    ? { color: { field: 'series', type: 'nominal' as const, sort: series, title: null, scale: { domain: series, range: (options.colors ?? PALETTE).slice(0, series.length) }, legend: { orient: 'top' as const, labelLimit: 320, columns: Math.min(series.length, 4) } } }
     : { color: { value: (options.colors ?? PALETTE)[0]! } };
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',

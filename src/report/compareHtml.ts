@@ -10,7 +10,8 @@ const DASH = '–';
 const fixed = (v: number | null | undefined, digits: number, scale: number) => (v === null || v === undefined || !Number.isFinite(v) ? DASH : (v * scale).toFixed(digits));
 
 function sideBySide(rows: readonly FigureRow[], labels: readonly string[], digits: number, scale: number, id: string, footer?: Html): Html {
-  return html`<table id="${id}"><thead><tr><th></th><th class="num">${labels[0]!}</th>${labels.slice(1).map((l) => html`<th class="num">${l}</th><th class="num">Δ vs #1 (p)</th>`)}</tr></thead>
+  // In a box that scrolls sideways: ten runs' columns are wider than the page.
+  return html`<div class="wide"><table id="${id}"><thead><tr><th></th><th class="num">${labels[0]!}</th>${labels.slice(1).map((l) => html`<th class="num">${l}</th><th class="num">Δ vs #1 (p)</th>`)}</tr></thead>
 <tbody>${rows.map(
     (r) =>
       html`<tr data-row="${r.name}"><td>${r.name}</td>${r.values.map((v, i) => {
@@ -20,7 +21,7 @@ function sideBySide(rows: readonly FigureRow[], labels: readonly string[], digit
         const significant = c !== undefined && (c.pAdjusted ?? c.p) < 0.05;
         return html`${cell}<td class="num ${significant ? (c!.diff < 0 ? 'significant' : 'improved') : ''}">${differenceText(c, digits, scale)}</td>`;
       })}</tr>\n`,
-  )}${footer ?? ''}</tbody></table>`;
+  )}${footer ?? ''}</tbody></table></div>`;
 }
 
 export async function renderCompareHtml(runs: readonly LabelledRun[], c: RunsComparison, title = 'vitest-lokal · comparing runs'): Promise<string> {

@@ -7,8 +7,8 @@ import { effectsChart, effectsChartData, emChart, emChartData, kalahiChart, kala
 import { compareKalahi, compareMultiLoKo, type Comparison, type Flip, type KalahiComparison, type MultiLoKoComparison } from './compare.ts';
 import { escapeHtml, html, raw, type Html } from './escape.ts';
 import { fingerprintBlock } from './fingerprintHtml.ts';
-import { KALAHI_METRICS, kalahiView, type KalahiFigures, type KalahiPrompt, type KalahiVariantView, type KalahiView } from './kalahi.ts';
-import { multilokoView, type Effect, type GateRow, type MultiLoKoItem, type MultiLoKoView, type Verdict } from './multiloko.ts';
+import { KALAHI_METRICS, kalahiView, type KalahiChoice, type KalahiFigures, type KalahiPrompt, type KalahiVariantView, type KalahiView } from './kalahi.ts';
+import { multilokoView, type Effect, type GateRow, type ItemPrompt, type MultiLoKoItem, type MultiLoKoView, type Verdict } from './multiloko.ts';
 import type { ReportInput } from './types.ts';
 import { cellText } from './cellText.ts';
 import { groupsSection, sectionId } from './groupsHtml.ts';
@@ -126,15 +126,80 @@ function multilokoScores(s: Record<string, number>): string {
 
 // The drill-down has a row per item (tens of thousands in a full run): its cells are built as plain strings with
 // escapeHtml on every dataset and model value, rather than through the html tag.
-function multilokoOutput(i: MultiLoKoItem): string {
+function multilokoOutput(i: MultiLoKoItem, shared: SharedStart | undefined): string {
   if (i.missing) return '<span class="note">(no answer)</span>';
   let out = '';
   // Each text capped (cellText): the report stays bounded whatever a model replied.
-  if (i.raw !== undefined) out += `<span class="label">raw</span> ${escapeHtml(cellText(i.raw))}\n`;
+  if (i.raw !== undefined) out += `<span class="label">raw output</span> ${escapeHtml(cellText(i.raw))}\n`;
   if (i.answer !== undefined && i.answer !== i.raw) out += `<span class="label">extracted</span> ${escapeHtml(cellText(i.answer))}\n`;
-  out += `<span class="label">scored</span> ${i.prediction === '' ? '<span class="note">(empty)</span>' : escapeHtml(cellText(i.prediction))}`;
-  if (i.prompt !== undefined) out += `\n<details><summary>prompt</summary>${escapeHtml(cellText(i.prompt))}</details>`;
+  out += `<span class="label">normalised</span> ${i.prediction === '' ? '<span class="note">(empty)</span>' : escapeHtml(cellText(i.prediction))}`;
+  if (i.prompt !== undefined) out += `\n${promptDetails(i.prompt, shared)}`;
   return out;
+}
+
+/** A subset's shared prompt start (a base prompt's demonstrations), written once and put back when a prompt is opened. */
+interface SharedStart {
+  index: number;
+  text: string;
+}
+
+/** Below this many characters a shared start is left in each prompt: the reference would cost more than it saves. */
+const SHARED_START_MIN = 200;
+
+/**
+ * Per subset, the start every recorded prompt text shares (the few-shot demonstrations of a base prompt, the chat
+ * template's head): 37,750 prompts of 1,400 characters would make the report 70 MB; each is written once instead.
+ */
+function sharedPromptStarts(view: MultiLoKoView): Map<string, SharedStart> {
+  const out = new Map<string, SharedStart>();
+  for (const s of view.subsets) {
+    const texts = s.items.flatMap((i) => (i.prompt && 'text' in i.prompt ? [i.prompt.text] : []));
+    if (texts.length < 2) continue;
+    let length = texts[0]!.length;
+    for (const t of texts) {
+      let k = 0;
+      while (k < length && k < t.length && t.charCodeAt(k) === texts[0]!.charCodeAt(k)) k++;
+      length = k;
+      if (length < SHARED_START_MIN) break;
+    }
+    // Never half a surrogate pair.
+    const code = texts[0]!.charCodeAt(length - 1);
+    if (code >= 0xd800 && code <= 0xdbff) length--;
+    if (length >= SHARED_START_MIN) out.set(s.key, { index: out.size, text: texts[0]!.slice(0, length) });
+  }
+  return out;
+}
+
+function promptPrefixes(prefixes: ReadonlyMap<string, SharedStart>): Html {
+  return raw([...prefixes.values()].map((p) => `<template class="prompt-start" data-start="${p.index}">${escapeHtml(cellText(p.text))}</template>`).join(''));
+}
+
+/** The prompt as fed, one click away (its text in a <details>), or its SHA-256 where only that was recorded. */
+function promptDetails(prompt: ItemPrompt, shared: SharedStart | undefined): string {
+  if ('sha256' in prompt) return `<span class="label">prompt sha256</span> <code>${escapeHtml(prompt.sha256)}</code>`;
+  const summary = `<summary>prompt as fed (${prompt.text.length.toLocaleString('en-US')} characters)</summary>`;
+  if (shared && prompt.text.startsWith(shared.text)) {
+    // The shared start is filled in by the page's script when the prompt is opened.
+    return `<details class="prompt">${summary}<div class="prompt-text"><span class="prompt-start" data-start="${shared.index}"></span>${escapeHtml(cellText(prompt.text.slice(shared.text.length)))}</div></details>`;
+  }
+  return `<details class="prompt">${summary}<div class="prompt-text">${escapeHtml(cellText(prompt.text))}</div></details>`;
+}
+
+/**
+ * A drill-down's rows as data (JSON) until the page's script lists those matching the search and filters, a few thousand
+ * at a time: a browser parses and lays out 37,750 rows of markup in half a minute, their JSON in about a second.
+ */
+function drillRows(rows: readonly DrillRow[]): Html {
+  // Filter values are data strings: every `<` as \u003c. The markup is escaped already (its `<` open our own tags):
+  // `</` and `<!--` escaped there, so nothing can end the data block.
+  const json = `[${rows.map((r) => `[${JSON.stringify(r.filters).replace(/</gu, '\\u003c')},${JSON.stringify(r.html).replace(/<\//gu, '<\\/').replace(/<!--/gu, '<\\u0021--')}]`).join(',\n')}]`;
+  return html`<script type="application/json" class="drill-rows">${raw(json)}</script><p class="more-rows" hidden><button type="button">List more</button></p>`;
+}
+
+/** One drill-down row: the values its select filters match (`subset`, `verdict`, …) and its markup (escaped already). */
+interface DrillRow {
+  filters: Record<string, string>;
+  html: string;
 }
 
 function multilokoDrill(view: MultiLoKoView, baseline: MultiLoKoView | undefined): Html {
@@ -149,21 +214,22 @@ function multilokoDrill(view: MultiLoKoView, baseline: MultiLoKoView | undefined
     ...(baseline ? [{ name: 'change', all: 'any change vs baseline', options: CHANGE_OPTIONS }] : []),
   ];
   const e = escapeHtml;
-  let rows = '';
+  const prefixes = sharedPromptStarts(view);
+  const rows: DrillRow[] = [];
   for (const i of items) {
     const b = base.get(`${i.subset}\u0000${i.id}`);
     const changed = baseline ? change(i.verdict, b?.verdict) : undefined;
-    rows += `<tr data-subset="${e(i.subset)}" data-verdict="${e(i.verdict)}"${changed ? ` data-change="${changed}"` : ''}><td>${e(names.get(i.subset))}</td><td class="id">${e(i.id)}</td>`;
-    if (withQuestion) rows += `<td>${e(i.question ?? '')}</td>`;
-    rows += `<td>${e(i.targets.join('\n'))}</td><td>${multilokoOutput(i)}</td><td class="scores">${e(multilokoScores(i.scores))}</td><td class="verdict">${e(VERDICT_MARK[i.verdict])}</td>`;
-    if (baseline) rows += `<td>${b ? `${e(VERDICT_MARK[b.verdict])}\n${e(b.missing ? '(no answer)' : cellText(b.raw ?? b.prediction))}` : '<span class="note">not in baseline</span>'}</td>`;
-    rows += '</tr>\n';
+    let row = `<tr data-subset="${e(i.subset)}" data-verdict="${e(i.verdict)}"${changed ? ` data-change="${changed}"` : ''}><td>${e(names.get(i.subset))}</td><td class="id">${e(i.id)}</td>`;
+    if (withQuestion) row += `<td>${e(i.question ?? '')}</td>`;
+    row += `<td>${e(i.targets.join('\n'))}</td><td>${multilokoOutput(i, prefixes.get(i.subset))}</td><td class="scores">${e(multilokoScores(i.scores))}</td><td class="verdict">${e(VERDICT_MARK[i.verdict])}</td>`;
+    if (baseline) row += `<td>${b ? `${e(VERDICT_MARK[b.verdict])}\n${e(b.missing ? '(no answer)' : cellText(b.raw ?? b.prediction))}` : '<span class="note">not in baseline</span>'}</td>`;
+    rows.push({ filters: { subset: i.subset, verdict: i.verdict, ...(changed ? { change: changed } : {}) }, html: `${row}</tr>` });
   }
   return html`<section class="drill" data-drill id="multiloko-items"><h3>Items</h3>
 ${withQuestion ? '' : html`<p class="note">The results file holds no question texts: items are listed by id. Targets and the scored answer are eval.py's normalised strings.</p>`}
 ${filterBar('id, question, targets, answer…', filters)}
 <table class="items"><thead><tr><th>Subset</th><th>ID</th>${withQuestion ? html`<th>Question</th>` : ''}<th>Targets</th><th>Output</th><th>Metrics</th><th>Verdict</th>${baseline ? html`<th>Baseline</th>` : ''}</tr></thead>
-<tbody>${raw(rows)}</tbody></table></section>`;
+<tbody></tbody></table>${drillRows(rows)}${promptPrefixes(prefixes)}</section>`;
 }
 
 function effectCell(key: string, e: Effect | undefined): Html {
@@ -244,6 +310,15 @@ function kalahiScores(p: KalahiPrompt): Html {
   return html`${mc}${mc && gen ? '\n' : ''}${gen ? `acc: ${gen}` : ''}`;
 }
 
+/** Every answer scored as the reply, one click away: log-probability, byte-normalised score, its normalised probability. */
+function kalahiChoicesTable(choices: readonly KalahiChoice[]): Html {
+  if (choices.length === 0) return html``;
+  return html`<details class="choices"><summary>${choices.length} answers scored</summary><table class="choices"><thead><tr><th>Answer</th><th></th><th class="num">log p</th><th class="num">score</th><th class="num">probability</th></tr></thead><tbody>${choices.map(
+    (c) =>
+      html`<tr data-kind="${c.kind}"${raw(c.chosen ? ' data-chosen="true"' : '')}${raw(c.best ? ' data-best="true"' : '')}><td>${cellText(c.text)}</td><td><span class="label">${c.kind}${c.best ? ' · best' : ''}${c.chosen ? ' · chosen' : ''}</span></td><td class="num">${fixed(c.logprob, 3)}</td><td class="num">${fixed(c.score, 4)}</td><td class="num" data-probability="${String(c.probability)}">${fixed(c.probability, 3)}</td></tr>`,
+  )}</tbody></table></details>`;
+}
+
 function kalahiDrill(view: KalahiView, baseline: KalahiView | undefined): Html {
   const prompts = view.variants.flatMap((v) => v.prompts);
   const withPrompt = prompts.some((p) => p.prompt !== undefined);
@@ -261,17 +336,22 @@ function kalahiDrill(view: KalahiView, baseline: KalahiView | undefined): Html {
     const changed = baseline ? change(p.verdict, b?.verdict) : undefined;
     const reply = p.response === undefined ? '' : p.response === '' ? html`<span class="note">(empty reply${p.generationReason ? `: ${p.generationReason}` : ''})</span>` : cellText(p.response);
     const preferred = p.preferred ? html`\n<span class="label">prefers ${p.preferred.kind}${p.preferred.best ? ' (best)' : ''}</span> ${p.preferred.text}` : '';
-    return html`<tr data-subset="${p.variant}" data-category="${p.category}" data-verdict="${p.verdict}"${raw(changed ? ` data-change="${changed}"` : '')}><td>${p.variant}</td><td class="id">${p.id}</td><td>${p.category} · ${p.topic}</td>${
+    const best = p.choices.find((c) => c.best);
+    const bestLine = best && !p.preferred?.best ? html`\n<span class="label">best answer</span> ${best.text}` : '';
+    const letter = p.letter ? html`\n<span class="label">letter reply</span> ${cellText(p.letter.response)}\n<span class="label">chose</span> ${p.letter.chosen ?? '(no letter)'} <span class="label">best</span> ${p.letter.answer}` : '';
+    const filters = { subset: p.variant, category: p.category, verdict: p.verdict, ...(changed ? { change: changed } : {}) };
+    const row = html`<tr data-subset="${p.variant}" data-category="${p.category}" data-verdict="${p.verdict}"${raw(changed ? ` data-change="${changed}"` : '')}><td>${p.variant}</td><td class="id">${p.id}</td><td>${p.category} · ${p.topic}</td>${
       withPrompt ? html`<td>${cellText(p.prompt ?? '')}</td>` : ''
-    }<td>${reply}${preferred}</td><td class="scores">${kalahiScores(p)}</td><td class="verdict" title="${p.verdictBasis}">${VERDICT_MARK[p.verdict]} <span class="ci">${p.verdictBasis}</span></td>${
+    }<td>${reply}${preferred}${bestLine}${letter}${kalahiChoicesTable(p.choices)}</td><td class="scores">${kalahiScores(p)}</td><td class="verdict" title="${p.verdictBasis}">${VERDICT_MARK[p.verdict]} <span class="ci">${p.verdictBasis}</span></td>${
       baseline ? html`<td>${b ? html`${VERDICT_MARK[b.verdict]}\n${cellText(b.response ?? '')}` : html`<span class="note">not in baseline</span>`}</td>` : ''
-    }</tr>\n`;
+    }</tr>`;
+    return { filters, row };
   });
   return html`<section class="drill" data-drill id="kalahi-items"><h3>Prompts</h3>
 <p class="note">A prompt is right or wrong by MC1 (its best answer scored highest); a run without multiple choice (replay) is judged by the first generation metric computed.</p>
 ${filterBar('id, category, reply…', filters)}
 <table class="items"><thead><tr><th>Variant</th><th>ID</th><th>Category · topic</th>${withPrompt ? html`<th>Prompt</th>` : ''}<th>Reply / preferred answer</th><th>Metrics</th><th>Verdict</th>${baseline ? html`<th>Baseline</th>` : ''}</tr></thead>
-<tbody>${rows}</tbody></table></section>`;
+<tbody></tbody></table>${drillRows(rows.map((r) => ({ filters: r.filters, html: r.row.value })))}</section>`;
 }
 
 function kalahiSection(view: KalahiView, baseline: KalahiView | undefined, comparison: KalahiComparison | undefined, chart: string | undefined, fingerprint: Html): Html {
@@ -330,6 +410,12 @@ function verdictBlock(input: ReportInput, ml: MultiLoKoView | undefined, ka: Kal
   return html`<p class="verdict pass" id="verdict" data-verdict="met">✓ All ${gates.length} gate${gates.length === 1 ? '' : 's'} met.</p>`;
 }
 
+/** A MultiLoKo results file's fingerprint: a run's in its summary, `lokal score`'s in its `lokal` section. */
+function multilokoFingerprint(results: ReportInput['multiloko']): unknown {
+  const own = results?.lokal as { fingerprint?: unknown } | undefined;
+  return results?.summary?.fingerprint ?? own?.fingerprint;
+}
+
 /** sha256 of the inline script for the page's Content-Security-Policy: only that script may run, nothing may load. */
 function scriptHash(script: string): string {
   return `'sha256-${createHash('sha256').update(script, 'utf8').digest('base64')}'`;
@@ -363,7 +449,7 @@ export async function renderHtmlReport(input: ReportInput): Promise<string> {
 ${verdictBlock(input, ml, ka)}
 <nav>${ml ? html`<a href="#multiloko">MultiLoKo</a><a href="#multiloko-items">MultiLoKo items</a>` : ''}${ka ? html`<a href="#kalahi">Kalahi</a><a href="#kalahi-items">Kalahi prompts</a>` : ''}${others.map((r) => html`<a href="#${sectionId(r.benchmark)}">${r.title}</a>`)}<a href="#reading">Reading the intervals</a></nav></header>
 <main>
-${ml ? multilokoSection(ml, mlBase, mlComparison, { em: emSvg, effects: effectsSvg }, fingerprintBlock(input.multiloko?.summary?.fingerprint, input.baseline?.multiloko ? (input.baseline.multiloko.summary?.fingerprint ?? null) : undefined, 'multiloko-fingerprint')) : ''}
+${ml ? multilokoSection(ml, mlBase, mlComparison, { em: emSvg, effects: effectsSvg }, fingerprintBlock(multilokoFingerprint(input.multiloko), input.baseline?.multiloko ? (multilokoFingerprint(input.baseline.multiloko) ?? null) : undefined, 'multiloko-fingerprint')) : ''}
 ${ka ? kalahiSection(ka, kaBase, kaComparison, kalahiSvg, fingerprintBlock((input.kalahi as { fingerprint?: unknown }).fingerprint, input.baseline?.kalahi ? ((input.baseline.kalahi as { fingerprint?: unknown }).fingerprint ?? null) : undefined, 'kalahi-fingerprint')) : ''}
 ${others.map(groupsSection)}
 </main>

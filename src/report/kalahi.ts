@@ -29,6 +29,10 @@ export interface KalahiPrompt {
   generationReason?: string;
   /** The answer the model's log-probabilities preferred, and whether it was the best answer. */
   preferred?: { kind: string; text: string; best: boolean };
+  /** Every answer scored as the reply (log-probability protocol), in the record's order; empty without MC. */
+  choices: KalahiChoice[];
+  /** The letter protocol's question: the reply and the letter read from it, and the best answer's letter. */
+  letter?: { response: string; chosen: string | null; answer: string };
   mc?: { mc1: number | null; mc2: number | null; mc2_normalised: number | null; mc3: number | null };
   /** acc (max over relevant > max over irrelevant) per metric, for scored replies. */
   acc: Partial<Record<KalahiMetricName, number>>;
@@ -36,6 +40,39 @@ export interface KalahiPrompt {
   verdict: Verdict;
   /** What the verdict is judged on: `MC1`, or a generation metric's acc when there is no MC. */
   verdictBasis: string;
+}
+
+/** One answer of a prompt as the model's reply: its log-probability and its share of the prompt's probability. */
+export interface KalahiChoice {
+  kind: string;
+  text: string;
+  best: boolean;
+  /** Σ log p of its tokens. */
+  logprob: number | null;
+  /** The byte-normalised score exp(logprob / bytes). */
+  score: number | null;
+  /** score / Σ scores of the prompt's answers: the share MC2 (normalised) sums over the relevant answers. */
+  probability: number | null;
+  /** The answer the model prefers (the highest score). */
+  chosen: boolean;
+}
+
+/** The answers of an MC record with their normalised probabilities; the preferred one marked. */
+export function kalahiChoices(mc: KalahiRecordJson['mc']): KalahiChoice[] {
+  const references = Array.isArray(mc?.references) ? mc.references : [];
+  const scores = references.map((r) => finite(r.score));
+  const total = scores.reduce<number>((sum, v) => sum + (v ?? 0), 0);
+  const p = mc?.preferred;
+  return references.map((r, i) => ({
+    kind: text(r.kind) ?? '',
+    text: text(r.text) ?? '',
+    best: r.best === true,
+    logprob: finite(r.logprob),
+    score: scores[i]!,
+    probability: scores[i] !== null && total > 0 ? scores[i]! / total : null,
+    // Older records name the preferred answer without its index: matched by its text then.
+    chosen: p !== undefined && p !== null && p.kind === r.kind && (p.index !== undefined ? p.index === r.index : p.text === r.text),
+  }));
 }
 
 export interface KalahiFigures {
@@ -115,6 +152,8 @@ function prompt(variant: string, r: KalahiRecordJson): KalahiPrompt {
     generationStatus: g ? text(g.status) : undefined,
     generationReason: g ? text(g.reason) : undefined,
     ...(p ? { preferred: { kind: text(p.kind) ?? '', text: text(p.text) ?? '', best: p.best === true } } : {}),
+    choices: kalahiChoices(r.mc),
+    ...(r.mc?.letter ? { letter: { response: text(r.mc.letter.response) ?? '', chosen: text(r.mc.letter.chosen) ?? null, answer: text(r.mc.letter.answer) ?? '' } } : {}),
     ...(mc ? { mc } : {}),
     acc,
     max,

@@ -13,13 +13,18 @@ export interface MultiLoKoItem {
   /** The normalised answer eval.py scored. */
   prediction: string;
   raw?: string;
+  /** The answer scored (extracted from the raw output, or the raw output as is). */
   answer?: string;
-  prompt?: string;
+  /** What the model was fed (`model_input`): the text, the messages as `role: content` lines, or the SHA-256 only. */
+  prompt?: ItemPrompt;
   scores: Record<string, number>;
   em: number;
   missing: boolean;
   verdict: Verdict;
 }
+
+/** The prompt as fed, as the report shows it: its text, or only its SHA-256 (LOKAL_RECORD_PROMPTS=hash, redaction). */
+export type ItemPrompt = { text: string } | { sha256: string };
 
 export interface MultiLoKoSubset {
   key: string;
@@ -118,7 +123,17 @@ function subsetName(key: string, parsed: ReturnType<typeof parseSubsetKey>): str
   return m ? `${m[1]} → ${m[3]} · ${m[2]}` : `${parsed.language} · local`;
 }
 
-function item(subset: string, id: string, record: MultiLoKoItemJson): MultiLoKoItem {
+/** A recorded model input (`{text}`, `{messages}` or `{sha256}`) as the report shows it; undefined when none was recorded. */
+export function itemPrompt(value: unknown): ItemPrompt | undefined {
+  if (typeof value === 'string') return { text: value };
+  if (!isObject(value)) return undefined;
+  if (typeof value.text === 'string') return { text: value.text };
+  if (typeof value.sha256 === 'string') return { sha256: value.sha256 };
+  if (Array.isArray(value.messages)) return { text: value.messages.map((m) => (isObject(m) ? `${text(m.role) ?? ''}: ${text(m.content) ?? ''}` : (text(m) ?? ''))).join('\n\n') };
+  return undefined;
+}
+
+function item(subset: string, id: string, record: MultiLoKoItemJson, extra: Record<string, unknown> | undefined): MultiLoKoItem {
   const scores: Record<string, number> = {};
   for (const m of METRICS) {
     const v = finite(record[m]);
@@ -130,12 +145,12 @@ function item(subset: string, id: string, record: MultiLoKoItemJson): MultiLoKoI
   return {
     subset,
     id,
-    question: text(record.question),
+    question: text(extra?.question ?? record.question),
     targets,
     prediction: text(record.prediction) ?? '',
-    raw: text(record.raw_prediction ?? record.rawPrediction),
-    answer: text(record.answer),
-    prompt: text(record.prompt),
+    raw: text(extra?.raw_prediction ?? record.raw_prediction ?? record.rawPrediction),
+    answer: text(extra?.answer ?? record.answer),
+    prompt: itemPrompt(record.model_input ?? record.prompt),
     scores,
     em,
     missing,
@@ -154,13 +169,17 @@ export function proportionInterval(values: readonly number[], confidence: number
 export function multilokoSubsets(results: MultiLoKoResultsJson, confidence = 0.95): MultiLoKoSubset[] {
   const summaries = new Map<string, Record<string, unknown>>();
   for (const s of results.summary?.subsets ?? []) if (isObject(s) && typeof s.key === 'string') summaries.set(s.key, s);
+  // The run's own section: each item's question, raw output and extracted answer (absent in `lokal score` output).
+  const texts = isObject(results.lokal) && isObject(results.lokal.items) ? results.lokal.items : {};
   const out: MultiLoKoSubset[] = [];
   for (const [key, entry] of Object.entries(results)) {
     if (NOT_SUBSETS.has(key) || !isObject(entry)) continue;
     const items: MultiLoKoItem[] = [];
     const means: Record<string, number> = {};
+    const subsetTexts = Object.hasOwn(texts, key) && isObject(texts[key]) ? texts[key] : {};
     for (const [id, value] of Object.entries(entry)) {
-      if (isObject(value)) items.push(item(key, id, value as MultiLoKoItemJson));
+      const extra = Object.hasOwn(subsetTexts, id) && isObject(subsetTexts[id]) ? subsetTexts[id] : undefined;
+      if (isObject(value)) items.push(item(key, id, value as MultiLoKoItemJson, extra));
       else if (finite(value) !== null) means[id] = value as number;
     }
     const parsed = parseSubsetKey(key);

@@ -10,9 +10,11 @@ export interface RunComparability {
   comparability: Comparability;
 }
 
-/** The fingerprint a results file carries: multiloko.json's `summary.fingerprint`, kalahi.json's `fingerprint`. */
+/** The fingerprint a results file carries: multiloko.json's `summary.fingerprint` (`lokal.fingerprint` of `lokal score` output), kalahi.json's `fingerprint`. */
 export function fingerprintOf(results: RunResults, benchmark: 'multiloko' | 'kalahi') {
-  return readFingerprint(benchmark === 'multiloko' ? results.multiloko?.summary?.fingerprint : (results.kalahi as { fingerprint?: unknown } | undefined)?.fingerprint);
+  if (benchmark !== 'multiloko') return readFingerprint((results.kalahi as { fingerprint?: unknown } | undefined)?.fingerprint);
+  // `lokal score` output keeps its fingerprint in its own `lokal` section.
+  return readFingerprint(results.multiloko?.summary?.fingerprint) ?? readFingerprint((results.multiloko?.lokal as { fingerprint?: unknown } | undefined)?.fingerprint);
 }
 
 /** Each later run's comparability with the first, for each benchmark both hold. */

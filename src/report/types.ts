@@ -67,8 +67,9 @@ export interface KalahiRecordJson {
   mc?: {
     normalised?: Record<string, number | null>;
     nonNormalised?: Record<string, number | null>;
-    preferred?: { kind?: unknown; text?: unknown; best?: unknown; score?: unknown };
-    references?: Array<{ kind?: unknown; text?: unknown; best?: unknown; score?: unknown }>;
+    preferred?: { kind?: unknown; index?: unknown; text?: unknown; best?: unknown; score?: unknown };
+    references?: Array<{ kind?: unknown; index?: unknown; text?: unknown; best?: unknown; logprob?: unknown; score?: unknown }>;
+    letter?: { options?: Array<{ letter?: unknown; text?: unknown }>; answer?: unknown; response?: unknown; chosen?: unknown };
   };
   generation?: {
     response?: unknown;

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { KALAHI_SETTINGS } from '../../src/benchmarks/kalahi/settings.ts';
 import { MULTILOKO_SETTINGS } from '../../src/benchmarks/multiloko/settings.ts';
-import { MAX_MODELS, modelListProblem, modelSlugs, splitModelList } from '../../src/core/modelList.ts';
+import { MAX_MODELS, listModels, modelLabels, modelListProblem, modelSlugs, splitModelList } from '../../src/core/modelList.ts';
 import { resolveSettingsTree } from '../../src/core/settings.ts';
 
 const cwd = mkdtempSync(path.join(os.tmpdir(), 'lokal-model-list-'));
@@ -73,5 +73,29 @@ describe('modelSlugs', () => {
     const slug = modelSlugs([`replay:${'x'.repeat(150)}/run.jsonl`])[0]!;
     expect(slug).toBe(`${'x'.repeat(90)}-run.jsonl`);
     expect(slug).toHaveLength(100);
+  });
+});
+
+describe('model labels', () => {
+  test('a label before a provider string is read off it; the list splits before a labelled entry too', () => {
+    expect(listModels('qwen3=replay:runs/qwen3.jsonl,openai:gpt-4o-mini')).toEqual([{ spec: 'replay:runs/qwen3.jsonl', label: 'qwen3' }, { spec: 'openai:gpt-4o-mini' }]);
+    expect(splitModelList('a=replay:x,b.jsonl,b=transformers:models/tiny')).toEqual(['replay:x,b.jsonl', 'transformers:models/tiny']);
+    // `=` inside a path is not a label: no provider prefix follows it.
+    expect(listModels('replay:runs/k=v.jsonl')).toEqual([{ spec: 'replay:runs/k=v.jsonl' }]);
+    expect(modelListProblem('x=replay:a.jsonl,x=replay:b.jsonl')).toBe('gives the label "x" twice; each model needs its own');
+  });
+
+  test('without a label: the shortest tail of the provider string that no other model ends with', () => {
+    const list = listModels('replay:/data/runs/ora.jsonl,replay:/data/other/ora.jsonl,replay:/data/runs/qwen.jsonl,openai:gpt-4o,q=transformers:models/qwen');
+    // ora.jsonl twice: one more part tells them apart; the labelled model keeps its label.
+    expect(modelLabels(list)).toEqual(['runs/ora.jsonl', 'other/ora.jsonl', 'qwen.jsonl', 'gpt-4o', 'q']);
+    // Two identical tails all the way: the whole provider string.
+    expect(modelLabels([{ spec: 'replay:a' }, { spec: 'openai:a' }])).toEqual(['replay:a', 'openai:a']);
+  });
+
+  test('the run opens the model without its label', async () => {
+    const { modelSpec } = await import('../../src/models/open.ts');
+    expect(modelSpec({ model: 'qwen3=replay:runs/qwen3.jsonl' })).toBe('replay:runs/qwen3.jsonl');
+    expect(modelSpec({ model: 'a=openai:m1,openai:m2' })).toBe('openai:m1,openai:m2');
   });
 });

@@ -554,7 +554,7 @@ describe.skipIf(problem !== undefined)(problem ? `the packed package (skipped: $
       expect(vitest.stdout + vitest.stderr).not.toMatch(/Cannot find (module|package)/);
 
       const multiloko = JSON.parse(readFileSync(path.join(project, 'results', 'multiloko.json'), 'utf8'));
-      expect(Object.keys(multiloko)).toEqual(['italian', 'group_metrics', 'summary']);
+      expect(Object.keys(multiloko)).toEqual(['italian', 'group_metrics', 'summary', 'lokal']);
       const ids = Object.keys(multiloko.italian).filter((k) => typeof multiloko.italian[k] === 'object');
       expect(ids).toHaveLength(3);
       const ems = ids.map((id) => multiloko.italian[id].em as number);

@@ -1,6 +1,7 @@
 // The HTML report as a string: escaping of hostile dataset and model strings, the sections, the numbers (checked
 // against closed forms and table values computed here, not by the report's code), the baseline comparison, and that
 // nothing in it loads anything.
+import { drillRowsOf } from './drillRows.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -50,7 +51,9 @@ function cell(html: string, key: string): Cell {
 
 /** Every tag outside the inline script and style: name and attributes, each attribute `name` or `name="value"` with no `<` or `"` inside. */
 function tags(html: string): Array<{ name: string; attributes: Array<[string, string]> }> {
-  const body = html.replace(/<script>[\s\S]*?<\/script>/gu, '<script></script>').replace(/<style>[\s\S]*?<\/style>/gu, '<style></style>');
+  // The drill-downs' rows wait in JSON data blocks: their markup is checked as the page's script inserts it.
+  const rows = ['multiloko-items', 'kalahi-items'].filter((id) => html.includes(`id="${id}"`)).flatMap((id) => drillRowsOf(html, id).map((r) => r.html));
+  const body = html.replace(/<script>[\s\S]*?<\/script>/gu, '<script></script>').replace(/<script type="application\/json" class="drill-rows">[\s\S]*?<\/script>/gu, '').replace(/<style>[\s\S]*?<\/style>/gu, '<style></style>') + rows.join('\n');
   const out: Array<{ name: string; attributes: Array<[string, string]> }> = [];
   for (const m of body.matchAll(/<(?!!doctype|\/)([a-zA-Z][\w:-]*)([^>]*)>/giu)) {
     const attributes: Array<[string, string]> = [];
@@ -67,7 +70,7 @@ function tags(html: string): Array<{ name: string; attributes: Array<[string, st
   return out;
 }
 
-const ALLOWED = new Set(['html', 'head', 'meta', 'title', 'style', 'script', 'body', 'header', 'h1', 'h2', 'h3', 'h4', 'p', 'nav', 'a', 'main', 'section', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'span', 'strong', 'em', 'code', 'figure', 'figcaption', 'div', 'input', 'select', 'option', 'details', 'summary', 'footer', 'svg', 'g', 'path', 'rect', 'line', 'text', 'title', 'clippath', 'defs']);
+const ALLOWED = new Set(['html', 'head', 'meta', 'title', 'style', 'script', 'body', 'header', 'h1', 'h2', 'h3', 'h4', 'p', 'nav', 'a', 'main', 'section', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'span', 'strong', 'em', 'code', 'figure', 'figcaption', 'div', 'input', 'select', 'option', 'details', 'summary', 'button', 'template', 'footer', 'svg', 'g', 'path', 'rect', 'line', 'text', 'title', 'clippath', 'defs']);
 
 /** Anything that would load a resource: a src, a non-fragment href, url() to elsewhere, @import, or an http(s) URL in an attribute. */
 function loads(html: string): string[] {
@@ -95,7 +98,9 @@ describe('escaping', () => {
   test('a report of hostile strings keeps every one of them as text', async () => {
     const html = await renderHtmlReport({ multiloko: hostileMultiLoKo(), kalahi: hostileKalahi(), baseline: { multiloko: hostileMultiLoKo(), kalahi: hostileKalahi() } });
     // Only the report's own script element; no injected element or handler.
-    expect(html.match(/<script/giu)).toHaveLength(1);
+    // One script runs; the others are the drill-downs' JSON data blocks, which hold no `<script` of the data.
+    expect(html.match(/<script/giu)).toHaveLength(1 + html.match(/<script type="application\/json" class="drill-rows">/gu)!.length);
+    expect(html.match(/<script(?! type="application\/json" class="drill-rows">)/giu)).toHaveLength(1);
     expect(html).not.toMatch(/<img|<\/textarea|<!--/iu);
     const all = tags(html);
     for (const t of all) {
@@ -147,9 +152,9 @@ describe('a replay run', () => {
       expect(html, id).toContain(`id="${id}"`);
     }
     // One item row per record, each with its subset and verdict for the filters.
-    const rows = [...html.matchAll(/<tr data-subset="([^"]+)" data-verdict="(correct|wrong|missing)"/gu)];
+    const rows = drillRowsOf(html, 'multiloko-items').map((r) => /^<tr data-subset="([^"]+)" data-verdict="(correct|wrong|missing)"/u.exec(r.html)!);
     expect(rows).toHaveLength(6 * N);
-    expect(html.match(/<tr data-subset="full" data-category=/gu)).toHaveLength(12);
+    expect(drillRowsOf(html, 'kalahi-items').filter((r) => r.html.startsWith('<tr data-subset="full" data-category=') && r.filters.subset === 'full')).toHaveLength(12);
     expect(rows.filter((r) => r[2] === 'missing')).toHaveLength(6);
     // The run's gates with their outcomes: italian.em>=0.9 missed, em>=0.2 and gap<=0.5 met.
     const gates = /<table class="gates" id="multiloko-gates">([\s\S]*?)<\/table>/u.exec(html)![1]!;
@@ -250,8 +255,9 @@ describe('a replay run', () => {
     const flipped = /<details class="flipped" data-subset="italian · local"><summary>italian · local: (\d+) right → wrong, (\d+) wrong → right<\/summary>([\s\S]*?)<\/details>/u.exec(report)!;
     expect([Number(flipped[1]), Number(flipped[2])]).toEqual([wrong.length, right.length]);
     for (const id of [...right, ...wrong]) expect(flipped[3]).toContain(`<td class="id">${id}</td>`);
-    expect(report.match(/data-change="worse"/gu)).toHaveLength(wrong.length);
-    expect(report.match(/data-change="better"/gu)).toHaveLength(right.length);
+    const changes = drillRowsOf(report, 'multiloko-items').map((r) => r.filters.change);
+    expect(changes.filter((c) => c === 'worse')).toHaveLength(wrong.length);
+    expect(changes.filter((c) => c === 'better')).toHaveLength(right.length);
     // The EM chart shows both runs.
     const chart = /<figure class="chart" id="chart-multiloko-em">([\s\S]*?)<figcaption>/u.exec(report)![1]!;
     expect(chart).toContain('baseline');

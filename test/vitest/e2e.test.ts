@@ -38,8 +38,9 @@ function readResults(output: string): Results {
   return JSON.parse(readFileSync(path.join(output, 'multiloko.json'), 'utf8')) as Results;
 }
 
+/** eval.py's layout: without the run's summary and its own `lokal` section (each item's question, raw output and answer). */
 function withoutSummary(results: Results): Results {
-  const { summary: _summary, ...rest } = results;
+  const { summary: _summary, lokal: _lokal, ...rest } = results;
   return rest as Results;
 }
 
@@ -139,7 +140,7 @@ describe('evals runs in child vitest processes', () => {
     );
     expect(run.code, show(run)).toBe(1);
     const results = readResults(path.join(dir, 'strict'));
-    expect(Object.keys(results)).toEqual(['italian', 'group_metrics', 'summary']);
+    expect(Object.keys(results)).toEqual(['italian', 'group_metrics', 'summary', 'lokal']);
     const italian = spec.find((s) => s.key === 'italian')!;
     const answers = rows.filter((r) => r.language === 'italian').slice(0, 4);
     const wrong = answers.filter((r) => (reference.italian![String(r.id)] as { em: number }).em === 0);

@@ -42,7 +42,8 @@ beforeAll(async () => {
   const json = path.join(dir, 'vitest.json');
   run = await runVitest(['run', '--project', 'evals', MULTILOKO_EVAL, '--reporter=default', '--reporter=./reporters/lokal-reporter.ts', '--reporter=json', `--outputFile.json=${json}`], {
     LOKAL_MULTILOKO: location,
-    LOKAL_MODEL: `${modelA},${modelB}`,
+    // B carries a label; A is named by the shortest tail of its provider string no other model ends with.
+    LOKAL_MODEL: `${modelA},b-model=${modelB}`,
     LOKAL_OUTPUT: output,
     LOKAL_THRESHOLDS: 'italian.em>=0.9',
   });
@@ -98,10 +99,15 @@ describe('a run listing two models', () => {
     expect(run.stdout).toMatch(/^\s+english\s+50\.00\s+50\.00\s+0\.00 \(p 1\.000\)\s*$/mu);
     // Headline: A 0.5; B (0.5 + 0.5 + 1) / 3. Pooled over the 60 local items: 10 gained, none lost, Δ = 10/60.
     expect(run.stdout).toMatch(/^\s+average\s+50\.00\s+66\.67\s+\+16\.67 \(p 0\.016\*\) pooled\s*$/mu);
-    expect(run.stdout).toContain(`#1 ${modelA}`);
-    expect(run.stdout).toContain(`#2 ${modelB}`);
+    expect(run.stdout).toContain('#1 model a,first.jsonl ');
+    expect(run.stdout).toContain('#2 b-model ');
     const html = readFileSync(path.join(output, 'compare.html'), 'utf8');
     expect(html).toContain('<svg');
     expect(html).toContain('model-b.jsonl');
+    // The chart's legend and the side-by-side table name the runs by their labels, whole; the table scrolls sideways.
+    const legend = [...html.matchAll(/<g class="mark-text role-legend-label"[^>]*>([\s\S]*?)<\/g>/gu)].map((m) => m[1]).join('');
+    expect(legend).toContain('>#1 model a,first.jsonl</text>');
+    expect(legend).toContain('>#2 b-model</text>');
+    expect(html).toMatch(/<div class="wide"><table id="compare-languages"><thead><tr><th><\/th><th class="num">#1 model a,first\.jsonl<\/th><th class="num">#2 b-model<\/th>/u);
   });
 });

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { modelSlugs } from '../../src/core/modelList.ts';
+import { modelSlugs, listModels, modelLabels } from '../../src/core/modelList.ts';
 import { startFakeOpenAIServer, type FakeServer } from '../support/fakeOpenAIServer.ts';
 import { writeTinyModel } from '../support/tinyModel.ts';
 import { MULTILOKO_EVAL, REPO_ROOT, runVitest, type ChildRun } from './helpers.ts';
@@ -63,7 +63,10 @@ describe.skipIf(!existsSync(ARCHIVE))('transformers: and openai: listed together
       expect(together, model).toEqual(figures(path.join(alone[i]!.output, 'multiloko.json')));
       expect(Object.keys(together)).toContain('italian');
     });
-    expect(both.run.stdout).toContain(`#1 ${models[0]}`);
-    expect(both.run.stdout).toContain(`#2 ${models[1]}`);
+    // Named by the shortest tail of each provider string (the model folder's name, the server's model id).
+    const labels = modelLabels(listModels(models.join(',')));
+    expect(labels[1]).toBe('toy-model');
+    expect(both.run.stdout).toContain(`#1 ${labels[0]}`);
+    expect(both.run.stdout).toContain(`#2 ${labels[1]}`);
   }, 300_000);
 });

@@ -53,7 +53,10 @@ async function run(name: string, redact: 'on' | 'off', extra: Record<string, str
   );
   expect(child.code, `${child.stdout.slice(-2000)}\n${child.stderr.slice(-2000)}`).toBe(1);
   const texts = new Map<string, string>([['stdout', child.stdout], ['stderr', child.stderr], [summary, readFileSync(summary, 'utf8')]]);
-  for (const file of filesUnder(out)) texts.set(file, readFileSync(file, 'utf8'));
+  // Every file the run wrote anywhere under its folder (the inputs it was given left out): the results, the report,
+  // the JUnit and json reporters' files, and the response cache where the run keeps one.
+  const inputs = new Set([predictions, baseline, summary]);
+  for (const file of filesUnder(root)) if (!inputs.has(file) && !file.startsWith(data + path.sep)) texts.set(file, readFileSync(file, 'utf8'));
   return texts;
 }
 
@@ -72,6 +75,8 @@ describe('LOKAL_REDACT', () => {
     const results = JSON.parse(redacted.get(path.join(dir, 'redacted', 'out', 'multiloko.json'))!);
     expect(results.italian.em).toBe(0.5);
     expect(results.italian['italian-0'].targets[0]).toMatch(/^sha256:[0-9a-f]{12}$/u);
+    // What the report shows of an item (question, raw output, answer) is there as hashes only.
+    expect(Object.values(results.lokal.items.italian['italian-0'])).toEqual([expect.stringMatching(/^sha256:[0-9a-f]{12}$/u), expect.stringMatching(/^sha256:[0-9a-f]{12}$/u), expect.stringMatching(/^sha256:[0-9a-f]{12}$/u)]);
     expect(redacted.get('stdout')).toContain('lokal: MultiLoKo redacted (LOKAL_REDACT=on)');
     expect(redacted.get(path.join(dir, 'redacted', 'out', 'report.html'))).toContain('<meta name="robots" content="noindex">');
 
@@ -82,8 +87,14 @@ describe('LOKAL_REDACT', () => {
   test('a model run: the prompts the model saw are recorded as hashes, never as text', async () => {
     const model = path.join(dir, 'tiny-model');
     writeTinyModel(model, { layers: 1, hidden: 32, vocab: 320, seed: 3 });
-    const redacted = await run('model', 'on', { LOKAL_MODEL: `transformers:${model}`, LOKAL_PROMPT: 'chat', LOKAL_CACHE: 'off' });
-    expect(leaks(redacted)).toEqual([]);
+    const cache = path.join(dir, 'model', '.lokal-cache', 'responses.jsonl');
+    const redacted = await run('model', 'on', { LOKAL_MODEL: `transformers:${model}`, LOKAL_PROMPT: 'chat', LOKAL_CACHE: 'readwrite', LOKAL_CACHE_FILE: cache });
+    // The response cache is the one file with the data's text: a local working file beside the data (the chat template
+    // as rendered, the replies), outside the output folder and never published by the run (README, Redaction).
+    expect([...redacted.keys()]).toContain(cache);
+    expect(leaks(redacted).filter((leak) => leak.startsWith('responses.jsonl: '))).not.toEqual([]);
+    expect(leaks(new Map([...redacted].filter(([file]) => file !== cache)))).toEqual([]);
+    expect(path.relative(path.join(dir, 'model', 'out'), cache).startsWith('..')).toBe(true);
     const results = JSON.parse(redacted.get(path.join(dir, 'model', 'out', 'multiloko.json'))!);
     expect(results.italian['italian-0'].model_input).toEqual({ sha256: expect.stringMatching(/^[0-9a-f]{64}$/u) });
   }, 240_000);

@@ -129,6 +129,7 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
         promptId: row.promptId,
         category: row.category,
         topic: row.topic,
+        prompt: row.prompt,
         row: row.row,
         itemKey,
       };
@@ -167,6 +168,7 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
       const name = redact ? row.promptVariationId : kalahiTestName(row);
       if (redact) {
         record.topic = redactedText(record.topic);
+        record.prompt = redactedText(row.prompt);
       }
       return { record, failures: failures.length > 0 ? [`${name}: ${failures.join('; ')}`] : [], ...(wrong === undefined ? {} : { wrong }) };
     },

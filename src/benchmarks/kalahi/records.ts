@@ -116,6 +116,8 @@ export interface KalahiPromptRecord {
   promptId: string;
   category: string;
   topic: string;
+  /** The prompt as the file gives it (its `sha256:` digest when redacted); absent in older records. */
+  prompt?: string;
   /** Row in the file (1-based, header excluded), for ordering. */
   row: number;
   itemKey: string;

@@ -83,6 +83,7 @@ export async function scoreKalahiFiles(csvPath: string, responsesPath: string, o
         promptId: row.promptId,
         category: row.category,
         topic: row.topic,
+        prompt: row.prompt,
         row: row.row,
         itemKey: kalahiItemKey(row.promptVariationId),
         generation: { response, ...scored, latencyMs: 0, cached: false, missing: false },

@@ -10,7 +10,7 @@ export interface Baseline {
   em: Map<string, number>;
   /** eval.py language key → id (as a JSON key) → the item's EM and scored answer; empty for a file of means only. */
   items?: Map<string, Map<string, BaselineItem>>;
-  /** What made the baseline run (`summary.fingerprint`); absent in `lokal score` output, eval.py's and older files. */
+  /** What made the baseline run (`summary.fingerprint`, `lokal score`'s `lokal.fingerprint`); absent in eval.py's and older files. */
   fingerprint?: Fingerprint;
 }
 
@@ -62,8 +62,12 @@ export function parseBaseline(text: string, file: string): Baseline {
     if (records.size > 0) items.set(key, records);
   }
   if (em.size === 0) throw new BaselineError(file, undefined, 'holds no language entry with an "em" mean');
-  const summary = (value as Record<string, unknown>).summary;
-  const fingerprint = readFingerprint(summary !== null && typeof summary === 'object' ? (summary as Record<string, unknown>).fingerprint : undefined);
+  // A run's is in its summary; `lokal score` output keeps its own in the `lokal` section.
+  const section = (name: string) => {
+    const v = (value as Record<string, unknown>)[name];
+    return v !== null && typeof v === 'object' ? (v as Record<string, unknown>).fingerprint : undefined;
+  };
+  const fingerprint = readFingerprint(section('summary')) ?? readFingerprint(section('lokal'));
   return { file, em, items, ...(fingerprint ? { fingerprint } : {}) };
 }
 

@@ -52,3 +52,33 @@ export function multilokoFingerprint(aggregates: readonly LokalSubsetAggregate[]
     model: modelIdentity(first?.modelDescription, first?.model, root),
   };
 }
+
+/**
+ * `lokal score`'s fingerprint (its `lokal.fingerprint`): the scored subsets' file hashes and the scorer; no prompt or
+ * decoding is known (the answers were made elsewhere) and none is extracted; the model is the predictions file.
+ */
+export function scoreFingerprint(subsets: ReadonlyArray<{ key: string; sha256?: string }>, predictions: { file: string; sha256: string | null }): Fingerprint {
+  const data: Record<string, string | null> = {};
+  for (const s of subsets) data[s.key] = s.sha256 ?? null;
+  return {
+    version: 1,
+    benchmark: 'multiloko',
+    data,
+    prompt: null,
+    template: null,
+    shots: null,
+    fewshot: null,
+    extraction: false,
+    scorer: MULTILOKO_SCORER,
+    decoding: null,
+    protocol: null,
+    model: { provider: 'predictions', model: predictions.file, sha256: predictions.sha256 },
+  };
+}
+
+/** One line for the terminal: what a comparison with this file would check. */
+export function fingerprintLine(fp: Fingerprint): string {
+  const data = Object.entries(fp.data).map(([key, hash]) => `${key} ${typeof hash === 'string' ? hash.slice(0, 8) : '–'}`);
+  const model = fp.model.sha256;
+  return `fingerprint: data ${data.join(', ')}; scorer ${String(fp.scorer)}; extraction ${String(fp.extraction)}; model ${String(fp.model.model ?? fp.model.spec)}${typeof model === 'string' ? ` (sha256 ${model.slice(0, 8)})` : ''}`;
+}

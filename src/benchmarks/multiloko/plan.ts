@@ -107,6 +107,7 @@ function redactRecord(record: LokalItemRecord): void {
   record.answer = redactedText(record.answer);
   record.prediction = redactedText(record.prediction);
   record.targets = record.targets.map(redactedText);
+  if (record.question !== undefined) record.question = redactedText(record.question);
 }
 
 // The official templates and answer extraction, loaded on the first item that renders a prompt or extracts an answer
@@ -155,6 +156,7 @@ export async function prepareMultiLoKo(settings: MultiLoKoSettings, clauses: Par
         id: item.id,
         index: index.get(item)!,
         itemKey,
+        ...(item.question !== undefined ? { question: item.question } : {}),
         rawPrediction: answer.text,
         answer: scoredText,
         prediction: scored.prediction,

@@ -66,6 +66,8 @@ export interface LokalItemRecord {
   /** Position of the item in its subset file, for ordering. */
   index: number;
   itemKey: string;
+  /** The question as the data gives it (its `sha256:` digest when redacted); absent in older records and items without one. */
+  question?: string;
   /** The model's raw output; the answer scored (extracted from it, or the raw output as is); that answer normalised (METRICS.md §9.1). */
   rawPrediction: string;
   answer: string;

@@ -9,7 +9,7 @@ import { multilokoGate } from './gates.ts';
 import { headlineLines } from './headlineTable.ts';
 import { headlineIntervalLines } from './intervalTable.ts';
 import type { LokalItemRecord, LokalSubsetAggregate } from './records.ts';
-import { judgeRun, officialLayout, summariseGroups, summariseRun } from './rollup.ts';
+import { judgeRun, lokalItems, officialLayout, summariseGroups, summariseRun } from './rollup.ts';
 import type { MultiLoKoSettings } from './settings.ts';
 import { baselineLines, gateLines, leaderboardLines, tableMetrics } from './table.ts';
 import { describePrompts, summarisePrompts } from './usage.ts';
@@ -72,7 +72,8 @@ export function reportMultiLoKo(rolled: ReadonlyArray<RolledGroup<LokalItemRecor
     lines.push(`lokal: MultiLoKo measured nothing: none of the ${summary.items.selected} items got an answer (${summary.items.missing} without a prediction, ${summary.items.failed} failed), so the run fails`);
   }
   const official = officialLayout(subsets);
-  const results = official && { ...official, summary };
+  // The question, raw output and answer of each item go in the file's own section, after eval.py's layout and the summary.
+  const results = official && { ...official, summary, lokal: { items: lokalItems(subsets) } };
   return {
     lines,
     resultsText: results ? `${JSON.stringify(results, null, 4)}\n` : undefined,

@@ -51,6 +51,31 @@ function officialRecord(r: LokalItemRecord): ExampleRecord {
   return record;
 }
 
+/** What the report shows of an item beyond eval.py's record: the question, the raw output and the answer scored. */
+export interface LokalItemText {
+  question?: string;
+  raw_prediction: string;
+  answer: string;
+}
+
+/**
+ * The results file's own `lokal.items` section (subset → id → texts): multiloko.json's item records keep eval.py's
+ * keys, and the HTML report reads the question, raw output and extracted answer from here. Redacted records hold hashes.
+ */
+export function lokalItems(subsets: readonly RolledSubset[]): Record<string, Record<string, LokalItemText>> {
+  const out: Record<string, Record<string, LokalItemText>> = {};
+  for (const s of subsets) {
+    if (s.records.length === 0) continue;
+    // Null prototype: a dataset id such as `__proto__` stays an ordinary key.
+    const items: Record<string, LokalItemText> = Object.create(null);
+    for (const r of s.records) {
+      items[String(r.id)] = { ...(r.question !== undefined ? { question: r.question } : {}), raw_prediction: r.rawPrediction, answer: r.answer };
+    }
+    out[s.aggregate.key] = items;
+  }
+  return out;
+}
+
 export type GroupId = 'local' | 'human-to-english' | 'machine-to-english' | 'human-from-english' | 'machine-from-english' | 'translated';
 
 export const GROUP_TITLES: Record<GroupId, string> = {

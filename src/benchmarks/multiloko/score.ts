@@ -51,15 +51,16 @@ export interface ScoreOutput {
 const assembled = new WeakMap<ScoreOutput, { languages: LanguageExamples[]; sum: 'fold' | 'neumaier'; ordered: OrderedResults }>();
 
 /** The output file's text: eval.py's exact JSON (key order, `1.0` floats, int-0 f1) plus our `lokal` section. */
-export function scoreOutputJson(output: ScoreOutput, trailing: ReadonlyArray<[string, unknown]> = []): string {
+export function scoreOutputJson(output: ScoreOutput, trailing: ReadonlyArray<[string, unknown]> = [], lokal: Record<string, unknown> = {}): string {
   const pieces: string[] = [];
-  writeScoreOutputJson(output, (piece) => pieces.push(piece), trailing);
+  writeScoreOutputJson(output, (piece) => pieces.push(piece), trailing, lokal);
   return pieces.join('');
 }
 
 /** scoreOutputJson's text handed to `write` piece by piece, in order (a file need not hold it whole). */
-export function writeScoreOutputJson(output: ScoreOutput, write: (piece: string) => void, trailing: ReadonlyArray<[string, unknown]> = []): void {
-  const sections: Array<[string, unknown]> = [['lokal', { problems: output.problems }], ...trailing];
+export function writeScoreOutputJson(output: ScoreOutput, write: (piece: string) => void, trailing: ReadonlyArray<[string, unknown]> = [], lokal: Record<string, unknown> = {}): void {
+  // Our own section: the problems found, and what else the caller records there (the fingerprint).
+  const sections: Array<[string, unknown]> = [['lokal', { problems: output.problems, ...lokal }], ...trailing];
   const known = assembled.get(output);
   const ordered = known && known.languages === output.languages && known.sum === output.sum ? known.ordered : assembleOrderedResults(output.languages, { sum: output.sum });
   writeOrderedResultsJson(ordered, write, { trailing: sections });
