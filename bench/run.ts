@@ -1,8 +1,9 @@
 // `npm run bench`: every speed claim of the project, each measured against its baseline in this same run.
-// Usage: npm run bench [-- metrics logprobs score replay replay-full models http generation]   (default: all but generation,
-// which builds a 494M-parameter Qwen2.5-0.5B-shaped model and runs 32 items × 2 modes × 2 ways × 3 rounds: about 40 min
-// a round on 2 cores; BENCH_GENERATION_ROUNDS, BENCH_GENERATION_ITEMS and BENCH_GENERATION_MODEL (a built model folder)
-// shorten it: 8 items, 1 round, 7 min)
+// Usage: npm run bench [-- metrics logprobs score replay replay-full models http generation inrun]   (default: all but
+// generation, which builds a 494M-parameter Qwen2.5-0.5B-shaped model and runs 32 items × 2 modes × 2 ways × 3 rounds:
+// about 40 min a round on 2 cores; BENCH_GENERATION_ROUNDS, BENCH_GENERATION_ITEMS and BENCH_GENERATION_MODEL (a built
+// model folder) shorten it: 8 items, 1 round, 7 min; and inrun, which builds a 6-layer model (minutes; BENCH_SMALL_MODEL
+// names a built one) and runs one `vitest run` per round)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -424,9 +425,28 @@ async function generation(): Promise<void> {
   rows.push(...generationBenchRows(await benchGeneration()));
 }
 
-const benches: Record<string, () => Promise<void>> = { metrics, logprobs, score, replay, 'replay-full': replayFull, models, http, generation };
+/** A real `vitest run` on the 6-layer Qwen2-shaped model vs a direct onnxruntime loop with prefix reuse and batches of 8. */
+async function inrun(): Promise<void> {
+  const { benchInRunGeneration } = await import('./inRunGeneration.ts');
+  const r = await benchInRunGeneration({ rounds: ROUNDS });
+  if (!r) return;
+  console.log(
+    `inrun: ${r.items} Italian base-mode items × ${r.maxNewTokens} new tokens: item tests ${list(r.inRunSeconds)} s, direct loop ${list(r.directSeconds)} s ` +
+      `(${fmt(r.inRunItemsPerSecond)} vs ${fmt(r.directItemsPerSecond)} items/s; ${r.failedItems} item tests failed)`,
+  );
+  rows.push({
+    benchmark: `generation in a vitest run, ${r.items} Italian items, 6-layer Qwen2-shaped model`,
+    subject: `${fmt(r.inRunItemsPerSecond)} items/s (item tests)`,
+    baseline: `direct onnxruntime loop, prefix once, batches of 8: ${fmt(r.directItemsPerSecond)} items/s`,
+    ratio: r.ratio,
+    ratioLabel: `${fmt(r.ratio)}x of the direct loop`,
+    goal: '≥ 0.8x',
+  });
+}
+
+const benches: Record<string, () => Promise<void>> = { metrics, logprobs, score, replay, 'replay-full': replayFull, models, http, generation, inrun };
 /** Run only when named: they take far longer than the rest. */
-const OPT_IN = new Set(['generation']);
+const OPT_IN = new Set(['generation', 'inrun']);
 
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches).filter((name) => !OPT_IN.has(name));
 for (const name of wanted) {
