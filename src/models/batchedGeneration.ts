@@ -53,6 +53,8 @@ export interface GenerationStats {
   /** Forward passes: prompt passes (prefill and shared prefixes) and decode steps. */
   forwardCalls: number;
   decodeSteps: number;
+  /** Decode batches gathered anew (each copies every row's key/value cache): when rows join, or most slots idle. */
+  decodeGathers: number;
   /** Prompt tokens asked for, and those actually run (the rest came from stored prefixes). */
   promptTokens: number;
   promptTokensComputed: number;
@@ -76,6 +78,7 @@ export function emptyGenerationStats(): GenerationStats {
     requests: 0,
     forwardCalls: 0,
     decodeSteps: 0,
+    decodeGathers: 0,
     promptTokens: 0,
     promptTokensComputed: 0,
     generatedTokens: 0,
@@ -393,6 +396,7 @@ export class BatchedGeneration {
     if (!batch || !sameRows(batch.slots, rows)) {
       const gathered = gatherViews(rows.map((r) => r.view), this.decoder.past);
       batch = { slots: rows.slice(), cache: gathered.cache, width: gathered.width, native: false };
+      this.stats.decodeGathers++;
     }
     const slots = batch.slots;
     const b = slots.length;
