@@ -287,7 +287,7 @@ export function readConfigEnv(env: Readonly<Record<string, string | undefined>>,
   if (unknown.length > 0) {
     const names = [...known.keys(), ...Object.keys(OTHER_LOKAL_VARIABLES)];
     const first = unknown[0]!;
-    throw new LokalConfigError(first, undefined, `unknown variable; did you mean ${closest(first, names)}? (the table of LOKAL_* variables is in the README)`);
+    throw new LokalConfigError(first, undefined, `unknown variable; did you mean ${closest(first, names)}? (the table of LOKAL_* variables is in docs/settings.md)`);
   }
   const layer: Record<string, unknown> = {};
   const variables = new Map<string, { name: string; raw: string }>();

@@ -17,7 +17,7 @@ export interface Capability {
 
 export type ModelCapabilities = Record<CapabilityName, Capability>;
 
-/** What each capability means, for `lokal doctor` and the README. */
+/** What each capability means, for `lokal doctor` and docs/models.md. */
 export const CAPABILITY_LABELS: Record<CapabilityName | 'deterministic', string> = {
   chat: 'takes chat messages (a chat template)',
   prompt: 'takes a plain prompt (/completions)',

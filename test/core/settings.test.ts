@@ -83,7 +83,7 @@ describe('settings: MultiLoKo view', () => {
     const cwd = folder();
     expect(() => resolveLokalConfig({}, { cwd, env: { LOKAL_THRESHOLD: 'em>=0.99' } })).toThrow(/^LOKAL_THRESHOLD: unknown variable; did you mean LOKAL_THRESHOLDS\?/);
     expect(() => resolveLokalConfig({}, { cwd, env: { LOKAL_KALAHI_TASK: 'mc' } })).toThrow(/did you mean LOKAL_KALAHI_TASKS\?/);
-    // Variables read elsewhere (documented in the README) are known.
+    // Variables read elsewhere (documented in docs/settings.md) are known.
     expect(resolveLokalConfig({}, { cwd, env: { LOKAL_DEBUG: '1', LOKAL_CONFIG: '', HOME: '/root' } }).split).toBe('dev');
   });
 
@@ -144,9 +144,9 @@ describe('settings: MultiLoKo view', () => {
   });
 });
 
-describe('the README documents every variable', () => {
-  test('each LOKAL_* variable a run reads or accepts is a row of the README table', () => {
-    const readme = readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+describe('docs/settings.md documents every variable', () => {
+  test('each LOKAL_* variable a run reads or accepts is a row of the table in docs/settings.md', () => {
+    const readme = readFileSync(path.join(__dirname, '..', '..', 'docs', 'settings.md'), 'utf8');
     const names = [...knownVariables(SECTIONS).keys(), ...Object.keys(OTHER_LOKAL_VARIABLES)];
     const missing = names.filter((name) => !readme.includes(`\`${name}\``));
     expect(missing).toEqual([]);

@@ -1,5 +1,5 @@
 // The package as a user gets it. A copy of this checkout is packed with `npm pack` (its prepack script builds dist/),
-// and a fresh project is set up with the README's own commands ("Use it in your own project": npm init, the light
+// and a fresh project is set up with the README's own commands ("Install": npm init, the light
 // install of the tarball beside vitest and @vitest/ui). Without the optional ONNX runtime there: the tarball's file
 // list, the export map's targets, plain-Node imports, the bin without tsx, `tsc --noEmit` over the user's files, a
 // replay run whose exact-match score is known by construction, an OpenAI-compatible run against the fake server, and
@@ -62,10 +62,10 @@ const USER_FILES: Record<string, string> = {
   ].join('\n'),
 };
 
-/** The shell commands of the README's "Use it in your own project" code blocks: [light install, runtime install]. */
+/** The shell commands of the README's "Install" code blocks: [light install, runtime install]. */
 function readmeInstallBlocks(): string[][] {
   const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
-  const start = readme.indexOf('## Use it in your own project');
+  const start = readme.indexOf('## Install');
   const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
   const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/gu)].map((m) => m[1]!.split('\n').flatMap((line) => line.split(' && ')).map((c) => c.trim()).filter(Boolean));
   return blocks.slice(0, 2);
@@ -205,12 +205,21 @@ describe.skipIf(problem !== undefined)(problem ? `the packed package (skipped: $
     packed = report[0]!;
   }, 900_000);
 
-  test('the tarball holds dist/ (no tests), bin/, README.md and data/README.md; every export target is in it', () => {
+  test('the tarball holds dist/ (no tests), bin/, README.md, docs/ and the pages they link to; every export target is in it', () => {
     const files = setUp().files.map((f) => f.path).sort();
-    const outside = files.filter((f) => !/^(dist\/(src|reporters|cli)\/|bin\/lokal\.js$|README\.md$|data\/README\.md$|package\.json$)/.test(f));
+    const outside = files.filter((f) => !/^(dist\/(src|reporters|cli)\/|bin\/lokal\.js$|README\.md$|data\/README\.md$|docs\/[\w-]+\.(md|png)$|src\/.*\.md$|package\.json$)/.test(f));
     expect(outside).toEqual([]);
     expect(files.filter((f) => /\.[cm]?ts$/.test(f) && !/\.d\.[cm]?ts$/.test(f))).toEqual([]);
     expect(files.filter((f) => /(^|\/)(test|bench|scripts|\.ci)\//.test(f))).toEqual([]);
+    // The README's relative links (docs/ pages, the screenshot) and theirs resolve inside the package, so they work
+    // where a user reads them: in node_modules, or in an editor's preview.
+    const pages = files.filter((f) => f === 'README.md' || /^docs\/[\w-]+\.md$/.test(f));
+    expect(pages).toEqual(expect.arrayContaining(['README.md', 'docs/settings.md', 'docs/models.md']));
+    const unresolved = pages.flatMap((page) => [...readFileSync(path.join(installed, page), 'utf8').matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/gu)]
+      .map((m) => m[1]!).filter((link) => !/^[a-z]+:/u.test(link))
+      .map((link) => path.posix.normalize(path.posix.join(path.posix.dirname(page), link)))
+      .filter((target) => !files.includes(target)).map((target) => `${page} → ${target}`));
+    expect(unresolved).toEqual([]);
     // Data files the modules read beside themselves.
     expect(files).toContain('dist/src/benchmarks/multiloko/prompts/multiloko/prompts.json');
     expect(files).toContain('dist/src/benchmarks/kalahi/metrics/punkt-english/ortho_context.tab');
@@ -426,7 +435,7 @@ describe.skipIf(problem !== undefined)(problem ? `the packed package (skipped: $
     test('with the runtime installed as the README says: a generated tiny model runs MultiLoKo and Kalahi, with their tables and results', async () => {
       setUp();
       const [, runtimeBlock] = readmeInstallBlocks();
-      // node-llama-cpp (llama: models) has an install line of its own in the README; this block is the ONNX runtime's.
+      // node-llama-cpp (llama: models) has an install line of its own in docs/models.md; this block is the ONNX runtime's.
       const llamaOnly = (name: string) => name === 'node-llama-cpp';
       const runtimePackages = Object.entries(repoPackage.peerDependencies).filter(([name]) => !name.includes('vitest') && !llamaOnly(name)).map(([name, version]) => `${name}@${version}`);
       expect(runtimeBlock).toEqual([

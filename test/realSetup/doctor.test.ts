@@ -1,6 +1,6 @@
 // Issue 19 §2: the capability probe and `lokal doctor` against fake servers shaped like common servers
 // (test/support/serverShapes.ts). The expected table is written by hand from each shape's documented behaviour; the
-// README's table of servers repeats it.
+// table of servers in docs/models.md repeats it.
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { main } from '../../src/cli/index.ts';
 import { doctorVerdicts } from '../../src/cli/doctor.ts';

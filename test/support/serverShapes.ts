@@ -1,4 +1,4 @@
-// Fake OpenAI-compatible servers shaped like common servers, as their documentation describes them (README: "Which
+// Fake OpenAI-compatible servers shaped like common servers, as their documentation describes them (docs/models.md: "Which
 // servers can run what"). What each does with the fields lokal sends:
 // - vLLM: OpenAI's completions and chat APIs (echo + logprobs included) plus its own `prompt_logprobs` (docs.vllm.ai,
 //   "OpenAI-Compatible Server", extra parameters).

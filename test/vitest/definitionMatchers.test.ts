@@ -1,5 +1,5 @@
 // A benchmark's own matchers (defineBenchmark's `matchers` hook): registered on expect once per worker, and typed for
-// users by augmenting BenchmarkMatchers on the package's root module, as the README's "Adding a benchmark" says.
+// users by augmenting BenchmarkMatchers on the package's root module, as docs/benchmarks.md says.
 import { describe, expect, test } from 'vitest';
 import { defineBenchmark } from '../../src/index.ts';
 import { registerMatchers } from '../../src/vitest/matchers.ts';
