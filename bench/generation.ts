@@ -161,7 +161,7 @@ function buildModel(dir: string): { seconds: number; parameters: number } {
 }
 
 /** The first `count` Italian dev items of the MultiLoKo data, rendered as an evals run renders them (LOKAL_PROMPT=base|chat, dataset few-shot). */
-async function multilokoRequests(data: string, count: number, maxNewTokens: number): Promise<Record<'base' | 'chat', GenerateRequest[]>> {
+export async function multilokoRequests(data: string, count: number, maxNewTokens: number): Promise<Record<'base' | 'chat', GenerateRequest[]>> {
   const dataset = await loadMultiLoKo(data, 'dev');
   const subset = dataset.subsets.find((s) => s.key === 'italian');
   if (!subset) throw new Error(`${data}: no Italian dev subset`);
@@ -172,7 +172,7 @@ async function multilokoRequests(data: string, count: number, maxNewTokens: numb
 }
 
 /** The MultiLoKo data to take items from: the option, LOKAL_MULTILOKO, or the shared archive beside the repository. */
-function multilokoData(option: string | undefined): string | undefined {
+export function multilokoData(option: string | undefined): string | undefined {
   const candidates = [option, process.env.LOKAL_MULTILOKO, path.join(repoRoot, '../shared/data/multiloko/benchmark_data.tar.xz.enc')];
   return candidates.find((c): c is string => c !== undefined && c !== '' && existsSync(c));
 }

@@ -53,6 +53,8 @@ export interface GenerationStats {
   /** Forward passes: prompt passes (prefill and shared prefixes) and decode steps. */
   forwardCalls: number;
   decodeSteps: number;
+  /** Decode batches gathered anew (each copies every row's key/value cache): when rows join, or most slots idle. */
+  decodeGathers: number;
   /** Prompt tokens asked for, and those actually run (the rest came from stored prefixes). */
   promptTokens: number;
   promptTokensComputed: number;
@@ -76,6 +78,7 @@ export function emptyGenerationStats(): GenerationStats {
     requests: 0,
     forwardCalls: 0,
     decodeSteps: 0,
+    decodeGathers: 0,
     promptTokens: 0,
     promptTokensComputed: 0,
     generatedTokens: 0,
@@ -130,8 +133,12 @@ export class BatchedGeneration {
   readonly stats: GenerationStats = emptyGenerationStats();
   private readonly waiting: GenerationJob[] = [];
   private active: Row[] = [];
-  /** The decode batch's cache while its rows are exactly `active`, in order. */
-  private batch?: { rows: Row[]; cache: Record<string, TensorLike>; width: number };
+  /**
+   * The decode batch's cache while its live rows are exactly `active`, in order. Rows that finished stay as idle slots
+   * (undefined) until rows join or most slots idle: re-gathering copies the whole cache, an idle slot only its share of
+   * a step. `native` when the cache is the session's own output, fed back as it is.
+   */
+  private batch?: { slots: Array<Row | undefined>; cache: Record<string, TensorLike>; width: number; native: boolean };
   private running = false;
   readonly prefixes?: PrefixCache;
 
@@ -182,6 +189,9 @@ export class BatchedGeneration {
   /** Takes waiting requests into free rows (within the batch × length cap), runs their prompts, picks first tokens. */
   private async admit(): Promise<void> {
     if (this.waiting.length === 0 || this.active.length >= this.options.batchSize || this.shouldYield()) return;
+    // rows join a running batch in groups (one prompt pass and one cache re-gather for the group, not per row)
+    const free = this.options.batchSize - this.active.length;
+    if (this.active.length > 0 && free < Math.min(this.waiting.length, Math.ceil(this.options.batchSize / 2))) return;
     let width = Math.max(0, ...this.active.map((r) => r.all.length));
     const taken: GenerationJob[] = [];
     while (this.waiting.length > 0 && this.active.length + taken.length < this.options.batchSize) {
@@ -321,7 +331,7 @@ export class BatchedGeneration {
       // padding positions repeat the last real position (masked out, outputs ignored)
       for (let j = 0; j < width; j++) positions[r * width + j] = BigInt(own + Math.min(j, n - 1));
     });
-    const { logits, present } = await this.forward(ids, mask, positions, [b, width], gathered.cache);
+    const { logits, present } = await this.forward(ids, mask, positions, [b, width], gathered.cache, false);
     this.stats.promptTokensComputed += items.reduce((s, it) => s + it.tokens.length, 0);
     const vocab = logits.length / (b * width);
     return items.map((it, r) => {
@@ -339,6 +349,8 @@ export class BatchedGeneration {
     positions: BigInt64Array,
     shape: [number, number],
     past: Record<string, TensorLike>,
+    /** The past is the session's own output (fed back without wrapping it again). */
+    native: boolean,
   ): Promise<{ logits: Float32Array; present: Record<string, TensorLike> }> {
     const d = this.decoder;
     const feeds: Record<string, unknown> = {
@@ -348,7 +360,7 @@ export class BatchedGeneration {
     };
     for (const layout of d.past) {
       const t = past[layout.name]!;
-      feeds[layout.name] = d.input(layout.type, t.data, [...t.dims]);
+      feeds[layout.name] = native ? t : d.input(layout.type, t.data, [...t.dims]);
     }
     this.stats.forwardCalls++;
     const out = await d.session.run(feeds, ['logits', ...d.past.map((p) => p.present)]);
@@ -381,35 +393,44 @@ export class BatchedGeneration {
 
   private async decode(rows: Row[]): Promise<void> {
     let batch = this.batch;
-    if (!batch || batch.rows.length !== rows.length || batch.rows.some((r, i) => r !== rows[i])) {
+    if (!batch || !sameRows(batch.slots, rows)) {
       const gathered = gatherViews(rows.map((r) => r.view), this.decoder.past);
-      batch = { rows: rows.slice(), cache: gathered.cache, width: gathered.width };
+      batch = { slots: rows.slice(), cache: gathered.cache, width: gathered.width, native: false };
+      this.stats.decodeGathers++;
     }
-    const b = rows.length;
+    const slots = batch.slots;
+    const b = slots.length;
     const width = batch.width;
     const total = width + 1;
-    const ids = new BigInt64Array(b);
+    const ids = new BigInt64Array(b).fill(BigInt(this.decoder.padId));
     const mask = new BigInt64Array(b * total);
     const positions = new BigInt64Array(b);
-    rows.forEach((row, r) => {
+    slots.forEach((row, r) => {
+      // an idle slot attends to its own new position only (a row with no visible position would give NaN)
+      if (!row) return void (mask[(r + 1) * total - 1] = 1n);
       const cached = row.all.length - 1;
       ids[r] = BigInt(row.all.at(-1)!);
       mask.fill(1n, r * total + width - cached, (r + 1) * total);
       positions[r] = BigInt(cached);
     });
-    const { logits, present } = await this.forward(ids, mask, positions, [b, 1], batch.cache);
+    const { logits, present } = await this.forward(ids, mask, positions, [b, 1], batch.cache, batch.native);
     this.stats.decodeSteps++;
     const vocab = logits.length / b;
-    this.batch = rows === this.active ? { rows: rows.slice(), cache: present, width: total } : undefined;
+    const next: Array<Row | undefined> = slots.slice();
     const finished: Row[] = [];
-    rows.forEach((row, r) => {
+    slots.forEach((row, r) => {
+      if (!row) return;
       row.view = { cache: present, row: r, start: total - row.all.length, length: row.all.length };
-      if (this.choose(row, logits.subarray(r * vocab, (r + 1) * vocab))) finished.push(row);
+      if (this.choose(row, logits.subarray(r * vocab, (r + 1) * vocab))) {
+        finished.push(row);
+        next[r] = undefined;
+      }
     });
-    if (finished.length > 0) {
-      this.active = this.active.filter((r) => !finished.includes(r));
-      this.batch = undefined;
-    }
+    const own = rows === this.active;
+    if (finished.length > 0) this.active = this.active.filter((r) => !finished.includes(r));
+    const live = this.active.length;
+    // kept only for the engine's own rows (not a row-by-row retry), and re-gathered once most of its slots idle
+    this.batch = own && live > 0 && 2 * live >= b ? { slots: next, cache: present, width: total, native: true } : undefined;
   }
 
   /** Appends the row's greedy token; true (and answered) when the row is done. */
@@ -429,6 +450,13 @@ export class BatchedGeneration {
     row.job.reject(error);
     this.active = this.active.filter((r) => r !== row);
   }
+}
+
+/** Whether the live slots hold exactly `rows`, in order. */
+function sameRows(slots: Array<Row | undefined>, rows: Row[]): boolean {
+  let k = 0;
+  for (const slot of slots) if (slot && slot !== rows[k++]) return false;
+  return k === rows.length;
 }
 
 const EMPTY_VIEW: KvView = { cache: {}, row: 0, start: 0, length: 0 };

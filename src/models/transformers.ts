@@ -22,7 +22,7 @@ import { BatchedGeneration, emptyGenerationStats, type GenerationJob, type Gener
 import { DEFAULT_MODEL, DEFAULT_MODEL_DTYPE } from './defaults.ts';
 import { cacheRow, commonPrefixLength, gatherPast, type GatheredPast, type PromptState, type TensorLike } from './kvCache.ts';
 import { CALL_OVERHEAD_TOKENS, lengthBatches } from './lengthBatches.ts';
-import { logSoftmaxAt, sliceRow, sumLogprobs } from './logitRows.ts';
+import { logSumExp, sliceRow, sumLogprobs } from './logitRows.ts';
 import { cutAtStop, envFlag, firstLine } from './providerText.ts';
 import { abandonBuild, discardEntry, entryProblem, finishBuild, optimisedGraphDir, optimisedGraphInputs, optimisedGraphKey, startBuild } from './optimisedGraph.ts';
 
@@ -745,6 +745,8 @@ export class TransformersProvider implements ModelProvider {
       else classes.push([r]);
     }
     const batches = classes.flatMap((same) => this.lengthBatches(same, continuation, vocab));
+    // A prompt's last row predicts the first token of each of its continuations: its log-sum-exp is taken once.
+    const lastLogSumExp = new Map<PromptState, number>();
     for (const batch of batches) {
       const conts = batch.map((r) => r.it.full.slice(r.state.length));
       const width = Math.max(...conts.map((c) => c.length));
@@ -756,7 +758,9 @@ export class TransformersProvider implements ModelProvider {
       batch.forEach(({ it, state }, b) => {
         const cont = conts[b]!;
         // the first continuation token is predicted by the prompt's last position
-        sums[it.index] = logSoftmaxAt(state.last, cont[0]!) + sumLogprobs(logits, b, width, cont, 0, 1, cont.length);
+        let lse = lastLogSumExp.get(state);
+        if (lse === undefined) lastLogSumExp.set(state, (lse = logSumExp(state.last)));
+        sums[it.index] = state.last[cont[0]!]! - lse + sumLogprobs(logits, b, width, cont, 0, 1, cont.length);
       });
     }
   }

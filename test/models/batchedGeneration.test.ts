@@ -121,7 +121,14 @@ describe.each(cases)('batched generation, $name', ({ name, spec }) => {
     expect((expected[0] as GenerateResult).text).toBe(full.slice(0, at));
     const p = new TransformersProvider(dir, { env: {}, threads: 1 });
     try {
-      expect(texts(await concurrently(p, requests))).toEqual(texts(expected));
+      const answers = await concurrently(p, requests);
+      expect(texts(answers)).toEqual(texts(expected));
+      // all six rows start in one batch; each step at which some finish while others go on used to re-gather the cache
+      const finishSteps = new Set(answers.map((a) => (a as GenerateResult).outputTokens)).size;
+      expect(finishSteps).toBeGreaterThanOrEqual(4); // precondition
+      expect(p.generationStats.largestBatch).toBe(requests.length);
+      // finished rows idle in their slots until fewer than half the slots are live: 6 → 2 live re-gathers once
+      expect(p.generationStats.decodeGathers).toBe(2);
     } finally {
       await p.close();
     }
