@@ -2,7 +2,7 @@
 // modelSlugs), its report.html beside them, and the models side by side — the table `lokal compare` prints on those
 // files, and `<output>/compare.html` — with the first model listed as the reference.
 import path from 'node:path';
-import { modelSlugs } from '../src/core/modelList.ts';
+import { modelLabels, modelSlugs } from '../src/core/modelList.ts';
 import { writeFileAtomic } from '../src/core/io.ts';
 import { runResults, writeRunOutputs, type RunOutputsOptions } from './runOutputs.ts';
 
@@ -28,9 +28,12 @@ export async function writeModelOutputs(options: ModelOutputsOptions): Promise<s
   const { log } = options;
   const off = options.report !== undefined && options.report.toLowerCase() === 'off';
   if (options.report !== undefined && !off) log(`lokal: several models: each report.html goes beside its results (LOKAL_REPORT=${options.report} is used only with one model)`);
-  for (const [model, texts] of options.written) {
+  // Every model's label (the given one, else the shortest tail of its provider no other model ends with) heads its report.
+  const models = [...options.written.keys()];
+  const modelLabelList = modelLabels(models.map((m) => ({ spec: m ?? 'model', ...(options.labels?.has(m) ? { label: options.labels.get(m)! } : {}) })));
+  for (const [i, [model, texts]] of [...options.written].entries()) {
     const output = path.join(options.output, options.folders.get(model) ?? '');
-    await writeRunOutputs({ results: texts, root: options.root, output, report: off ? 'off' : undefined, baseline: options.baseline, stepSummary: options.stepSummary, log });
+    await writeRunOutputs({ results: texts, root: options.root, output, report: off ? 'off' : undefined, baseline: options.baseline, stepSummary: options.stepSummary, modelLabel: modelLabelList[i], log });
   }
   const { MAX_RUNS, MIN_RUNS, compareRuns, compareRunsText } = await import('../src/report/compareRuns.ts');
   const { runLabels } = await import('../src/cli/compare.ts');

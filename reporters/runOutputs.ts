@@ -19,6 +19,8 @@ export interface RunOutputsOptions {
   baseline: string | undefined;
   /** The file GITHUB_STEP_SUMMARY names, if any. */
   stepSummary: string | undefined;
+  /** The model's label, in a run of several models (its report's heading names it). */
+  modelLabel?: string;
   log(line: string): void;
 }
 
@@ -63,7 +65,7 @@ export async function writeRunOutputs(options: RunOutputsOptions): Promise<RunOu
   const run = runResults(options.results, options.objects);
   if (!run.multiloko && !run.kalahi && !run.others) return {};
   const report = await import('../src/report/index.ts');
-  const input: ReportInput = { ...run };
+  const input: ReportInput = { ...run, ...(options.modelLabel ? { modelLabel: options.modelLabel } : {}) };
   if (options.baseline) {
     try {
       input.baseline = report.readRunResults(path.resolve(options.root, options.baseline));

@@ -442,10 +442,10 @@ export async function renderHtmlReport(input: ReportInput): Promise<string> {
   const [emSvg, effectsSvg, kalahiSvg] = await Promise.all([emChart(emData), effectsChart(effectsData), kalahiChart(kalahiData)]);
 
   const models = [...new Set([...(ml ? [ml.model] : []), ...(ka ? ka.variants.map((v) => v.model) : []), ...others.flatMap((r) => (r.model ? [r.model] : []))])];
-  const heading = input.title ?? 'vitest-lokal report';
-  const title = input.title ?? `${heading} · ${models.join(', ')}`;
+  const heading = input.title ?? (input.modelLabel ? `vitest-lokal report · ${input.modelLabel}` : 'vitest-lokal report');
+  const title = input.title ?? (input.modelLabel ? heading : `${heading} · ${models.join(', ')}`);
   const body = html`<header><h1>${heading}</h1>
-<p class="meta">${[ml ? 'MultiLoKo' : '', ka ? 'Kalahi' : '', ...others.map((r) => r.title)].filter(Boolean).join(' and ')} results${models.length ? html` of <strong>${models.join(', ')}</strong>` : ''}${input.generatedAt ? html` · ${input.generatedAt}` : ''}${mlBase || kaBase ? ' · compared with a baseline run' : ''}</p>
+<p class="meta">${[ml ? 'MultiLoKo' : '', ka ? 'Kalahi' : '', ...others.map((r) => r.title)].filter(Boolean).join(' and ')} results${models.length ? html` of ${input.modelLabel ? html`<strong>${input.modelLabel}</strong> (<code>${models.join(', ')}</code>)` : html`<strong>${models.join(', ')}</strong>`}` : ''}${input.generatedAt ? html` · ${input.generatedAt}` : ''}${mlBase || kaBase ? ' · compared with a baseline run' : ''}</p>
 ${verdictBlock(input, ml, ka)}
 <nav>${ml ? html`<a href="#multiloko">MultiLoKo</a><a href="#multiloko-items">MultiLoKo items</a>` : ''}${ka ? html`<a href="#kalahi">Kalahi</a><a href="#kalahi-items">Kalahi prompts</a>` : ''}${others.map((r) => html`<a href="#${sectionId(r.benchmark)}">${r.title}</a>`)}<a href="#reading">Reading the intervals</a></nav></header>
 <main>

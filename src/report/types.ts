@@ -119,6 +119,8 @@ export interface ReportInput extends RunResults {
   baseline?: RunResults;
   /** Page title; default names the model(s). */
   title?: string;
+  /** The model's label in a run of several models (`qwen3=replay:…`, or the shortest unique tail of its provider). */
+  modelLabel?: string;
   /** Shown under the title when given (the report itself has no clock, so the same inputs give the same file). */
   generatedAt?: string;
   /** Confidence of every interval (default 0.95). */

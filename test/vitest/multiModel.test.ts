@@ -79,7 +79,11 @@ describe('a run listing two models', () => {
     }
     // No single-model file beside them.
     expect(existsSync(path.join(output, 'multiloko.json'))).toBe(false);
-    expect(existsSync(path.join(output, slugA!, 'report.html'))).toBe(true);
+    // Each model's report is headed by its label: B's as given; A's the shortest tail of its provider string B's
+    // label does not equal (its file name).
+    const heading = (slug: string) => /<h1>([^<]*)<\/h1>/u.exec(readFileSync(path.join(output, slug, 'report.html'), 'utf8'))?.[1];
+    expect(heading(slugA!)).toBe(`vitest-lokal report · ${path.basename(modelA.slice('replay:'.length))}`);
+    expect(heading(slugB!)).toBe('vitest-lokal report · b-model');
   });
 
   test('the gate is judged per model: A misses italian.em>=0.9, B meets it, so the run fails', () => {
