@@ -102,7 +102,7 @@ describe('a dataset benchmark from a 10-item JSONL', () => {
     const html = path.join(dir, 'compare.html');
     const compared = lokal(['compare', path.join(base, 'capitals.json'), now, '-o', html]);
     expect(compared.status, compared.stderr).toBe(0);
-    expect(readFileSync(html, 'utf8')).toMatch(/<section id="compare-capitals" data-benchmark="capitals"><h2>capitals<\/h2>\n<table id="compare-capitals-groups">/u);
+    expect(readFileSync(html, 'utf8')).toMatch(/<section id="compare-capitals" data-benchmark="capitals"><h2>capitals<\/h2>\n<div class="wide"><table id="compare-capitals-groups">/u);
     expect(compared.stdout).toMatch(/all EM +1\.000 +0\.500 +-0\.500 \(p 0\.188\)/u);
     expect(compared.stdout).toMatch(/europe F1 +1\.000 +0\.600\n/u);
   }, 180_000);

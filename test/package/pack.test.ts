@@ -8,6 +8,7 @@
 // the same model as model.gguf through llama: (results, response cache, fingerprint, lokal compare).
 // Needs the npm registry (skipped, saying so, when npm cannot reach it); takes a few minutes.
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,6 +19,7 @@ import { scoreKalahiFiles } from '../../src/benchmarks/kalahi/score.ts';
 import { loadMultiLoKo } from '../../src/benchmarks/multiloko/data/multiloko.ts';
 import { readPredictions } from '../../src/benchmarks/multiloko/data/predictions.ts';
 import { scoreMultiLoKoPredictions, scoreOutputJson } from '../../src/benchmarks/multiloko/score.ts';
+import { scoreFingerprint } from '../../src/benchmarks/multiloko/fingerprint.ts';
 import { extractAnswer, renderMultilokoPrompt, type RenderedMultilokoChatPrompt } from '../../src/benchmarks/multiloko/prompts/index.ts';
 import { scoreExample } from '../../src/benchmarks/multiloko/metrics/scoreExample.ts';
 import { startFakeOpenAIServer, toyAnswer, toyRenderChat } from '../support/fakeOpenAIServer.ts';
@@ -301,7 +303,9 @@ describe.skipIf(problem !== undefined)(problem ? `the packed package (skipped: $
     const out = path.join(work, 'bin-score.json');
     const scored = await run(process.execPath, [bin, 'score', '-d', fixture, '-s', 'dev', '-p', predictions, '-o', out], project);
     expect(scored.code, show(scored)).toBe(0);
-    const expected = scoreOutputJson(scoreMultiLoKoPredictions(dataset, await readPredictions(predictions)));
+    // Its fingerprint names every subset (each has predictions here) and the predictions file with its SHA-256.
+    const sha256 = createHash('sha256').update(readFileSync(predictions)).digest('hex');
+    const expected = scoreOutputJson(scoreMultiLoKoPredictions(dataset, await readPredictions(predictions)), [], { fingerprint: scoreFingerprint(dataset.subsets, { file: predictions, sha256 }) });
     expect(readFileSync(out, 'utf8')).toBe(`${expected}\n`);
     if (!haveData) return;
     // Kalahi's generation metrics read Punkt's parameters beside their module (dist/src), which the bundle imports.
