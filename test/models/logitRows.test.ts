@@ -3,6 +3,7 @@
 import { Tensor } from '@huggingface/transformers';
 import { describe, expect, test } from 'vitest';
 import { logSoftmaxAt, logSumExp, sumLogprobs } from '../../src/models/logitRows.ts';
+import { seededRandom } from '../support/seededRandom.ts';
 
 /** The whole log-softmax of a row in float64, the textbook way. */
 function plainLogSoftmax(row: Float32Array): Float64Array {
@@ -14,17 +15,8 @@ function plainLogSoftmax(row: Float32Array): Float64Array {
   return Float64Array.from(row, (x) => x - logZ);
 }
 
-/** Seeded uniform numbers in [0, 1) (mulberry32), so a failure can be replayed. */
-function uniform(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded uniform numbers in [0, 1), so a failure can be replayed. */
+const uniform = seededRandom;
 
 /** A Qwen-sized row (151,936 logits): `spread` wide around `offset`. */
 function randomRow(seed: number, spread: number, offset: number, vocab = 151_936): Float32Array {

@@ -4,7 +4,6 @@
 // Skips with the reason without chromium or playwright-core.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -12,6 +11,7 @@ import { MULTILOKO_EVAL, REPO_ROOT, datasetSpec, predictionsFor, writeDataset, w
 import { CHROMIUM_ARGS, findChromium } from './browser.ts';
 import { wilsonClosedForm as wilson } from '../support/wilson.ts';
 import { childEnvironment } from '../vitest/helpers.ts';
+import { freePort } from '../support/freePort.ts';
 
 /** The e2e helpers' child environment (no Vitest worker or LOKAL_* variables), plain output, and `extra`. */
 const childUiEnvironment = (extra: Record<string, string>): NodeJS.ProcessEnv => ({ ...childEnvironment(), CI: '1', NO_COLOR: '1', LOKAL_REDACT: 'off', ...extra });
@@ -21,17 +21,6 @@ const reason = 'reason' in found ? found.reason : undefined;
 if (reason) console.warn(`Vitest UI browser test skipped: ${reason}`);
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-vitest-ui-'));
 
-/** A port free right now (the UI server binds it a moment later). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 
 
