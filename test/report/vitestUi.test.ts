@@ -2,19 +2,15 @@
 // Chromium, the summary test found through the UI's search, and its annotation read — the per-language EM with its
 // Wilson interval (computed here from the results file's item records) on screen, and the chart image loaded.
 // Skips with the reason without chromium or playwright-core.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MULTILOKO_EVAL, REPO_ROOT, datasetSpec, predictionsFor, writeDataset, writeJsonl } from '../vitest/helpers.ts';
+import { datasetSpec, predictionsFor, writeDataset, writeJsonl } from '../vitest/helpers.ts';
 import { CHROMIUM_ARGS, findChromium } from './browser.ts';
 import { wilsonClosedForm as wilson } from '../support/wilson.ts';
-import { childEnvironment } from '../vitest/helpers.ts';
-import { freePort } from '../support/freePort.ts';
-
-/** The e2e helpers' child environment (no Vitest worker or LOKAL_* variables), plain output, and `extra`. */
-const childUiEnvironment = (extra: Record<string, string>): NodeJS.ProcessEnv => ({ ...childEnvironment(), CI: '1', NO_COLOR: '1', LOKAL_REDACT: 'off', ...extra });
+import { startVitestUi } from '../support/vitestUiChild.ts';
 
 const found = await findChromium();
 const reason = 'reason' in found ? found.reason : undefined;
@@ -27,32 +23,13 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-vitest-ui-'));
 describe.skipIf(reason !== undefined)(reason ? `Vitest UI summary (skipped: ${reason})` : 'Vitest UI summary', () => {
   let child: ChildProcess | undefined;
   let url = '';
-  let log = '';
 
   beforeAll(async () => {
     const spec = datasetSpec(12);
     const data = writeDataset(dir, spec);
     const predictions = path.join(dir, 'predictions.jsonl');
     writeJsonl(predictions, predictionsFor(spec, { dropLast: true }));
-    const port = await freePort();
-    // `--ui` needs watch mode to keep its server up after the run (CI=1 alone would end the process).
-    child = spawn(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'vitest', 'vitest.mjs'), '--ui', '--watch', '--open=false', `--api.port=${port}`, '--api.host=127.0.0.1', '--project', 'evals', MULTILOKO_EVAL], {
-      cwd: REPO_ROOT,
-      env: childUiEnvironment({ LOKAL_MULTILOKO: data, LOKAL_MODEL: `replay:${predictions}`, LOKAL_OUTPUT: path.join(dir, 'out'), LOKAL_REPORT: 'off', LOKAL_THRESHOLDS: 'em>=0.1' }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stderr!.on('data', (d) => (log += d));
-    // The run is done (and the UI's data complete) once the watcher waits.
-    await new Promise<void>((resolve, reject) => {
-      child!.stdout!.on('data', (d) => {
-        log += d;
-        const started = /UI started at (http:\/\/\S+)/u.exec(log);
-        if (started) url = started[1]!;
-        // "Waiting for …" after a green run, "Tests failed. Watching for …" after one with failed (wrong-answer) item tests.
-        if (url && /Waiting for file changes|Watching for file changes/u.test(log)) resolve();
-      });
-      child!.once('exit', (code) => reject(new Error(`vitest --ui exited (${code}) before its run was done\n${log.slice(-3000)}`)));
-    });
+    ({ child, url } = await startVitestUi({ LOKAL_MULTILOKO: data, LOKAL_MODEL: `replay:${predictions}`, LOKAL_OUTPUT: path.join(dir, 'out'), LOKAL_REPORT: 'off', LOKAL_THRESHOLDS: 'em>=0.1' }));
   }, 180_000);
 
   afterAll(() => {

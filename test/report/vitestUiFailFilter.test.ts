@@ -3,13 +3,13 @@
 // are the wrong answers worked out here from the replay answers and the targets (METRICS.md's EM definition), not from
 // the run's own records. Without a filter, the `summary` test is listed first. Skips with the reason without chromium
 // or playwright-core.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MULTILOKO_EVAL, REPO_ROOT, childEnvironment, datasetSpec, predictionsFor, writeDataset, writeJsonl } from '../vitest/helpers.ts';
-import { freePort } from '../support/freePort.ts';
+import { datasetSpec, predictionsFor, writeDataset, writeJsonl } from '../vitest/helpers.ts';
+import { startVitestUi } from '../support/vitestUiChild.ts';
 import { exactMatchByDefinition } from '../support/multilokoEm.ts';
 import { CHROMIUM_ARGS, findChromium } from './browser.ts';
 
@@ -28,30 +28,12 @@ const wrong = items.filter((i) => i.em === 0);
 describe.skipIf(reason !== undefined)(reason ? `Vitest UI Fail filter (skipped: ${reason})` : 'Vitest UI Fail filter', () => {
   let child: ChildProcess | undefined;
   let url = '';
-  let log = '';
 
   beforeAll(async () => {
     const data = writeDataset(dir, spec);
     const predictions = path.join(dir, 'predictions.jsonl');
     writeJsonl(predictions, rows);
-    const port = await freePort();
-    // `--watch` keeps the UI up after the run (without a terminal, `--ui` alone runs once and exits).
-    child = spawn(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'vitest', 'vitest.mjs'), '--ui', '--watch', '--open=false', `--api.port=${port}`, '--api.host=127.0.0.1', '--project', 'evals', MULTILOKO_EVAL], {
-      cwd: REPO_ROOT,
-      env: { ...childEnvironment(), CI: '1', NO_COLOR: '1', LOKAL_REDACT: 'off', LOKAL_MULTILOKO: data, LOKAL_MODEL: `replay:${predictions}`, LOKAL_OUTPUT: path.join(dir, 'out'), LOKAL_REPORT: 'off' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stderr!.on('data', (d) => (log += d));
-    // The run is done (and the UI's data complete) once the watcher waits.
-    await new Promise<void>((resolve, reject) => {
-      child!.stdout!.on('data', (d) => {
-        log += d;
-        const started = /UI started at (http:\/\/\S+)/u.exec(log);
-        if (started) url = started[1]!;
-        if (url && /Waiting for file changes|Watching for file changes/u.test(log)) resolve();
-      });
-      child!.once('exit', (code) => reject(new Error(`vitest --ui --watch exited (${code}) before its run was done\n${log.slice(-3000)}`)));
-    });
+    ({ child, url } = await startVitestUi({ LOKAL_MULTILOKO: data, LOKAL_MODEL: `replay:${predictions}`, LOKAL_OUTPUT: path.join(dir, 'out'), LOKAL_REPORT: 'off' }));
   }, 180_000);
 
   afterAll(() => {
