@@ -68,6 +68,10 @@ const samples = MULTILOKO_PROMPT_LANGUAGES.map((language) => {
   return { language, prompts, example: prompts.fewshotExamples.at(-1)! };
 });
 
+/** Generation runs in these (one per script family: Arabic, Bengali, Devanagari, Hangul, Japanese, Khmer, Thai, Cyrillic,
+ * Latin); tokenisation above covers all 31. Nine requests fill one batch of 8 and start another. */
+const GENERATION_LANGUAGES = ['arabic', 'bengali', 'hindi', 'korean', 'japanese', 'khmer', 'thai', 'russian', 'vietnamese'];
+
 /** Kalahi-style prompts: a Filipino user's question alone as the user's turn (no system prompt: the template adds Qwen's). */
 const KALAHI_LIKE = [
   'Ano ang dapat kong gawin kung may lindol habang nasa loob ako ng bahay namin sa Maynila?',
@@ -134,8 +138,8 @@ describe('a model of Qwen2.5-0.5B-Instruct\'s shape', () => {
     }
   });
 
-  test('all 31 languages in chat mode: concurrent calls answer as one at a time, sharing the chat header', async () => {
-    const requests: GenerateRequest[] = samples.map(({ language, example }) => {
+  test(`${GENERATION_LANGUAGES.length} languages of different scripts in chat mode: concurrent calls answer as one at a time (a full batch of 8 and one more), sharing the chat header`, async () => {
+    const requests: GenerateRequest[] = samples.filter((s) => GENERATION_LANGUAGES.includes(s.language)).map(({ language, example }) => {
       const chat = renderMultilokoPrompt({ language, item: example, mode: 'chat' });
       if (chat.mode !== 'chat') throw new Error('expected a chat prompt');
       return { messages: [{ role: 'user', content: chat.message }], maxNewTokens: 2 + (language.length % 3), itemKey: language };
@@ -149,14 +153,15 @@ describe('a model of Qwen2.5-0.5B-Instruct\'s shape', () => {
       expect(stats.largestBatch).toBe(8);
       // Qwen's default system prompt and the user header are computed once, then continued by every prompt
       const header = chatIds([{ role: 'user', content: '' }]).length - 5;
-      expect(stats.prefixHits).toBe(31);
-      expect(stats.prefixTokensReused).toBeGreaterThanOrEqual(31 * header);
-      expect(stats.promptTokensComputed).toBeLessThan(stats.promptTokens - 25 * header);
+      expect(stats.prefixHits).toBe(requests.length);
+      expect(stats.prefixTokensReused).toBeGreaterThanOrEqual(requests.length * header);
+      // at most once per batch (two here) and once more is the header computed
+      expect(stats.promptTokensComputed).toBeLessThan(stats.promptTokens - (requests.length - 3) * header);
     } finally {
       await p.close();
     }
     // the answers are the float64 reference network's greedy tokens under the model's 1.1 repetition penalty, decoded
-    for (const k of [0, 9]) {
+    for (const k of [0, 5]) {
       const greedy = ref.greedy(chatIds(requests[k]!.messages!), requests[k]!.maxNewTokens!, [151645, 151643], 1.1);
       expect(Math.min(...greedy.margins)).toBeGreaterThan(1e-3); // precondition: no near-ties
       expect(expected[k]!.text).toBe(tokenizer.decode(greedy.tokens.filter((t) => t < 151643), { skip_special_tokens: true }));
