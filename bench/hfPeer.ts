@@ -62,7 +62,8 @@ export function maxAbsDifference(a: ArrayLike<number>, b: ArrayLike<number>): nu
   let worst = 0;
   for (let i = 0; i < a.length; i++) {
     const d = Math.abs(a[i]! - b[i]!);
-    if (!(d <= worst)) worst = d; // NaN counts as the worst difference
+    if (Number.isNaN(d)) return NaN; // a NaN logit fails any tolerance
+    if (d > worst) worst = d;
   }
   return worst;
 }
