@@ -5,6 +5,8 @@
 // reuse, in alternating rounds of the same process; plus the same greedy loop written directly on onnxruntime-node.
 // The llama: part (bench/llamaGeneration.ts) runs the same requests on the folder's model.gguf in rounds alternating
 // with these: llama: one at a time and batched, node-llama-cpp's own API directly, and transformers: batched.
+// BENCH_HF_PYTHON (a Python with torch, transformers and onnx) adds the Hugging Face peer (bench/hfPeer.ts): the same
+// weights in transformers + PyTorch, driven as lm-evaluation-harness's hf backend, in rounds alternating with ours.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +22,7 @@ import { argmax } from '../src/models/batchedGeneration.ts';
 import { cutAtStop } from '../src/models/providerText.ts';
 import { TransformersProvider } from '../src/models/transformers.ts';
 import type { GenerateRequest } from '../src/models/types.ts';
+import { HfPeerBench, peerThreads, type OursFigures } from './hfPeer.ts';
 import { benchLoad, loadBenchRows, printLoadBench, type LoadBenchResult } from './load.ts';
 import { LlamaGenerationBench, llamaBenchWays } from './llamaGeneration.ts';
 
@@ -102,6 +105,8 @@ export interface GenerationModeResult {
   largestBatch: number;
   /** Batched outputs equal one-at-a-time outputs, item by item, in every round. */
   identical: boolean;
+  /** One-at-a-time outputs of the first round (what the Hugging Face peer's are compared with). */
+  oneAtATimeTexts: string[];
   differing: number;
   /** The direct onnxruntime loop over the first directItems items, run right after one at a time in each round: items/s, our one-at-a-time items/s on the same items, ratio (medians). */
   direct: { items: number; itemsPerSecond: number; oursItemsPerSecond: number; oursOverDirect: number; identical: boolean };
@@ -126,6 +131,8 @@ export interface GenerationBenchResult {
   load?: LoadBenchResult;
   /** The llama: part (model.gguf of the same folder), when it ran. */
   llama?: LlamaGenerationBench;
+  /** The Hugging Face peer (BENCH_HF_PYTHON), when it ran. */
+  peer?: HfPeerBench;
 }
 
 const median = (xs: number[]) => {
@@ -258,6 +265,7 @@ export async function benchGeneration(options: GenerationBenchOptions = {}): Pro
   let dir = options.modelDir ?? env.BENCH_GENERATION_MODEL;
   let buildSeconds = 0;
   let llama: LlamaGenerationBench | undefined;
+  let peer: HfPeerBench | undefined;
   if (!dir) {
     tempRoot = mkdtempSync(path.join(tmpdir(), 'lokal-bench-qwen-'));
     dir = path.join(tempRoot, 'qwen2.5-0.5b-shape');
@@ -292,6 +300,16 @@ export async function benchGeneration(options: GenerationBenchOptions = {}): Pro
     if (llamaWays.length && !existsSync(path.join(dir, 'model.gguf')))
       throw new Error(`generation: ${dir} has no model.gguf for the llama: part: npm run make:tiny-model -- ${dir} --shape qwen2.5-0.5b-instruct --tokenizer qwen2.5 --format gguf, or BENCH_GENERATION_LLAMA_WAYS=`);
     llama = llamaWays.length ? new LlamaGenerationBench(dir, workloads, llamaWays, threads) : undefined;
+    // BENCH_HF_PYTHON: the Hugging Face peer; BENCH_HF_PROCESS_ITEMS (default 16) base items in each whole-process run,
+    // BENCH_HF_BATCH_SIZE (default 8, our provider's generateBatchSize) the peer's batch size
+    const hfPython = env.BENCH_HF_PYTHON?.trim();
+    if (hfPython) {
+      HfPeerBench.check(hfPython);
+      const processItems = Number(env.BENCH_HF_PROCESS_ITEMS ?? 16);
+      const processRequests = fromData ? (await multilokoRequests(data!, processItems, maxNewTokens)).base : requestsFor('base', processItems, maxNewTokens);
+      peer = new HfPeerBench({ python: hfPython, dir, workloads, processRequests, threads: peerThreads(threads), batchSize: Number(env.BENCH_HF_BATCH_SIZE ?? 8) });
+      await peer.runFirst();
+    }
     const seconds: Record<string, number[]> = {};
     const texts: Record<string, string[][]> = {};
     const itemSeconds: Record<string, number[]> = {};
@@ -304,6 +322,7 @@ export async function benchGeneration(options: GenerationBenchOptions = {}): Pro
       const order: Way[] = !withTransformers ? [] : round % 2 === 0 ? ['oneAtATime', 'batched'] : ['batched', 'oneAtATime'];
       // the llama: part (its own processes) before the transformers: part on odd rounds, after it on even ones
       if (llama && round % 2 === 1) await llama.runRound(round, rounds);
+      if (peer && round % 2 === 1) peer.runRound(round, rounds);
       for (const way of order) {
         const provider = new TransformersProvider(dir, { env: {}, threads, ...ways[way] });
         try {
@@ -356,6 +375,7 @@ export async function benchGeneration(options: GenerationBenchOptions = {}): Pro
           }
         }
       }
+      if (peer && round % 2 === 0) peer.runRound(round, rounds);
       if (llama && round % 2 === 0) await llama.runRound(round, rounds);
     }
     for (const { mode } of withTransformers ? workloads : []) {
@@ -385,6 +405,7 @@ export async function benchGeneration(options: GenerationBenchOptions = {}): Pro
         largestBatch: stats[bat]!.largest,
         identical: differing === 0,
         differing,
+        oneAtATimeTexts: texts[one]![0]!,
         direct: {
           items: directItems,
           itemsPerSecond: directItems / direct.seconds,
@@ -408,11 +429,13 @@ export async function benchGeneration(options: GenerationBenchOptions = {}): Pro
       peakRssMiB: process.resourceUsage().maxRSS / 1024,
       load,
       llama,
+      peer,
     };
     printGenerationBench(result);
     return result;
   } finally {
     llama?.close();
+    peer?.close();
     if (tempRoot) rmSync(tempRoot, { recursive: true, force: true });
   }
 }
@@ -437,6 +460,16 @@ export function printGenerationBench(r: GenerationBenchResult): void {
     );
   }
   r.llama?.print();
+  r.peer?.print(oursFigures(r));
+}
+
+/** Our in-process figures, as the Hugging Face peer's print and rows read them. */
+function oursFigures(r: GenerationBenchResult): OursFigures {
+  const mode = (name: string) => r.modes.find((m) => m.mode === name);
+  return {
+    itemsPerSecond: (name, way) => (way === 'batched' ? mode(name)?.batchedItemsPerSecond : mode(name)?.oneAtATimeItemsPerSecond),
+    texts: (name) => mode(name)?.oneAtATimeTexts,
+  };
 }
 
 /** Rows for the summary table of bench/run.ts: batched vs one at a time per mode, and ours vs the direct loop. */
@@ -457,5 +490,5 @@ export function generationBenchRows(r: GenerationBenchResult): Array<{ benchmark
       ratio: m.direct.oursOverDirect,
       goal: '(cost of the layers above the runtime)',
     },
-  ]), ...(r.llama?.rows() ?? [])];
+  ]), ...(r.llama?.rows() ?? []), ...(r.peer?.rows(oursFigures(r)) ?? [])];
 }

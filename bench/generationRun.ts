@@ -19,11 +19,15 @@ export interface GenerationRunJob {
   dir: string;
   way: GenerationWay;
   threads?: number;
+  /** transformers: the folder for saved optimised graphs (LOKAL_MODEL_CACHE's role; default: transformers.js's cache). */
+  cacheDir?: string;
   workloads: Array<{ mode: 'base' | 'chat'; requests: GenerateRequest[] }>;
 }
 
 export interface GenerationRunResult {
   loadSeconds: number;
+  /** transformers: how the model loaded (optimised and saved, from the saved graph, plain). */
+  loadKind?: string;
   /** This process's peak RSS (getrusage), MiB: the model, its context and everything the runtime allocated. */
   peakRssMiB: number;
   modes: Array<{
@@ -58,7 +62,7 @@ async function runProvider(job: GenerationRunJob): Promise<GenerationRunResult> 
   const provider =
     way.engine === 'llama'
       ? new LlamaProvider(path.join(job.dir, 'model.gguf'), { env: {}, threads: job.threads, sequences: way.sequences, sharePrefix: way.sharePrefix })
-      : new TransformersProvider(job.dir, { env: {}, threads: job.threads, ...(way.way === 'oneAtATime' ? { generateBatchSize: 1, sharePrefix: false } : {}) });
+      : new TransformersProvider(job.dir, { env: {}, threads: job.threads, cacheDir: job.cacheDir, ...(way.way === 'oneAtATime' ? { generateBatchSize: 1, sharePrefix: false } : {}) });
   const stats = (): Stats => provider.generationStats as Stats;
   const started = performance.now();
   await provider.load();
@@ -92,7 +96,8 @@ async function runProvider(job: GenerationRunJob): Promise<GenerationRunResult> 
   } finally {
     await provider.close();
   }
-  return { loadSeconds, peakRssMiB: process.resourceUsage().maxRSS / 1024, modes };
+  const loadKind = provider instanceof TransformersProvider ? provider.loadReport?.kind : undefined;
+  return { loadSeconds, loadKind, peakRssMiB: process.resourceUsage().maxRSS / 1024, modes };
 }
 
 /**
