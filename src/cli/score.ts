@@ -7,7 +7,7 @@ import { loadMultiLoKo, type MultiLoKoDataset } from '../benchmarks/multiloko/da
 import { readPredictions } from '../benchmarks/multiloko/data/predictions.ts';
 import { describeProblems, scoreMultiLoKoPredictions, scoreMultiLoKoPredictionsOnThreads, scoreOutputJson, writeScoreOutputJson, type ScoreOptions, type ScoreOutput } from '../benchmarks/multiloko/score.ts';
 import { ScoreThreads } from '../benchmarks/multiloko/scoreThreads.ts';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { stat } from 'node:fs/promises';
 import { checkOutputPath, say, writeOutput } from './output.ts';
 import { UsageError } from './usageError.ts';
@@ -15,16 +15,18 @@ import { UsageError } from './usageError.ts';
 // The worker's module beside this one: src/cli/scoreWorker.ts in a checkout, dist/cli/scoreWorker.js as built.
 const SCORE_WORKER = new URL(`./scoreWorker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
 const MAX_THREADS = 64;
-/** A predictions file this large (about 1,900 rows of short answers) is scored on every core by default. */
+/** A predictions file this large (about 1,900 rows of short answers) is scored on every idle core by default. */
 const THREADS_FROM_BYTES = 128 * 1024;
 
-/** The machine's cores, at most 8 (past that, starting the workers costs more than they save on such files). */
-const defaultThreadCount = (): number => Math.min(8, availableParallelism());
-
-/** Threads for a score without --threads: one below THREADS_FROM_BYTES (or when the size is unknown), else every core. */
+/**
+ * Threads for a score without --threads: one for a small file (or one whose size is unknown); else the machine's
+ * cores (at most 8) when one is idle (1-minute load average below cores − 0.5): on a busy machine a worker's start-up
+ * (some 0.1 s of CPU: Node compiles its internals anew per thread) and its scoring only compete for a core.
+ */
 async function defaultThreads(predictions: string): Promise<number> {
   const size = await stat(predictions).then((s) => s.size, () => 0);
-  return size >= THREADS_FROM_BYTES ? defaultThreadCount() : 1;
+  const cores = availableParallelism();
+  return size >= THREADS_FROM_BYTES && loadavg()[0]! < cores - 0.5 ? Math.min(8, cores) : 1;
 }
 
 export async function scoreCommand(argv: string[]): Promise<number> {
