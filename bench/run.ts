@@ -9,7 +9,7 @@
 // runs one `vitest run` per round)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ModeWork } from './models.ts';
@@ -247,10 +247,12 @@ async function scoreAtSize(languages: number, perLanguage: number, goal: string)
     const lokalArgs = ['score', '-d', dataset, '-s', 'dev', '-p', predictions, '-o', path.join(dir, 'lokal.json')];
     const port = fileURLToPath(new URL('./eval_port.py', import.meta.url));
     const official = process.env.LOKAL_EVAL_PY;
+    const cores = availableParallelism();
     type Side = { name: string; run: () => { seconds: number; cpu: number | undefined }; times: number[]; cpu: number[] };
     const sides: Side[] = [
       { name: 'lokal score', run: () => timeProcess(process.execPath, [bin, ...lokalArgs]), times: [], cpu: [] },
       { name: 'lokal score --threads 1', run: () => timeProcess(process.execPath, [bin, ...lokalArgs, '--threads', '1']), times: [], cpu: [] },
+      { name: `lokal score --threads ${cores}`, run: () => timeProcess(process.execPath, [bin, ...lokalArgs, '--threads', String(cores)]), times: [], cpu: [] },
       { name: `eval.py flow in Python (eval_port.py, ${python})`, run: () => timeProcess(python, [port, '--eval', dataset, predictions, path.join(dir, 'port.json')]), times: [], cpu: [] },
     ];
     if (official) {
@@ -264,11 +266,13 @@ async function scoreAtSize(languages: number, perLanguage: number, goal: string)
         if (cpu !== undefined) side.cpu.push(cpu);
       }
     }
-    const [ours, oneThread, ...baselines] = sides as [Side, Side, ...Side[]];
+    const [ours, oneThread, everyCore, ...baselines] = sides as [Side, Side, Side, ...Side[]];
     const oursMedian = median(ours.times);
     const cpuText = (side: Side) => (side.cpu.length ? `; CPU (user + system) ${list(side.cpu)} s (median ${fmt(median(side.cpu))} s)` : '');
-    console.log(`score: ${ours.name} (installed bin, ${availableParallelism()} cores), ${items} items, whole process, ${ROUNDS} alternating rounds: ${list(ours.times)} s (median ${fmt(oursMedian)} s)${cpuText(ours)}`);
-    console.log(`score: ${oneThread.name} (no worker threads): ${list(oneThread.times)} s (median ${fmt(median(oneThread.times))} s)${cpuText(oneThread)}`);
+    // The default uses worker threads only while a core is idle (1-minute load average below cores - 0.5): the load is
+    // printed, and both thread counts are timed whatever the default chose.
+    console.log(`score: ${ours.name} (installed bin, default threads, ${cores} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}), ${items} items, whole process, ${ROUNDS} alternating rounds: ${list(ours.times)} s (median ${fmt(oursMedian)} s)${cpuText(ours)}`);
+    for (const side of [oneThread, everyCore]) console.log(`score: ${side.name}: ${list(side.times)} s (median ${fmt(median(side.times))} s)${cpuText(side)}`);
     for (const base of baselines) {
       const baseMedian = median(base.times);
       const ratios = ours.times.map((t, i) => base.times[i]! / t);
