@@ -117,4 +117,13 @@ describe('scoring on worker threads', () => {
     await expect(scoreMultiLoKoPredictionsOnThreads(broken, rows, new ScoreThreads(WORKER, 1), { ...options, mainThread: false })).rejects.toThrow(expected);
     await expect(scoreMultiLoKoPredictionsOnThreads(broken, rows, new ScoreThreads(WORKER, 2), options)).rejects.toThrow(expected);
   });
+
+  test('a worker that cannot start is reported when the scoring waits for it, not as an uncaught error while the files are read', { timeout: 60_000 }, async () => {
+    const dataset = await loadMultiLoKo(datasetDir, 'dev');
+    const rows = await readPredictions(predictions);
+    const threads = new ScoreThreads(new URL('./no-such-worker.js', WORKER), 1);
+    // Time for the worker to fail before anything listens for its reply.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await expect(scoreMultiLoKoPredictionsOnThreads(dataset, rows, threads)).rejects.toThrow(/lokal score: a scoring thread (failed|exited)/);
+  });
 });

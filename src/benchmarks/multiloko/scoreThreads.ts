@@ -41,10 +41,16 @@ function startWorker(file: URL): Worker {
 
 export class ScoreThreads {
   readonly #workers: Worker[];
+  // Each worker's reply, listened for from its start: a worker that fails while the files are still being read
+  // rejects this (reported when score() awaits it) instead of raising an unhandled 'error' event.
+  readonly #replies: Array<Promise<ScoreWorkerReply>>;
 
   /** Starts `workers` worker threads running `file` (src/cli/scoreWorker.ts, or its compiled dist/cli/scoreWorker.js). */
   constructor(file: URL, workers: number) {
     this.#workers = Array.from({ length: workers }, () => startWorker(file));
+    this.#replies = this.#workers.map((worker) => replyOf(worker));
+    // Closed without scoring (the input failed to read): the rejections of the ended workers are expected.
+    for (const reply of this.#replies) reply.catch(() => undefined);
   }
 
   get workers(): number {
@@ -59,7 +65,7 @@ export class ScoreThreads {
   async score(batch: ExampleBatch, options: { mainThread?: boolean } = {}): Promise<{ scored: ScoredBatch; failure?: ExampleFailure }> {
     const counter = new SharedArrayBuffer(4);
     const job: ScoreJob = { texts: batch.texts, starts: batch.starts, counter, chunkSize: CHUNK_SIZE };
-    const replies = this.#workers.map((worker) => replyOf(worker));
+    const replies = this.#replies;
     for (const worker of this.#workers) worker.postMessage(job);
     const scored = emptyScoredBatch(batch);
     let failure: ExampleFailure | undefined;
