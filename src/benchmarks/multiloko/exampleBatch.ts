@@ -73,6 +73,9 @@ export function scoresOf(scored: ScoredBatch, e: number): ExampleScores {
   };
 }
 
+/** Chunk c's examples: [c * chunkSize, min(n, (c + 1) * chunkSize)). */
+const chunkRange = (batch: ExampleBatch, chunk: number, chunkSize: number): [number, number] => [chunk * chunkSize, Math.min(exampleCount(batch), (chunk + 1) * chunkSize)];
+
 /**
  * Claims chunks of `chunkSize` examples from the shared counter (the next chunk's number) until none is left, scoring
  * each into `out`; returns the claimed chunks and the first failure met (after which this thread claims no more and
@@ -103,9 +106,7 @@ export interface PackedChunks {
   truncated: Uint8Array<ArrayBuffer>;
 }
 
-/** Chunk c's examples: [c * chunkSize, min(n, (c + 1) * chunkSize)). */
-const chunkRange = (batch: ExampleBatch, chunk: number, chunkSize: number): [number, number] => [chunk * chunkSize, Math.min(exampleCount(batch), (chunk + 1) * chunkSize)];
-
+/** A thread's chunks of `scored` copied out in claim order, for postMessage (the number buffers are transferred). */
 export function packChunks(batch: ExampleBatch, chunks: number[], chunkSize: number, scored: ScoredBatch): PackedChunks {
   let examples = 0;
   for (const c of chunks) {
