@@ -187,8 +187,8 @@ export interface ReplayRun {
 }
 
 /**
- * A user's project with vitest-lokal installed, as `npm install` leaves it: the package (package.json and the compiled
- * dist/, which `npm run build` must have made) copied into its node_modules, so Vitest loads it with Node as a
+ * A user's project with vitest-lokal installed, as `npm install` leaves it: the package (package.json, bin/ and the
+ * compiled dist/, which `npm run build` must have made) copied into its node_modules, so Vitest loads it with Node as a
  * dependency rather than transforming it as project source; every other package links to this repository's copy.
  * Holds the README's config and eval file.
  */
@@ -203,6 +203,8 @@ export function writeInstalledProject(dir: string): string {
   mkdirSync(installed);
   cpSync(path.join(REPO_ROOT, 'package.json'), path.join(installed, 'package.json'));
   cpSync(path.join(REPO_ROOT, 'dist'), path.join(installed, 'dist'), { recursive: true });
+  // The `lokal` command as installed: bin/lokal.js with dist/ and no src/ beside it, so it runs the build as it is.
+  cpSync(path.join(REPO_ROOT, 'bin'), path.join(installed, 'bin'), { recursive: true });
   writeFileSync(path.join(project, 'package.json'), '{ "name": "lokal-bench-user", "private": true, "type": "module" }\n');
   writeFileSync(path.join(project, 'vitest.config.ts'), "import { defineConfig } from 'vitest/config';\nimport { lokalEvals } from 'vitest-lokal/config';\nexport default defineConfig({ test: lokalEvals() });\n");
   mkdirSync(path.join(project, 'evals'));

@@ -10,7 +10,7 @@
 // runs one `vitest run` per round)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ModeWork } from './models.ts';
@@ -222,7 +222,8 @@ function timeProcess(command: string, args: string[], env: NodeJS.ProcessEnv = p
 }
 
 /**
- * `lokal score` as a user runs it (`node bin/lokal.js score -d … -s dev -p … -o …`, compiled dist/) against eval.py's
+ * `lokal score` as a user runs it (the installed bin, `lokal score -d … -s dev -p … -o …`, this build's dist/; and with
+ * `--threads 1`, no worker threads) against eval.py's
  * flow in Python (bench/eval_port.py --eval; and the official eval.py when LOKAL_EVAL_PY names it) on the same items,
  * each a whole process (start-up, reading, scoring, aggregating, writing the JSON), in alternating rounds: 7,500 items
  * (30 languages × 250, the leaderboard's local run) and 37,750 (151 language folders × 250: as many items as the
@@ -237,16 +238,22 @@ async function score(): Promise<void> {
 }
 
 async function scoreAtSize(languages: number, perLanguage: number, goal: string): Promise<void> {
-  const { writeInputs } = await import('./replay.ts');
+  const { writeInputs, writeInstalledProject } = await import('./replay.ts');
   const items = (languages * perLanguage).toLocaleString('en');
   const dir = mkdtempSync(path.join(tmpdir(), 'lokal-bench-score-'));
   try {
     const { dataset, predictions } = writeInputs(dir, languages, perLanguage);
-    const bin = path.join(REPO_ROOT, 'bin', 'lokal.js');
+    // The bin as a user's install has it (no src/ beside it, so no check of the sources' age at start), of this build.
+    const bin = path.join(writeInstalledProject(dir), 'node_modules', 'vitest-lokal', 'bin', 'lokal.js');
+    const lokalArgs = ['score', '-d', dataset, '-s', 'dev', '-p', predictions, '-o', path.join(dir, 'lokal.json')];
     const port = fileURLToPath(new URL('./eval_port.py', import.meta.url));
     const official = process.env.LOKAL_EVAL_PY;
-    const sides: Array<{ name: string; run: () => { seconds: number; cpu: number | undefined }; times: number[]; cpu: number[] }> = [
-      { name: 'lokal score', run: () => timeProcess(process.execPath, [bin, 'score', '-d', dataset, '-s', 'dev', '-p', predictions, '-o', path.join(dir, 'lokal.json')]), times: [], cpu: [] },
+    const cores = availableParallelism();
+    type Side = { name: string; run: () => { seconds: number; cpu: number | undefined }; times: number[]; cpu: number[] };
+    const sides: Side[] = [
+      { name: 'lokal score', run: () => timeProcess(process.execPath, [bin, ...lokalArgs]), times: [], cpu: [] },
+      { name: 'lokal score --threads 1', run: () => timeProcess(process.execPath, [bin, ...lokalArgs, '--threads', '1']), times: [], cpu: [] },
+      { name: `lokal score --threads ${cores}`, run: () => timeProcess(process.execPath, [bin, ...lokalArgs, '--threads', String(cores)]), times: [], cpu: [] },
       { name: `eval.py flow in Python (eval_port.py, ${python})`, run: () => timeProcess(python, [port, '--eval', dataset, predictions, path.join(dir, 'port.json')]), times: [], cpu: [] },
     ];
     if (official) {
@@ -254,18 +261,19 @@ async function scoreAtSize(languages: number, perLanguage: number, goal: string)
     }
     for (const side of sides) side.run(); // warm the file cache and the build's first load
     for (let round = 0; round < ROUNDS; round++) {
-      // A source edited mid-bench would send the bin back to tsx: rebuild rather than time the wrong thing.
-      ensureBuild();
       for (const side of round % 2 ? [...sides].reverse() : sides) {
         const { seconds, cpu } = side.run();
         side.times.push(seconds);
         if (cpu !== undefined) side.cpu.push(cpu);
       }
     }
-    const [ours, ...baselines] = sides as [(typeof sides)[number], ...typeof sides];
+    const [ours, oneThread, everyCore, ...baselines] = sides as [Side, Side, Side, ...Side[]];
     const oursMedian = median(ours.times);
-    const cpuText = (side: (typeof sides)[number]) => (side.cpu.length ? `; CPU (user + system) ${list(side.cpu)} s (median ${fmt(median(side.cpu))} s)` : '');
-    console.log(`score: ${ours.name}, ${items} items, whole process, ${ROUNDS} alternating rounds: ${list(ours.times)} s (median ${fmt(oursMedian)} s)${cpuText(ours)}`);
+    const cpuText = (side: Side) => (side.cpu.length ? `; CPU (user + system) ${list(side.cpu)} s (median ${fmt(median(side.cpu))} s)` : '');
+    // The default uses worker threads only while a core is idle (1-minute load average below cores - 0.5): the load is
+    // printed, and both thread counts are timed whatever the default chose.
+    console.log(`score: ${ours.name} (installed bin, default threads, ${cores} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}), ${items} items, whole process, ${ROUNDS} alternating rounds: ${list(ours.times)} s (median ${fmt(oursMedian)} s)${cpuText(ours)}`);
+    for (const side of [oneThread, everyCore]) console.log(`score: ${side.name}: ${list(side.times)} s (median ${fmt(median(side.times))} s)${cpuText(side)}`);
     for (const base of baselines) {
       const baseMedian = median(base.times);
       const ratios = ours.times.map((t, i) => base.times[i]! / t);

@@ -61,7 +61,8 @@ if (strays.length) {
   fail(`modules outside ${SOURCE_DIRS.join('/ and ')}/ are imported by shipped code and would be missing from the package: ${files.join(', ')}`);
 }
 
-// The `lokal` command as one file per command (dist/cli/index.js, score.js, kalahi.js, data.js, compare.js, doctor.js, init.js), each holding
+// The `lokal` command as one file per command (dist/cli/index.js, score.js, kalahi.js, data.js, compare.js, doctor.js, init.js;
+// scoreWorker.js, the worker threads of score), each holding
 // everything it imports statically: `lokal score` then has Node read and link three files (index, score, and the
 // fastest-levenshtein package) instead of the sixty-odd modules of dist/src/, a tenth of its run time. A dynamic
 // import in the sources marks what loads only on use: between commands it names the command's file, anywhere else
@@ -72,7 +73,7 @@ if (strays.length) {
 const { build } = await import('esbuild');
 const cliSource = path.join(scratch, 'src', 'cli');
 const cliOut = path.join(scratch, 'cli');
-const CLI_ENTRIES = ['index', 'score', 'kalahi', 'data', 'compare', 'doctor', 'init'].map((name) => path.join(cliSource, `${name}.js`));
+const CLI_ENTRIES = ['index', 'score', 'scoreWorker', 'kalahi', 'data', 'compare', 'doctor', 'init'].map((name) => path.join(cliSource, `${name}.js`));
 const inDistSrc = (file) => ({ path: path.relative(cliOut, file).split(path.sep).join('/').replace(/^(?!\.)/, './'), external: true });
 const loadOnUse = { name: 'commands-and-load-on-use', setup(b) {
   b.onResolve({ filter: /^\./ }, (args) => {

@@ -1,13 +1,33 @@
 // `lokal score`: MultiLoKo's eval.py as a command (same arguments, same JSON), with problems reported, not raised.
-import { fingerprintLine, scoreFingerprint } from '../benchmarks/multiloko/fingerprint.ts';
+import { fingerprintLine, scoreFingerprint } from '../benchmarks/multiloko/scoreFingerprint.ts';
 import { fileSha256 } from '../core/sha256.ts';
 import { parseArgs } from 'node:util';
 // The loader's own module, not the data barrel (which would also load the downloader and Kalahi's CSV reader).
-import { loadMultiLoKo } from '../benchmarks/multiloko/data/multiloko.ts';
+import { loadMultiLoKo, type MultiLoKoDataset } from '../benchmarks/multiloko/data/multiloko.ts';
 import { readPredictions } from '../benchmarks/multiloko/data/predictions.ts';
-import { describeProblems, scoreMultiLoKoPredictions, scoreOutputJson, writeScoreOutputJson } from '../benchmarks/multiloko/score.ts';
+import { describeProblems, scoreMultiLoKoPredictions, scoreMultiLoKoPredictionsOnThreads, scoreOutputJson, writeScoreOutputJson, type ScoreOptions, type ScoreOutput } from '../benchmarks/multiloko/score.ts';
+import { ScoreThreads } from '../benchmarks/multiloko/scoreThreads.ts';
+import { availableParallelism, loadavg } from 'node:os';
+import { stat } from 'node:fs/promises';
 import { checkOutputPath, say, writeOutput } from './output.ts';
 import { UsageError } from './usageError.ts';
+
+// The worker's module beside this one: src/cli/scoreWorker.ts in a checkout, dist/cli/scoreWorker.js as built.
+const SCORE_WORKER = new URL(`./scoreWorker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+const MAX_THREADS = 64;
+/** A predictions file this large (about 1,900 rows of short answers) is scored on every idle core by default. */
+const THREADS_FROM_BYTES = 128 * 1024;
+
+/**
+ * Threads for a score without --threads: one for a small file (or one whose size is unknown); else the machine's
+ * cores (at most 8) when one is idle (1-minute load average below cores − 0.5): on a busy machine a worker's start-up
+ * (some 0.1 s of CPU: Node compiles its internals anew per thread) and its scoring only compete for a core.
+ */
+async function defaultThreads(predictions: string): Promise<number> {
+  const size = await stat(predictions).then((s) => s.size, () => 0);
+  const cores = availableParallelism();
+  return size >= THREADS_FROM_BYTES && loadavg()[0]! < cores - 0.5 ? Math.min(8, cores) : 1;
+}
 
 export async function scoreCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -21,6 +41,7 @@ export async function scoreCommand(argv: string[]): Promise<number> {
       'stringify-ids': { type: 'boolean' },
       sum: { type: 'string' },
       strict: { type: 'boolean' },
+      threads: { type: 'string' },
     },
   });
   for (const name of ['dataset_location', 'subset', 'predictions'] as const) {
@@ -32,17 +53,32 @@ export async function scoreCommand(argv: string[]): Promise<number> {
   if (values.sum && values.sum !== 'fold' && values.sum !== 'neumaier') {
     throw new UsageError(`lokal score: --sum must be "fold" or "neumaier", not ${JSON.stringify(values.sum)}`);
   }
+  const threads = values.threads === undefined ? undefined : Number(values.threads);
+  if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1 && threads <= MAX_THREADS)) {
+    throw new UsageError(`lokal score: --threads must be a whole number from 1 to ${MAX_THREADS}, not ${JSON.stringify(values.threads)}`);
+  }
   await checkOutputPath('lokal score', values.output, [
     { path: values.predictions!, role: 'the predictions file (-p)' },
     { path: values.dataset_location!, role: 'a file of the dataset (-d)', folder: /\.(?:jsonl|enc|xz|tar)$/iu },
   ]);
-  const dataset = await loadMultiLoKo(values.dataset_location, values.subset);
-  const rows = await readPredictions(values.predictions!);
-  const output = scoreMultiLoKoPredictions(dataset, rows, {
-    missing: values.missing as 'empty' | 'skip' | undefined,
-    stringifyIds: values['stringify-ids'],
-    sum: values.sum as 'fold' | 'neumaier' | undefined,
-  });
+  // The workers start now, so that their start-up overlaps the reading of the files.
+  const count = threads ?? (await defaultThreads(values.predictions!));
+  const pool = count > 1 ? new ScoreThreads(SCORE_WORKER, count - 1) : undefined;
+  let output: ScoreOutput;
+  let dataset: MultiLoKoDataset;
+  try {
+    dataset = await loadMultiLoKo(values.dataset_location, values.subset);
+    const rows = await readPredictions(values.predictions!);
+    const options: ScoreOptions = {
+      missing: values.missing as 'empty' | 'skip' | undefined,
+      stringifyIds: values['stringify-ids'],
+      sum: values.sum as 'fold' | 'neumaier' | undefined,
+      predictionsFile: values.predictions!,
+    };
+    output = pool ? await scoreMultiLoKoPredictionsOnThreads(dataset, rows, pool, options) : scoreMultiLoKoPredictions(dataset, rows, options);
+  } finally {
+    pool?.close();
+  }
   const { problems } = output;
   for (const line of describeProblems(problems, dataset)) say(`lokal score: ${line}\n`);
   // What makes this file comparable (the baseline gate and lokal compare check it): the subsets scored, the scorer, the predictions.

@@ -5,14 +5,26 @@ export function sha256(content: Uint8Array | string): string {
   return createHash('sha256').update(content).digest('hex');
 }
 
-/** SHA-256 (hex) of a file's bytes, read as a stream (a predictions file may be large); null when it cannot be read. */
+/**
+ * SHA-256 (hex) of a file's bytes, read a mebibyte at a time (a predictions file may be large) through a file handle:
+ * a read stream would first load Node's streams stack; null when it cannot be read.
+ */
 export async function fileSha256(file: string): Promise<string | null> {
-  const { createReadStream } = await import('node:fs');
+  const { open } = await import('node:fs/promises');
   const hash = createHash('sha256');
+  const buffer = new Uint8Array(1 << 20);
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
-    for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+    handle = await open(file, 'r');
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      hash.update(buffer.subarray(0, bytesRead));
+    }
   } catch {
     return null;
+  } finally {
+    await handle?.close().catch(() => undefined);
   }
   return hash.digest('hex');
 }

@@ -307,6 +307,10 @@ describe.skipIf(problem !== undefined)(problem ? `the packed package (skipped: $
     const sha256 = createHash('sha256').update(readFileSync(predictions)).digest('hex');
     const expected = scoreOutputJson(scoreMultiLoKoPredictions(dataset, await readPredictions(predictions)), [], { fingerprint: scoreFingerprint(dataset.subsets, { file: predictions, sha256 }) });
     expect(readFileSync(out, 'utf8')).toBe(`${expected}\n`);
+    // On worker threads (the bundled dist/cli/scoreWorker.js beside the command), the same file.
+    const threaded = await run(process.execPath, [bin, 'score', '-d', fixture, '-s', 'dev', '-p', predictions, '-o', out, '--threads', '3'], project);
+    expect(threaded.code, show(threaded)).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe(`${expected}\n`);
     if (!haveData) return;
     // Kalahi's generation metrics read Punkt's parameters beside their module (dist/src), which the bundle imports.
     const csv = path.join(KALAHI, 'filipino.csv');

@@ -5,12 +5,10 @@ import { modelIdentity } from '../../models/identity.ts';
 import { MULTILOKO_PROMPT_TABLE } from './prompts/multilokoPromptTable.ts';
 import type { LokalSubsetAggregate } from './records.ts';
 import type { PromptSummary } from './usage.ts';
+import { MULTILOKO_SCORER } from './scoreFingerprint.ts';
 
-/**
- * The scoring's version: eval.py of facebookresearch/multiloko at 4f4de60, as this package reproduces it. Raise the
- * number whenever the same answer would get a different score, so older runs stop being compared with newer ones.
- */
-export const MULTILOKO_SCORER = 'multiloko eval.py@4f4de60 · lokal scorer 1';
+// lokal score's fingerprint lives in its own module (no zod, no prompt table); re-exported for existing importers.
+export { MULTILOKO_SCORER, fingerprintLine, scoreFingerprint } from './scoreFingerprint.ts';
 
 /** Stop strings of each prompt mode (base prompts stop at the next question token or a blank line; chat has none). */
 const STOPS: Record<'base' | 'chat' | 'mixed', string> = { base: 'question token, blank line', chat: 'none', mixed: 'mixed' };
@@ -51,34 +49,4 @@ export function multilokoFingerprint(aggregates: readonly LokalSubsetAggregate[]
     protocol: null,
     model: modelIdentity(first?.modelDescription, first?.model, root),
   };
-}
-
-/**
- * `lokal score`'s fingerprint (its `lokal.fingerprint`): the scored subsets' file hashes and the scorer; no prompt or
- * decoding is known (the answers were made elsewhere) and none is extracted; the model is the predictions file.
- */
-export function scoreFingerprint(subsets: ReadonlyArray<{ key: string; sha256?: string }>, predictions: { file: string; sha256: string | null }): Fingerprint {
-  const data: Record<string, string | null> = {};
-  for (const s of subsets) data[s.key] = s.sha256 ?? null;
-  return {
-    version: 1,
-    benchmark: 'multiloko',
-    data,
-    prompt: null,
-    template: null,
-    shots: null,
-    fewshot: null,
-    extraction: false,
-    scorer: MULTILOKO_SCORER,
-    decoding: null,
-    protocol: null,
-    model: { provider: 'predictions', model: predictions.file, sha256: predictions.sha256 },
-  };
-}
-
-/** One line for the terminal: what a comparison with this file would check. */
-export function fingerprintLine(fp: Fingerprint): string {
-  const data = Object.entries(fp.data).map(([key, hash]) => `${key} ${typeof hash === 'string' ? hash.slice(0, 8) : '–'}`);
-  const model = fp.model.sha256;
-  return `fingerprint: data ${data.join(', ')}; scorer ${String(fp.scorer)}; extraction ${String(fp.extraction)}; model ${String(fp.model.model ?? fp.model.spec)}${typeof model === 'string' ? ` (sha256 ${model.slice(0, 8)})` : ''}`;
 }

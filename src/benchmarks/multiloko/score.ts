@@ -5,6 +5,8 @@ import type { MultiLoKoItem } from './data/schema.ts';
 import type { PredictionRow } from './data/predictions.ts';
 import { assembleOrderedResults, resultsObject, writeOrderedResultsJson, type LanguageExamples, type OfficialResults, type OrderedResults } from './metrics/assembleResults.ts';
 import { scoreExample } from './metrics/scoreExample.ts';
+import { scoresOf, type ExampleBatch } from './exampleBatch.ts';
+import type { ScoreThreads } from './scoreThreads.ts';
 import type { ExampleRecord, ExampleScores } from './metrics/metricNames.ts';
 
 export interface ScoreOptions {
@@ -14,6 +16,8 @@ export interface ScoreOptions {
   stringifyIds?: boolean;
   /** Cross-language sums as Python ≤ 3.11 (`fold`, default) or ≥ 3.12 (`neumaier`) computes them. */
   sum?: 'fold' | 'neumaier';
+  /** The predictions file, as an example that fails to score is named (`<file>:<line>: <language>/<id>: …`). */
+  predictionsFile?: string;
 }
 
 export interface ScoreProblems {
@@ -85,11 +89,21 @@ function scoredRecord(scores: ExampleScores, targets: string[], prediction: stri
 // with --stringify-ids both sides become strings.
 const idKey = (id: string | number, stringify: boolean): string | number => (stringify ? String(id) : id);
 
-export function scoreMultiLoKoPredictions(
-  dataset: MultiLoKoDataset,
-  rows: PredictionRow[],
-  options: ScoreOptions = {},
-): ScoreOutput {
+/** One example to score, in eval.py's order: a dataset item and its last prediction ('' for a missing one). */
+interface PlannedExample {
+  item: MultiLoKoItem;
+  prediction: string;
+  /** The predictions file's lines that gave this item (empty: no prediction, scored as ''). */
+  lines: number[];
+}
+
+/** The rows matched to the dataset, per language in first-row order, and what did not line up. */
+interface ScorePlan {
+  languages: Array<{ key: string; examples: PlannedExample[] }>;
+  problems: ScoreProblems;
+}
+
+function planScoring(dataset: MultiLoKoDataset, rows: PredictionRow[], options: ScoreOptions): ScorePlan {
   const stringify = options.stringifyIds ?? false;
   const missingMode = options.missing ?? 'empty';
   const subsets = new Map(dataset.subsets.map((s) => [s.key, s]));
@@ -143,29 +157,21 @@ export function scoreMultiLoKoPredictions(
     }
   }
 
-  const languages: Array<{ key: string; examples: Array<{ id: string | number; record: ScoredRecord }> }> = [];
+  const languages: ScorePlan['languages'] = [];
   for (const [language, state] of byLanguage) {
-    const examples: Array<{ id: string | number; record: ScoredRecord }> = [];
+    const examples: PlannedExample[] = [];
     for (let o = 0; o < state.order.length; o++) {
       const at = state.order[o]!;
       const item = state.items[at]!;
       const lines = state.lines[at]!;
       if (lines.length > 1) problems.duplicates.push({ language, id: item.id, lines });
-      const { scores, prediction, targets, truncated } = scoreExample(state.predictions[at]!, item.targets);
-      const record = scoredRecord(scores, targets, prediction);
-      if (truncated) record.truncated = truncated;
-      examples.push({ id: item.id, record });
+      examples.push({ item, prediction: state.predictions[at]!, lines });
     }
     for (const at of state.index.values()) {
       if (state.lines[at] !== undefined) continue;
       const item = state.items[at]!;
       problems.missing.push({ language, id: item.id });
-      if (missingMode === 'empty') {
-        const { scores, prediction, targets } = scoreExample('', item.targets);
-        const record = scoredRecord(scores, targets, prediction);
-        record.missing = true;
-        examples.push({ id: item.id, record });
-      }
+      if (missingMode === 'empty') examples.push({ item, prediction: '', lines: [] });
     }
     languages.push({ key: language, examples });
   }
@@ -178,6 +184,37 @@ export function scoreMultiLoKoPredictions(
         '. Check the `language` keys (folder names such as "italian", or "italian_translated_human_english") and the split.',
     );
   }
+  return { languages, problems };
+}
+
+/**
+ * A metric failing on one example, named by where the example came from: the predictions file's line of its (last)
+ * prediction, or the dataset item when it had none. The same text whichever thread scored it.
+ */
+function exampleError(failure: { name: string; message: string }, language: string, example: PlannedExample, file: string): Error {
+  const line = example.lines.at(-1);
+  const where = line === undefined ? `${language}/${shown(example.item.id)} (no prediction, scored as '')` : `${file}:${line}: ${language}/${shown(example.item.id)}`;
+  const error = new Error(`${where}: ${failure.message}`);
+  error.name = failure.name;
+  return error;
+}
+
+/** The output from the plan and every example's scores, in plan order. */
+function finishScoring(plan: ScorePlan, options: ScoreOptions, scoredAt: (language: number, example: number) => ReturnType<typeof scoreExample>): ScoreOutput {
+  const languages: LanguageExamples[] = [];
+  for (let l = 0; l < plan.languages.length; l++) {
+    const { key, examples: planned } = plan.languages[l]!;
+    const examples: Array<{ id: string | number; record: ScoredRecord }> = [];
+    for (let e = 0; e < planned.length; e++) {
+      const example = planned[e]!;
+      const { scores, prediction, targets, truncated } = scoredAt(l, e);
+      const record = scoredRecord(scores, targets, prediction);
+      if (truncated) record.truncated = truncated;
+      if (example.lines.length === 0) record.missing = true;
+      examples.push({ id: example.item.id, record });
+    }
+    languages.push({ key, examples });
+  }
   const sum = options.sum ?? 'fold';
   const ordered = assembleOrderedResults(languages, { sum });
   let results: OfficialResults | undefined;
@@ -187,11 +224,78 @@ export function scoreMultiLoKoPredictions(
       return (results ??= resultsObject(ordered));
     },
     languages,
-    problems,
+    problems: plan.problems,
     sum,
   };
   assembled.set(output, { languages, sum, ordered });
   return output;
+}
+
+export function scoreMultiLoKoPredictions(
+  dataset: MultiLoKoDataset,
+  rows: PredictionRow[],
+  options: ScoreOptions = {},
+): ScoreOutput {
+  const plan = planScoring(dataset, rows, options);
+  const file = options.predictionsFile ?? 'predictions';
+  return finishScoring(plan, options, (l, e) => {
+    const { key, examples } = plan.languages[l]!;
+    const example = examples[e]!;
+    try {
+      return scoreExample(example.prediction, example.item.targets);
+    } catch (error) {
+      throw exampleError(error instanceof Error ? error : new Error(String(error)), key, example, file);
+    }
+  });
+}
+
+/**
+ * scoreMultiLoKoPredictions with the examples scored on `threads` (its workers and this thread) as well: the same
+ * output, byte for byte, and the same error for a failing example.
+ */
+export async function scoreMultiLoKoPredictionsOnThreads(
+  dataset: MultiLoKoDataset,
+  rows: PredictionRow[],
+  threads: ScoreThreads,
+  options: ScoreOptions & { mainThread?: boolean } = {},
+): Promise<ScoreOutput> {
+  let plan: ScorePlan;
+  try {
+    plan = planScoring(dataset, rows, options);
+  } catch (error) {
+    threads.close();
+    throw error;
+  }
+  const texts: string[] = [];
+  const starts: number[] = [];
+  const firstExample: number[] = [];
+  for (const { examples } of plan.languages) {
+    firstExample.push(starts.length);
+    for (let e = 0; e < examples.length; e++) {
+      const { prediction, item } = examples[e]!;
+      starts.push(texts.length);
+      texts.push(prediction);
+      for (let t = 0; t < item.targets.length; t++) texts.push(item.targets[t]!);
+    }
+  }
+  starts.push(texts.length);
+  const batch: ExampleBatch = { texts, starts: Int32Array.from(starts) };
+  const { scored, failure } = await threads.score(batch, { mainThread: options.mainThread });
+  const file = options.predictionsFile ?? 'predictions';
+  if (failure) {
+    const language = firstExample.findLastIndex((first) => first <= failure.example);
+    const { key, examples } = plan.languages[language]!;
+    throw exampleError(failure, key, examples[failure.example - firstExample[language]!]!, file);
+  }
+  return finishScoring(plan, options, (l, e) => {
+    const at = firstExample[l]! + e;
+    const first = batch.starts[at]!;
+    const targets: string[] = [];
+    for (let t = first + 1; t < batch.starts[at + 1]!; t++) targets.push(scored.texts[t]!);
+    const result: ReturnType<typeof scoreExample> = { scores: scoresOf(scored, at), prediction: scored.texts[first]!, targets };
+    if (scored.truncated[at]) result.truncated = true;
+    return result;
+  });
 }
 
 const FIRST_FEW = 5;
