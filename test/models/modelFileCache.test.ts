@@ -2,9 +2,12 @@
 // whole ONNX file into memory in the background even though onnxruntime opens it by path; on a 2 GB model that read
 // kept a finished process alive for 16–89 s. With ModelFileCache no read stream is ever opened on a model's weights,
 // for a local folder, its saved optimised graph, or a Hub model in the download cache.
-import fs, { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import fs, { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { env } from '@huggingface/transformers';
 import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { isOnnxWeights, requestedFile } from '../../src/models/modelFileCache.ts';
 import { TransformersProvider } from '../../src/models/transformers.ts';
@@ -65,6 +68,33 @@ describe('loading a model opens no read stream on its ONNX weights', () => {
     expect(await answers(hub)).toBe(local);
     expect(onnxStreams()).toEqual([]);
   });
+});
+
+test('a Hub model downloaded from a server is stored in FileCache\'s layout and then loads offline', async () => {
+  // The model's files served as the Hub serves them: /<owner>/<name>/resolve/<revision>/<file>.
+  const server = createServer((request, response) => {
+    const file = /^\/owner\/served\/resolve\/main\/(.+)$/u.exec(request.url ?? '')?.[1];
+    const local = file === undefined ? undefined : path.join(model, decodeURIComponent(file));
+    if (local === undefined || !existsSync(local)) return void response.writeHead(404).end();
+    response.writeHead(200, { 'content-length': String(readFileSync(local).length) }).end(readFileSync(local));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const remoteHost = env.remoteHost;
+  env.remoteHost = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  try {
+    const cacheDir = path.join(root, 'download-cache');
+    const options = { env: {}, cacheDir, modelDir: path.join(root, 'no-models'), dtype: 'fp32' as const, saveOptimised: false, log: () => undefined };
+    const local = await answers(new TransformersProvider(model, { env: {}, saveOptimised: false, log: () => undefined }));
+    expect(await answers(new TransformersProvider('owner/served', { ...options, allowRemote: true }))).toBe(local);
+    for (const file of ['config.json', 'tokenizer.json', 'onnx/model.onnx'])
+      expect(readFileSync(path.join(cacheDir, 'owner/served', file)).equals(readFileSync(path.join(model, file))), file).toBe(true);
+    server.close();
+    expect(await answers(new TransformersProvider('owner/served', { ...options, allowRemote: false }))).toBe(local);
+    expect(onnxStreams()).toEqual([]);
+  } finally {
+    env.remoteHost = remoteHost;
+    server.close();
+  }
 });
 
 describe('requestedFile: which file a transformers.js cache request stands for', () => {
