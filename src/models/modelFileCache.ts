@@ -36,7 +36,8 @@ export function requestedFile(request: string, cacheDir: string | null | undefin
   if (!parts) return undefined;
   const [, model, encodedRevision, file] = parts as unknown as [string, string, string, string];
   const revision = decodeURIComponent(encodedRevision);
-  const folder = `/${model}`;
+  // A local folder's URL lost its leading slash (POSIX) or kept its drive letter (Windows).
+  const folder = path.isAbsolute(model) ? model : `/${model}`;
   if (existsSync(path.join(folder, 'config.json'))) {
     const local = path.join(folder, file);
     return isOnnxWeights(local) && isFile(local) ? local : undefined;
