@@ -5,8 +5,8 @@
 // BENCH_GENERATION_MODEL (a built model folder) shorten it: 8 items, 1 round, 7 min; its llama: part runs on the
 // folder's model.gguf: BENCH_GENERATION_LLAMA_WAYS picks its ways or, empty, leaves it out;
 // BENCH_GENERATION_TRANSFORMERS=0 leaves out the in-process transformers: part. load times model loads in fresh
-// processes (BENCH_GENERATION_MODEL) and a vitest run's end after its last line. inrun builds a 6-layer model (minutes; BENCH_SMALL_MODEL names a built one) and
-// runs one `vitest run` per round)
+// processes (BENCH_GENERATION_MODEL) and a vitest run's end after its last line. inrun builds a 6-layer model
+// (minutes; BENCH_SMALL_MODEL names a built one) and runs one `vitest run` per round)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
