@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { evalData, vitestExitRun, type VitestExitRun } from './vitestExit.ts';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -27,6 +28,8 @@ export interface LoadBenchResult {
   plain: LoadRun[];
   weightsMiB: number;
   loadAverage: string;
+  /** `vitest run`s of both eval files from the saved graph, one per round (none without the benchmarks' data). */
+  vitest: VitestExitRun[];
 }
 
 /** One child process: its JSON line, and seconds from that line to the process's end. */
@@ -67,6 +70,7 @@ export async function benchLoad(dir: string, weightsMiB: number, options: { roun
     console.log(`load: first load (optimised and saved) ${first.loadSeconds.toFixed(1)} s, peak RSS ${first.peakRssMiB.toFixed(0)} MiB, exit ${first.exitDelaySeconds.toFixed(2)} s after the last line`);
     const saved: LoadRun[] = [];
     const plain: LoadRun[] = [];
+    const vitest: VitestExitRun[] = [];
     for (let round = 0; round < rounds; round++) {
       for (const way of round % 2 === 0 ? (['saved', 'plain'] as const) : (['plain', 'saved'] as const)) {
         const run = await child(dir, cacheDir, way === 'saved' ? 'on' : 'off', items, tokens);
@@ -74,8 +78,16 @@ export async function benchLoad(dir: string, weightsMiB: number, options: { roun
         (way === 'saved' ? saved : plain).push(run);
         console.log(`load: round ${round + 1}/${rounds}, ${way}: load ${run.loadSeconds.toFixed(1)} s, ${items} items in ${run.generateSeconds.toFixed(1)} s, peak RSS ${run.peakRssMiB.toFixed(0)} MiB, exit ${run.exitDelaySeconds.toFixed(2)} s after the last line`);
       }
+      const data = evalData();
+      if (!data) {
+        if (round === 0) console.log('load: vitest run skipped (no MultiLoKo or Kalahi data: set LOKAL_MULTILOKO and LOKAL_KALAHI)');
+        continue;
+      }
+      const run = await vitestExitRun(dir, cacheDir, data);
+      vitest.push(run);
+      console.log(`load: round ${round + 1}/${rounds}, vitest run of both eval files: ${run.totalSeconds.toFixed(1)} s, reporter ${run.reporterSeconds.toFixed(2)} s after Vitest's summary, exit ${run.exitDelaySeconds.toFixed(2)} s after the reporter's last line`);
     }
-    const result = { items, rounds, first, saved, plain, weightsMiB, loadAverage };
+    const result = { items, rounds, first, saved, plain, weightsMiB, loadAverage, vitest };
     printLoadBench(result);
     return result;
   } finally {
@@ -89,7 +101,8 @@ export function printLoadBench(r: LoadBenchResult): void {
     `load: medians of ${r.rounds} alternating round(s), load average at start ${r.loadAverage}; weights ${r.weightsMiB.toFixed(0)} MiB; ` +
       `first ${r.first.loadSeconds.toFixed(1)} s; saved graph ${m(r.saved, 'loadSeconds').toFixed(1)} s vs plain ${m(r.plain, 'loadSeconds').toFixed(1)} s ` +
       `(${(m(r.plain, 'loadSeconds') / m(r.saved, 'loadSeconds')).toFixed(2)}x); peak RSS of ${r.items} batched items ${m(r.saved, 'peakRssMiB').toFixed(0)} vs ${m(r.plain, 'peakRssMiB').toFixed(0)} MiB ` +
-      `(goal ≤ weights + 1024); exit after the last line ${m(r.saved, 'exitDelaySeconds').toFixed(2)} vs ${m(r.plain, 'exitDelaySeconds').toFixed(2)} s`,
+      `(goal ≤ weights + 1024); exit after the last line ${m(r.saved, 'exitDelaySeconds').toFixed(2)} vs ${m(r.plain, 'exitDelaySeconds').toFixed(2)} s` +
+      (r.vitest.length > 0 ? `; vitest run of both eval files: exit ${median(r.vitest.map((v) => v.exitDelaySeconds)).toFixed(2)} s after the reporter's last line (goal ≤ 1 s)` : ''),
   );
 }
 
@@ -100,5 +113,8 @@ export function loadBenchRows(r: LoadBenchResult): Array<{ benchmark: string; su
     { benchmark: 'model load, 494M Qwen2.5-0.5B shape fp32: saved optimised graph', subject: `${m(r.saved, 'loadSeconds').toFixed(1)} s`, baseline: `plain ${m(r.plain, 'loadSeconds').toFixed(1)} s (first, saving: ${r.first.loadSeconds.toFixed(1)} s)`, ratio: m(r.plain, 'loadSeconds') / m(r.saved, 'loadSeconds'), goal: '≤ 4 s on a quiet machine' },
     { benchmark: `peak RSS, load + ${r.items} batched items`, subject: `${m(r.saved, 'peakRssMiB').toFixed(0)} MiB`, baseline: `plain ${m(r.plain, 'peakRssMiB').toFixed(0)} MiB`, ratio: m(r.plain, 'peakRssMiB') / m(r.saved, 'peakRssMiB'), goal: `≤ weights + 1 GB = ${(r.weightsMiB + 1024).toFixed(0)} MiB` },
     { benchmark: 'process end after its last line', subject: `${m(r.saved, 'exitDelaySeconds').toFixed(2)} s`, baseline: `plain ${m(r.plain, 'exitDelaySeconds').toFixed(2)} s`, ratio: m(r.plain, 'exitDelaySeconds') / Math.max(m(r.saved, 'exitDelaySeconds'), 1e-3), goal: '≤ 1 s' },
+    ...(r.vitest.length > 0
+      ? [{ benchmark: "vitest run of both eval files: end after the reporter's last line", subject: `${median(r.vitest.map((v) => v.exitDelaySeconds)).toFixed(2)} s`, baseline: `reporter ${median(r.vitest.map((v) => v.reporterSeconds)).toFixed(2)} s after Vitest's summary`, ratio: 1 / Math.max(median(r.vitest.map((v) => v.exitDelaySeconds)), 1e-3), goal: '≤ 1 s (ratio: 1 s ÷ the delay, ≥ 1)' }]
+      : []),
   ];
 }

@@ -6,8 +6,8 @@
 // folder's model.gguf: BENCH_GENERATION_LLAMA_WAYS picks its ways or, empty, leaves it out;
 // BENCH_GENERATION_TRANSFORMERS=0 leaves out the in-process transformers: part; BENCH_HF_PYTHON (a Python with torch,
 // transformers and onnx) adds the Hugging Face peer on the same weights (docs/performance-models.md). load times model
-// loads in fresh processes (BENCH_GENERATION_MODEL). inrun builds a 6-layer model (minutes; BENCH_SMALL_MODEL names a built one) and
-// runs one `vitest run` per round)
+// loads in fresh processes (BENCH_GENERATION_MODEL) and a vitest run's end after its last line. inrun builds a 6-layer
+// model (minutes; BENCH_SMALL_MODEL names a built one) and runs one `vitest run` per round)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';

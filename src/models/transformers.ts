@@ -24,6 +24,7 @@ import { cacheRow, commonPrefixLength, gatherPast, type GatheredPast, type Promp
 import { CALL_OVERHEAD_TOKENS, lengthBatches } from './lengthBatches.ts';
 import { logSumExp, sliceRow, sumLogprobs } from './logitRows.ts';
 import { cutAtStop, envFlag, firstLine } from './providerText.ts';
+import { useModelFileCache } from './modelFileCache.ts';
 import { abandonBuild, discardEntry, entryProblem, finishBuild, optimisedGraphDir, optimisedGraphInputs, optimisedGraphKey, startBuild } from './optimisedGraph.ts';
 
 export { DEFAULT_MODEL, DEFAULT_MODEL_DTYPE };
@@ -328,6 +329,8 @@ export class TransformersProvider implements ModelProvider {
     env.allowRemoteModels = this.source.kind === 'hub' && this.allowRemote;
     if (this.modelDir) env.localModelPath = path.resolve(this.modelDir);
     if (this.cacheDir) env.cacheDir = path.resolve(this.cacheDir);
+    // Weights by path, without transformers.js reading the whole file in the background (modelFileCache.ts).
+    useModelFileCache();
     const where = this.source.kind === 'local' ? this.source.path : this.source.id;
     const common = { revision: this.revision.startsWith('local-') ? 'main' : this.revision };
     try {

@@ -5,6 +5,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { AutoModel, AutoModelForSequenceClassification, AutoTokenizer, env, LogLevel, Tensor } from '@huggingface/transformers';
 import { envFlag, firstLine } from '../providerText.ts';
+import { useModelFileCache } from '../modelFileCache.ts';
 
 /** Weight variants transformers.js loads, and their file under onnx/ (probed in this order in a local folder). */
 export const ENCODER_DTYPE_FILES = [
@@ -138,6 +139,8 @@ export async function loadEncoder(task: EncoderTask, spec: string, head: 'base' 
   env.allowLocalModels = true;
   env.allowRemoteModels = source.kind === 'hub' && allowRemote;
   if (cacheDir) env.cacheDir = path.resolve(cacheDir);
+  // Weights by path, without transformers.js reading the whole file in the background (modelFileCache.ts).
+  useModelFileCache();
   const where = source.kind === 'local' ? source.path : source.id;
   try {
     const tokenizer = (await AutoTokenizer.from_pretrained(where)) as unknown as EncoderTokenizer;
