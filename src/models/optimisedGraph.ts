@@ -10,7 +10,7 @@ import { z } from 'zod';
 /** Folder under the model cache holding the entries. */
 export const OPTIMISED_GRAPHS_FOLDER = 'vitest-lokal-optimised';
 /** Bumped when the entry layout or what the key covers changes: older entries are then rebuilt. */
-const ENTRY_FORMAT = 1;
+const ENTRY_FORMAT = 2;
 /** Initialisers below this size stay inside the graph file (onnxruntime's session config key, bytes). */
 const EXTERNAL_MIN_BYTES = 1024;
 /** Blocks of the external data read to check an entry (evenly spread, first and last included). */
@@ -178,6 +178,9 @@ export function startBuild(dir: string, input: Pick<OptimisedGraphInput, 'modelF
         session: {
           optimized_model_external_initializers_file_name: externalDataName(input.modelFile),
           optimized_model_external_initializers_min_size_in_bytes: String(EXTERNAL_MIN_BYTES),
+          // The weights also in the kernels' prepacked layouts: a later load maps them instead of packing every
+          // matrix again (most of a load's time; the data file holds both layouts, about twice the weights).
+          save_external_prepacked_constant_initializers: '1',
         },
       },
     },

@@ -1,11 +1,14 @@
 // The saved optimised graph (issue #21 §2): the first load keeps onnxruntime's optimised graph with its weights as
-// external data, later loads use it, and an entry that changed, is unreadable or was built under another key is
-// rebuilt. Answers are compared with a plain load of the model's own file (optimisation on, nothing saved).
+// external data (and the prepacked matrices: a later load maps them instead of packing again), later loads use it,
+// and an entry that changed, is unreadable or was built under another key is rebuilt. Answers are compared with a
+// plain load of the model's own file (optimisation on, nothing saved).
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import onnxProto from 'onnx-proto';
+import { readFloatInitializers } from '../support/onnxGraph.ts';
 import { writeTinyModel } from '../support/tinyModel.ts';
 import { TransformersProvider } from '../../src/models/transformers.ts';
 import type { GenerateRequest } from '../../src/models/types.ts';
@@ -57,6 +60,16 @@ describe('saved optimised graph', () => {
     const data = path.join(entry(), 'onnx', 'model.onnx_data');
     expect(manifest.data.bytes).toBe(statSync(data).size);
     expect(statSync(data).size).toBeGreaterThan(statSync(path.join(entry(), 'onnx', 'model.onnx')).size);
+    // ...and the MatMul weight matrices again in the kernels' prepacked layout, mapped by later loads instead of
+    // packed again
+    const weights = readFloatInitializers(readFileSync(path.join(model, 'onnx', 'model.onnx')));
+    const source = onnxProto.onnx.ModelProto.decode(readFileSync(path.join(model, 'onnx', 'model.onnx')));
+    const matmulWeights = (source.graph?.node ?? []).filter((n) => n.opType === 'MatMul').map((n) => n.input?.[1] ?? '').filter((name) => weights.has(name));
+    expect(matmulWeights.length).toBeGreaterThan(0); // precondition
+    const bytes = (names: Iterable<string>) => [...names].reduce((sum, name) => sum + 4 * weights.get(name)!.length, 0);
+    // (the optimiser may fuse a few matrices before packing, so nine tenths of their bytes at least; without packed
+    // copies the data is the weights alone)
+    expect(statSync(data).size).toBeGreaterThanOrEqual(bytes(weights.keys()) + 0.9 * bytes(new Set(matmulWeights)));
 
     const second = await loadAndAnswer();
     expect(second.report).toMatchObject({ kind: 'saved', dir: entry() });
