@@ -219,11 +219,18 @@ describe('settings', () => {
     expect(options.llama).toEqual({ sequences: 3, contextSize: 512, threads: 1 });
     const provider = (await createProvider(`llama:${path.join(work, 'plain', 'model.gguf')}`, options)) as LlamaProvider;
     expect([provider.sequences, provider.contextSize, provider.threads]).toEqual([3, 512, 1]);
-    expect(provider.describe().settings).toMatchObject({ contextSize: 512, kvCache: 'F32', decoding: 'greedy' });
+    // the sequence count is in what the cache key and fingerprint hold: several sequences can change greedy answers
+    expect(provider.describe().settings).toMatchObject({ contextSize: 512, kvCache: 'F32', decoding: 'greedy', sequences: 3 });
     // a prompt longer than a sequence holds is a clear error, not a silent context shift
     const long = await provider.generate([{ prompt: 'word '.repeat(600) }]).catch((e: unknown) => e as Error);
     expect((long as Error).message).toMatch(/the context holds 512: raise LOKAL_LLAMA_CONTEXT/);
     await provider.close();
+  });
+
+  test('by default one sequence, continuing each prompt from the prefix it holds', () => {
+    const provider = new LlamaProvider(path.join(work, 'plain', 'model.gguf'));
+    expect(provider.sequences).toBe(1);
+    expect(provider.describe().settings).toMatchObject({ sequences: 1 });
   });
 });
 
