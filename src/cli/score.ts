@@ -15,8 +15,12 @@ import { UsageError } from './usageError.ts';
 // The worker's module beside this one: src/cli/scoreWorker.ts in a checkout, dist/cli/scoreWorker.js as built.
 const SCORE_WORKER = new URL(`./scoreWorker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
 const MAX_THREADS = 64;
-/** A predictions file this large (about 1,900 rows of short answers) is scored on every idle core by default. */
-const THREADS_FROM_BYTES = 128 * 1024;
+/**
+ * A predictions file this large (about 28,000 rows of short answers) is scored on every idle core by default: below it
+ * the workers' start-up cost more than they saved (7,500 rows, 0.5 MB, on 2 idle cores: 0.66 s on 2 threads, 0.52 s
+ * on one; 37,750 rows, 2.6 MB: 1.43 s against 1.51 s; npm run bench -- score).
+ */
+const THREADS_FROM_BYTES = 2 * 1024 * 1024;
 
 /**
  * Threads for a score without --threads: one for a small file (or one whose size is unknown); else the machine's
