@@ -14,8 +14,7 @@ export const COMMAND_USAGE: Record<string, string> = {
         --stringify-ids        match CSV string ids to numeric dataset ids (eval.py raises KeyError)
         --sum fold|neumaier    cross-language sums as Python 3.11 (default) or 3.12+ computes them
         --strict               exit 1 when any prediction row did not line up with the dataset
-        --threads <n>          threads scoring the examples, this one included (default: every core for a
-                               predictions file of 2 MiB or more while one is idle, else 1); same scores
+        --threads <n>          threads scoring the examples, this one included (default 1); same scores
 `,
   'data fetch': `data fetch [--dir data] [--only multiloko|kalahi]
         Download the official MultiLoKo archive and the Kalahi CSVs into data/ (resumable, checksummed).

@@ -7,32 +7,12 @@ import { loadMultiLoKo, type MultiLoKoDataset } from '../benchmarks/multiloko/da
 import { readPredictions } from '../benchmarks/multiloko/data/predictions.ts';
 import { describeProblems, scoreMultiLoKoPredictions, scoreMultiLoKoPredictionsOnThreads, scoreOutputJson, writeScoreOutputJson, type ScoreOptions, type ScoreOutput } from '../benchmarks/multiloko/score.ts';
 import { ScoreThreads } from '../benchmarks/multiloko/scoreThreads.ts';
-import { availableParallelism, loadavg } from 'node:os';
-import { stat } from 'node:fs/promises';
 import { checkOutputPath, say, writeOutput } from './output.ts';
 import { UsageError } from './usageError.ts';
 
 // The worker's module beside this one: src/cli/scoreWorker.ts in a checkout, dist/cli/scoreWorker.js as built.
 const SCORE_WORKER = new URL(`./scoreWorker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
 const MAX_THREADS = 64;
-/**
- * A predictions file this large (about 28,000 rows of short answers) is scored on every idle core by default: below it
- * the workers' start-up cost more than they saved (7,500 rows, 0.5 MB, on 2 idle cores: 0.66 s on 2 threads, 0.52 s
- * on one; 37,750 rows, 2.6 MB: 1.43 s against 1.51 s; npm run bench -- score).
- */
-const THREADS_FROM_BYTES = 2 * 1024 * 1024;
-
-/**
- * Threads for a score without --threads: one for a small file (or one whose size is unknown); else the machine's
- * cores (at most 8) when one is idle (1-minute load average below cores − 0.5): on a busy machine a worker's start-up
- * (some 0.1 s of CPU: Node compiles its internals anew per thread) and its scoring only compete for a core.
- */
-async function defaultThreads(predictions: string): Promise<number> {
-  const size = await stat(predictions).then((s) => s.size, () => 0);
-  const cores = availableParallelism();
-  return size >= THREADS_FROM_BYTES && loadavg()[0]! < cores - 0.5 ? Math.min(8, cores) : 1;
-}
-
 export async function scoreCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
@@ -66,7 +46,9 @@ export async function scoreCommand(argv: string[]): Promise<number> {
     { path: values.dataset_location!, role: 'a file of the dataset (-d)', folder: /\.(?:jsonl|enc|xz|tar)$/iu },
   ]);
   // The workers start now, so that their start-up overlaps the reading of the files.
-  const count = threads ?? (await defaultThreads(values.predictions!));
+  // One thread unless --threads asks for more: on 2 idle cores workers cost more than they saved at 7,500 rows (0.68 s
+  // on 2 threads, 0.54 s on one) and at 37,750 (1.39 s, 1.15 s); npm run bench -- score.
+  const count = threads ?? 1;
   const pool = count > 1 ? new ScoreThreads(SCORE_WORKER, count - 1) : undefined;
   let output: ScoreOutput;
   let dataset: MultiLoKoDataset;
