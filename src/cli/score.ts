@@ -45,10 +45,10 @@ export async function scoreCommand(argv: string[]): Promise<number> {
     { path: values.predictions!, role: 'the predictions file (-p)' },
     { path: values.dataset_location!, role: 'a file of the dataset (-d)', folder: /\.(?:jsonl|enc|xz|tar)$/iu },
   ]);
-  // The workers start now, so that their start-up overlaps the reading of the files.
   // One thread unless --threads asks for more: on 2 idle cores workers cost more than they saved at 7,500 rows (0.68 s
   // on 2 threads, 0.54 s on one) and at 37,750 (1.39 s, 1.15 s); npm run bench -- score.
   const count = threads ?? 1;
+  // The workers start now, so that their start-up overlaps the reading of the files.
   const pool = count > 1 ? new ScoreThreads(SCORE_WORKER, count - 1) : undefined;
   let output: ScoreOutput;
   let dataset: MultiLoKoDataset;
