@@ -3,7 +3,8 @@
 // lm-evaluation-harness's `hf` backend drives generate_until, each run a process of its own. First, one process maps
 // the ONNX weights and saves them as a Hugging Face checkpoint (its logits checked against onnxruntime's on our file);
 // then, round by round in alternation with ours: the peer's generation (base and chat, one at a time and batched), and
-// a whole 16-item process of each side (spawn to exit: start-up, load from the cached form, generation, exit).
+// a whole 16-item process of each side (spawn to exit: start-up, load from the cached form, generation, exit; ours on
+// the compiled package, as users run it).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
@@ -13,6 +14,7 @@ import { AutoTokenizer } from '@huggingface/transformers';
 import * as ort from 'onnxruntime-node';
 import { z } from 'zod';
 import type { GenerateRequest } from '../src/models/types.ts';
+import { ensureBuild } from './distBuild.ts';
 import type { GenerationRunJob, GenerationRunResult } from './generationRun.ts';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -124,7 +126,10 @@ export class HfPeerBench {
   private readonly checkpoint = path.join(this.temp, 'hf-checkpoint');
   private readonly ortCache = path.join(this.temp, 'ort-cache');
 
-  constructor(private readonly options: HfPeerBenchOptions) {}
+  constructor(private readonly options: HfPeerBenchOptions) {
+    // our whole process runs the compiled package
+    ensureBuild();
+  }
 
   /** The peer's Python has torch, transformers and onnx, or an error naming what is missing. */
   static check(python: string): void {
@@ -151,15 +156,14 @@ export class HfPeerBench {
     return { result: parsed.data, seconds, logitsFile };
   }
 
-  /** One whole process of ours (bench/generationRun.ts, transformers: batched), spawn to exit. */
+  /** One whole process of ours (bench/wholeProcessRun.mjs on the compiled package, transformers: batched), spawn to exit. */
   private runOurs(requests: GenerateRequest[]): WholeProcess {
     const job: GenerationRunJob = { dir: this.options.dir, way: { engine: 'transformers', way: 'batched' }, threads: this.options.threads, cacheDir: this.ortCache, workloads: [{ mode: 'base', requests }] };
     const jobFile = path.join(this.temp, 'ours-job.json');
     const resultFile = path.join(this.temp, 'ours-result.json');
     writeFileSync(jobFile, JSON.stringify(job));
-    const tsx = path.join(repoRoot, 'node_modules/tsx/dist/cli.mjs');
     const started = performance.now();
-    const run = spawnSync(process.execPath, [tsx, path.join(repoRoot, 'bench/generationRun.ts'), jobFile, resultFile], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 1 << 26 });
+    const run = spawnSync(process.execPath, [path.join(repoRoot, 'bench/wholeProcessRun.mjs'), jobFile, resultFile], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 1 << 26 });
     const seconds = (performance.now() - started) / 1000;
     if (run.status !== 0) throw new Error(`generation: our whole-process run failed (${run.status ?? run.signal}): ${(run.stderr || run.stdout).slice(-3000)}`);
     const result = JSON.parse(readFileSync(resultFile, 'utf8')) as GenerationRunResult;

@@ -6,11 +6,12 @@ import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { aliasLookupTables } from './lookupAlias.ts';
 
 /** Folder under the model cache holding the entries. */
 export const OPTIMISED_GRAPHS_FOLDER = 'vitest-lokal-optimised';
 /** Bumped when the entry layout or what the key covers changes: older entries are then rebuilt. */
-const ENTRY_FORMAT = 2;
+const ENTRY_FORMAT = 3;
 /** Initialisers below this size stay inside the graph file (onnxruntime's session config key, bytes). */
 const EXTERNAL_MIN_BYTES = 1024;
 /** Blocks of the external data read to check an entry (evenly spread, first and last included). */
@@ -192,6 +193,8 @@ export function finishBuild(build: OptimisedGraphBuild, modelFile: string, key: 
   const onnxDir = path.join(build.tempDir, 'onnx');
   const graph = path.join(onnxDir, modelFile);
   if (!existsSync(graph)) throw new Error(`onnxruntime wrote no optimised graph at ${graph}`);
+  const { bytes, aliased } = aliasLookupTables(readFileSync(graph));
+  if (aliased.length > 0) writeFileSync(graph, bytes);
   const dataFile = externalDataName(modelFile);
   const data = path.join(onnxDir, dataFile);
   const dataBytes = existsSync(data) ? statSync(data).size : undefined;
@@ -199,7 +202,7 @@ export function finishBuild(build: OptimisedGraphBuild, modelFile: string, key: 
     format: ENTRY_FORMAT,
     key,
     inputs,
-    graph: { file: modelFile, bytes: statSync(graph).size, sha256: sha256(readFileSync(graph)) },
+    graph: { file: modelFile, bytes: bytes.length, sha256: sha256(bytes) },
     data: dataBytes === undefined ? null : { file: dataFile, bytes: dataBytes, sampleSha256: sampleHash(data, dataBytes) },
     optimiseMs,
     createdAt: new Date().toISOString(),

@@ -78,6 +78,35 @@ describe('saved optimised graph', () => {
     expect(second.answers).toEqual(expected);
   });
 
+  test('tied embeddings: the lookup reads an alias of the embedding, the output projection its prepacked layout; same answers', async () => {
+    const tied = path.join(root, 'tied');
+    writeTinyModel(tied, { layers: 2, hidden: 64, heads: 4, kvHeads: 2, qkvBias: true, vocab: 400, seed: 12, tieEmbeddings: true });
+    const answer = async (saveOptimised: boolean) => {
+      const provider = new TransformersProvider(tied, { env: {}, threads: 1, cacheDir: cache, log: () => undefined, saveOptimised });
+      try {
+        return { answers: (await provider.generate(requests)).map((r) => r.text), kind: provider.loadReport!.kind };
+      } finally {
+        await provider.close();
+      }
+    };
+    const plain = await answer(false);
+    expect((await answer(true)).kind).toBe('optimised');
+    const saved = await answer(true);
+    expect(saved.kind).toBe('saved');
+    expect(saved.answers).toEqual(plain.answers);
+    const dir = optimisedGraphDir(cache, { modelFolder: tied, modelFile: 'model.onnx', dtype: 'fp32' });
+    const graph = onnxProto.onnx.ModelProto.decode(readFileSync(path.join(dir, 'onnx', 'model.onnx'))).graph!;
+    const [nodes, initializers] = [graph.node ?? [], graph.initializer ?? []];
+    const external = (name: string) => Object.fromEntries((initializers.find((t) => t.name === name)!.externalData ?? []).map((e) => [e.key, e.value]));
+    const lookup = nodes.find((n) => n.opType === 'Gather' && (n.input?.[0] ?? '').startsWith('model.embed_tokens.weight'))!;
+    expect(lookup.input?.[0]).toBe('model.embed_tokens.weight.lookup');
+    // the embedding itself is what the projection reads, prepacked; the alias names the same bytes, unpacked
+    expect(nodes.some((n) => n.opType !== 'Gather' && (n.input ?? []).includes('model.embed_tokens.weight'))).toBe(true);
+    const [embed, alias] = [external('model.embed_tokens.weight'), external('model.embed_tokens.weight.lookup')];
+    expect(Object.keys(embed).some((k) => k.startsWith('prepacked'))).toBe(true);
+    expect(alias).toEqual({ location: embed.location, offset: embed.offset, length: embed.length });
+  });
+
   test('corrupted external data, a garbled graph or manifest, and a graph onnxruntime rejects are rebuilt, never used', async () => {
     const corruptions: Array<[string, () => void, RegExp]> = [
       ['external data overwritten', () => {
