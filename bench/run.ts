@@ -9,7 +9,7 @@
 // loads in fresh processes (BENCH_GENERATION_MODEL) and a vitest run's end after its last line. inrun builds a 6-layer
 // model (minutes; BENCH_SMALL_MODEL names a built one) and runs one `vitest run` per round)
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -416,7 +416,6 @@ async function generation(): Promise<void> {
 async function load(): Promise<void> {
   const dir = process.env.BENCH_GENERATION_MODEL;
   if (!dir) throw new Error('load: set BENCH_GENERATION_MODEL to a Qwen2.5-0.5B-shaped model folder (npm run make:tiny-model -- <dir> --shape qwen2.5-0.5b-instruct --tokenizer qwen2.5)');
-  const { statSync } = await import('node:fs');
   const { benchLoad, loadBenchRows } = await import('./load.ts');
   rows.push(...loadBenchRows(await benchLoad(dir, statSync(`${dir}/onnx/model.onnx`).size / 2 ** 20)));
 }
