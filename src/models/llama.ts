@@ -1,6 +1,7 @@
 // `llama:<path to .gguf>` and `llama:ollama:<name>[:tag]`: GGUF models in process through llama.cpp (node-llama-cpp,
 // an optional peer dependency, CPU): greedy generation with the chat template of the GGUF metadata, continuation
-// log-probabilities, concurrent requests decoded together on the sequences of one context (sequencePool.ts).
+// log-probabilities; concurrent requests queue on one sequence of a context, each continuing from the prefix it holds
+// (sequencePool.ts also serves several sequences, which only the bench asks for).
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -31,9 +32,11 @@ const SMALL_MODEL_BYTES = 64 * 2 ** 20;
 
 export interface LlamaProviderOptions {
   /**
-   * Sequences of the context: requests decoded together (LOKAL_GENERATE_BATCH_SIZE). Default 1, continuing each prompt
-   * from the prefix the sequence holds: on the 494M Qwen2.5 shape it was faster than 8 sequences (base 2.2x, chat
-   * 1.1x; npm run bench -- generation), whose greedy answers also differed from one at a time (1 and 0 of 8 equal).
+   * Sequences of the context: requests decoded together. Default 1, continuing each prompt from the prefix the
+   * sequence holds: on the 494M Qwen2.5 shape it was faster than 8 sequences (base 2.2x, chat 1.1x; npm run bench --
+   * generation). Settings never ask for more (LOKAL_GENERATE_BATCH_SIZE is transformers:'s): with several, node-llama-cpp
+   * 3.21.1 changed greedy answers (1 and 0 of 8 equal to one at a time) and, on a CI machine, a continuation's
+   * log-probability by 3.5 nats; the bench still measures them.
    */
   sequences?: number;
   /** Tokens each sequence holds, prompt and answer (default 2048; LOKAL_LLAMA_CONTEXT). */
@@ -141,16 +144,16 @@ export class LlamaProvider implements ModelProvider {
   private loading?: Promise<Loaded>;
   readonly generationStats: LlamaGenerationStats = { requests: 0, promptTokens: 0, promptTokensComputed: 0, generatedTokens: 0 };
   /** Whether a request continues from the tokens its sequence holds (one sequence only: see sharePrefix). */
-  private readonly reusesPrefixes: boolean;
+  readonly reusesPrefixes: boolean;
 
   constructor(
     readonly modelSpec: string,
     private readonly options: LlamaProviderOptions = {},
   ) {
     const vars = options.env ?? process.env;
-    this.sequences = positiveInteger(options.sequences, 'sequences (LOKAL_GENERATE_BATCH_SIZE)', 1);
+    this.sequences = positiveInteger(options.sequences, 'sequences', 1);
     if (options.sharePrefix === true && this.sequences > 1)
-      throw new ProviderError(PROVIDER, 'config', `sharePrefix needs one sequence (LOKAL_GENERATE_BATCH_SIZE=1): with ${this.sequences}, node-llama-cpp 3.21.1 gave wrong log-probabilities after reuse`);
+      throw new ProviderError(PROVIDER, 'config', `sharePrefix needs one sequence: with ${this.sequences}, node-llama-cpp 3.21.1 gave wrong log-probabilities after reuse`);
     this.reusesPrefixes = options.sharePrefix ?? this.sequences === 1;
     this.contextSize = positiveInteger(options.contextSize ?? vars.LOKAL_LLAMA_CONTEXT, 'contextSize (LOKAL_LLAMA_CONTEXT)', 2048);
     const threads = options.threads ?? vars.LOKAL_LLAMA_THREADS;

@@ -55,21 +55,19 @@ beforeAll(() => {
 describe.each(SHAPES)('%s: parity with transformers: on the same folder', (_, name) => {
   let dir: string;
   let llama: LlamaProvider;
-  let severalSequences: LlamaProvider;
   let onnx: TransformersProvider;
   beforeAll(() => {
     dir = path.join(work, name);
     llama = new LlamaProvider(path.join(dir, 'model.gguf'));
-    severalSequences = new LlamaProvider(path.join(dir, 'model.gguf'), { sequences: 4 });
     onnx = new TransformersProvider(dir);
   });
   afterAll(async () => {
-    await Promise.all([llama.close(), severalSequences.close(), onnx.close()]);
+    await Promise.all([llama.close(), onnx.close()]);
   });
 
   test('greedy answers (plain and chat prompts, stop strings, new-token and total-length budgets) are identical', async () => {
-    // the default, one sequence continuing each prompt from the last one's prefix: several sequences decoded together
-    // changed first tokens of 2 of these 6 answers on one CI machine (node-llama-cpp 3.21.1), hence not compared here
+    // one sequence (what settings give), continuing each prompt from the last one's prefix: several sequences decoded
+    // together changed first tokens of 2 of these 6 answers on one CI machine (node-llama-cpp 3.21.1)
     const [fromLlama, fromOnnx] = await Promise.all([llama.generate(PROMPTS), onnx.generate(PROMPTS)]);
     expect(fromLlama.map((r) => r.text)).toEqual(fromOnnx.map((r) => r.text));
     expect(fromLlama.map((r) => [r.promptTokens, r.outputTokens])).toEqual(fromOnnx.map((r) => [r.promptTokens, r.outputTokens]));
@@ -78,15 +76,15 @@ describe.each(SHAPES)('%s: parity with transformers: on the same folder', (_, na
   });
 
   test('continuation log-probabilities agree within 1e-4 (Kalahi MC), token counts equal', async () => {
-    // concurrent requests on four sequences: each continuation is a whole evaluation of its own
-    const [fromLlama, fromOnnx] = await Promise.all([severalSequences.scoreContinuations(CONTINUATIONS), onnx.scoreContinuations(CONTINUATIONS)]);
+    // concurrent requests, queued on the one sequence (four sequences were 3.5 nats off in one of them on a CI machine)
+    const [fromLlama, fromOnnx] = await Promise.all([llama.scoreContinuations(CONTINUATIONS), onnx.scoreContinuations(CONTINUATIONS)]);
     fromLlama.forEach((r, i) => {
       expect(Math.abs(r.logprob - fromOnnx[i]!.logprob), `${i}: ${r.logprob} vs ${fromOnnx[i]!.logprob}`).toBeLessThan(1e-4);
       expect([r.tokenCount, r.promptTokens]).toEqual([fromOnnx[i]!.tokenCount, fromOnnx[i]!.promptTokens]);
       expect(r.input).toEqual(fromOnnx[i]!.input);
     });
-    // scored again on sequences that hold these prompts already: the same values
-    const again = await severalSequences.scoreContinuations(CONTINUATIONS);
+    // scored again on the sequence, which continues from the prompts it holds: the same values
+    const again = await llama.scoreContinuations(CONTINUATIONS);
     again.forEach((r, i) => expect(Math.abs(r.logprob - fromLlama[i]!.logprob)).toBeLessThan(1e-9));
   });
 
@@ -111,22 +109,12 @@ describe('generation settings and scheduling', () => {
     }
   });
 
-  test('several sequences: scores after rounds of generation equal the first ones (no prefix reuse across sequences)', async () => {
+  test('several sequences (the bench measures them; settings never ask) do not reuse prefixes, and asking for it is refused', () => {
     // With prefix reuse on 8 sequences, node-llama-cpp 3.21.1 gave log-probabilities off by up to 12 nats in a few of
-    // fifteen rounds; a whole evaluation per request gives the same values every round.
-    const llama = new LlamaProvider(path.join(work, 'plain', 'model.gguf'), { sequences: 8 });
-    try {
-      const first = (await llama.scoreContinuations(CONTINUATIONS)).map((r) => r.logprob);
-      for (let round = 0; round < 10; round++) {
-        await llama.generate(PROMPTS.slice(0, 3));
-        const again = (await llama.scoreContinuations(CONTINUATIONS)).map((r) => r.logprob);
-        again.forEach((logprob, i) => expect(Math.abs(logprob - first[i]!), `round ${round}, continuation ${i}`).toBeLessThan(1e-9));
-      }
-    } finally {
-      await llama.close();
-    }
+    // fifteen rounds; even whole evaluations on 4 sequences were once 3.5 nats off on a CI machine.
+    expect(new LlamaProvider(path.join(work, 'plain', 'model.gguf'), { sequences: 8 }).reusesPrefixes).toBe(false);
     expect(() => new LlamaProvider(path.join(work, 'plain', 'model.gguf'), { sequences: 2, sharePrefix: true })).toThrow(/sharePrefix needs one sequence/);
-  }, 120_000);
+  });
 
   test('one sequence: a prompt sharing a prefix with the last one evaluates only its new tokens', async () => {
     const llama = new LlamaProvider(path.join(work, 'plain', 'model.gguf'), { sequences: 1 });
@@ -217,13 +205,13 @@ describe('llama:ollama:<name>[:tag] through a fake Ollama models folder', () => 
 });
 
 describe('settings', () => {
-  test('LOKAL_GENERATE_BATCH_SIZE, LOKAL_LLAMA_CONTEXT and LOKAL_LLAMA_THREADS reach the provider', async () => {
+  test('LOKAL_LLAMA_CONTEXT and LOKAL_LLAMA_THREADS reach the provider; LOKAL_GENERATE_BATCH_SIZE leaves it one sequence', async () => {
     const options = lokalModelOptions({ missing: 'empty', generateBatchSize: 3, llamaContext: 512, llamaThreads: 1 });
-    expect(options.llama).toEqual({ sequences: 3, contextSize: 512, threads: 1 });
+    expect(options.llama).toEqual({ contextSize: 512, threads: 1 });
     const provider = (await createProvider(`llama:${path.join(work, 'plain', 'model.gguf')}`, options)) as LlamaProvider;
-    expect([provider.sequences, provider.contextSize, provider.threads]).toEqual([3, 512, 1]);
+    expect([provider.sequences, provider.contextSize, provider.threads]).toEqual([1, 512, 1]);
     // the sequence count is in what the cache key and fingerprint hold: several sequences can change greedy answers
-    expect(provider.describe().settings).toMatchObject({ contextSize: 512, kvCache: 'F32', decoding: 'greedy', sequences: 3 });
+    expect(provider.describe().settings).toMatchObject({ contextSize: 512, kvCache: 'F32', decoding: 'greedy', sequences: 1 });
     // a prompt longer than a sequence holds is a clear error, not a silent context shift
     const long = await provider.generate([{ prompt: 'word '.repeat(600) }]).catch((e: unknown) => e as Error);
     expect((long as Error).message).toMatch(/the context holds 512: raise LOKAL_LLAMA_CONTEXT/);
@@ -241,7 +229,7 @@ describe('errors', () => {
   test('a missing file, a folder, and a missing node-llama-cpp (one line with the install command)', async () => {
     expect(() => new LlamaProvider(path.join(work, 'nope.gguf'))).toThrow(/GGUF file .*nope\.gguf does not exist/);
     expect(() => new LlamaProvider(path.join(work, 'plain'))).toThrow(/is a folder, not a GGUF file/);
-    expect(() => new LlamaProvider(path.join(work, 'plain', 'model.gguf'), { sequences: 0 })).toThrow(/sequences \(LOKAL_GENERATE_BATCH_SIZE\) must be a positive integer/);
+    expect(() => new LlamaProvider(path.join(work, 'plain', 'model.gguf'), { sequences: 0 })).toThrow(/sequences must be a positive integer/);
     const missing = new LlamaProvider(path.join(work, 'plain', 'model.gguf'), {
       importLibrary: () => Promise.reject(Object.assign(new Error("Cannot find package 'node-llama-cpp'"), { code: 'ERR_MODULE_NOT_FOUND' })),
     });

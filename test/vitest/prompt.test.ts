@@ -154,8 +154,8 @@ describe('the model of a run', () => {
       cache: { mode: 'read', file: 'c.jsonl' },
     });
     expect(lokalModelOptions({ missing: 'empty', offline: false }).transformers).toEqual({});
-    // llama: one sequence of the context per request decoded together (LOKAL_GENERATE_BATCH_SIZE), context and threads.
-    expect(lokalModelOptions({ missing: 'empty', generateBatchSize: 4, llamaContext: 2048, llamaThreads: 2 }).llama).toEqual({ sequences: 4, contextSize: 2048, threads: 2 });
+    // llama: context and threads; never several sequences (LOKAL_GENERATE_BATCH_SIZE is transformers:'s).
+    expect(lokalModelOptions({ missing: 'empty', generateBatchSize: 4, llamaContext: 2048, llamaThreads: 2 }).llama).toEqual({ contextSize: 2048, threads: 2 });
   });
 
   test('the response cache wraps transformers: and openai: providers, never replay, and not when off', async () => {
