@@ -5,7 +5,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { cacheFileProblem, folderProblem } from '../../src/core/outputCheck.ts';
+import { cacheFileProblem, folderProblem, requireOutputFolder } from '../../src/core/outputCheck.ts';
 import { startFakeOpenAIServer, type FakeServer } from '../support/fakeOpenAIServer.ts';
 import { unprivilegedJson, unprivilegedUnavailable } from '../support/unprivileged.ts';
 import { runVitest } from '../vitest/helpers.ts';
@@ -49,11 +49,11 @@ describe('a child run with unusable output settings', () => {
     expect(run.requests).toBe(0);
   });
 
-  test('an output folder under a file: error naming the file in the way', { timeout: 120_000 }, async () => {
-    const run = await toyRun({ LOKAL_OUTPUT: path.join(plainFile, 'results') });
-    expect(run.code, run.show).toBe(1);
-    expect(run.show).toContain(`${path.join(plainFile, 'results')}: cannot be created: ${plainFile} is a file, not a folder`);
-    expect(run.requests).toBe(0);
+  // The reporter's start-of-run check of LOKAL_OUTPUT (requireOutputFolder), which the child run above shows stops the
+  // run with exit 1 before any model call, here on a folder under a file.
+  test('an output folder under a file: error naming the file in the way', () => {
+    const folder = path.join(plainFile, 'results');
+    expect(() => requireOutputFolder(folder)).toThrow(`LOKAL_OUTPUT (setting "output"): ${folder}: cannot be created: ${plainFile} is a file, not a folder (checked before any model call)`);
   });
 
   test('a cache file that cannot be created: error naming LOKAL_CACHE_FILE, no model call', { timeout: 120_000 }, async () => {
