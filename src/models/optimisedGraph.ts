@@ -6,6 +6,7 @@ import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { weightFiles } from './dtypeFiles.ts';
 import { aliasLookupTables } from './lookupAlias.ts';
 
 /** Folder under the model cache holding the entries. */
@@ -55,13 +56,6 @@ export function cpuFeatures(): string {
     // not Linux: the model name and architecture stand for the CPU
   }
   return parts.join('\n');
-}
-
-/** Files holding a model's weights: the graph and its external data (model.onnx_data, model.onnx_data_1, model.onnx.data). */
-function weightFiles(onnxDir: string, modelFile: string): string[] {
-  return readdirSync(onnxDir)
-    .filter((name) => name === modelFile || name.startsWith(`${modelFile}_data`) || name.startsWith(`${modelFile}.data`))
-    .sort();
 }
 
 function sha256(data: string | Uint8Array): string {

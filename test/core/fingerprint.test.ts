@@ -18,7 +18,7 @@ import { aggregateKalahi } from '../../src/benchmarks/kalahi/aggregate.ts';
 import { reportKalahi } from '../../src/benchmarks/kalahi/report.ts';
 import type { KalahiSettings } from '../../src/benchmarks/kalahi/config.ts';
 import type { KalahiPromptRecord, KalahiRunInfo } from '../../src/benchmarks/kalahi/records.ts';
-import { modelIdentity } from '../../src/models/identity.ts';
+import { filesKey, filesSha256, hashMemoFile, modelIdentity } from '../../src/models/identity.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-fingerprint-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -122,6 +122,59 @@ describe('MultiLoKo fingerprint', () => {
     writeFileSync(path.join(model, 'onnx', 'model.onnx'), 'weights fp32');
     const identity = modelIdentity({ provider: 'transformers', model, revision: 'local-1', settings: { dtype: 'q8' } }, undefined, dir);
     expect(identity).toEqual({ provider: 'transformers', model, revision: 'local-1', dtype: 'q8', sha256: hex('weights q8') });
+  });
+
+  test('a local model with external data: data_sha256 covers the data files in name order, so other weights of the same graph differ', () => {
+    const model = path.join(dir, 'external');
+    mkdirSync(path.join(model, 'onnx'), { recursive: true });
+    writeFileSync(path.join(model, 'onnx', 'model.onnx'), 'graph');
+    writeFileSync(path.join(model, 'onnx', 'model.onnx_data_1'), 'second half');
+    writeFileSync(path.join(model, 'onnx', 'model.onnx_data'), 'first half ');
+    writeFileSync(path.join(model, 'onnx', 'model_quantized.onnx'), 'another dtype');
+    const describe = { provider: 'transformers', model, revision: 'local-1', settings: { dtype: 'fp32' } };
+    const first = modelIdentity(describe, undefined, dir);
+    expect(first).toEqual({ provider: 'transformers', model, revision: 'local-1', dtype: 'fp32', sha256: hex('graph'), data_sha256: hex('first half second half') });
+    writeFileSync(path.join(model, 'onnx', 'model.onnx_data'), 'other weights');
+    const second = modelIdentity(describe, undefined, dir);
+    expect(second.sha256).toBe(hex('graph'));
+    expect(second.data_sha256).toBe(hex('other weights' + 'second half'));
+  });
+
+  describe('hashes kept between runs in node_modules/.cache/vitest-lokal/sha256.json', () => {
+    const project = path.join(dir, 'project');
+    const weights = path.join(project, 'weights.bin');
+    mkdirSync(path.join(project, 'node_modules'), { recursive: true });
+    const memo = hashMemoFile(project)!;
+
+    test('an entry for the file as it is now is used without reading the file', () => {
+      expect(memo).toBe(path.join(project, 'node_modules', '.cache', 'vitest-lokal', 'sha256.json'));
+      writeFileSync(weights, 'weights, version 1');
+      mkdirSync(path.dirname(memo), { recursive: true });
+      // A hash the bytes do not have: returned only if the memo is read instead of the file.
+      writeFileSync(memo, JSON.stringify({ version: 1, entries: { [filesKey([weights])]: 'f'.repeat(64) } }));
+      expect(filesSha256([weights], memo)).toBe('f'.repeat(64));
+    });
+
+    test('a changed file is read again and its new hash stored; a memo that does not parse is replaced', () => {
+      writeFileSync(weights, 'weights, version two');
+      expect(filesSha256([weights], memo)).toBe(hex('weights, version two'));
+      expect(JSON.parse(readFileSync(memo, 'utf8')).entries[filesKey([weights])]).toBe(hex('weights, version two'));
+      writeFileSync(memo, '{"version": 1, "entries": ');
+      const other = path.join(project, 'other.bin');
+      writeFileSync(other, 'other weights');
+      expect(filesSha256([other], memo)).toBe(hex('other weights'));
+      expect(JSON.parse(readFileSync(memo, 'utf8'))).toEqual({ version: 1, entries: { [filesKey([other])]: hex('other weights') } });
+    });
+
+    test('a project without node_modules keeps no memo; a local model of one with it is hashed through it', () => {
+      expect(hashMemoFile(path.join(dir, 'model'))).toBeUndefined();
+      const model = path.join(project, 'model');
+      mkdirSync(path.join(model, 'onnx'), { recursive: true });
+      writeFileSync(path.join(model, 'onnx', 'model.onnx'), 'project weights');
+      const identity = modelIdentity({ provider: 'transformers', model, revision: 'local-1', settings: { dtype: 'fp32' } }, undefined, project);
+      expect(identity.sha256).toBe(hex('project weights'));
+      expect(JSON.parse(readFileSync(memo, 'utf8')).entries[filesKey([path.join(model, 'onnx', 'model.onnx')])]).toBe(hex('project weights'));
+    });
   });
 
   test('the baseline gate fails on a baseline made with base prompts when this run used chat, naming the field; allowed, it passes', () => {
