@@ -4,13 +4,13 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 import { COMMAND_NAMES, COMMAND_USAGE } from '../../src/cli/index.ts';
 import { datasetSpec, predictionsFor, writeDataset, writeJsonl } from '../vitest/helpers.ts';
+import { lokalBin } from '../support/installedPackage.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = path.join(root, 'bin/lokal.js');
+// The built package's bin, as users run it (test/support/installedPackage.ts).
+const bin = await lokalBin();
 const dir = mkdtempSync(path.join(tmpdir(), 'lokal-help-pipe-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

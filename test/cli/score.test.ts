@@ -5,9 +5,11 @@ import { tmpdir } from 'node:os';
 import path, { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
+import { lokalBin } from '../support/installedPackage.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = join(root, 'bin/lokal.js');
+// The built package's bin, as users run it (test/support/installedPackage.ts).
+const bin = await lokalBin();
 const fixture = join(root, 'data/fixtures/multiloko');
 const realArchive = join(root, '../shared/data/multiloko/benchmark_data.tar.xz.enc');
 const port = join(root, 'bench/eval_port.py');

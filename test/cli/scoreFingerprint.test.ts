@@ -10,6 +10,10 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parseBaseline } from '../../src/benchmarks/multiloko/baseline.ts';
 import { MULTILOKO_SCORER } from '../../src/benchmarks/multiloko/fingerprint.ts';
+import { lokalBin } from '../support/installedPackage.ts';
+
+// The built package's bin, as users run it (test/support/installedPackage.ts).
+const LOKAL_BIN = await lokalBin();
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const fixture = path.join(root, 'data/fixtures/multiloko');
@@ -22,7 +26,7 @@ describe('lokal score fingerprint', () => {
     const predictions = path.join(dir, 'p.jsonl');
     writeFileSync(predictions, `${JSON.stringify({ language: 'italian', id: '001_colosseo.txt', prediction: 'Roma' })}\n`);
     const out = path.join(dir, 'scores.json');
-    const run = spawnSync(process.execPath, [path.join(root, 'bin/lokal.js'), 'score', '-d', fixture, '-s', 'dev', '-p', predictions, '-o', out], { cwd: root, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [LOKAL_BIN, 'score', '-d', fixture, '-s', 'dev', '-p', predictions, '-o', out], { cwd: root, encoding: 'utf8' });
     expect(run.status, run.stderr).toBe(0);
     const results = JSON.parse(readFileSync(out, 'utf8'));
     const italian = hashOf(path.join(fixture, 'italian', 'dev.jsonl'));

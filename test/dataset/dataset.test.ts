@@ -9,6 +9,10 @@ import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { REPO_ROOT, runVitest } from '../vitest/helpers.ts';
 import { wilsonClosedForm } from '../support/wilson.ts';
+import { lokalBin } from '../support/installedPackage.ts';
+
+// The built package's bin, as users run it (test/support/installedPackage.ts).
+const LOKAL_BIN = await lokalBin();
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-dataset-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -21,7 +25,7 @@ function replies(file: string, answers: Record<number, string>): string {
   return target;
 }
 
-const lokal = (args: string[]) => spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin/lokal.js'), ...args], { cwd: dir, encoding: 'utf8' });
+const lokal = (args: string[]) => spawnSync(process.execPath, [LOKAL_BIN, ...args], { cwd: dir, encoding: 'utf8' });
 
 describe('a dataset benchmark from a 10-item JSONL', () => {
   test('tests, gates, table, results, report section, step summary and the UI summary; a missed group gate exits 1', async () => {

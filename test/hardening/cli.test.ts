@@ -7,9 +7,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
+import { lokalBin } from '../support/installedPackage.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = path.join(root, 'bin/lokal.js');
+// The built package's bin, as users run it (test/support/installedPackage.ts).
+const bin = await lokalBin();
 const fixture = path.join(root, 'data/fixtures/multiloko');
 const dir = mkdtempSync(path.join(tmpdir(), 'lokal-cli-hard-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

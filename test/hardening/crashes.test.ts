@@ -17,6 +17,10 @@ import { resolveSettingsTree } from '../../src/core/settings.ts';
 import { readRunResults } from '../../src/report/index.ts';
 import { lastRun, multilokoReplayRun } from '../report/fixtures.ts';
 import { REPO_ROOT } from '../vitest/helpers.ts';
+import { lokalBin } from '../support/installedPackage.ts';
+
+// The built package's bin, as users run it (test/support/installedPackage.ts).
+const LOKAL_BIN = await lokalBin();
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-crashes-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -59,7 +63,7 @@ describe('results files nested too deep or holding no results', () => {
   writeFileSync(ok, JSON.stringify({ italian: { q0: { em: 1, prediction: 'a' }, em: 1 } }));
 
   function compare(...files: string[]) {
-    const run = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin/lokal.js'), 'compare', ...files, '--no-html'], { cwd: REPO_ROOT, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [LOKAL_BIN, 'compare', ...files, '--no-html'], { cwd: REPO_ROOT, encoding: 'utf8' });
     return { code: run.status, stderr: run.stderr };
   }
 

@@ -12,6 +12,7 @@ import { requireSeparateOutputs } from '../../reporters/runFiles.ts';
 import { BENCHMARKS } from '../../src/benchmarks/index.ts';
 import { resolveSettingsTree } from '../../src/core/settings.ts';
 import { capitals } from '../toy/toyBenchmark.ts';
+import { lokalBin } from '../support/installedPackage.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-output-clash-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -94,7 +95,8 @@ describe('LOKAL_REPORT naming a file of the run', () => {
   });
 });
 
-const bin = path.join(REPO_ROOT, 'bin/lokal.js');
+// The built package's bin, as users run it (test/support/installedPackage.ts).
+const bin = await lokalBin();
 function lokal(args: string[]) {
   const run = spawnSync(process.execPath, [bin, ...args], { cwd: REPO_ROOT, encoding: 'utf8', env: { ...process.env, LOKAL_BERTSCORE_MODEL: 'off', LOKAL_BLEURT_MODEL: 'off' } });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };

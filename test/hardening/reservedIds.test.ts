@@ -9,6 +9,10 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { loadMultiLoKo } from '../../src/benchmarks/multiloko/data/multiloko.ts';
 import { DataError } from '../../src/data/errors.ts';
 import { REPO_ROOT } from '../vitest/helpers.ts';
+import { lokalBin } from '../support/installedPackage.ts';
+
+// The built package's bin, as users run it (test/support/installedPackage.ts).
+const LOKAL_BIN = await lokalBin();
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-reserved-ids-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -41,7 +45,7 @@ describe('a dataset id eval.py cannot hold', () => {
     const { root } = dataset(['001.txt', 'em']);
     const predictions = path.join(dir, 'p.jsonl');
     writeFileSync(predictions, `${JSON.stringify({ language: 'italian', id: 'em', prediction: 't1' })}\n`);
-    const run = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin/lokal.js'), 'score', '-d', root, '-s', 'dev', '-p', predictions], { cwd: REPO_ROOT, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [LOKAL_BIN, 'score', '-d', root, '-s', 'dev', '-p', predictions], { cwd: REPO_ROOT, encoding: 'utf8' });
     expect(run.status, run.stderr).toBe(2);
     expect(run.stderr).toContain(`dev.jsonl:2 field "id": id "em" cannot be written in eval.py's results layout, where a language's "em" key is its mean: rename the item`);
   });

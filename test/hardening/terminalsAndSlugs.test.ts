@@ -10,6 +10,10 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { modelSlugs } from '../../src/core/modelList.ts';
 import { terminalText } from '../../src/core/terminalText.ts';
 import { REPO_ROOT } from '../vitest/helpers.ts';
+import { lokalBin } from '../support/installedPackage.ts';
+
+// The built package's bin, as users run it (test/support/installedPackage.ts).
+const LOKAL_BIN = await lokalBin();
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-terminal-slugs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -22,7 +26,7 @@ describe('lokal compare "Runs:" lines', () => {
     const b = path.join(dir, 'b.json');
     writeFileSync(a, results('plain'));
     writeFileSync(b, results(hostile));
-    const run = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin/lokal.js'), 'compare', a, b, '--no-html'], { cwd: REPO_ROOT, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [LOKAL_BIN, 'compare', a, b, '--no-html'], { cwd: REPO_ROOT, encoding: 'utf8' });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain('  #2 m\\u001b]0;pwned\\u0007\\u001b[2J\\u202eevil\\u200fx  ');
     expect(run.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u202e\u200f]/u);

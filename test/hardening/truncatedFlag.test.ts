@@ -8,6 +8,10 @@ import path from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { CHRF_MAX_HYPOTHESIS_CODE_POINTS } from '../../src/metrics/chrfScore.ts';
 import { MULTILOKO_EVAL, REPO_ROOT, runVitest } from '../vitest/helpers.ts';
+import { lokalBin } from '../support/installedPackage.ts';
+
+// The built package's bin, as users run it (test/support/installedPackage.ts).
+const LOKAL_BIN = await lokalBin();
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-truncated-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -26,7 +30,7 @@ test('the Vitest results file carries "truncated": true where lokal score does',
   const run = await runVitest(['run', '--project', 'evals', MULTILOKO_EVAL], { LOKAL_MULTILOKO: data, LOKAL_LANGUAGES: 'italian', LOKAL_SUBSETS: 'local', LOKAL_MODEL: `replay:${predictions}`, LOKAL_OUTPUT: output });
   const vitest = JSON.parse(readFileSync(path.join(output, 'multiloko.json'), 'utf8'));
   expect(vitest.italian, `${run.stdout}\n${run.stderr}`).toBeDefined();
-  const scored = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin/lokal.js'), 'score', '-d', data, '-s', 'dev', '-p', predictions], { cwd: REPO_ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const scored = spawnSync(process.execPath, [LOKAL_BIN, 'score', '-d', data, '-s', 'dev', '-p', predictions], { cwd: REPO_ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
   const score = JSON.parse(scored.stdout);
   const long = vitest.italian['001_colosseo.txt'];
   expect(long.truncated).toBe(true);

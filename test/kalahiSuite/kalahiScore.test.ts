@@ -10,6 +10,10 @@ import { loadKalahi } from '../../src/benchmarks/kalahi/data.ts';
 import { scoreKalahiResponses } from '../../src/benchmarks/kalahi/metrics/index.ts';
 import { scoreKalahiFiles } from '../../src/benchmarks/kalahi/score.ts';
 import { REPO_ROOT } from '../vitest/helpers.ts';
+import { lokalBin } from '../support/installedPackage.ts';
+
+// The built package's bin, as users run it (test/support/installedPackage.ts).
+const LOKAL_BIN = await lokalBin();
 
 const dir = mkdtempSync(path.join(tmpdir(), 'lokal-kalahi-score-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -80,7 +84,7 @@ describe('scoreKalahiFiles', () => {
   test('the CLI writes the same JSON', async () => {
     const file = path.join(dir, 'out.json');
     const env = { ...process.env, LOKAL_BERTSCORE_MODEL: 'off', LOKAL_BLEURT_MODEL: 'off' };
-    await promisify(execFile)(process.execPath, [path.join(REPO_ROOT, 'bin', 'lokal.js'), 'kalahi', 'score', '-i', csv, '-r', responses, '-o', file], { cwd: REPO_ROOT, env });
+    await promisify(execFile)(process.execPath, [LOKAL_BIN, 'kalahi', 'score', '-i', csv, '-r', responses, '-o', file], { cwd: REPO_ROOT, env });
     const expected = await scoreKalahiFiles(csv, responses, { bertscoreModel: 'off', bleurtModel: 'off', env: {} });
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(JSON.parse(JSON.stringify(expected)));
   });

@@ -8,6 +8,10 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { compareRuns } from '../../src/report/compareRuns.ts';
 import { REPO_ROOT } from '../vitest/helpers.ts';
 import { KALAHI_MC1, hostileKalahi } from './fixtures.ts';
+import { lokalBin } from '../support/installedPackage.ts';
+
+// The built package's bin, as users run it (test/support/installedPackage.ts).
+const LOKAL_BIN = await lokalBin();
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-compare-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -27,7 +31,7 @@ function write(name: string, text: string): string {
 }
 
 function lokal(args: string[]) {
-  const run = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin/lokal.js'), ...args], { cwd: dir, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [LOKAL_BIN, ...args], { cwd: dir, encoding: 'utf8' });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 

@@ -7,6 +7,10 @@ import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { Fingerprint } from '../../src/core/fingerprint.ts';
 import { REPO_ROOT } from '../vitest/helpers.ts';
+import { lokalBin } from '../support/installedPackage.ts';
+
+// The built package's bin, as users run it (test/support/installedPackage.ts).
+const LOKAL_BIN = await lokalBin();
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-compare-fingerprint-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -26,7 +30,7 @@ function run(name: string, over: Partial<Fingerprint>): string {
 }
 
 function lokal(args: string[], env: Record<string, string> = {}) {
-  const child = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin/lokal.js'), 'compare', ...args, '--no-html'], { cwd: dir, encoding: 'utf8', env: { ...process.env, ...env } });
+  const child = spawnSync(process.execPath, [LOKAL_BIN, 'compare', ...args, '--no-html'], { cwd: dir, encoding: 'utf8', env: { ...process.env, ...env } });
   return { code: child.status, stdout: child.stdout, stderr: child.stderr };
 }
 
