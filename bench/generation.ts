@@ -25,6 +25,7 @@ import type { GenerateRequest } from '../src/models/types.ts';
 import { HfPeerBench, peerThreads, type OursFigures } from './hfPeer.ts';
 import { benchLoad, loadBenchRows, printLoadBench, type LoadBenchResult } from './load.ts';
 import { LlamaGenerationBench, llamaBenchWays } from './llamaGeneration.ts';
+import { peakRssMiB } from './peakRss.mjs';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -426,7 +427,7 @@ export async function benchGeneration(options: GenerationBenchOptions = {}): Pro
       rounds,
       maxNewTokens,
       modes,
-      peakRssMiB: process.resourceUsage().maxRSS / 1024,
+      peakRssMiB: peakRssMiB(),
       load,
       llama,
       peer,

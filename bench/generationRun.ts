@@ -7,6 +7,7 @@ import type { Token } from 'node-llama-cpp';
 import { LlamaProvider } from '../src/models/llama.ts';
 import { cutAtStop } from '../src/models/providerText.ts';
 import { TransformersProvider } from '../src/models/transformers.ts';
+import { peakRssMiB } from './peakRss.mjs';
 import type { GenerateRequest, GenerateResult } from '../src/models/types.ts';
 
 /** Which engine, and how: one request at a time, concurrent calls batched (with prefix reuse where the way has it), or node-llama-cpp's own API. */
@@ -97,7 +98,7 @@ async function runProvider(job: GenerationRunJob): Promise<GenerationRunResult> 
     await provider.close();
   }
   const loadKind = provider instanceof TransformersProvider ? provider.loadReport?.kind : undefined;
-  return { loadSeconds, loadKind, peakRssMiB: process.resourceUsage().maxRSS / 1024, modes };
+  return { loadSeconds, loadKind, peakRssMiB: peakRssMiB(), modes };
 }
 
 /**
@@ -162,7 +163,7 @@ async function runDirect(job: GenerationRunJob): Promise<GenerationRunResult> {
   await context.dispose();
   await model.dispose();
   await llama.dispose();
-  return { loadSeconds, peakRssMiB: process.resourceUsage().maxRSS / 1024, modes };
+  return { loadSeconds, peakRssMiB: peakRssMiB(), modes };
 }
 
 const [jobFile, resultFile] = process.argv.slice(2);

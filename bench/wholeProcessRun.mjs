@@ -3,6 +3,7 @@
 // 1.4 s more before the first line). Reads the job bench/hfPeer.ts writes; writes what bench/generationRun.ts would.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { TransformersProvider } from '../dist/src/models/transformers.js';
+import { peakRssMiB } from './peakRss.mjs';
 
 const [jobFile, resultFile] = process.argv.slice(2);
 const job = JSON.parse(readFileSync(jobFile, 'utf8'));
@@ -16,4 +17,4 @@ const results = await Promise.all(requests.map((r) => provider.generate([r]).the
 const seconds = (performance.now() - generating) / 1000;
 await provider.close();
 const modes = [{ mode: job.workloads[0].mode, seconds, texts: results.map((r) => r.text) }];
-writeFileSync(resultFile, JSON.stringify({ loadSeconds, loadKind: provider.loadReport?.kind, peakRssMiB: process.resourceUsage().maxRSS / 1024, modes }));
+writeFileSync(resultFile, JSON.stringify({ loadSeconds, loadKind: provider.loadReport?.kind, peakRssMiB: peakRssMiB(), modes }));
