@@ -1,5 +1,5 @@
-// The package as a user gets it. A copy of this checkout is packed with `npm pack` (its prepack script builds dist/),
-// and a fresh project is set up with the README's own commands ("Install": npm init, the light
+// The package as a user gets it. A copy of this checkout is packed with `npm pack` (its prepack script builds dist/;
+// test/support/installedPackage.ts packs once for every test that needs the built package), and a fresh project is set up with the README's own commands ("Install": npm init, the light
 // install of the tarball beside vitest and @vitest/ui). Without the optional ONNX runtime there: the tarball's file
 // list, the export map's targets, plain-Node imports, the bin without tsx, `tsc --noEmit` over the user's files, a
 // replay run whose exact-match score is known by construction, an OpenAI-compatible run against the fake server, and
@@ -9,7 +9,7 @@
 // Needs the npm registry (skipped, saying so, when npm cannot reach it); takes a few minutes.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,7 @@ import { scoreExample } from '../../src/benchmarks/multiloko/metrics/scoreExampl
 import { startFakeOpenAIServer, toyAnswer, toyRenderChat } from '../support/fakeOpenAIServer.ts';
 import { writeTinyModel } from '../support/tinyModel.ts';
 import { writeTinyModelGguf } from '../support/tinyModelGguf.ts';
+import { packedPackage, userEnvironment } from '../support/installedPackage.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MULTILOKO = path.resolve(REPO_ROOT, '../shared/data/multiloko/benchmark_data.tar.xz.enc');
@@ -107,21 +108,9 @@ interface Run {
   ms: number;
 }
 
-/**
- * The environment for child npm, node and vitest processes: without what Vitest set for this worker, without LOKAL_*
- * settings, without what `npm test` set for this package (npm_package_*, npm_lifecycle_*, its local prefix) and
- * without this checkout's node_modules/.bin on PATH. User-level npm settings (cache, registry, certificates) stay.
- */
+/** The environment for child npm, node and vitest processes: a user's (userEnvironment), non-interactive. */
 function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of Object.keys(env)) {
-    if (/^(VITEST|LOKAL_|npm_package_|npm_lifecycle_)/.test(name) || ['TEST', 'FORCE_COLOR', 'NODE_OPTIONS', 'npm_command', 'npm_config_local_prefix', 'INIT_CWD'].includes(name)) {
-      delete env[name];
-    }
-  }
-  const repoBin = path.join(REPO_ROOT, 'node_modules', '.bin');
-  env.PATH = (env.PATH ?? '').split(path.delimiter).filter((p) => path.resolve(p) !== repoBin).join(path.delimiter);
-  return { ...env, CI: '1', NO_COLOR: '1', LOKAL_REDACT: 'off', ONNXRUNTIME_NODE_INSTALL: 'skip', ...extra };
+  return { ...userEnvironment(), CI: '1', NO_COLOR: '1', LOKAL_REDACT: 'off', ONNXRUNTIME_NODE_INSTALL: 'skip', ...extra };
 }
 
 function run(command: string, args: readonly string[], cwd: string, env: Record<string, string> = {}, timeoutMs = 300_000): Promise<Run> {
@@ -151,16 +140,8 @@ function registryProblem(): string | undefined {
   return `npm cannot reach its registry (npm ping: ${ping.error?.message ?? said ?? `exit ${ping.status}`})`;
 }
 
-/** This checkout's files as a fresh clone plus the working tree would have them: tracked and untracked, not ignored. */
-function checkoutFiles(): string[] {
-  const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: REPO_ROOT, encoding: 'utf8' });
-  if (listed.status !== 0) throw new Error(`git ls-files failed in ${REPO_ROOT}: ${listed.stderr || listed.error?.message}`);
-  return listed.stdout.split('\0').filter((f) => f && existsSync(path.join(REPO_ROOT, f)));
-}
-
 const problem = registryProblem();
 const work = mkdtempSync(path.join(tmpdir(), 'lokal-pack-'));
-const checkout = path.join(work, 'checkout');
 const project = path.join(work, 'project');
 const installed = path.join(project, 'node_modules', repoPackage.name);
 let packed: { filename: string; files: Array<{ path: string }> } | undefined;
@@ -183,17 +164,10 @@ function setUp(): { filename: string; files: Array<{ path: string }> } {
 
 describe.skipIf(problem !== undefined)(problem ? `the packed package (skipped: ${problem})` : 'the packed package in a fresh project', () => {
   beforeAll(async () => {
-    // Pack a copy, so this checkout's own dist/ is never rebuilt under other tests' feet.
-    for (const file of checkoutFiles()) {
-      mkdirSync(path.dirname(path.join(checkout, file)), { recursive: true });
-      copyFileSync(path.join(REPO_ROOT, file), path.join(checkout, file));
-    }
-    symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(checkout, 'node_modules'), 'dir');
-    const pack = await run('npm', ['pack', '--json', '--pack-destination', work], checkout);
-    timings.pack = pack.ms;
-    expect(pack.code, show(pack)).toBe(0);
-    const report = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('[\n'))) as Array<{ filename: string; files: Array<{ path: string }> }>;
-    const tarball = path.join(work, report[0]!.filename);
+    // A packed copy, so this checkout's own dist/ is never rebuilt under other tests' feet (shared with them).
+    const pack = await packedPackage();
+    if (pack.packMs !== undefined) timings.pack = pack.packMs;
+    const tarball = pack.tarball;
     expect(existsSync(tarball), `${tarball} after npm pack`).toBe(true);
 
     // The README's light install, as written, with this tarball for `vitest-lokal` (and this test's own tsc).
@@ -219,7 +193,7 @@ describe.skipIf(problem !== undefined)(problem ? `the packed package (skipped: $
       mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
       writeFileSync(path.join(project, file), `${text}\n`);
     }
-    packed = report[0]!;
+    packed = { filename: path.basename(tarball), files: pack.files };
   }, 900_000);
 
   test('the tarball holds dist/ (no tests), bin/, examples/, README.md, docs/ and the pages they link to; every export target is in it', () => {

@@ -1,12 +1,12 @@
-// The package as `npm run build` makes it, installed in a user's project without the registry: a copy of the files
-// the build reads is built once (scripts/build.mjs) into a folder under the system's temp dir named by a hash of those
-// files, so test files share one build and rerun without one until a source changes. A user project then gets the
-// built package copied into its node_modules (Vitest loads it as a dependency, as after `npm install`) and every
-// other package linked to this checkout's node_modules. For what the registry must do (npm pack, npm install), see
-// test/package/pack.test.ts.
-import { spawn } from 'node:child_process';
+// The package as `npm pack` makes it, installed in a user's project without the registry: a copy of this checkout (the
+// files a fresh clone plus the working tree has) is packed once per change of its files into a folder under the
+// system's temp dir named by their hash; npm pack's prepack script (scripts/build.mjs) builds dist/ there. The pack
+// test installs the tarball with npm (test/package/pack.test.ts); other tests get the built package copied into a
+// project's node_modules (Vitest loads it as a dependency, as after `npm install`) and every other package linked to
+// this checkout's node_modules. One build serves both: it is 12 CPU-s.
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,31 +14,58 @@ import { sharedFixture } from './sharedFixture.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** What the build reads (the pages the package ships, README and docs/, are copied from the checkout at install). */
-const BUILD_INPUTS = ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs', 'src', 'reporters', 'bin'];
-
-function filesUnder(relative: string): string[] {
-  const full = path.join(REPO_ROOT, relative);
-  if (!existsSync(full)) return [];
-  if (!statSync(full).isDirectory()) return [relative];
-  return readdirSync(full).sort().flatMap((name) => filesUnder(path.join(relative, name)));
+/** This checkout's files as a fresh clone plus the working tree would have them: tracked and untracked, not ignored. */
+export function checkoutFiles(): string[] {
+  const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: REPO_ROOT, encoding: 'utf8' });
+  if (listed.status !== 0) throw new Error(`git ls-files failed in ${REPO_ROOT}: ${listed.stderr || listed.error?.message}`);
+  return listed.stdout.split('\0').filter((f) => f && existsSync(path.join(REPO_ROOT, f))).sort();
 }
 
-/** SHA-256 over the build inputs' paths and contents. */
+/**
+ * SHA-256 over the files' paths and contents, test/ left out: tests are not in the package (the pack test checks
+ * that), so editing one does not make the next run pack again.
+ */
 function inputsHash(files: readonly string[]): string {
   const hash = createHash('sha256');
-  for (const file of files) hash.update(`${file}\0`).update(readFileSync(path.join(REPO_ROOT, file))).update('\0');
+  for (const file of files) {
+    hash.update(`${file}\0`);
+    if (!file.startsWith('test/')) hash.update(readFileSync(path.join(REPO_ROOT, file)));
+    hash.update('\0');
+  }
   return hash.digest('hex').slice(0, 16);
 }
 
-function runBuild(cwd: string): Promise<void> {
+/**
+ * The environment for npm and the user's commands: without what Vitest set for this worker, without LOKAL_* settings,
+ * without what `npm test` set for this package (npm_package_*, npm_lifecycle_*, its local prefix) and without this
+ * checkout's node_modules/.bin on PATH. User-level npm settings (cache, registry, certificates) stay.
+ */
+export function userEnvironment(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of Object.keys(env)) {
+    if (/^(VITEST|LOKAL_|npm_package_|npm_lifecycle_)/.test(name) || ['TEST', 'FORCE_COLOR', 'NODE_OPTIONS', 'npm_command', 'npm_config_local_prefix', 'INIT_CWD'].includes(name)) {
+      delete env[name];
+    }
+  }
+  const repoBin = path.join(REPO_ROOT, 'node_modules', '.bin');
+  env.PATH = (env.PATH ?? '').split(path.delimiter).filter((p) => path.resolve(p) !== repoBin).join(path.delimiter);
+  return env;
+}
+
+/** `npm pack --json` in `cwd` (its prepack script builds dist/ there); the tarball goes to `destination`. */
+function runPack(cwd: string, destination: string): Promise<{ report: string; ms: number }> {
+  const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['scripts/build.mjs'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
+    const child = spawn('npm', ['pack', '--json', '--pack-destination', destination], { cwd, env: { ...userEnvironment(), CI: '1', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`scripts/build.mjs in ${cwd} exited ${code}:\n${output.slice(-4000)}`))));
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`npm pack in ${cwd} exited ${code}:\n${stdout.slice(-3000)}\n${stderr.slice(-3000)}`));
+      resolve({ report: stdout.slice(stdout.indexOf('[\n')), ms: Math.round(performance.now() - started) });
+    });
   });
 }
 
@@ -51,21 +78,34 @@ const alive = (pid: number) => {
   }
 };
 
+export interface PackedPackage {
+  /** The packed copy of the checkout: package.json, dist/ as prepack built it, bin/, docs/ … */
+  folder: string;
+  /** The tarball npm pack wrote. */
+  tarball: string;
+  /** npm pack's JSON report of the tarball's files. */
+  files: Array<{ path: string }>;
+  /** How long npm pack took, when this call ran it. */
+  packMs?: number;
+}
+
 /**
- * The built package's folder (package.json, dist/, bin/, docs/ …), built when no build of these sources exists yet.
- * Concurrent callers (other test files) wait for the one that builds: a lock folder holds the builder's pid.
+ * This checkout packed by npm, packed when no pack of these files exists yet. Concurrent callers (other test files)
+ * wait for the one that packs: a lock folder holds the packer's pid.
  */
-export async function builtPackage(timeoutMs = 600_000): Promise<string> {
-  const files = BUILD_INPUTS.flatMap(filesUnder);
-  const folder = path.join(tmpdir(), `lokal-built-${inputsHash(files)}`);
-  const done = path.join(folder, '.complete');
+export async function packedPackage(timeoutMs = 600_000): Promise<PackedPackage> {
+  const files = checkoutFiles();
+  const folder = path.join(tmpdir(), `lokal-packed-${inputsHash(files)}`);
+  const tarballs = path.join(folder, '.npm-pack');
+  const reportFile = path.join(tarballs, 'report.json');
   const lock = `${folder}.lock`;
   const started = Date.now();
-  while (!existsSync(done)) {
+  let packMs: number | undefined;
+  while (!existsSync(reportFile)) {
     try {
       mkdirSync(lock);
     } catch {
-      // The builder's pid (absent for a moment after its mkdir, or gone with the lock when it finished).
+      // The packer's pid (absent for a moment after its mkdir, or gone with the lock when it finished).
       let holder = 0;
       try {
         holder = Number(readFileSync(path.join(lock, 'pid'), 'utf8')) || 0;
@@ -73,7 +113,7 @@ export async function builtPackage(timeoutMs = 600_000): Promise<string> {
         holder = 0;
       }
       if (holder && !alive(holder)) rmSync(lock, { recursive: true, force: true });
-      if (Date.now() - started > timeoutMs) throw new Error(`waited ${timeoutMs} ms for the build in ${folder} (lock ${lock})`);
+      if (Date.now() - started > timeoutMs) throw new Error(`waited ${timeoutMs} ms for npm pack in ${folder} (lock ${lock})`);
       await new Promise((r) => setTimeout(r, 500));
       continue;
     }
@@ -82,14 +122,23 @@ export async function builtPackage(timeoutMs = 600_000): Promise<string> {
       rmSync(folder, { recursive: true, force: true });
       for (const file of files) cpSync(path.join(REPO_ROOT, file), path.join(folder, file));
       symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(folder, 'node_modules'), 'dir');
-      await runBuild(folder);
+      mkdirSync(tarballs);
+      const packed = await runPack(folder, tarballs);
+      packMs = packed.ms;
       rmSync(path.join(folder, 'node_modules'));
-      writeFileSync(done, '');
+      // the report last: a folder without it is unfinished
+      writeFileSync(reportFile, packed.report);
     } finally {
       rmSync(lock, { recursive: true, force: true });
     }
   }
-  return folder;
+  const [report] = JSON.parse(readFileSync(reportFile, 'utf8')) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  return { folder, tarball: path.join(tarballs, report!.filename), files: report!.files, packMs };
+}
+
+/** The built package's folder (package.json, dist/, bin/, docs/ …): the packed copy of the checkout. */
+export async function builtPackage(): Promise<string> {
+  return (await packedPackage()).folder;
 }
 
 /**
@@ -106,7 +155,7 @@ export async function installedProject(project: string, packageJson: Record<stri
   const installed = path.join(modules, 'vitest-lokal');
   const manifest = JSON.parse(readFileSync(path.join(built, 'package.json'), 'utf8')) as { files: string[] };
   for (const entry of ['package.json', ...manifest.files]) {
-    const from = path.join(entry.startsWith('dist/') ? built : REPO_ROOT, entry);
+    const from = path.join(built, entry);
     if (existsSync(from)) cpSync(from, path.join(installed, entry), { recursive: true });
   }
   mkdirSync(path.join(modules, '.bin'));
