@@ -1,6 +1,7 @@
 // The package as a user gets it. A copy of this checkout is packed with `npm pack` (its prepack script builds dist/;
-// test/support/installedPackage.ts packs once for every test that needs the built package), and a fresh project is set up with the README's own commands ("Install": npm init, the light
-// install of the tarball beside vitest and @vitest/ui). Without the optional ONNX runtime there: the tarball's file
+// test/support/installedPackage.ts packs once for every test that needs the built package), and a fresh project is
+// set up with the README's own commands ("Install": npm init, the light install of the tarball beside vitest and
+// @vitest/ui). Without the optional ONNX runtime there: the tarball's file
 // list, the export map's targets, plain-Node imports, the bin without tsx, `tsc --noEmit` over the user's files, a
 // replay run whose exact-match score is known by construction, an OpenAI-compatible run against the fake server, and
 // a `transformers:` model refused with the install command. Then the README's runtime install, and a run on a

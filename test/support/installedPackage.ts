@@ -15,7 +15,7 @@ import { sharedFixture } from './sharedFixture.ts';
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** This checkout's files as a fresh clone plus the working tree would have them: tracked and untracked, not ignored. */
-export function checkoutFiles(): string[] {
+function checkoutFiles(): string[] {
   const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: REPO_ROOT, encoding: 'utf8' });
   if (listed.status !== 0) throw new Error(`git ls-files failed in ${REPO_ROOT}: ${listed.stderr || listed.error?.message}`);
   return listed.stdout.split('\0').filter((f) => f && existsSync(path.join(REPO_ROOT, f))).sort();
