@@ -17,6 +17,8 @@ export interface BatchedDecoder {
   padId: number;
   /** Logits per position (config vocab_size): bounds prefill passes by maxBatchLogits. */
   vocab: number;
+  /** The input choosing the positions that get logits (logitPositions.ts): a prompt pass then computes each row's last only. */
+  logitPositions?: string;
   /** Typed data as an onnxruntime input tensor. */
   input(type: 'int64' | 'float32' | 'float16', data: BigInt64Array | Float32Array | Uint16Array, dims: number[]): unknown;
   /** Logits output data as float32 (float16 models convert). */
@@ -45,13 +47,24 @@ export interface BatchedGenerationOptions {
   maxBatchLogits: number;
   /** Cached prefix positions kept across calls; 0 turns prefix reuse off. */
   prefixCacheTokens: number;
+  /**
+   * When only each row's last position gets logits, the logits cap bounds a prompt pass's rows alone, and its
+   * positions (rows × tokens) are bounded by the larger of this and what the logits cap allows at every position
+   * (activations, attention's growing with the square of a pass's length; a small vocabulary keeps its larger passes).
+   */
+  maxPassTokens?: number;
 }
+
+/** maxPassTokens by default. */
+export const MAX_PASS_TOKENS = 512;
 
 /** What generation did so far (benchmarks and tests read it). */
 export interface GenerationStats {
   requests: number;
   /** Forward passes: prompt passes (prefill and shared prefixes) and decode steps. */
   forwardCalls: number;
+  /** Prompt passes that computed logits at each row's last position only (BatchedDecoder.logitPositions). */
+  lastLogitsPasses: number;
   decodeSteps: number;
   /** Decode batches gathered anew (each copies every row's key/value cache): when rows join, or most slots idle. */
   decodeGathers: number;
@@ -77,6 +90,7 @@ export function emptyGenerationStats(): GenerationStats {
   return {
     requests: 0,
     forwardCalls: 0,
+    lastLogitsPasses: 0,
     decodeSteps: 0,
     decodeGathers: 0,
     promptTokens: 0,
@@ -271,10 +285,12 @@ export class BatchedGeneration {
     const results: Extended[] = new Array(items.length);
     const indexed = items.map((item, index) => ({ item, index }));
     const vocab = this.decoder.vocab;
+    const lastOnly = this.decoder.logitPositions !== undefined;
     const batches = lengthBatches(indexed, (x) => x.item.tokens.length, {
       batchSize: this.options.batchSize,
       maxBatchLogits: this.options.maxBatchLogits,
       vocab,
+      ...(lastOnly ? { lastLogitsOnly: true, maxBatchTokens: this.passTokens() } : {}),
     });
     for (const batch of batches) {
       try {
@@ -296,9 +312,14 @@ export class BatchedGeneration {
     return results;
   }
 
+  /** Positions a prompt pass may compute when only each row's last gets logits (see maxPassTokens). */
+  private passTokens(): number {
+    return Math.max(1, this.options.maxPassTokens ?? MAX_PASS_TOKENS, Math.floor(this.options.maxBatchLogits / this.decoder.vocab));
+  }
+
   /** One pass over right-padded rows (a lone row longer than the logits cap runs in chunks). */
   private async extendBatch(items: Extension[]): Promise<Array<{ view: KvView; last: Float32Array }>> {
-    const chunk = Math.max(1, Math.floor(this.options.maxBatchLogits / this.decoder.vocab));
+    const chunk = this.decoder.logitPositions ? this.passTokens() : Math.max(1, Math.floor(this.options.maxBatchLogits / this.decoder.vocab));
     if (items.length === 1 && items[0]!.tokens.length > chunk) {
       let { past, pastLength } = items[0]!;
       const tokens = items[0]!.tokens;
@@ -331,11 +352,15 @@ export class BatchedGeneration {
       // padding positions repeat the last real position (masked out, outputs ignored)
       for (let j = 0; j < width; j++) positions[r * width + j] = BigInt(own + Math.min(j, n - 1));
     });
-    const { logits, present } = await this.forward(ids, mask, positions, [b, width], gathered.cache, false);
+    // each row's last token, as a row of the pass's [rows × width] positions
+    const lasts = items.map((it, r) => r * width + it.tokens.length - 1);
+    const select = this.decoder.logitPositions ? BigInt64Array.from(lasts, BigInt) : undefined;
+    const { logits, present } = await this.forward(ids, mask, positions, [b, width], gathered.cache, false, select);
     this.stats.promptTokensComputed += items.reduce((s, it) => s + it.tokens.length, 0);
-    const vocab = logits.length / (b * width);
+    if (select) this.stats.lastLogitsPasses++;
+    const vocab = logits.length / (select ? b : b * width);
     return items.map((it, r) => {
-      const at = (r * width + it.tokens.length - 1) * vocab;
+      const at = (select ? r : lasts[r]!) * vocab;
       return {
         view: { cache: present, row: r, start: pastWidth - it.pastLength, length: it.pastLength + it.tokens.length },
         last: logits.slice(at, at + vocab),
@@ -351,6 +376,8 @@ export class BatchedGeneration {
     past: Record<string, TensorLike>,
     /** The past is the session's own output (fed back without wrapping it again). */
     native: boolean,
+    /** One position per row whose logits are wanted (decoder.logitPositions); all positions when absent. */
+    select?: BigInt64Array,
   ): Promise<{ logits: Float32Array; present: Record<string, TensorLike> }> {
     const d = this.decoder;
     const feeds: Record<string, unknown> = {
@@ -358,6 +385,7 @@ export class BatchedGeneration {
       attention_mask: d.input('int64', mask, [shape[0], mask.length / shape[0]]),
       position_ids: d.input('int64', positions, shape),
     };
+    if (select && d.logitPositions) feeds[d.logitPositions] = d.input('int64', select, [shape[0], 1]);
     for (const layout of d.past) {
       const t = past[layout.name]!;
       feeds[layout.name] = native ? t : d.input(layout.type, t.data, [...t.dims]);

@@ -8,6 +8,10 @@ export interface LengthBatchOptions {
   /** Upper bound on rows × longest × vocab (the logits a pass returns). */
   maxBatchLogits: number;
   vocab: number;
+  /** A pass returns one row of logits per sequence (its last position), not one per position. */
+  lastLogitsOnly?: boolean;
+  /** Upper bound on rows × longest (the positions a pass computes), if any. */
+  maxBatchTokens?: number;
   callOverheadTokens?: number;
 }
 
@@ -27,7 +31,8 @@ export function lengthBatches<T>(items: T[], length: (t: T) => number, options: 
     const longest = length(sorted[i - 1]!);
     for (let j = i - 1; j >= 0 && i - j <= options.batchSize; j--) {
       const rows = i - j;
-      if (rows > 1 && rows * longest * options.vocab > options.maxBatchLogits) break;
+      if (rows > 1 && (options.lastLogitsOnly ? rows : rows * longest) * options.vocab > options.maxBatchLogits) break;
+      if (rows > 1 && options.maxBatchTokens !== undefined && rows * longest > options.maxBatchTokens) break;
       const total = cost[j]! + rows * longest + overhead;
       if (total < cost[i]!) {
         cost[i] = total;

@@ -3,85 +3,10 @@
 // onnxruntime reads every page of an initializer it prepacks that another kernel also uses (about 520 MiB of a
 // Qwen2.5-0.5B model, resident for the whole run); under its own name the lookup only touches the rows it reads.
 //
-// The edit is made on protobuf's wire format (https://protobuf.dev/programming-guides/encoding/) with the field
-// numbers of onnx.proto (ModelProto.graph 7; GraphProto.node 1, initializer 5; NodeProto.input 1, op_type 4, domain 7;
-// TensorProto.name 8, external_data 13; StringStringEntryProto.key 1): every other byte stays as onnxruntime wrote
-// it, where decoding and encoding again with a schema would drop the fields newer than that schema.
-
-interface Field {
-  /** Field number. */
-  no: number;
-  /** Wire type (0 varint, 1 fixed64, 2 length-delimited, 5 fixed32). */
-  wire: number;
-  /** The whole field, tag included. */
-  start: number;
-  end: number;
-  /** A length-delimited field's payload. */
-  valueStart: number;
-}
-
-function readVarint(buf: Uint8Array, at: number): [value: number, next: number] {
-  let value = 0;
-  let scale = 1;
-  for (let i = at; i < buf.length && i < at + 10; i++) {
-    const byte = buf[i]!;
-    value += (byte & 0x7f) * scale;
-    scale *= 128;
-    if (byte < 0x80) return [value, i + 1];
-  }
-  throw new Error(`malformed protobuf: a varint at byte ${at} does not end`);
-}
-
-function fields(buf: Uint8Array, start: number, end: number): Field[] {
-  const out: Field[] = [];
-  let at = start;
-  while (at < end) {
-    const [tag, afterTag] = readVarint(buf, at);
-    const no = Math.floor(tag / 8);
-    const wire = tag % 8;
-    let next: number;
-    let valueStart = afterTag;
-    if (wire === 0) next = readVarint(buf, afterTag)[1];
-    else if (wire === 1) next = afterTag + 8;
-    else if (wire === 5) next = afterTag + 4;
-    else if (wire === 2) {
-      const [length, afterLength] = readVarint(buf, afterTag);
-      valueStart = afterLength;
-      next = afterLength + length;
-    } else throw new Error(`malformed protobuf: wire type ${wire} at byte ${at}`);
-    if (next > end) throw new Error(`malformed protobuf: field ${no} at byte ${at} runs past its message`);
-    out.push({ no, wire, start: at, end: next, valueStart });
-    at = next;
-  }
-  return out;
-}
-
-const utf8 = new TextDecoder();
-const encoder = new TextEncoder();
-const text = (buf: Uint8Array, f: Field) => utf8.decode(buf.subarray(f.valueStart, f.end));
-
-function varint(value: number): number[] {
-  const out: number[] = [];
-  while (value >= 0x80) {
-    out.push((value % 128) | 0x80);
-    value = Math.floor(value / 128);
-  }
-  out.push(value);
-  return out;
-}
-
-/** A length-delimited field: tag, length, payload. */
-function lengthDelimited(no: number, parts: Uint8Array[]): Uint8Array[] {
-  const length = parts.reduce((sum, p) => sum + p.length, 0);
-  return [Uint8Array.from([...varint(no * 8 + 2), ...varint(length)]), ...parts];
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, p) => sum + p.length, 0));
-  let at = 0;
-  for (const p of parts) (out.set(p, at), (at += p.length));
-  return out;
-}
+// The edit is made on protobuf's wire format (protobufWire.ts) with the field numbers of onnx.proto (ModelProto.graph
+// 7; GraphProto.node 1, initializer 5; NodeProto.input 1, op_type 4, domain 7; TensorProto.name 8, external_data 13;
+// StringStringEntryProto.key 1).
+import { concat, encoder, fields, lengthDelimited, text, type Field } from './protobufWire.ts';
 
 /** The key of an external_data entry (StringStringEntryProto.key). */
 function entryKey(buf: Uint8Array, entry: Field): string {

@@ -7,12 +7,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { weightFiles } from './dtypeFiles.ts';
+import { selectLogitPositions } from './logitPositions.ts';
 import { aliasLookupTables } from './lookupAlias.ts';
 
 /** Folder under the model cache holding the entries. */
 export const OPTIMISED_GRAPHS_FOLDER = 'vitest-lokal-optimised';
 /** Bumped when the entry layout or what the key covers changes: older entries are then rebuilt. */
-const ENTRY_FORMAT = 3;
+const ENTRY_FORMAT = 4;
 /** Initialisers below this size stay inside the graph file (onnxruntime's session config key, bytes). */
 const EXTERNAL_MIN_BYTES = 1024;
 /** Blocks of the external data read to check an entry (evenly spread, first and last included). */
@@ -187,8 +188,10 @@ export function finishBuild(build: OptimisedGraphBuild, modelFile: string, key: 
   const onnxDir = path.join(build.tempDir, 'onnx');
   const graph = path.join(onnxDir, modelFile);
   if (!existsSync(graph)) throw new Error(`onnxruntime wrote no optimised graph at ${graph}`);
-  const { bytes, aliased } = aliasLookupTables(readFileSync(graph));
-  if (aliased.length > 0) writeFileSync(graph, bytes);
+  const written = readFileSync(graph);
+  const { bytes: aliasedBytes } = aliasLookupTables(written);
+  const { bytes } = selectLogitPositions(aliasedBytes);
+  if (bytes !== written) writeFileSync(graph, bytes);
   const dataFile = externalDataName(modelFile);
   const data = path.join(onnxDir, dataFile);
   const dataBytes = existsSync(data) ? statSync(data).size : undefined;

@@ -18,10 +18,11 @@ import {
   DEFAULT_MAX_NEW_TOKENS,
 } from './types.ts';
 
-import { BatchedGeneration, emptyGenerationStats, type GenerationJob, type GenerationStats } from './batchedGeneration.ts';
+import { BatchedGeneration, emptyGenerationStats, MAX_PASS_TOKENS, type GenerationJob, type GenerationStats } from './batchedGeneration.ts';
 import { DEFAULT_MODEL, DEFAULT_MODEL_DTYPE } from './defaults.ts';
 import { cacheRow, commonPrefixLength, gatherPast, type GatheredPast, type PromptState, type TensorLike } from './kvCache.ts';
 import { CALL_OVERHEAD_TOKENS, lengthBatches } from './lengthBatches.ts';
+import { adoptLogitPositions } from './logitPositions.ts';
 import { logSumExp, sliceRow, sumLogprobs } from './logitRows.ts';
 import { cutAtStop, envFlag, firstLine } from './providerText.ts';
 import { useModelFileCache } from './modelFileCache.ts';
@@ -65,6 +66,12 @@ export interface TransformersProviderOptions {
   maxBatchTokens?: number;
   /** Prefix key/value positions kept for reuse across generate calls (default 8192; 0 turns generation's prefix reuse off). */
   prefixCacheTokens?: number;
+  /**
+   * Positions (rows × tokens) of a generation prompt pass when the model computes logits at each row's last position
+   * only (a saved optimised graph: logitPositions.ts): at most this or what the prefill's logits cap allows at every
+   * position, whichever is larger (default 512).
+   */
+  maxPassTokens?: number;
   /** onnxruntime intra-op threads (default: onnxruntime's choice). */
   threads?: number;
   /**
@@ -126,6 +133,8 @@ interface LogitsSession {
   session: OrtSession;
   /** Cache inputs with their element type and [heads, dim]. */
   past: Array<{ name: string; type: 'float32' | 'float16'; heads: number; dim: number }>;
+  /** The input choosing which positions get logits (a saved optimised graph's; logitPositions.ts), if any. */
+  logitPositions?: string;
 }
 
 /** How a model was loaded: from its saved optimised graph, optimised now and saved, or from its files alone. */
@@ -241,7 +250,7 @@ export class TransformersProvider implements ModelProvider {
   readonly dtype: ModelDtype;
   private readonly revision: string;
   private readonly options: Required<
-    Pick<TransformersProviderOptions, 'batchSize' | 'maxBatchLogits' | 'sharePrefix' | 'generateBatchSize' | 'maxBatchTokens' | 'prefixCacheTokens'>
+    Pick<TransformersProviderOptions, 'batchSize' | 'maxBatchLogits' | 'sharePrefix' | 'generateBatchSize' | 'maxBatchTokens' | 'prefixCacheTokens' | 'maxPassTokens'>
   > &
     TransformersProviderOptions;
   private loading?: Promise<Loaded>;
@@ -277,9 +286,10 @@ export class TransformersProvider implements ModelProvider {
       generateBatchSize: 8,
       maxBatchTokens: 8192,
       prefixCacheTokens: 8192,
+      maxPassTokens: MAX_PASS_TOKENS,
       ...options,
     };
-    for (const key of ['batchSize', 'generateBatchSize', 'maxBatchTokens'] as const) {
+    for (const key of ['batchSize', 'generateBatchSize', 'maxBatchTokens', 'maxPassTokens'] as const) {
       if (!Number.isInteger(this.options[key]) || this.options[key] < 1)
         throw new ProviderError(PROVIDER, 'config', `${key} must be a positive integer, got ${this.options[key]}`);
     }
@@ -345,8 +355,11 @@ export class TransformersProvider implements ModelProvider {
       const eosRaw = model.generation_config?.eos_token_id ?? model.config.eos_token_id ?? tokenizer.eos_token_id;
       const eos = (Array.isArray(eosRaw) ? eosRaw : eosRaw == null ? [] : [eosRaw]).map(Number);
       const padId = Number(tokenizer.pad_token_id ?? eos[0] ?? 0);
+      // a saved graph's logit-positions input, hidden from transformers.js: every position unless a caller names some
+      const positions = new Map(Object.values(model.sessions ?? {}).map((s) => [s, adoptLogitPositions(s, (data, dims) => new Tensor('int64', data, dims).ort_tensor)]));
       const padPast = Object.values(model.sessions ?? {}).some((session) => session.inputNames.includes('position_ids'));
-      return { tokenizer, model, eos, padId, vocab: Number(model.config.vocab_size ?? 0), logitsSession: logitsSession(model), padPast };
+      const direct = logitsSession(model);
+      return { tokenizer, model, eos, padId, vocab: Number(model.config.vocab_size ?? 0), logitsSession: direct && { ...direct, logitPositions: positions.get(direct.session) }, padPast };
     } catch (error) {
       throw this.loadError(error);
     }
@@ -506,6 +519,7 @@ export class TransformersProvider implements ModelProvider {
         past,
         padId: loaded.padId,
         vocab: Math.max(1, loaded.vocab),
+        logitPositions: direct.logitPositions,
         input: (type, data, dims) => new Tensor(type, data, dims).ort_tensor,
         float32: (t: TensorLike) => (t.type === 'float32' ? (t.data as Float32Array) : (new Tensor(t.type as 'float16', t.data, [...t.dims]).to('float32').data as Float32Array)),
         text: (ids) => loaded.tokenizer.decode(ids, { skip_special_tokens: false }),
@@ -515,6 +529,7 @@ export class TransformersProvider implements ModelProvider {
         maxBatchTokens: this.options.maxBatchTokens,
         maxBatchLogits: Math.min(this.options.maxBatchLogits, PREFILL_LOGITS),
         prefixCacheTokens: prefixTokens,
+        maxPassTokens: this.options.maxPassTokens,
       },
       (run) => void this.exclusive(run),
       () => this.waitingScoring !== undefined,

@@ -90,6 +90,36 @@ describe.each(cases)('batched generation, $name', ({ name, spec }) => {
     }
   });
 
+  test('from the saved optimised graph, prompt passes compute logits at each row\'s last position only (in passes of a few tokens too); answers as one at a time', async () => {
+    const requests: GenerateRequest[] = [
+      { messages: chat(`${instruction}Ano ang kabisera ng Pilipinas?`), maxNewTokens: 5 },
+      { messages: chat(`${instruction}Which river flows through the capital city?`), maxNewTokens: 9 },
+      { prompt: `${instruction}Question: What is 2 + 2?\nAnswer:`, maxNewTokens: 7 },
+      { prompt: 'Numeri: 1, 2,', maxNewTokens: 2 },
+      { messages: chat(`${instruction}Sino si Rizal?`), maxNewTokens: 6 },
+    ];
+    const expected = await oneAtATime(dir, requests);
+    const options: TransformersProviderOptions = { env: {}, threads: 1, cacheDir: path.join(dir, 'optimised-cache'), saveOptimised: true, log: () => undefined };
+    // the first load runs the model's own graph (all positions) while it saves the edited one; later loads select
+    for (const [kind, maxPassTokens] of [['optimised', 512], ['saved', 512], ['saved', 12]] as const) {
+      // 12 positions a pass once the logits cap allows no more (it would allow a pass of 16M / vocab positions)
+      const p = new TransformersProvider(dir, { ...options, maxPassTokens, ...(maxPassTokens === 12 ? { maxBatchLogits: 1 } : {}) });
+      try {
+        const results = await concurrently(p, requests);
+        expect(p.loadReport?.kind).toBe(kind);
+        expect(texts(results), `${kind}, maxPassTokens ${maxPassTokens}`).toEqual(texts(expected));
+        const stats = p.generationStats;
+        const promptPasses = stats.forwardCalls - stats.decodeSteps;
+        expect(stats.lastLogitsPasses).toBe(kind === 'saved' ? promptPasses : 0);
+        expect(stats.sharedPrefixes).toBeGreaterThanOrEqual(1);
+        // 12 positions a pass: the shared prefix and each prompt run in chunks, one row a pass
+        if (maxPassTokens === 12) expect(promptPasses).toBeGreaterThan(Math.ceil(stats.promptTokensComputed / 12));
+      } finally {
+        await p.close();
+      }
+    }
+  });
+
   test('rows stopping at different steps (stop strings spanning two tokens, EOS, budgets) leave while the others go on', async () => {
     const question = chat(`${instruction}Ano ang dapat gawin kapag may lindol?`);
     const promptIds = ids(tokenizer.apply_chat_template(question, { add_generation_prompt: true, return_tensor: false, return_dict: false }));

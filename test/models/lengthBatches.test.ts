@@ -28,6 +28,16 @@ describe('lengthBatches', () => {
     expect(cut([100], { vocab: 10, maxBatchLogits: 1 })).toEqual([[0]]);
   });
 
+  test('last logits only: the logits budget bounds rows, maxBatchTokens rows × longest', () => {
+    // 3 rows × vocab 10 = 30 logits whatever their length (per position it would be 3 × 40 × 10 = 1,200)
+    expect(cut([40, 40, 40], { vocab: 10, maxBatchLogits: 30, lastLogitsOnly: true })).toEqual([[0, 1, 2]]);
+    expect(cut([40, 40, 40], { vocab: 10, maxBatchLogits: 29, lastLogitsOnly: true })).toEqual([[0, 1], [2]]);
+    // 2 × 40 = 80 positions fit 80, not 79; a single row may exceed it
+    expect(cut([40, 40], { maxBatchTokens: 80, lastLogitsOnly: true })).toEqual([[0, 1]]);
+    expect(cut([40, 40], { maxBatchTokens: 79, lastLogitsOnly: true })).toEqual([[0], [1]]);
+    expect(cut([500], { maxBatchTokens: 10, lastLogitsOnly: true })).toEqual([[0]]);
+  });
+
   test('equal lengths keep the caller order; nothing in, nothing out', () => {
     expect(cut([2, 2, 2, 2])).toEqual([[0, 1, 2, 3]]);
     expect(cut([])).toEqual([]);

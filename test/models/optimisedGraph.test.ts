@@ -12,6 +12,7 @@ import { readFloatInitializers } from '../support/onnxGraph.ts';
 import { writeTinyModel } from '../support/tinyModel.ts';
 import { TransformersProvider } from '../../src/models/transformers.ts';
 import type { GenerateRequest } from '../../src/models/types.ts';
+import { LOGIT_POSITIONS_INPUT } from '../../src/models/logitPositions.ts';
 import { cpuFeatures, entryProblem, optimisedGraphDir, optimisedGraphInputs, optimisedGraphKey } from '../../src/models/optimisedGraph.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'lokal-optimised-'));
@@ -71,6 +72,10 @@ describe('saved optimised graph', () => {
     // copies the data is the weights alone)
     expect(statSync(data).size).toBeGreaterThanOrEqual(bytes(weights.keys()) + 0.9 * bytes(new Set(matmulWeights)));
 
+    // the saved graph's output projection runs at the positions asked for only (logitPositions.ts), the model's own at all
+    const inputNames = (file: string) => (onnxProto.onnx.ModelProto.decode(readFileSync(file)).graph!.input ?? []).map((i) => i.name);
+    expect(inputNames(path.join(entry(), 'onnx', 'model.onnx'))).toEqual([...inputNames(path.join(model, 'onnx', 'model.onnx')), LOGIT_POSITIONS_INPUT]);
+
     const second = await loadAndAnswer();
     expect(second.report).toMatchObject({ kind: 'saved', dir: entry() });
     expect(second.lines).toHaveLength(1);
@@ -105,6 +110,8 @@ describe('saved optimised graph', () => {
     const [embed, alias] = [external('model.embed_tokens.weight'), external('model.embed_tokens.weight.lookup')];
     expect(Object.keys(embed).some((k) => k.startsWith('prepacked'))).toBe(true);
     expect(alias).toEqual({ location: embed.location, offset: embed.offset, length: embed.length });
+    // the projection runs at the positions asked for only (logitPositions.ts)
+    expect((graph.input ?? []).map((i) => i.name)).toContain(LOGIT_POSITIONS_INPUT);
   });
 
   test('corrupted external data, a garbled graph or manifest, and a graph onnxruntime rejects are rebuilt, never used', async () => {
