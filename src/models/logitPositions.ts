@@ -3,7 +3,8 @@
 // prefix none: about a quarter of a prompt pass's arithmetic on Qwen2.5-0.5B. onnxruntime runs the whole graph whatever
 // is fetched, so the saved optimised graph gets an input naming the rows that reach the projection, and its logits
 // come out as [batch, selected, vocabulary]. A caller that does not feed it gets every position (adoptLogitPositions),
-// the same logits as the graph it came from.
+// the same logits as the graph it came from. Quantised heads are left as they are: a q8 model's dynamic quantisation
+// scales by the whole input (DynamicQuantizeLinear), so fewer rows would change the logits.
 //
 // The edit is made on protobuf's wire format (protobufWire.ts) with the field numbers of onnx.proto: ModelProto.graph
 // 7, opset_import 8 (OperatorSetIdProto.domain 1, version 2); GraphProto.node 1, initializer 5, input 11, output 12,

@@ -122,7 +122,10 @@ export function entryProblem(dir: string, modelFile: string, key: string): strin
   if (!existsSync(manifestFile)) return existsSync(dir) ? 'no manifest (an unfinished entry)' : 'absent';
   let manifest: OptimisedGraphManifest;
   try {
-    const parsed = Manifest.safeParse(JSON.parse(readFileSync(manifestFile, 'utf8')));
+    const raw: unknown = JSON.parse(readFileSync(manifestFile, 'utf8'));
+    const format = (raw as { format?: unknown } | null)?.format;
+    if (typeof format === 'number' && format !== ENTRY_FORMAT) return `made by another version of vitest-lokal (entry format ${format}; this version reads ${ENTRY_FORMAT})`;
+    const parsed = Manifest.safeParse(raw);
     if (!parsed.success) return `manifest.json does not match the entry format (${parsed.error.issues[0]?.path.join('.') || 'root'}: ${parsed.error.issues[0]?.message})`;
     manifest = parsed.data;
   } catch (error) {

@@ -130,6 +130,10 @@ describe('saved optimised graph', () => {
       }, /the graph file changed/],
       ['manifest garbled', () => writeFileSync(path.join(entry(), 'manifest.json'), '{"format": 1, "key": '), /manifest.json is unreadable/],
       ['manifest removed', () => rmSync(path.join(entry(), 'manifest.json')), /no manifest/],
+      ['an entry of an older format', () => {
+        const file = path.join(entry(), 'manifest.json');
+        writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), format: 3 }));
+      }, /made by another version of vitest-lokal \(entry format 3; this version reads 4\)/],
       // the manifest agrees with the bytes, but onnxruntime cannot parse them: the load fails and the entry is rebuilt
       ['graph replaced with garbage, manifest updated to match', () => {
         const graph = path.join(entry(), 'onnx', 'model.onnx');
