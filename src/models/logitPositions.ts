@@ -44,7 +44,7 @@ function intAttribute(buf: Uint8Array, node: GraphNode, name: string): number {
   return 0;
 }
 
-/** A node of the graph with a single-input-name replaced, an output renamed, or both (other fields as they were). */
+/** A node of the graph with inputs and outputs renamed by position (every other field as it was). */
 function renamed(buf: Uint8Array, node: GraphNode, inputs: Map<number, string>, outputs: Map<number, string> = new Map()): Uint8Array[] {
   let i = 0;
   let o = 0;
