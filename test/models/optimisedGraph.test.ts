@@ -83,6 +83,34 @@ describe('saved optimised graph', () => {
     expect(second.answers).toEqual(expected);
   });
 
+  test('transformers.js\'s own generate and continuation scoring on the saved graph (every position fed) answer and score as the plain load', async () => {
+    const continuations = [
+      { prompt: 'D: Chi ha dipinto la Gioconda?\nR:', continuation: ' Leonardo' },
+      { prompt: 'D: Chi ha dipinto la Gioconda?\nR:', continuation: ' Raffaello Sanzio' },
+      { messages: [{ role: 'user' as const, content: 'Ano ang kabisera ng Pilipinas?' }], continuation: 'Maynila' },
+    ];
+    const run = async (saveOptimised: boolean) => {
+      // one request at a time through transformers.js's generate; scoring through its forward (prompts with their caches)
+      const provider = new TransformersProvider(model, { env: {}, threads: 1, cacheDir: cache, log: () => undefined, saveOptimised, generateBatchSize: 1, sharePrefix: false });
+      try {
+        const answers = (await provider.generate(requests)).map((r) => r.text);
+        const logprobs = (await provider.scoreContinuations(continuations)).map((r) => r.logprob);
+        return { answers, logprobs, kind: provider.loadReport!.kind };
+      } finally {
+        await provider.close();
+      }
+    };
+    const plain = await run(false);
+    // the entry is built on the first saving load if no earlier test left one
+    const saved = await run(true).then((first) => (first.kind === 'saved' ? first : run(true)));
+    expect(saved.kind).toBe('saved');
+    expect(saved.answers).toEqual(expected);
+    expect(plain.answers).toEqual(expected);
+    // the same graph optimised in memory and saved: the same float32 logits, so the same float64 sums
+    expect(saved.logprobs).toEqual(plain.logprobs);
+    expect(new Set(saved.logprobs).size).toBe(3);
+  });
+
   test('tied embeddings: the lookup reads an alias of the embedding, the output projection its prepacked layout; same answers', async () => {
     const tied = path.join(root, 'tied');
     writeTinyModel(tied, { layers: 2, hidden: 64, heads: 4, kvHeads: 2, qkvBias: true, vocab: 400, seed: 12, tieEmbeddings: true });
