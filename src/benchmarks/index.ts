@@ -16,12 +16,20 @@ const GLOBAL = Symbol.for('vitest-lokal.benchmarks');
 const shared = globalThis as { [GLOBAL]?: BenchmarkDefinition[] };
 
 /** Registered benchmarks; the first one owns gate clauses without a benchmark prefix. */
-export const BENCHMARKS: BenchmarkDefinition[] = (shared[GLOBAL] ??= [...BUILT_IN]);
+export const BENCHMARKS: BenchmarkDefinition[] = (shared[GLOBAL] ??= []);
 
-/** Adds a benchmark; a name already registered keeps its first definition (a module evaluated again defines it again). */
+/**
+ * Adds a benchmark, or replaces the one of the same name in its place: a module evaluated again (the next test file,
+ * or a restarted Vitest in the same process) defines it again, and an earlier copy's lazy imports may belong to a
+ * closed Vite module runner.
+ */
 export function registerBenchmark(definition: BenchmarkDefinition): void {
-  if (!BENCHMARKS.some((b) => b.name === definition.name)) BENCHMARKS.push(definition);
+  const at = BENCHMARKS.findIndex((b) => b.name === definition.name);
+  if (at === -1) BENCHMARKS.push(definition);
+  else BENCHMARKS[at] = definition;
 }
+
+for (const definition of BUILT_IN) registerBenchmark(definition);
 
 export function findBenchmark(name: string): BenchmarkDefinition | undefined {
   return BENCHMARKS.find((b) => b.name === name);
