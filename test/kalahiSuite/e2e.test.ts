@@ -157,9 +157,10 @@ describe.skipIf(!haveData)(haveData ? 'Kalahi evals in child vitest processes' :
           // scored span: the reference's tokens plus the template's end-of-turn suffix ('<|im_end|>', '\n')
           expect(reference.tokens).toBe(f.length - p.length);
           expect(f.length - p.length).toBe(ids(tokenizer.encode(text)).length + 2);
-          closeTo(reference.logprob, ref.continuationLogprob(f, p.length), `${record.promptVariationId} ${reference.kind} #${reference.index}`);
+          const logprob = ref.continuationLogprob(f, p.length);
+          closeTo(reference.logprob, logprob, `${record.promptVariationId} ${reference.kind} #${reference.index}`);
           expect(reference.bytes).toBe(Buffer.byteLength(text, 'utf8'));
-          expectedScores.push(Math.exp(ref.continuationLogprob(f, p.length) / Buffer.byteLength(text, 'utf8')));
+          expectedScores.push(Math.exp(logprob / Buffer.byteLength(text, 'utf8')));
           checked++;
         }
         // MC figures from the reference network's scores, by Python (the reference's arithmetic)

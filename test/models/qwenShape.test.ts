@@ -39,7 +39,9 @@ beforeAll(async () => {
   info = writeTinyModel(dir, SMALL, { ...QWEN2_5_0_5B_INSTRUCT, tokenizerDir: qwenTokenizerDir() });
   tokenizer = await AutoTokenizer.from_pretrained(dir);
   ref = loadTinyReferenceModel(dir);
-  provider = new TransformersProvider(dir, { env: {}, threads: 1 });
+  // One request at a time (the comparison every batched test makes), and the tokenizer tests' provider: one load of
+  // the 151,936-token tokenizer for all of them.
+  provider = new TransformersProvider(dir, { env: {}, generateBatchSize: 1, sharePrefix: false, threads: 1 });
 }, 120_000);
 afterAll(async () => {
   await provider?.close();
@@ -52,14 +54,9 @@ const chatIds = (messages: ChatMessage[], addGenerationPrompt = true) =>
 const texts = (results: GenerateResult[]) => results.map((r) => r.text);
 
 async function oneAtATime(requests: GenerateRequest[]): Promise<GenerateResult[]> {
-  const p = new TransformersProvider(dir, { env: {}, generateBatchSize: 1, sharePrefix: false, threads: 1 });
-  try {
-    const out: GenerateResult[] = [];
-    for (const r of requests) out.push(...(await p.generate([r])));
-    return out;
-  } finally {
-    await p.close();
-  }
+  const out: GenerateResult[] = [];
+  for (const r of requests) out.push(...(await provider.generate([r])));
+  return out;
 }
 
 /** One sample question, answer and output type per language, from the official prompt table's demonstrations. */
