@@ -1,5 +1,5 @@
 // Shared by the e2e tests: a small generated MultiLoKo dataset, replay predictions for it, and child Vitest runs.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -117,6 +117,8 @@ export interface ChildRun {
   code: number | null;
   stdout: string;
   stderr: string;
+  /** The process that ran it: the worker's Vitest host, or its own. */
+  ran?: { hosted: boolean; pid: number | undefined };
 }
 
 /** This process's environment without what Vitest set for its worker and without LOKAL_* settings. */
@@ -128,20 +130,127 @@ export function childEnvironment(): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Runs the repo's Vitest CLI (what `npx vitest` runs) in a child process with extra environment variables. */
+/** The environment of a child run: this process's (childEnvironment), non-interactive, with the run's own variables. */
+function runEnvironment(env: Record<string, string>): NodeJS.ProcessEnv {
+  // CI=1 makes progress non-interactive; it would also switch redaction on (LOKAL_REDACT=auto), which tests ask for themselves.
+  return { ...childEnvironment(), CI: '1', NO_COLOR: '1', LOKAL_REDACT: 'off', ...env };
+}
+
+/**
+ * Runs the repo's Vitest CLI (what `npx vitest` runs) with extra environment variables. A `vitest run` goes to this
+ * process's Vitest host (vitestHost.mjs: the CLI's steps in a long-lived process, a third less CPU a run); other
+ * command lines (--ui, watch mode), a run while the host is busy, and runs with other terminal settings than the
+ * host started with (CI, NO_COLOR: read once when Vitest loads) start their own process.
+ */
 export function runVitest(args: readonly string[], env: Record<string, string>, cwd = REPO_ROOT): Promise<ChildRun> {
+  const full = runEnvironment(env);
+  const hosted = args[0] === 'run' && !args.some((a) => a === '--ui' || a.startsWith('--watch')) && full.CI === '1' && full.NO_COLOR === '1' && full.FORCE_COLOR === undefined;
+  if (hosted && !vitestHost.busy) return vitestHost.run(args, full, cwd);
+  return runVitestProcess(args, full, cwd);
+}
+
+/** runVitest in a process of its own, never the host (what the host's runs are compared with). */
+export function runVitestAlone(args: readonly string[], env: Record<string, string>, cwd = REPO_ROOT): Promise<ChildRun> {
+  return runVitestProcess(args, runEnvironment(env), cwd);
+}
+
+/** `node vitest.mjs <args>` in a process of its own. */
+function runVitestProcess(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string): Promise<ChildRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [VITEST_BIN, ...args], {
-      cwd,
-      // CI=1 makes progress non-interactive; it would also switch redaction on (LOKAL_REDACT=auto), which tests ask for themselves.
-      env: { ...childEnvironment(), CI: '1', NO_COLOR: '1', LOKAL_REDACT: 'off', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(process.execPath, [VITEST_BIN, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => resolve({ code, stdout, stderr, ran: { hosted: false, pid: child.pid } }));
   });
 }
+
+const HOST_FILE = path.join(REPO_ROOT, 'test', 'support', 'vitestHost.mjs');
+/** Must equal RUN_END in vitestHost.mjs. */
+const RUN_END = '\u0000vitest-host-run-end:';
+/** Runs before a host is replaced by a fresh one (each Vitest instance leaves some memory behind). */
+const RUNS_PER_HOST = 25;
+
+interface PendingRun {
+  id: number;
+  host: ChildProcess;
+  stdout: string;
+  stderr: string;
+  code?: number;
+  resolve: (run: ChildRun) => void;
+}
+
+/** One Vitest host per test worker, started on first use; a host that exits mid-run ends that run as a CLI process would. */
+class VitestHost {
+  #child: ChildProcess | undefined;
+  #runs = 0;
+  #pending: PendingRun | undefined;
+  #nextId = 1;
+
+  get busy(): boolean {
+    return this.#pending !== undefined;
+  }
+
+  run(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string): Promise<ChildRun> {
+    const child = this.#start(env);
+    this.#runs++;
+    return new Promise((resolve) => {
+      const pending: PendingRun = { id: this.#nextId++, host: child, stdout: '', stderr: '', resolve };
+      this.#pending = pending;
+      child.send({ id: pending.id, args, env, cwd });
+    });
+  }
+
+  #start(env: NodeJS.ProcessEnv): ChildProcess {
+    if (this.#child && this.#runs >= RUNS_PER_HOST) {
+      this.#child.kill('SIGKILL');
+      this.#child = undefined;
+    }
+    if (this.#child) return this.#child;
+    this.#runs = 0;
+    const child = spawn(process.execPath, [HOST_FILE], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    // Neither the host nor its pipes keep this worker alive; the host exits when this process does (its IPC closes).
+    child.unref();
+    child.channel?.unref();
+    for (const stream of [child.stdout, child.stderr] as Array<NodeJS.ReadableStream & { unref?: () => void }>) stream.unref?.();
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => this.#output(child, 'stdout', d));
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => this.#output(child, 'stderr', d));
+    child.on('message', (message: { id?: number; code?: number }) => {
+      if (this.#pending?.host === child && message.id === this.#pending.id) {
+        this.#pending.code = message.code;
+        this.#settle();
+      }
+    });
+    // After its output is read to the end: a host that ends mid-run ends that run as `node vitest.mjs` would have.
+    child.on('close', (code) => {
+      if (this.#child === child) this.#child = undefined;
+      const pending = this.#pending;
+      if (pending?.host !== child) return;
+      this.#pending = undefined;
+      pending.resolve({ code, stdout: pending.stdout, stderr: pending.stderr, ran: { hosted: true, pid: child.pid } });
+    });
+    this.#child = child;
+    return child;
+  }
+
+  #output(host: ChildProcess, stream: 'stdout' | 'stderr', data: string): void {
+    if (this.#pending?.host !== host) return;
+    this.#pending[stream] += data;
+    this.#settle();
+  }
+
+  /** Resolves the pending run once its exit code and both end markers are in. */
+  #settle(): void {
+    const pending = this.#pending;
+    if (!pending || pending.code === undefined) return;
+    const marker = `\n${RUN_END}${pending.id}\n`;
+    const ends = [pending.stdout.indexOf(marker), pending.stderr.indexOf(marker)];
+    if (ends.some((at) => at === -1)) return;
+    this.#pending = undefined;
+    pending.resolve({ code: pending.code, stdout: pending.stdout.slice(0, ends[0]), stderr: pending.stderr.slice(0, ends[1]), ran: { hosted: true, pid: pending.host.pid } });
+  }
+}
+
+const vitestHost = new VitestHost();
