@@ -180,6 +180,7 @@ interface PendingRun {
   stderr: string;
   code?: number;
   resolve: (run: ChildRun) => void;
+  reject: (error: Error) => void;
 }
 
 /** One Vitest host per test worker, started on first use; a host that exits mid-run ends that run as a CLI process would. */
@@ -194,23 +195,24 @@ class VitestHost {
   }
 
   run(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string): Promise<ChildRun> {
-    const child = this.#start(env);
+    const child = this.#start();
     this.#runs++;
-    return new Promise((resolve) => {
-      const pending: PendingRun = { id: this.#nextId++, host: child, stdout: '', stderr: '', resolve };
+    return new Promise((resolve, reject) => {
+      const pending: PendingRun = { id: this.#nextId++, host: child, stdout: '', stderr: '', resolve, reject };
       this.#pending = pending;
       child.send({ id: pending.id, args, env, cwd });
     });
   }
 
-  #start(env: NodeJS.ProcessEnv): ChildProcess {
+  #start(): ChildProcess {
     if (this.#child && this.#runs >= RUNS_PER_HOST) {
       this.#child.kill('SIGKILL');
       this.#child = undefined;
     }
     if (this.#child) return this.#child;
     this.#runs = 0;
-    const child = spawn(process.execPath, [HOST_FILE], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    // Started with the settings every hosted run shares; each run brings its whole environment.
+    const child = spawn(process.execPath, [HOST_FILE], { cwd: REPO_ROOT, env: runEnvironment({}), stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
     // Neither the host nor its pipes keep this worker alive; the host exits when this process does (its IPC closes).
     child.unref();
     child.channel?.unref();
@@ -222,6 +224,12 @@ class VitestHost {
         this.#pending.code = message.code;
         this.#settle();
       }
+    });
+    child.on('error', (error) => {
+      const pending = this.#pending;
+      if (pending?.host !== child) return;
+      this.#pending = undefined;
+      pending.reject(error);
     });
     // After its output is read to the end: a host that ends mid-run ends that run as `node vitest.mjs` would have.
     child.on('close', (code) => {
