@@ -5,11 +5,9 @@
 // Plain JavaScript run by node: a loader such as tsx would change how Vitest loads the config and its modules.
 import { parseCLI, startVitest } from 'vitest/node';
 
-/** Written to stdout and stderr (on a line of its own) after each run, with the run's id. */
-export const RUN_END = '\u0000vitest-host-run-end:';
-
 process.on('message', async (message) => {
-  const { id, args, env, cwd } = message;
+  // `end`: written to stdout and stderr (on a line of its own, with the run's id) once the run is over.
+  const { id, args, env, cwd, end } = message;
   for (const name of Object.keys(process.env)) if (!(name in env)) delete process.env[name];
   Object.assign(process.env, env);
   process.chdir(cwd);
@@ -27,8 +25,8 @@ process.on('message', async (message) => {
   const code = Number(process.exitCode ?? 0);
   process.exitCode = undefined;
   // stdout and stderr are pipes, written synchronously on Linux: the markers follow everything the run wrote.
-  process.stdout.write(`\n${RUN_END}${id}\n`);
-  process.stderr.write(`\n${RUN_END}${id}\n`);
+  process.stdout.write(`\n${end}${id}\n`);
+  process.stderr.write(`\n${end}${id}\n`);
   process.send({ id, code });
 });
 // Ends with the test worker that started it.

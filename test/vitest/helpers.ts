@@ -168,7 +168,7 @@ function runVitestProcess(args: readonly string[], env: NodeJS.ProcessEnv, cwd: 
 }
 
 const HOST_FILE = path.join(REPO_ROOT, 'test', 'support', 'vitestHost.mjs');
-/** Must equal RUN_END in vitestHost.mjs. */
+/** Ends each run's output on the host's stdout and stderr (with the run's id); sent with each run. */
 const RUN_END = '\u0000vitest-host-run-end:';
 /** Runs before a host is replaced by a fresh one (its resident memory grew from 164 to about 250 MiB over 25 replay runs). */
 const RUNS_PER_HOST = 25;
@@ -200,7 +200,7 @@ class VitestHost {
     return new Promise((resolve, reject) => {
       const pending: PendingRun = { id: this.#nextId++, host: child, stdout: '', stderr: '', resolve, reject };
       this.#pending = pending;
-      child.send({ id: pending.id, args, env, cwd });
+      child.send({ id: pending.id, args, env, cwd, end: RUN_END });
     });
   }
 
