@@ -6,7 +6,7 @@
 // this checkout's node_modules. One build serves both: it is 12 CPU-s.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -89,6 +89,31 @@ export interface PackedPackage {
   packMs?: number;
 }
 
+const PACKED_COPY = /^lokal-packed-[0-9a-f]{16}$/u;
+
+/**
+ * Removes the packed copies in `parent` other than `keep` that no run has used for `maxAgeMs` (each use touches its
+ * report.json; an unfinished copy counts from its folder's time) and that no packer holds: each change of the
+ * checkout packs a new 10 MB copy, and the older ones would stay in tmp until a reboot. Returns the names removed.
+ */
+export function removeStalePackedCopies(parent: string, keep: string, maxAgeMs = 24 * 3_600_000, now = Date.now()): string[] {
+  const removed: string[] = [];
+  for (const entry of readdirSync(parent)) {
+    const folder = path.join(parent, entry);
+    if (!PACKED_COPY.test(entry) || entry === keep || existsSync(`${folder}.lock`)) continue;
+    const report = path.join(folder, '.npm-pack', 'report.json');
+    try {
+      const used = statSync(existsSync(report) ? report : folder).mtimeMs;
+      if (now - used <= maxAgeMs) continue;
+    } catch {
+      continue; // removed meanwhile by another run
+    }
+    rmSync(folder, { recursive: true, force: true });
+    removed.push(entry);
+  }
+  return removed;
+}
+
 /**
  * This checkout packed by npm, packed when no pack of these files exists yet. Concurrent callers (other test files)
  * wait for the one that packs: a lock folder holds the packer's pid.
@@ -131,7 +156,10 @@ export async function packedPackage(timeoutMs = 600_000): Promise<PackedPackage>
     } finally {
       rmSync(lock, { recursive: true, force: true });
     }
+    removeStalePackedCopies(tmpdir(), path.basename(folder));
   }
+  const now = new Date();
+  utimesSync(reportFile, now, now); // in use: not stale for another run's removeStalePackedCopies
   const [report] = JSON.parse(readFileSync(reportFile, 'utf8')) as Array<{ filename: string; files: Array<{ path: string }> }>;
   return { folder, tarball: path.join(tarballs, report!.filename), files: report!.files, packMs };
 }
