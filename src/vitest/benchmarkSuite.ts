@@ -211,10 +211,12 @@ export async function benchmarkSuite<Settings>(definition: BenchmarkDefinition<S
       const needs = plan.modelRequirements?.(job.spec) ?? [];
       if (needs.length > 0) {
         const capabilities = await job.pool.capabilities(job.spec, job.modelOptions);
-        const missing = needs.find((need) => !capabilities[need.capability].supported);
-        if (missing) {
+        // Every missing capability in the one line: a user fixing one setting at a time would meet the next only on rerun.
+        const missing = needs.filter((need) => !capabilities[need.capability].supported);
+        if (missing.length > 0) {
           await plan.close?.();
-          throw terminalSafeError(new ModelUnsuitedError(job.spec, configuredModel !== undefined ? modelSetting : 'LOKAL_MODEL', missing.problem(capabilities[missing.capability].how)));
+          const problems = missing.map((need) => need.problem(capabilities[need.capability].how));
+          throw terminalSafeError(new ModelUnsuitedError(job.spec, configuredModel !== undefined ? modelSetting : 'LOKAL_MODEL', problems.join('; and ')));
         }
       }
       // Several models: each is checked now but held only while its describe runs (the first stays for it).

@@ -1,6 +1,7 @@
 // Issue 19 §2 end to end: Kalahi against a chat server that returns no log-probabilities (shaped like Ollama), in child
 // `vitest run --project evals evals/kalahi.eval.ts` processes on the real Kalahi CSVs. Multiple choice runs as SEA-HELM's
-// lettered question with LOKAL_KALAHI_MC=letter, and without it fails once, at collection, before any item asks.
+// lettered question with LOKAL_KALAHI_MC=letter; without it the file fails once, at collection, before any item asks,
+// with one line naming every missing capability.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,6 +17,9 @@ const dir = mkdtempSync(path.join(tmpdir(), 'lokal-kalahi-servers-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const config = ['--config', path.join(REPO_ROOT, 'vitest.config.ts'), '--project', 'evals', 'evals/kalahi.eval.ts'];
+// What each missing capability's line says: the what, the server's answer to the probe, and the settings that work.
+const MC_PROBLEM = `Kalahi multiple choice by log-probabilities (LOKAL_KALAHI_MC=logprobs, the default) needs a model that scores a given reply to the prompt, and this one cannot (/chat/completions with prompt_logprobs: returned no prompt_logprobs): set LOKAL_KALAHI_MC=letter (SEA-HELM's lettered question, answered in text) or LOKAL_KALAHI_TASKS=generation`;
+const BUDGET_PROBLEM = `Kalahi generation under LOKAL_KALAHI_BUDGET=max_length (256 tokens counting the prompt) cuts the reply by token, which needs its per-token log-probabilities and the prompt's token count, and this model returns none (/chat/completions with logprobs: returned no logprobs.content): set LOKAL_KALAHI_BUDGET=new_tokens`;
 const show = (run: ChildRun) => `exit ${run.code}\n${run.stdout.slice(-4000)}\n${run.stderr.slice(-3000)}`;
 /** The user turns the server was asked, as it rendered them (`<user>…</user><assistant>`). */
 const asked: string[] = [];
@@ -74,14 +78,15 @@ describe.skipIf(!haveData)('Kalahi on a chat server without log-probabilities', 
     expect(full.mc.mc2).toBeNull();
   }, 120_000);
 
-  test('without it, multiple choice fails once at collection, naming what is missing and the settings that work', async () => {
+  test('with the default tasks, multiple choice and generation fail once at collection, one line naming both', async () => {
     const output = path.join(dir, 'logprobs');
     asked.length = 0;
     const before = server.stats.requests;
-    const run = await runVitest(['run', ...config], env(output, { LOKAL_KALAHI_TASKS: 'mc' }));
+    const run = await runVitest(['run', ...config], env(output, {}));
     const text = run.stdout + run.stderr;
     expect(run.code, show(run)).toBe(1);
-    const line = `LOKAL_MODEL=openai:toy: Kalahi multiple choice by log-probabilities (LOKAL_KALAHI_MC=logprobs, the default) needs a model that scores a given reply to the prompt, and this one cannot (/chat/completions with prompt_logprobs: returned no prompt_logprobs): set LOKAL_KALAHI_MC=letter (SEA-HELM's lettered question, answered in text) or LOKAL_KALAHI_TASKS=generation`;
+    // Both missing capabilities at once: the user does not meet the second only after fixing the first.
+    const line = `LOKAL_MODEL=openai:toy: ${MC_PROBLEM}; and ${BUDGET_PROBLEM}`;
     expect(text, show(run)).toContain(line);
     expect(text.split('needs a model that scores a given reply').length - 1).toBe(1);
     // Only the probe reached the server (chat, prompt_logprobs, echo): no item asked anything.
@@ -95,7 +100,8 @@ describe.skipIf(!haveData)('Kalahi on a chat server without log-probabilities', 
     const run = await runVitest(['run', ...config], env(output, { LOKAL_KALAHI_TASKS: 'generation' }));
     const text = run.stdout + run.stderr;
     expect(run.code, show(run)).toBe(1);
-    expect(text).toContain('LOKAL_MODEL=openai:toy: Kalahi generation under LOKAL_KALAHI_BUDGET=max_length (256 tokens counting the prompt) cuts the reply by token, which needs its per-token log-probabilities and the prompt\'s token count, and this model returns none (/chat/completions with logprobs: returned no logprobs.content): set LOKAL_KALAHI_BUDGET=new_tokens');
+    expect(text).toContain(`LOKAL_MODEL=openai:toy: ${BUDGET_PROBLEM}`);
+    expect(text).not.toContain('; and ');
     const ok = await runVitest(['run', ...config], env(path.join(dir, 'new-tokens'), { LOKAL_KALAHI_TASKS: 'generation', LOKAL_KALAHI_BUDGET: 'new_tokens' }));
     expect(ok.code, show(ok)).toBe(0);
   }, 180_000);
