@@ -132,10 +132,10 @@ export default class LokalReporter implements Reporter {
       process.exitCode = 1;
       return;
     }
-    const run = collectGroups(testModules, BENCHMARKS);
+    const signal = this.#interrupt.signal;
+    const run = collectGroups(testModules, BENCHMARKS, signal);
     for (const warning of run.warnings) this.#log(`lokal: ${warning}`);
     // An eval file that never finished and left no group behind (its worker died while collecting) fails the run too.
-    const signal = this.#interrupt.signal;
     const why = signal ? `the run was interrupted (${signal}) before these groups finished` : incompleteReason(errors, reason);
     // A -t filter that keeps part of a benchmark, or an interrupt that skipped the tests not yet started, leaves a
     // partial run: its groups that lost items are missing like those whose worker died.

@@ -22,6 +22,12 @@ const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 /** OpenAI accepts at most 4 stop sequences; the rest are cut after the answer arrives. */
 const MAX_SERVER_STOPS = 4;
 
+/** One request's time in HTTP calls, and its item's abort signal. */
+interface CallTimer {
+  ms: number;
+  signal?: AbortSignal;
+}
+
 export interface OpenAIProviderOptions {
   /** Default: OPENAI_BASE_URL, else https://api.openai.com/v1. */
   baseUrl?: string;
@@ -185,9 +191,11 @@ export class OpenAIProvider implements ModelProvider {
    * One HTTP call inside the concurrency limit; `timer.ms` accumulates the time spent in calls. A reply that does not
    * fit `schema` is retried like a server error and, if it stays so, fails the item (so it is never cached).
    */
-  private post<T>(endpoint: string, body: Record<string, unknown>, timer: { ms: number }, schema: z.ZodType<T>, where: string): Promise<T> {
+  private post<T>(endpoint: string, body: Record<string, unknown>, timer: CallTimer, schema: z.ZodType<T>, where: string): Promise<T> {
     const headers: Record<string, string> = this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {};
     return this.limiter(async () => {
+      // Its item was cancelled while it waited for a free slot (Ctrl-C): the server is not asked.
+      timer.signal?.throwIfAborted();
       const started = performance.now();
       try {
         const { json } = await postJson(`${this.baseUrl}${endpoint}`, { ...this.options.extraBody, ...body }, {
@@ -231,7 +239,7 @@ export class OpenAIProvider implements ModelProvider {
   async generate(requests: GenerateRequest[]): Promise<GenerateResult[]> {
     return Promise.all(
       requests.map(async (req, i) => {
-        const timer = { ms: 0 };
+        const timer: CallTimer = { ms: 0, signal: req.signal };
         const answer = await this.generateOne(req, `request ${i}${req.itemKey ? ` (${req.itemKey})` : ''}`, timer);
         return { ...answer, latencyMs: timer.ms, cached: false };
       }),
@@ -239,7 +247,7 @@ export class OpenAIProvider implements ModelProvider {
   }
 
   /** The answer, what was sent (the prompt, or the messages the server renders), and the server's token counts. */
-  private async generateOne(req: GenerateRequest, where: string, timer: { ms: number }): Promise<ModelUsage & { text: string }> {
+  private async generateOne(req: GenerateRequest, where: string, timer: CallTimer): Promise<ModelUsage & { text: string }> {
     if ((req.prompt === undefined) === (req.messages === undefined))
       throw new ProviderError(PROVIDER, 'config', `${where}: exactly one of prompt and messages must be given`);
     const stops = (req.stop ?? []).filter((s) => s !== '');
@@ -285,7 +293,7 @@ export class OpenAIProvider implements ModelProvider {
     return Promise.all(
       requests.map(async (req, i) => {
         const where = `request ${i}${req.itemKey ? ` (${req.itemKey})` : ''}`;
-        const timer = { ms: 0 };
+        const timer: CallTimer = { ms: 0, signal: req.signal };
         if ((req.prompt === undefined) === (req.messages === undefined))
           throw new ProviderError(PROVIDER, 'config', `${where}: exactly one of prompt and messages must be given`);
         const scored =
@@ -305,7 +313,7 @@ export class OpenAIProvider implements ModelProvider {
   }
 
   /** Completions with echo + logprobs: the logprobs of the prompt's own tokens after the prompt text. */
-  private async scorePrompt(prompt: string, continuation: string, where: string, timer: { ms: number }): Promise<{ logprob: number; tokenCount: number; promptTokens: number | null }> {
+  private async scorePrompt(prompt: string, continuation: string, where: string, timer: CallTimer): Promise<{ logprob: number; tokenCount: number; promptTokens: number | null }> {
     if (continuation === '') return { logprob: 0, tokenCount: 0, promptTokens: null };
     const what = '/completions with echo and logprobs';
     let res: z.infer<typeof CompletionResponse>;
@@ -341,7 +349,7 @@ export class OpenAIProvider implements ModelProvider {
   }
 
   /** vLLM chat completions with prompt_logprobs: token ids and logprobs of the rendered conversation. */
-  private async promptTokens(messages: ChatMessage[], addGenerationPrompt: boolean, where: string, timer: { ms: number }): Promise<Array<{ id: string; logprob: number } | null>> {
+  private async promptTokens(messages: ChatMessage[], addGenerationPrompt: boolean, where: string, timer: CallTimer): Promise<Array<{ id: string; logprob: number } | null>> {
     const what = "vLLM's prompt_logprobs on /chat/completions";
     let res: z.infer<typeof ChatResponse>;
     try {
@@ -376,7 +384,7 @@ export class OpenAIProvider implements ModelProvider {
     continuation: string,
     where: string,
     prefixes: Map<string, Promise<number[]>>,
-    timer: { ms: number },
+    timer: CallTimer,
   ): Promise<{ logprob: number; tokenCount: number; promptTokens: number }> {
     const key = JSON.stringify(messages);
     let prefixPromise = prefixes.get(key);

@@ -21,6 +21,8 @@ export interface GenerateRequest {
   stop?: string[];
   /** Stable identity of the benchmark item (e.g. `multiloko/italian/<id>`): replay looks answers up by it. */
   itemKey?: string;
+  /** The item test's: once it aborts (a cancelled run, a timeout), a request still waiting for its turn is not sent. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -51,6 +53,8 @@ export interface ContinuationRequest {
   /** The text whose log-probability after the prompt (or as the assistant's reply) is wanted. */
   continuation: string;
   itemKey?: string;
+  /** As GenerateRequest's. */
+  signal?: AbortSignal;
 }
 
 export interface ContinuationResult {

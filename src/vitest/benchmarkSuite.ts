@@ -14,6 +14,8 @@ import type { ModelDescription } from '../models/types.ts';
 import { parseProviderSpec } from '../models/index.ts';
 import { ReplayProvider } from '../models/replay.ts';
 import { countingModel, type CallCounts } from '../models/callCounter.ts';
+import { signalledModel } from '../models/signalledProvider.ts';
+import { itemStop } from './runCancel.ts';
 import { annotateWithoutLocation } from './annotate.ts';
 import { skipBenchmark, skipIfDataAbsent } from './dataAbsent.ts';
 import { lokalTest, workerModelPool, type ModelPool } from './fixtures.ts';
@@ -41,7 +43,7 @@ interface SuiteJob {
 }
 
 type LokalContext = Pick<TestContext, 'task' | 'annotate'> & { lokalModels: ModelPool };
-type ItemTestContext = Pick<TestContext, 'task' | 'annotate'>;
+type ItemTestContext = Pick<TestContext, 'task' | 'annotate' | 'signal' | 'skip'>;
 
 /** The run's model: the pool builds it (a failed build is retried by the next caller); kept on the job once built. */
 async function jobModel(job: SuiteJob): Promise<LokalModel> {
@@ -51,16 +53,32 @@ async function jobModel(job: SuiteJob): Promise<LokalModel> {
   return model;
 }
 
-async function runItem(job: SuiteJob, item: unknown, info: GroupInfo, { task, annotate }: ItemTestContext): Promise<void> {
+async function runItem(job: SuiteJob, item: unknown, info: GroupInfo, { task, annotate, signal, skip }: ItemTestContext): Promise<void> {
+  const stop = itemStop(signal);
+  try {
+    await runItemUntil(job, item, info, { task, annotate, skip }, stop.signal);
+  } finally {
+    stop.release();
+  }
+}
+
+const CANCELLED = 'the run was cancelled';
+
+/** The item's test; `stop` aborts when the run is cancelled (Ctrl-C) or the test times out. */
+async function runItemUntil(job: SuiteJob, item: unknown, info: GroupInfo, { task, annotate, skip }: Omit<ItemTestContext, 'signal'>, stop: AbortSignal): Promise<void> {
+  // Cancelled before this test's turn came (it waited for a slot among the concurrent tests): it asks nothing.
+  if (stop.aborted) skip(CANCELLED);
   // The item's requests answered by the model and from the cache, for the progress line (replay counts none).
   const calls: CallCounts = { model: 0, cached: 0 };
   const context: ItemContext = {
     model: async () => {
       const model = await jobModel(job);
       if (model.kind !== 'replay') (task as RunnerTestCase).meta.lokalCalls = calls;
-      return countingModel(model, calls);
+      return countingModel(signalledModel(model, stop), calls);
     },
     annotate: async (message, type) => {
+      // Vitest refuses annotations once a cancel has ended the test; its record keeps the verdict.
+      if (stop.aborted) return;
       await annotateWithoutLocation(annotate, terminalLines(message), type);
     },
     // The test's own expect (created on first access), so the matcher records into this test.
@@ -68,8 +86,15 @@ async function runItem(job: SuiteJob, item: unknown, info: GroupInfo, { task, an
   };
   // Errors quote ids, questions and model output: their messages are printed with control characters escaped.
   const result = await job.plan.runItem(item, info, context).catch((error: unknown) => {
+    if (stop.aborted) skip(CANCELLED);
     throw terminalSafeError(error);
   });
+  // Stopped while it ran: an item that finished whole keeps its record, so nothing answered is lost, and the test is
+  // skipped (as Vitest marks the tests of a cancelled run), not failed for the requests it no longer made.
+  if (stop.aborted) {
+    if (!result.failures?.length) (task as RunnerTestCase).meta.lokalItem = result.record;
+    skip(CANCELLED);
+  }
   (task as RunnerTestCase).meta.lokalItem = result.record;
   try {
     result.assert?.();
@@ -93,7 +118,7 @@ async function describeModel(job: SuiteJob, models: ModelPool): Promise<ModelDes
 /** Item tests of a describe: one test function for all of them, plain Vitest tests without fixtures. */
 function declareItems(job: SuiteJob, items: readonly unknown[], info: GroupInfo): void {
   // An item test is its describe's task at the item's position (item tests come first, in item order).
-  const itemTest = ({ task, annotate }: ItemTestContext) => runItem(job, items[task.suite!.tasks.indexOf(task)], info, { task, annotate });
+  const itemTest = ({ task, annotate, signal, skip }: ItemTestContext) => runItem(job, items[task.suite!.tasks.indexOf(task)], info, { task, annotate, signal, skip });
   // `test.concurrent` builds a new chainable function on every read: read it once, not once per item.
   const concurrent = test.concurrent;
   for (const item of items) concurrent(terminalText(job.plan.testName(item)), itemTest);

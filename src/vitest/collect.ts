@@ -64,9 +64,10 @@ function rollUp(definition: BenchmarkDefinition, mine: readonly Entry[]): Pick<C
 
 /**
  * Groups of the run, by benchmark in registry order; groups of unregistered benchmarks are named in a warning. Groups
- * a filter skipped entirely (`-t`) are left out, so a benchmark the filter skipped is not rolled up at all.
+ * a filter skipped entirely (`-t`) are left out, so a benchmark the filter skipped is not rolled up at all;
+ * `interrupted` names the signal that cancelled the run, which skips every test not finished.
  */
-export function collectGroups(modules: ReadonlyArray<TestModule>, registry: readonly BenchmarkDefinition[]): CollectedRun {
+export function collectGroups(modules: ReadonlyArray<TestModule>, registry: readonly BenchmarkDefinition[], interrupted?: string): CollectedRun {
   const entries = new Map<string, Entry>();
   const unknown = new Set<string>();
   let withoutRunner = 0;
@@ -110,7 +111,8 @@ export function collectGroups(modules: ReadonlyArray<TestModule>, registry: read
     }
     if (ofBenchmark.length > 0) continue;
     if ([...entries.values()].some((e) => e.info.benchmark === definition.name)) {
-      warnings.push(`${definition.name}: every test was skipped (a -t filter or .skip); its results file is left as it was`);
+      const why = interrupted ? `the run was interrupted (${interrupted}) before any of its items finished` : 'every test was skipped (a -t filter or .skip)';
+      warnings.push(`${definition.name}: ${why}; its results file is left as it was`);
     }
   }
   const thresholds = [...entries.values()].find((e) => e.info.thresholds !== undefined)?.info.thresholds;

@@ -1,13 +1,15 @@
 // The evals' test runner (Vitest's TestRunner, which 4.1 exports from 'vitest'): when a group's suite ends, its
 // aggregates go into the suite's meta, so the reporter can roll up from meta alone — also after `--shard` +
-// `--reporter=blob` + `--merge-reports`; and a suite's summary test, listed first, runs after its groups. Configure it
-// as `runner: 'vitest-lokal/runner'` (lokalEvals does).
+// `--reporter=blob` + `--merge-reports`; a suite's summary test, listed first, runs after its groups; and Ctrl-C is
+// left to the main process (workerInterrupts.ts). Configure it as `runner: 'vitest-lokal/runner'` (lokalEvals does).
 import type { RunnerTestSuite as Suite } from 'vitest';
 import { TestRunner } from 'vitest';
 import { findBenchmark } from '../benchmarks/index.ts';
 import './meta.ts';
 import { descendantTests, groupTests, runnerState, type RunnerTaskLike } from './views.ts';
 import { runSummariesLast } from './summaryLast.ts';
+import { cancelRun, startRun } from './runCancel.ts';
+import { leaveInterruptsToMainProcess } from './workerInterrupts.ts';
 
 /** The aggregate of a group suite (the one whose direct child is a gate test); undefined for other suites. */
 export function groupAggregate(suite: { tasks: readonly RunnerTaskLike[] }): RunnerTaskLike['meta']['lokalGroup'] {
@@ -24,6 +26,18 @@ export function groupAggregate(suite: { tasks: readonly RunnerTaskLike[] }): Run
 }
 
 export default class LokalRunner extends TestRunner {
+  constructor(...args: ConstructorParameters<typeof TestRunner>) {
+    super(...args);
+    // Vitest makes a runner for each run of a worker.
+    startRun();
+    leaveInterruptsToMainProcess();
+  }
+
+  override cancel(reason: Parameters<TestRunner['cancel']>[0]): void {
+    super.cancel(reason);
+    cancelRun(reason);
+  }
+
   override async onBeforeRunSuite(suite: Suite): Promise<void> {
     // Listed first (Vitest UI shows the roll-up on top), the summary test runs once the groups it sums up are done.
     runSummariesLast(suite);

@@ -187,6 +187,24 @@ describe('openai provider: retries, timeouts, concurrency', () => {
   });
 });
 
+describe('openai provider: a request of an aborted item', () => {
+  test('waiting for a free slot when its signal aborts: not sent, rejected with the reason; the one in flight answers', async () => {
+    const { provider, server } = await setup({ latencyMs: 200 }, { concurrency: 1 });
+    const stop = new AbortController();
+    const first = provider.generate([{ prompt: 'first', signal: stop.signal }]);
+    const waiting = provider.scoreContinuations([{ prompt: 'second', continuation: ' x', signal: stop.signal }]);
+    const other = provider.generate([{ prompt: 'another item' }]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const reason = new Error('the run was cancelled (keyboard-input)');
+    stop.abort(reason);
+    expect((await first).map((r) => r.text)).toEqual([toyAnswer('first')]);
+    await expect(waiting).rejects.toBe(reason);
+    // Another item's request, queued behind both, is still sent.
+    expect((await other).map((r) => r.text)).toEqual([toyAnswer('another item')]);
+    expect(server.stats.requests).toBe(2);
+  });
+});
+
 describe('openai provider: the API key never leaks', () => {
   test('not in errors when the server echoes it back, nor in retry reasons', async () => {
     const reasons: string[] = [];

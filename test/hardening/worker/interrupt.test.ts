@@ -6,8 +6,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RunInterrupt, signalExitCode } from '../../../reporters/interrupt.ts';
+import { startFakeOpenAIServer, type FakeServer } from '../../support/fakeOpenAIServer.ts';
 import { childEnvironment, REPO_ROOT } from '../../vitest/helpers.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-interrupt-'));
@@ -28,8 +29,17 @@ interface Interrupted {
   afterSignalMs: number;
 }
 
+interface RunOptions {
+  settleMs?: number;
+  env?: Record<string, string>;
+  /** When to send the signal (before `settleMs`); default: once item 4, the slow one, has started. */
+  started?: () => boolean;
+  /** More arguments of `vitest run`. */
+  args?: string[];
+}
+
 /** Starts the run in its own process group, waits for item 4 to start, waits `settleMs`, then sends the signal(s). */
-async function interruptedRun(name: string, send: (pid: number) => void, options: { settleMs?: number; again?: boolean; env?: Record<string, string> } = {}): Promise<Interrupted> {
+async function interruptedRun(name: string, send: (pid: number) => void, options: RunOptions = {}): Promise<Interrupted> {
   const base = path.join(dir, name);
   const output = path.join(base, 'out');
   mkdirSync(output, { recursive: true });
@@ -37,7 +47,7 @@ async function interruptedRun(name: string, send: (pid: number) => void, options
   const predictions = path.join(base, 'replies.jsonl');
   writeFileSync(predictions, Object.entries(REPLIES).map(([id, prediction]) => JSON.stringify({ language: 'toy', id: Number(id), prediction })).join('\n') + '\n');
   const mark = path.join(base, 'slow-started');
-  const child = spawn(process.execPath, [VITEST_BIN, 'run', '--config', CONFIG], {
+  const child = spawn(process.execPath, [VITEST_BIN, 'run', '--config', CONFIG, ...(options.args ?? [])], {
     cwd: REPO_ROOT,
     detached: true, // its own process group, as a shell gives a foreground job
     env: {
@@ -59,8 +69,9 @@ async function interruptedRun(name: string, send: (pid: number) => void, options
   child.stderr.on('data', (d) => (stderr += d));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
   const started = Date.now();
-  while (!existsSync(mark)) {
-    if (Date.now() - started > 90_000) throw new Error(`item 4 never started:\n${stdout}\n${stderr}`);
+  const ready = options.started ?? (() => existsSync(mark));
+  while (!ready()) {
+    if (Date.now() - started > 90_000) throw new Error(`the run never got to the point of the signal:\n${stdout}\n${stderr}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   // Item 5 and Europe's items are done by now; their results reach the main process in Vitest's next update.
@@ -112,6 +123,51 @@ describe('an interrupted run', () => {
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(143);
     expectIncompleteBesideComplete(run, 'SIGTERM');
     expect(run.afterSignalMs).toBeLessThan(30_000);
+  });
+});
+
+describe('an interrupted run against a server (one request and one test at a time)', () => {
+  let server: FakeServer;
+  /** The prompts of the items' requests, in the order they reached the server. */
+  const asked: string[] = [];
+  beforeAll(async () => {
+    server = await startFakeOpenAIServer({
+      answer: (prompt) => (prompt.includes('Italy') ? ' Rome' : ' Somewhere'),
+      // Italy is answered at once; France takes 30 s, and the signal comes while it is asked.
+      fault: (_n, body) => {
+        if (typeof body.prompt !== 'string' || !body.prompt.startsWith('The capital of')) return undefined;
+        asked.push(body.prompt);
+        return body.prompt.includes('France') ? { kind: 'delay', ms: 30_000 } : undefined;
+      },
+    });
+  });
+  afterAll(async () => server?.close());
+
+  const SENDS = [
+    { how: 'Ctrl-C (SIGINT to the process group)', signal: 'SIGINT', code: 130, send: (pid: number) => process.kill(-pid, 'SIGINT') },
+    { how: 'SIGTERM to the main process', signal: 'SIGTERM', code: 143, send: (pid: number) => process.kill(pid, 'SIGTERM') },
+  ] as const;
+  test.for(SENDS)('$how while item 2 is asked: item 1 kept, item 3 (started after the cancel) never asks, nothing fails', { timeout: 120_000 }, async ({ signal, code, send }) => {
+    asked.length = 0;
+    const run = await interruptedRun(`server-${signal}`, send, {
+      env: { LOKAL_MODEL: 'openai:toy', OPENAI_BASE_URL: server.url, LOKAL_CONCURRENCY: '1', LOKAL_CACHE: 'off' },
+      // One test at a time: item 3 waits for its turn and starts once the cancel has ended item 2.
+      args: ['--maxConcurrency=1'],
+      started: () => asked.length >= 2,
+      settleMs: 300,
+    });
+    const show = `${run.stdout}\n${run.stderr}`;
+    expect(run.code, show).toBe(code);
+    expect(asked, show).toEqual(['The capital of Italy is', 'The capital of France is']);
+    const results = JSON.parse(readFileSync(path.join(run.output, 'toy.incomplete.json'), 'utf8'));
+    expect(results.continents.europe.records).toEqual([{ id: 1, reply: 'Rome', correct: true }]);
+    // Ctrl-C reaches the worker too: it leaves the signal to the main process instead of dying mid-run.
+    expect(show).not.toContain('Worker exited unexpectedly');
+    expect(show).not.toContain('Cannot annotate');
+    expect(run.stdout).not.toMatch(/Tests\s.*failed/u);
+    expect(run.stdout).toMatch(/lokal: wrote \S*toy\.incomplete\.json \(complete: false; the 1 item that finished;/u);
+    // Item 2's answer would take 30 s: the run does not wait for it.
+    expect(run.afterSignalMs).toBeLessThan(20_000);
   });
 });
 

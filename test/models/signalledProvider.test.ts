@@ -1,0 +1,52 @@
+// signalledProvider: an item's requests carry its stop signal, and none is made once it has aborted.
+import { describe, expect, test } from 'vitest';
+import { signalledModel, signalledProvider } from '../../src/models/signalledProvider.ts';
+import type { LokalModel } from '../../src/models/open.ts';
+import type { ContinuationRequest, GenerateRequest, ModelProvider } from '../../src/models/types.ts';
+
+/** A provider that records the requests it gets. */
+function recording() {
+  const generated: GenerateRequest[] = [];
+  const scored: ContinuationRequest[] = [];
+  const provider: ModelProvider = {
+    describe: () => ({ provider: 'recording', model: 'm', settings: {} }),
+    generate: async (requests) => {
+      generated.push(...requests);
+      return requests.map(() => ({ text: 'ok', latencyMs: 0, cached: false }));
+    },
+    scoreContinuations: async (requests) => {
+      scored.push(...requests);
+      return requests.map(() => ({ logprob: -1, tokenCount: 1, latencyMs: 0, cached: false }));
+    },
+  };
+  return { provider, generated, scored };
+}
+
+describe('signalledProvider', () => {
+  test('each request goes on with the signal and its own fields; after the abort nothing reaches the provider', async () => {
+    const { provider, generated, scored } = recording();
+    const stop = new AbortController();
+    const signalled = signalledProvider(provider, stop.signal);
+    expect(signalled.describe()).toEqual(provider.describe());
+    await signalled.generate([{ prompt: 'p', maxNewTokens: 3, itemKey: 'k' }]);
+    await signalled.scoreContinuations([{ prompt: 'p', continuation: ' c' }]);
+    expect(generated).toEqual([{ prompt: 'p', maxNewTokens: 3, itemKey: 'k', signal: stop.signal }]);
+    expect(scored).toEqual([{ prompt: 'p', continuation: ' c', signal: stop.signal }]);
+    const reason = new Error('cancelled');
+    stop.abort(reason);
+    await expect(signalled.generate([{ prompt: 'later' }])).rejects.toBe(reason);
+    await expect(signalled.scoreContinuations([{ prompt: 'later', continuation: ' c' }])).rejects.toBe(reason);
+    expect([generated.length, scored.length]).toEqual([1, 1]);
+  });
+
+  test('a replay model is returned as it is; another model gets the signalled provider', () => {
+    const { provider } = recording();
+    const signal = new AbortController().signal;
+    const replay = { kind: 'replay', provider, inner: provider, chat: async () => false } as LokalModel;
+    expect(signalledModel(replay, signal)).toBe(replay);
+    const served = { ...replay, kind: 'openai' } as LokalModel;
+    const wrapped = signalledModel(served, signal);
+    expect(wrapped.provider).not.toBe(provider);
+    expect(wrapped.inner).toBe(provider);
+  });
+});
