@@ -2,6 +2,7 @@
 // (to its whole process group, as Ctrl-C in a terminal sends it) or SIGTERM (to the main process, as a CI runner's
 // cancel does) once Europe's three items are done. The previous complete toy.json stays byte for byte, toy.incomplete.json
 // holds the items that finished with the reason, the run says what it kept and exits as the signal would (130, 143).
+// Against a server one request at a time: no request leaves after the signal, and no test fails for the cancel.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -130,17 +131,19 @@ describe('an interrupted run against a server (one request and one test at a tim
   let server: FakeServer;
   /** The prompts of the items' requests, in the order they reached the server. */
   const asked: string[] = [];
+  /** The country whose question takes 30 s: the signal comes while it is asked. */
+  let slow = 'France';
   beforeAll(async () => {
     server = await startFakeOpenAIServer({
       answer: (prompt) => (prompt.includes('Italy') ? ' Rome' : ' Somewhere'),
-      // Italy is answered at once; France takes 30 s, and the signal comes while it is asked.
       fault: (_n, body) => {
         if (typeof body.prompt !== 'string' || !body.prompt.startsWith('The capital of')) return undefined;
         asked.push(body.prompt);
-        return body.prompt.includes('France') ? { kind: 'delay', ms: 30_000 } : undefined;
+        return body.prompt.includes(slow) ? { kind: 'delay', ms: 30_000 } : undefined;
       },
     });
   });
+  const serverEnv = () => ({ LOKAL_MODEL: 'openai:toy', OPENAI_BASE_URL: server.url, LOKAL_CONCURRENCY: '1', LOKAL_CACHE: 'off' });
   afterAll(async () => server?.close());
 
   const SENDS = [
@@ -149,8 +152,9 @@ describe('an interrupted run against a server (one request and one test at a tim
   ] as const;
   test.for(SENDS)('$how while item 2 is asked: item 1 kept, item 3 (started after the cancel) never asks, nothing fails', { timeout: 120_000 }, async ({ signal, code, send }) => {
     asked.length = 0;
+    slow = 'France';
     const run = await interruptedRun(`server-${signal}`, send, {
-      env: { LOKAL_MODEL: 'openai:toy', OPENAI_BASE_URL: server.url, LOKAL_CONCURRENCY: '1', LOKAL_CACHE: 'off' },
+      env: serverEnv(),
       // One test at a time: item 3 waits for its turn and starts once the cancel has ended item 2.
       args: ['--maxConcurrency=1'],
       started: () => asked.length >= 2,
@@ -168,6 +172,18 @@ describe('an interrupted run against a server (one request and one test at a tim
     expect(run.stdout).toMatch(/lokal: wrote \S*toy\.incomplete\.json \(complete: false; the 1 item that finished;/u);
     // Item 2's answer would take 30 s: the run does not wait for it.
     expect(run.afterSignalMs).toBeLessThan(20_000);
+  });
+
+  test('Ctrl-C while item 1 is asked: nothing finished, so nothing is written, and the run says why', { timeout: 120_000 }, async () => {
+    asked.length = 0;
+    slow = 'Italy';
+    const run = await interruptedRun('server-first', (pid) => process.kill(-pid, 'SIGINT'), { env: serverEnv(), started: () => asked.length >= 1, settleMs: 300 });
+    const show = `${run.stdout}\n${run.stderr}`;
+    expect(run.code, show).toBe(130);
+    expect(asked, show).toEqual(['The capital of Italy is']);
+    expect(run.stdout).toContain('lokal: toy: the run was interrupted (SIGINT) before any of its items finished; its results file is left as it was');
+    expect(readdirSync(run.output)).toEqual(['toy.json']);
+    expect(readFileSync(path.join(run.output, 'toy.json'), 'utf8')).toBe(PREVIOUS);
   });
 });
 
