@@ -189,10 +189,15 @@ export default class LokalReporter implements Reporter {
             this.#log(`lokal: ${definition.name}: INCOMPLETE run: ${incomplete.reason}: ${summariseList(missing)}`);
             for (const outcome of gates.failed) this.#log(`  ✗ ${outcome.message}`);
             const file = path.resolve(root, output, incompleteResultsFile(definition.resultsFile));
-            await writeFileAtomic(file, incompleteResultsText(definition.name, report.resultsText, incomplete, gates.failed));
-            this.files.set(fileKey, file);
             const kept = groups.reduce((n, g) => n + g.records.length, 0);
-            this.#log(`lokal: wrote ${path.relative(process.cwd(), file) || file} (complete: false; the ${kept} ${kept === 1 ? 'item' : 'items'} that finished; ${path.relative(process.cwd(), complete) || complete} left as it was)`);
+            if (kept === 0) {
+              // Nothing to keep: an earlier run's incomplete file, with the items it did finish, stays.
+              this.#log(`lokal: ${definition.name}: no item finished, so no results file is written (${path.relative(process.cwd(), complete) || complete} and ${path.basename(file)} left as they were)`);
+            } else {
+              await writeFileAtomic(file, incompleteResultsText(definition.name, report.resultsText, incomplete, gates.failed));
+              this.files.set(fileKey, file);
+              this.#log(`lokal: wrote ${path.relative(process.cwd(), file) || file} (complete: false; the ${kept} ${kept === 1 ? 'item' : 'items'} that finished; ${path.relative(process.cwd(), complete) || complete} left as it was)`);
+            }
             failed = true;
           } else if (report.resultsText !== undefined) {
             await writeFileAtomic(complete, report.resultsText);
