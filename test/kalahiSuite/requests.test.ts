@@ -3,11 +3,11 @@
 import { describe, expect, test } from 'vitest';
 import type { KalahiRow } from '../../src/benchmarks/kalahi/data.ts';
 import { ReplayProvider } from '../../src/models/replay.ts';
-import type { ContinuationRequest, GenerateRequest, ModelProvider } from '../../src/models/types.ts';
 import { measureKalahiGeneration } from '../../src/benchmarks/kalahi/generation.ts';
 import type { LearnedScorers } from '../../src/benchmarks/kalahi/learned.ts';
 import { measureKalahiMC } from '../../src/benchmarks/kalahi/mcTask.ts';
 import { kalahiItemKey, kalahiTestName } from '../../src/benchmarks/kalahi/names.ts';
+import { recordingProvider } from '../support/recordingProvider.ts';
 
 const row: KalahiRow = {
   promptVariationId: '0101000100',
@@ -29,20 +29,10 @@ const off: LearnedScorers = {
 };
 
 function recorder(text: string) {
-  const generated: GenerateRequest[] = [];
-  const scored: ContinuationRequest[] = [];
-  const provider: ModelProvider = {
-    describe: () => ({ provider: 'fake', model: 'fake', settings: {} }),
-    generate: async (requests) => {
-      generated.push(...requests);
-      return requests.map(() => ({ text, latencyMs: 3, cached: false }));
-    },
-    scoreContinuations: async (requests) => {
-      scored.push(...requests);
-      return requests.map((r) => ({ logprob: -r.continuation.length / 4, tokenCount: 5, latencyMs: 1, cached: true }));
-    },
-  };
-  return { provider, generated, scored };
+  return recordingProvider({
+    generate: () => ({ text, latencyMs: 3, cached: false }),
+    score: (r) => ({ logprob: -r.continuation.length / 4, tokenCount: 5, latencyMs: 1, cached: true }),
+  });
 }
 
 describe('requests', () => {

@@ -2,25 +2,14 @@
 import { describe, expect, test } from 'vitest';
 import { signalledModel, signalledProvider } from '../../src/models/signalledProvider.ts';
 import type { LokalModel } from '../../src/models/open.ts';
-import type { ContinuationRequest, GenerateRequest, ModelProvider } from '../../src/models/types.ts';
+import { recordingProvider } from '../support/recordingProvider.ts';
 
 /** A provider that records the requests it gets. */
-function recording() {
-  const generated: GenerateRequest[] = [];
-  const scored: ContinuationRequest[] = [];
-  const provider: ModelProvider = {
-    describe: () => ({ provider: 'recording', model: 'm', settings: {} }),
-    generate: async (requests) => {
-      generated.push(...requests);
-      return requests.map(() => ({ text: 'ok', latencyMs: 0, cached: false }));
-    },
-    scoreContinuations: async (requests) => {
-      scored.push(...requests);
-      return requests.map(() => ({ logprob: -1, tokenCount: 1, latencyMs: 0, cached: false }));
-    },
-  };
-  return { provider, generated, scored };
-}
+const recording = () =>
+  recordingProvider({
+    generate: () => ({ text: 'ok', latencyMs: 0, cached: false }),
+    score: () => ({ logprob: -1, tokenCount: 1, latencyMs: 0, cached: false }),
+  });
 
 describe('signalledProvider', () => {
   test('each request goes on with the signal and its own fields; after the abort nothing reaches the provider', async () => {
