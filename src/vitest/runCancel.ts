@@ -1,6 +1,7 @@
-// A cancelled run (Ctrl-C, SIGTERM, --bail) in a worker. Vitest ends the item tests that are running at once, but a
-// concurrent test still waiting for a slot (maxConcurrency) starts afterwards with a signal that never aborts, asks the
-// model and fails on its annotation; so the lokal runner's cancel reaches every item through this worker-wide state.
+// A cancelled run (Ctrl-C, SIGTERM, --bail) in a worker. Vitest aborts the signals of the tests it lists as running,
+// but in @vitest/runner 4.1 that list loses concurrent tests (a test that finishes removes itself and every test listed
+// after it: `splice(indexOf(test))`), so some item tests of a cancelled run went on asking the model and failed on
+// their annotation. The lokal runner's cancel reaches every item through this worker-wide state instead.
 
 interface RunCancelState {
   /** Why the run was cancelled; undefined while it runs. */
