@@ -1,7 +1,8 @@
-// A counting semaphore: at most `limit` tasks run at once, the rest wait in FIFO order.
+// A counting semaphore: at most `limit` tasks run at once; the rest wait, lowest priority number first, in arrival order
+// among equals (no priority: after every prioritised task, in arrival order).
 
 export interface Limiter {
-  <T>(task: () => Promise<T>): Promise<T>;
+  <T>(task: () => Promise<T>, priority?: number): Promise<T>;
   readonly active: number;
   readonly waiting: number;
 }
@@ -9,13 +10,13 @@ export interface Limiter {
 export function createLimiter(limit: number): Limiter {
   if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`concurrency limit must be a positive integer, got ${limit}`);
   let active = 0;
-  const queue: Array<() => void> = [];
+  const queue: Array<{ start: () => void; priority: number }> = [];
   const release = () => {
     active--;
     const next = queue.shift();
-    if (next) next();
+    if (next) next.start();
   };
-  const run = <T>(task: () => Promise<T>): Promise<T> =>
+  const run = <T>(task: () => Promise<T>, priority = Number.POSITIVE_INFINITY): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       const start = () => {
         active++;
@@ -27,8 +28,14 @@ export function createLimiter(limit: number): Limiter {
         }
         result.then(resolve, reject).finally(release);
       };
-      if (active < limit) start();
-      else queue.push(start);
+      if (active < limit) {
+        start();
+        return;
+      }
+      // From the end: most tasks arrive with the largest priority so far (a new item), and go last at once.
+      let at = queue.length;
+      while (at > 0 && queue[at - 1]!.priority > priority) at--;
+      queue.splice(at, 0, { start, priority });
     });
   return Object.defineProperties(run, {
     active: { get: () => active },

@@ -22,10 +22,11 @@ const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 /** OpenAI accepts at most 4 stop sequences; the rest are cut after the answer arrives. */
 const MAX_SERVER_STOPS = 4;
 
-/** One request's time in HTTP calls, and its item's abort signal. */
+/** One request's time in HTTP calls, and its item: its abort signal and its key (its turn for a free slot). */
 interface CallTimer {
   ms: number;
   signal?: AbortSignal;
+  itemKey?: string;
 }
 
 export interface OpenAIProviderOptions {
@@ -187,6 +188,17 @@ export class OpenAIProvider implements ModelProvider {
     };
   }
 
+  /** Items in the order of their first request: a later request of an item waits only for items that began before it. */
+  private readonly itemTurns = new Map<string, number>();
+
+  /** An item's turn for a free slot: its next request goes before the first requests of items that began after it. */
+  private turnOf(itemKey: string | undefined): number | undefined {
+    if (itemKey === undefined) return undefined;
+    let turn = this.itemTurns.get(itemKey);
+    if (turn === undefined) this.itemTurns.set(itemKey, (turn = this.itemTurns.size));
+    return turn;
+  }
+
   /**
    * One HTTP call inside the concurrency limit; `timer.ms` accumulates the time spent in calls. A reply that does not
    * fit `schema` is retried like a server error and, if it stays so, fails the item (so it is never cached).
@@ -213,7 +225,7 @@ export class OpenAIProvider implements ModelProvider {
       } finally {
         timer.ms += performance.now() - started;
       }
-    });
+    }, this.turnOf(timer.itemKey));
   }
 
   /**
@@ -239,7 +251,7 @@ export class OpenAIProvider implements ModelProvider {
   async generate(requests: GenerateRequest[]): Promise<GenerateResult[]> {
     return Promise.all(
       requests.map(async (req, i) => {
-        const timer: CallTimer = { ms: 0, signal: req.signal };
+        const timer: CallTimer = { ms: 0, signal: req.signal, itemKey: req.itemKey };
         const answer = await this.generateOne(req, `request ${i}${req.itemKey ? ` (${req.itemKey})` : ''}`, timer);
         return { ...answer, latencyMs: timer.ms, cached: false };
       }),
@@ -293,7 +305,7 @@ export class OpenAIProvider implements ModelProvider {
     return Promise.all(
       requests.map(async (req, i) => {
         const where = `request ${i}${req.itemKey ? ` (${req.itemKey})` : ''}`;
-        const timer: CallTimer = { ms: 0, signal: req.signal };
+        const timer: CallTimer = { ms: 0, signal: req.signal, itemKey: req.itemKey };
         if ((req.prompt === undefined) === (req.messages === undefined))
           throw new ProviderError(PROVIDER, 'config', `${where}: exactly one of prompt and messages must be given`);
         const scored =

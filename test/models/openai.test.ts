@@ -205,6 +205,24 @@ describe('openai provider: a request of an aborted item', () => {
   });
 });
 
+describe('openai provider: the order of waiting requests', () => {
+  test("an item's next request goes before the first requests of items that began after it", async () => {
+    const order: string[] = [];
+    const { provider } = await setup({ latencyMs: 30, fault: (_n, body) => void order.push(String(body.prompt)) }, { concurrency: 1 });
+    // Item A asks twice in a row (as Kalahi asks its multiple choice, then generation); B, C and D begin meanwhile.
+    const itemA = (async () => {
+      await provider.generate([{ prompt: 'A1', itemKey: 'A' }]);
+      await provider.generate([{ prompt: 'A2', itemKey: 'A' }]);
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const others = provider.generate(['B', 'C', 'D'].map((key) => ({ prompt: `${key}1`, itemKey: key })));
+    await Promise.all([itemA, others]);
+    // The slot A1 frees goes to B1 at once (A2 is not asked yet); A2 then waits only for items that began before A.
+    // First come, first served would give A1, B1, C1, D1, A2: item A would finish last.
+    expect(order).toEqual(['A1', 'B1', 'A2', 'C1', 'D1']);
+  });
+});
+
 describe('openai provider: the API key never leaks', () => {
   test('not in errors when the server echoes it back, nor in retry reasons', async () => {
     const reasons: string[] = [];
