@@ -22,8 +22,8 @@ const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 /** OpenAI accepts at most 4 stop sequences; the rest are cut after the answer arrives. */
 const MAX_SERVER_STOPS = 4;
 
-/** One request's time in HTTP calls, and its item: its abort signal and its key (its turn for a free slot). */
-interface CallTimer {
+/** One request of an item: the time spent in its HTTP calls, the item's abort signal and key (its turn for a free slot). */
+interface RequestCall {
   ms: number;
   signal?: AbortSignal;
   itemKey?: string;
@@ -200,14 +200,14 @@ export class OpenAIProvider implements ModelProvider {
   }
 
   /**
-   * One HTTP call inside the concurrency limit; `timer.ms` accumulates the time spent in calls. A reply that does not
+   * One HTTP call inside the concurrency limit; `call.ms` accumulates the time spent in calls. A reply that does not
    * fit `schema` is retried like a server error and, if it stays so, fails the item (so it is never cached).
    */
-  private post<T>(endpoint: string, body: Record<string, unknown>, timer: CallTimer, schema: z.ZodType<T>, where: string): Promise<T> {
+  private post<T>(endpoint: string, body: Record<string, unknown>, call: RequestCall, schema: z.ZodType<T>, where: string): Promise<T> {
     const headers: Record<string, string> = this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {};
     return this.limiter(async () => {
       // Its item was cancelled while it waited for a free slot (Ctrl-C): the server is not asked.
-      timer.signal?.throwIfAborted();
+      call.signal?.throwIfAborted();
       const started = performance.now();
       try {
         const { json } = await postJson(`${this.baseUrl}${endpoint}`, { ...this.options.extraBody, ...body }, {
@@ -223,9 +223,9 @@ export class OpenAIProvider implements ModelProvider {
         if (typeof fingerprint === 'string' && fingerprint !== '') this.systemFingerprints.add(fingerprint);
         return json;
       } finally {
-        timer.ms += performance.now() - started;
+        call.ms += performance.now() - started;
       }
-    }, this.turnOf(timer.itemKey));
+    }, this.turnOf(call.itemKey));
   }
 
   /**
@@ -251,15 +251,15 @@ export class OpenAIProvider implements ModelProvider {
   async generate(requests: GenerateRequest[]): Promise<GenerateResult[]> {
     return Promise.all(
       requests.map(async (req, i) => {
-        const timer: CallTimer = { ms: 0, signal: req.signal, itemKey: req.itemKey };
-        const answer = await this.generateOne(req, `request ${i}${req.itemKey ? ` (${req.itemKey})` : ''}`, timer);
-        return { ...answer, latencyMs: timer.ms, cached: false };
+        const call: RequestCall = { ms: 0, signal: req.signal, itemKey: req.itemKey };
+        const answer = await this.generateOne(req, `request ${i}${req.itemKey ? ` (${req.itemKey})` : ''}`, call);
+        return { ...answer, latencyMs: call.ms, cached: false };
       }),
     );
   }
 
   /** The answer, what was sent (the prompt, or the messages the server renders), and the server's token counts. */
-  private async generateOne(req: GenerateRequest, where: string, timer: CallTimer): Promise<ModelUsage & { text: string }> {
+  private async generateOne(req: GenerateRequest, where: string, call: RequestCall): Promise<ModelUsage & { text: string }> {
     if ((req.prompt === undefined) === (req.messages === undefined))
       throw new ProviderError(PROVIDER, 'config', `${where}: exactly one of prompt and messages must be given`);
     const stops = (req.stop ?? []).filter((s) => s !== '');
@@ -272,7 +272,7 @@ export class OpenAIProvider implements ModelProvider {
       ...(stops.length > 0 ? { stop: stops.slice(0, MAX_SERVER_STOPS) } : {}),
     };
     if (req.messages !== undefined) {
-      const res = await this.post('/chat/completions', { ...common, messages: req.messages, ...(limitByLength ? { logprobs: true } : {}) }, timer, ChatGenerationResponse, where);
+      const res = await this.post('/chat/completions', { ...common, messages: req.messages, ...(limitByLength ? { logprobs: true } : {}) }, call, ChatGenerationResponse, where);
       const choice = res.choices[0]!;
       let text = choice.message.content;
       if (limitByLength) {
@@ -282,7 +282,7 @@ export class OpenAIProvider implements ModelProvider {
       // A server that echoes the request's Authorization header: the key never reaches the cache, results or report.
       return { text: redact(cutAtStop(text, stops), this.apiKey), input: { messages: req.messages }, ...usageCounts(res.usage) };
     }
-    const res = await this.post('/completions', { ...common, prompt: req.prompt, ...(limitByLength ? { logprobs: 1 } : {}) }, timer, CompletionResponse, where);
+    const res = await this.post('/completions', { ...common, prompt: req.prompt, ...(limitByLength ? { logprobs: 1 } : {}) }, call, CompletionResponse, where);
     const choice = res.choices[0]!;
     let text = choice.text;
     if (limitByLength) text = this.cutToBudget(text, req.maxLength!, res.usage?.prompt_tokens, choice.logprobs?.tokens, where);
@@ -305,15 +305,15 @@ export class OpenAIProvider implements ModelProvider {
     return Promise.all(
       requests.map(async (req, i) => {
         const where = `request ${i}${req.itemKey ? ` (${req.itemKey})` : ''}`;
-        const timer: CallTimer = { ms: 0, signal: req.signal, itemKey: req.itemKey };
+        const call: RequestCall = { ms: 0, signal: req.signal, itemKey: req.itemKey };
         if ((req.prompt === undefined) === (req.messages === undefined))
           throw new ProviderError(PROVIDER, 'config', `${where}: exactly one of prompt and messages must be given`);
         const scored =
           req.messages !== undefined
-            ? await this.scoreChat(req.messages, req.continuation, where, prefixLengths, timer)
-            : await this.scorePrompt(req.prompt!, req.continuation, where, timer);
+            ? await this.scoreChat(req.messages, req.continuation, where, prefixLengths, call)
+            : await this.scorePrompt(req.prompt!, req.continuation, where, call);
         const input = req.messages !== undefined ? { messages: req.messages } : { text: req.prompt! };
-        return { input, ...scored, latencyMs: timer.ms, cached: false };
+        return { input, ...scored, latencyMs: call.ms, cached: false };
       }),
     );
   }
@@ -325,12 +325,12 @@ export class OpenAIProvider implements ModelProvider {
   }
 
   /** Completions with echo + logprobs: the logprobs of the prompt's own tokens after the prompt text. */
-  private async scorePrompt(prompt: string, continuation: string, where: string, timer: CallTimer): Promise<{ logprob: number; tokenCount: number; promptTokens: number | null }> {
+  private async scorePrompt(prompt: string, continuation: string, where: string, call: RequestCall): Promise<{ logprob: number; tokenCount: number; promptTokens: number | null }> {
     if (continuation === '') return { logprob: 0, tokenCount: 0, promptTokens: null };
     const what = '/completions with echo and logprobs';
     let res: z.infer<typeof CompletionResponse>;
     try {
-      res = await this.post('/completions', { model: this.model, prompt: prompt + continuation, max_tokens: 1, temperature: 0, echo: true, logprobs: 1 }, timer, CompletionResponse, where);
+      res = await this.post('/completions', { model: this.model, prompt: prompt + continuation, max_tokens: 1, temperature: 0, echo: true, logprobs: 1 }, call, CompletionResponse, where);
     } catch (error) {
       this.unsupported(error, what, where);
     }
@@ -361,7 +361,7 @@ export class OpenAIProvider implements ModelProvider {
   }
 
   /** vLLM chat completions with prompt_logprobs: token ids and logprobs of the rendered conversation. */
-  private async promptTokens(messages: ChatMessage[], addGenerationPrompt: boolean, where: string, timer: CallTimer): Promise<Array<{ id: string; logprob: number } | null>> {
+  private async promptTokens(messages: ChatMessage[], addGenerationPrompt: boolean, where: string, call: RequestCall): Promise<Array<{ id: string; logprob: number } | null>> {
     const what = "vLLM's prompt_logprobs on /chat/completions";
     let res: z.infer<typeof ChatResponse>;
     try {
@@ -373,7 +373,7 @@ export class OpenAIProvider implements ModelProvider {
         prompt_logprobs: 0,
         add_generation_prompt: addGenerationPrompt,
         continue_final_message: false,
-      }, timer, ChatResponse, where);
+      }, call, ChatResponse, where);
     } catch (error) {
       this.unsupported(error, what, where);
     }
@@ -396,15 +396,15 @@ export class OpenAIProvider implements ModelProvider {
     continuation: string,
     where: string,
     prefixes: Map<string, Promise<number[]>>,
-    timer: CallTimer,
+    call: RequestCall,
   ): Promise<{ logprob: number; tokenCount: number; promptTokens: number }> {
     const key = JSON.stringify(messages);
     let prefixPromise = prefixes.get(key);
     if (!prefixPromise) {
-      prefixPromise = this.promptTokens(messages, true, where, timer).then((t) => t.map((e) => (e ? Number(e.id) : -1)));
+      prefixPromise = this.promptTokens(messages, true, where, call).then((t) => t.map((e) => (e ? Number(e.id) : -1)));
       prefixes.set(key, prefixPromise);
     }
-    const [prefix, full] = await Promise.all([prefixPromise, this.promptTokens([...messages, { role: 'assistant', content: continuation }], false, where, timer)]);
+    const [prefix, full] = await Promise.all([prefixPromise, this.promptTokens([...messages, { role: 'assistant', content: continuation }], false, where, call)]);
     const mismatch = prefix.findIndex((id, i) => i > 0 && (full[i] === undefined || full[i] === null || Number(full[i]!.id) !== id));
     if (mismatch >= 0 || full.length < prefix.length)
       throw new ProviderError(PROVIDER, 'inference', `${where}: the prompt's ${prefix.length} tokens are not a prefix of the conversation's tokens (first difference at token ${mismatch >= 0 ? mismatch : full.length})`);
