@@ -10,6 +10,7 @@ import { routeClauses, ThresholdError } from '../src/core/gates.ts';
 import { gatesOfIncompleteRun, incompleteResultsFile, incompleteResultsText, type Incompleteness } from '../src/core/incomplete.ts';
 import { writeFileAtomic } from '../src/core/io.ts';
 import { requireCacheFile, requireOutputFolder } from '../src/core/outputCheck.ts';
+import { resolveRedaction } from '../src/core/redact.ts';
 import { listModels, splitModelList } from '../src/core/modelList.ts';
 import { terminalLines } from '../src/core/terminalText.ts';
 import { LokalConfigError, resolveSettingsTree, sectionSettings, sharedSettings, type SettingsTree } from '../src/core/settings.ts';
@@ -216,12 +217,12 @@ export default class LokalReporter implements Reporter {
       }
       if (folders.size > 0) {
         const labels = new Map<string | undefined, string>(listModels(shared.model ?? '').flatMap((m) => (m.label === undefined ? [] : [[m.spec, m.label] as [string, string]])));
-        this.compareFile = await writeModelOutputs({ written: writtenByModel, folders, labels, root, output, report: shared.report, baseline: shared.baseline, stepSummary: process.env.GITHUB_STEP_SUMMARY, log: (line) => this.#log(line) });
+        this.compareFile = await writeModelOutputs({ written: writtenByModel, folders, labels, root, output, report: shared.report, baseline: shared.baseline, redact: resolveRedaction(shared.redact).on, stepSummary: process.env.GITHUB_STEP_SUMMARY, log: (line) => this.#log(line) });
         if (failed) process.exitCode = 1;
         return;
       }
       const written = new Map([...writtenByModel.values()].flatMap((texts) => [...texts]));
-      const outputs = await writeRunOutputs({ results: written, objects, root, output, report: shared.report, baseline: shared.baseline, stepSummary: process.env.GITHUB_STEP_SUMMARY, log: (line) => this.#log(line) });
+      const outputs = await writeRunOutputs({ results: written, objects, root, output, report: shared.report, baseline: shared.baseline, redact: resolveRedaction(shared.redact).on, stepSummary: process.env.GITHUB_STEP_SUMMARY, log: (line) => this.#log(line) });
       this.reportFile = outputs.report;
     } catch (error) {
       this.#log(`lokal: ${(error as Error).message}`);

@@ -33,7 +33,7 @@ export async function writeModelOutputs(options: ModelOutputsOptions): Promise<s
   const modelLabelList = modelLabels(models.map((m) => ({ spec: m ?? 'model', ...(options.labels?.has(m) ? { label: options.labels.get(m)! } : {}) })));
   for (const [i, [model, texts]] of [...options.written].entries()) {
     const output = path.join(options.output, options.folders.get(model) ?? '');
-    await writeRunOutputs({ results: texts, root: options.root, output, report: off ? 'off' : undefined, baseline: options.baseline, stepSummary: options.stepSummary, modelLabel: modelLabelList[i], log });
+    await writeRunOutputs({ results: texts, root: options.root, output, report: off ? 'off' : undefined, baseline: options.baseline, redact: options.redact, stepSummary: options.stepSummary, modelLabel: modelLabelList[i], log });
   }
   const { MAX_RUNS, MIN_RUNS, compareRuns, compareRunsText } = await import('../src/report/compareRuns.ts');
   const { runLabels } = await import('../src/cli/compare.ts');

@@ -17,6 +17,8 @@ export interface RunOutputsOptions {
   report: string | undefined;
   /** The baseline results file (LOKAL_BASELINE), relative to the root. */
   baseline: string | undefined;
+  /** Redaction is on (LOKAL_REDACT): the baseline's texts are hashed as the run's are. */
+  redact?: boolean;
   /** The file GITHUB_STEP_SUMMARY names, if any. */
   stepSummary: string | undefined;
   /** The model's label, in a run of several models (its report's heading names it). */
@@ -68,7 +70,8 @@ export async function writeRunOutputs(options: RunOutputsOptions): Promise<RunOu
   const input: ReportInput = { ...run, ...(options.modelLabel ? { modelLabel: options.modelLabel } : {}) };
   if (options.baseline) {
     try {
-      input.baseline = report.readRunResults(path.resolve(options.root, options.baseline));
+      const baseline = report.readRunResults(path.resolve(options.root, options.baseline));
+      input.baseline = options.redact ? (await import('../src/report/redactResults.ts')).redactedBaseline(baseline) : baseline;
     } catch (error) {
       log(`lokal: the report shows no baseline: ${path.relative(process.cwd(), path.resolve(options.root, options.baseline))} could not be read (${(error as Error).message.split('\n')[0]})`);
     }

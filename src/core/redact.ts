@@ -46,3 +46,10 @@ export function resolveRedaction(setting: RedactSetting | undefined, env: Readon
 export function redactedText(text: string): string {
   return `sha256:${sha256(text).slice(0, 12)}`;
 }
+
+const REDACTED = /^sha256:[0-9a-f]{12}$/u;
+
+/** A text from elsewhere (a baseline) as it may be published: hashed, unless it is already a hash (a redacted run's). */
+export function redactedOnce(text: string): string {
+  return REDACTED.test(text) ? text : redactedText(text);
+}

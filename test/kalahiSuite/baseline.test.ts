@@ -1,7 +1,7 @@
 // Kalahi's baseline gate through its roll-up (reportKalahi): MC1 and MC2 paired by prompt variation id against a
 // kalahi.json written by the same roll-up; McNemar where prompts are independent (p = 2·0.5^k for k one-way flips),
 // the cluster bootstrap where variations share a prompt id; tolerance mode; which file is whose.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -10,6 +10,7 @@ import { reportKalahi } from '../../src/benchmarks/kalahi/report.ts';
 import type { KalahiSettings } from '../../src/benchmarks/kalahi/config.ts';
 import type { KalahiPromptRecord, KalahiRunInfo } from '../../src/benchmarks/kalahi/records.ts';
 import { baselineFileFor } from '../../src/core/baseline/index.ts';
+import { redactedText } from '../../src/core/redact.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-kalahi-baseline-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -68,6 +69,20 @@ describe('Kalahi baseline gate', () => {
     expect(report.lines.join('\n')).toMatch(/✗ Kalahi unenriched MC1 vs baseline: Δ −0\.200 .* McNemar exact p = 0\.0005, Holm-adjusted p = 0\.0010 over 2 tests; .*a significant drop larger than the 0\.01 margin, so the gate fails/);
     // The intervals sit beside each variant's figures.
     expect(results.variants.unenriched.intervals.overall.mc.mc1).toMatchObject({ method: 'wilson', n: 60 });
+  });
+
+  test('redacted (LOKAL_REDACT), the flips quote the baseline\'s preferred answers as hashes, a redacted baseline\'s as they are', () => {
+    const base = baselineOf('drop-redacted', [rolled('unenriched', 60, before)]);
+    const report = reportKalahi([rolled('unenriched', 60, now)], { clauses: [], settings: settings(base, { redact: 'on' }), root: dir });
+    const flip = JSON.parse(report.resultsText!).baseline.flips.unenriched.worse[0];
+    // The run's own text ('wrong') is the record's as given here; the baseline's 'right' is hashed.
+    expect(flip).toEqual({ promptVariationId: 'v1', baseline: redactedText('right'), current: 'wrong' });
+    const hashedBase = path.join(dir, 'hashed-baseline.json');
+    const hashedText = readFileSync(base, 'utf8').replaceAll('"text": "right"', `"text": "${redactedText('right')}"`);
+    expect(hashedText).toContain(redactedText('right'));
+    writeFileSync(hashedBase, hashedText);
+    const again = reportKalahi([rolled('unenriched', 60, now)], { clauses: [], settings: settings(hashedBase, { redact: 'on' }), root: dir });
+    expect(JSON.parse(again.resultsText!).baseline.flips.unenriched.worse[0].baseline).toBe(redactedText('right'));
   });
 
   test('variations of one prompt are one cluster: the bootstrap, not McNemar', () => {

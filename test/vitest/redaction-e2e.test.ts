@@ -1,11 +1,12 @@
 // Redaction end to end: a replay run with LOKAL_REDACT=on (strict, so wrong answers fail with messages, against a
 // baseline, with the json and junit reporters and a GitHub step summary) writes no question or target string of the
-// data into any file it writes, nor into its terminal output; the same run without redaction does (the control).
+// data into any file it writes, nor into its terminal output; the same run without redaction does (the control). A
+// redacted run against that unredacted run as its baseline quotes none of the baseline's answers either.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { resolveRedaction } from '../../src/core/redact.ts';
+import { redactedText, resolveRedaction } from '../../src/core/redact.ts';
 import { writeTinyModel } from '../support/tinyModel.ts';
 import { MULTILOKO_EVAL, runVitest, writeDataset, writeJsonl, type GeneratedSubset } from './helpers.ts';
 
@@ -36,14 +37,15 @@ function filesUnder(root: string): string[] {
 }
 
 /** A replay run writing everything it can; returns every text it wrote or printed, by where. */
-async function run(name: string, redact: 'on' | 'off', extra: Record<string, string> = {}): Promise<Map<string, string>> {
+async function run(name: string, redact: 'on' | 'off' | 'auto', extra: Record<string, string> = {}, against?: { baseline: string; right: 0 | 1 }): Promise<Map<string, string>> {
   const root = path.join(dir, name);
   const data = writeDataset(root, subsets);
   const predictions = path.join(root, 'predictions.jsonl');
   // Half the answers right (the first target as is), half wrong (the other target of the next item).
-  writeJsonl(predictions, subsets.flatMap((s) => s.items.map((item, i) => ({ language: s.key, id: item.id, prediction: i % 2 === 0 ? item.targets[0]! : s.items[(i + 1) % 8]!.targets[1]! }))));
-  const baseline = path.join(root, 'baseline.json');
-  writeFileSync(baseline, JSON.stringify(Object.fromEntries(subsets.map((s) => [s.key, { ...Object.fromEntries(s.items.map((item) => [item.id, { em: 0, prediction: 'x' }])), em: 0 }]))));
+  const right = against?.right ?? 0;
+  writeJsonl(predictions, subsets.flatMap((s) => s.items.map((item, i) => ({ language: s.key, id: item.id, prediction: i % 2 === right ? item.targets[0]! : s.items[(i + 1) % 8]!.targets[1]! }))));
+  const baseline = against?.baseline ?? path.join(root, 'baseline.json');
+  if (!against) writeFileSync(baseline, JSON.stringify(Object.fromEntries(subsets.map((s) => [s.key, { ...Object.fromEntries(s.items.map((item) => [item.id, { em: 0, prediction: 'x' }])), em: 0 }]))));
   const out = path.join(root, 'out');
   const summary = path.join(root, 'step-summary.md');
   writeFileSync(summary, '');
@@ -82,7 +84,19 @@ describe('LOKAL_REDACT', () => {
 
     const plain = await run('plain', 'off');
     expect(leaks(plain).length).toBeGreaterThan(questions.length);
-  }, 240_000);
+
+    // LOKAL_REDACT=auto in a public repository against the unredacted run, every item flipped (the other half right):
+    // the flips in the results file and the report's baseline column carry the baseline's answers as hashes only.
+    const event = path.join(dir, 'public-event.json');
+    writeFileSync(event, JSON.stringify({ repository: { private: false, visibility: 'public' } }));
+    const vsPlain = await run('vs-plain', 'auto', { GITHUB_ACTIONS: 'true', GITHUB_EVENT_PATH: event }, { baseline: path.join(dir, 'plain', 'out', 'multiloko.json'), right: 1 });
+    expect(leaks(vsPlain)).toEqual([]);
+    const flips = JSON.parse(vsPlain.get(path.join(dir, 'vs-plain', 'out', 'multiloko.json'))!).summary.baseline.flips.italian;
+    expect(flips.worse).toHaveLength(4);
+    expect(flips.better).toHaveLength(4);
+    const plainItalian0 = JSON.parse(plain.get(path.join(dir, 'plain', 'out', 'multiloko.json'))!).italian['italian-0'];
+    expect(flips.worse.find((f: { id: string }) => f.id === 'italian-0').baseline).toBe(redactedText(plainItalian0.prediction));
+  }, 360_000);
 
   test('a model run: the prompts the model saw are recorded as hashes, never as text', async () => {
     const model = path.join(dir, 'tiny-model');

@@ -10,6 +10,7 @@ import type { KalahiPromptRecord } from './records.ts';
 import { mcProtocolMismatch, recordedMCProtocol } from './protocol.ts';
 import type { KalahiMCProtocol } from './settings.ts';
 import { readFingerprint, type Fingerprint } from '../../core/fingerprint.ts';
+import { redactedOnce } from '../../core/redact.ts';
 
 interface BaselinePrompt {
   promptId: string;
@@ -75,6 +76,12 @@ export function parseKalahiBaseline(text: string, file: string): KalahiBaseline 
   }
   const fingerprint = readFingerprint((value as { fingerprint?: unknown }).fingerprint);
   return { file, variants, protocols, ...(fingerprint ? { fingerprint } : {}) };
+}
+
+/** The baseline with its preferred answers hashed as a redacted run's own are: the flips (`baseline.flips`) quote them. */
+export function withRedactedAnswers(baseline: KalahiBaseline): KalahiBaseline {
+  const variants = new Map([...baseline.variants].map(([variant, prompts]) => [variant, new Map([...prompts].map(([id, p]) => [id, { ...p, preferred: redactedOnce(p.preferred) }]))]));
+  return { ...baseline, variants };
 }
 
 export function readKalahiBaseline(file: string): KalahiBaseline {

@@ -12,7 +12,7 @@ import { baselineFileFor } from '../../core/baseline/index.ts';
 import { comparedNothing, noBaselineFileReason } from '../../core/baseline/comparedNothing.ts';
 import { summariseList } from '../../data/errors.ts';
 import type { GateOutcome } from '../../core/gates.ts';
-import { judgeKalahiBaseline, judgeKalahiTolerance, readKalahiBaseline, requireSameMCProtocol, type KalahiBaselineComparison } from './baselineGate.ts';
+import { judgeKalahiBaseline, judgeKalahiTolerance, readKalahiBaseline, requireSameMCProtocol, withRedactedAnswers, type KalahiBaselineComparison } from './baselineGate.ts';
 import type { RolledKalahiSuite } from './results.ts';
 import { comparabilityJson, comparabilityLines, comparabilityOutcome, compareFingerprints, type Comparability, type Fingerprint } from '../../core/fingerprint.ts';
 import { kalahiFingerprint } from './fingerprint.ts';
@@ -52,7 +52,9 @@ function judgeBaselineOf(suites: readonly RolledKalahiSuite[], settings: KalahiS
   const file = baselineFileFor(setting, root, 'kalahi');
   // A baseline that compares nothing fails (src/core/baseline/comparedNothing.ts).
   if (file === undefined) return { outcomes: [comparedNothing('Kalahi', noBaselineFileReason(setting, root, 'Kalahi', 'kalahi.json'))] };
-  const baseline = readKalahiBaseline(file);
+  const read = readKalahiBaseline(file);
+  // Redacted, what the results file quotes of the baseline is hashed as the run's own answers are.
+  const baseline = resolveRedaction(settings.redact).on ? withRedactedAnswers(read) : read;
   requireSameMCProtocol(new Map(suites.map((s) => [s.aggregate.variant, s.aggregate.tasks.includes('mc') ? (s.aggregate.mcProtocol ?? 'logprobs') : undefined])), baseline);
   const comparability = compareFingerprints(fingerprint, baseline.fingerprint, settings.baselineAllow ?? []);
   const refused = comparabilityOutcome(comparability, file);

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { MAX_JSON_DEPTH, tooDeep } from '../../core/jsonDepth.ts';
 import { judge, type GateOutcome } from './gates.ts';
 import { readFingerprint, type Fingerprint } from '../../core/fingerprint.ts';
+import { redactedOnce } from '../../core/redact.ts';
 
 export interface Baseline {
   file: string;
@@ -18,6 +19,13 @@ export interface Baseline {
 export interface BaselineItem {
   em: number;
   prediction: string;
+}
+
+/** The baseline with its answers hashed as a redacted run's own are: the flips (`summary.baseline.flips`) quote them. */
+export function withRedactedAnswers(baseline: Baseline): Baseline {
+  if (!baseline.items) return baseline;
+  const items = new Map([...baseline.items].map(([key, subset]) => [key, new Map([...subset].map(([id, item]) => [id, { ...item, prediction: redactedOnce(item.prediction) }]))]));
+  return { ...baseline, items };
 }
 
 export class BaselineError extends Error {

@@ -4,7 +4,7 @@ import { baselineFileFor } from '../../core/baseline/index.ts';
 import { noBaselineFileReason } from '../../core/baseline/comparedNothing.ts';
 import type { BenchmarkReport, BenchmarkSummary, ReportContext, RolledGroup } from '../../core/benchmark.ts';
 import type { MultiLoKoResultsJson } from '../../report/types.ts';
-import { readBaseline } from './baseline.ts';
+import { readBaseline, withRedactedAnswers } from './baseline.ts';
 import { multilokoGate } from './gates.ts';
 import { headlineLines } from './headlineTable.ts';
 import { headlineIntervalLines } from './intervalTable.ts';
@@ -34,6 +34,8 @@ function rollUp(rolled: ReadonlyArray<RolledGroup<LokalItemRecord, LokalSubsetAg
   let baselineMissing = baselineFile !== undefined && ownBaseline === undefined ? noBaselineFileReason(baselineFile, root, 'MultiLoKo', 'multiloko.json') : undefined;
   try {
     baseline = ownBaseline === undefined ? undefined : readBaseline(ownBaseline);
+    // Redacted, what the results file quotes of the baseline is hashed as the run's own answers are.
+    if (baseline && resolveRedaction(settings.redact).on) baseline = withRedactedAnswers(baseline);
   } catch (error) {
     baselineMissing = (error as Error).message;
   }
