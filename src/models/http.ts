@@ -1,6 +1,6 @@
 // JSON POST with a per-attempt timeout, a total time budget and retries (exponential backoff with jitter, Retry-After
-// honoured) on 408/409/429/5xx, timeouts, dropped connections and malformed replies. Error messages never contain the
-// secret (API key).
+// honoured) on 408/409/429/5xx, timeouts, dropped connections and malformed replies. Neither error messages nor
+// replies contain the secret (API key).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ProviderError } from './types.ts';
 
@@ -56,6 +56,18 @@ export class HttpStatusError extends ProviderError {
 export function redact(text: string, secret: string | undefined): string {
   if (!secret) return text;
   return text.split(secret).join('[redacted]');
+}
+
+/**
+ * A parsed reply with the secret replaced in every string, keys included: whatever field of it is recorded (the answer,
+ * `system_fingerprint`, a probe's reply) never holds the key, whichever field the server echoed it into.
+ */
+export function redactJson(value: unknown, secret: string | undefined): unknown {
+  if (!secret) return value;
+  if (typeof value === 'string') return redact(value, secret);
+  if (Array.isArray(value)) return value.map((v) => redactJson(v, secret));
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [redact(k, secret), redactJson(v, secret)]));
 }
 
 /** A URL safe to print: no user info, no query string. */
@@ -176,7 +188,7 @@ export async function postJson<T = unknown>(url: string, body: unknown, options:
       if (response.ok) {
         let json: unknown;
         try {
-          json = JSON.parse(text);
+          json = redactJson(JSON.parse(text), secret);
         } catch {
           throw new UnusableReply(`the response is not JSON: ${JSON.stringify(redact(text.slice(0, 200), secret))}`);
         }
