@@ -27,6 +27,11 @@ function githubVisibility(env: Readonly<Record<string, string | undefined>>): 'p
   return undefined;
 }
 
+/** `CI` is set to something other than empty, `0` or `false`: output goes to a log others may read. */
+export function inCI(env: Readonly<Record<string, string | undefined>> = process.env): boolean {
+  return env.CI !== undefined && env.CI !== '' && env.CI !== '0' && env.CI.toLowerCase() !== 'false';
+}
+
 /**
  * `on`/`off` as set; `auto`: on in GitHub Actions when the event payload says the repository is public, off when it
  * says private, and on wherever `CI` is set and the visibility is unknown; off on a developer's machine.
@@ -37,8 +42,7 @@ export function resolveRedaction(setting: RedactSetting | undefined, env: Readon
   const visibility = env.GITHUB_ACTIONS === 'true' ? githubVisibility(env) : undefined;
   if (visibility === 'public') return { on: true, reason: 'LOKAL_REDACT=auto: a public GitHub repository' };
   if (visibility === 'private') return { on: false, reason: 'LOKAL_REDACT=auto: a private GitHub repository' };
-  const ci = env.CI !== undefined && env.CI !== '' && env.CI !== '0' && env.CI.toLowerCase() !== 'false';
-  if (ci) return { on: true, reason: "LOKAL_REDACT=auto: CI is set and the repository's visibility is unknown" };
+  if (inCI(env)) return { on: true, reason: "LOKAL_REDACT=auto: CI is set and the repository's visibility is unknown" };
   return { on: false, reason: 'LOKAL_REDACT=auto: not in CI' };
 }
 

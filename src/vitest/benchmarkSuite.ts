@@ -15,6 +15,8 @@ import { parseProviderSpec } from '../models/index.ts';
 import { ReplayProvider } from '../models/replay.ts';
 import { countingModel, type CallCounts } from '../models/callCounter.ts';
 import { signalledModel } from '../models/signalledProvider.ts';
+import { withheldErrorsModel } from '../models/withheldErrors.ts';
+import { inCI, resolveRedaction } from '../core/redact.ts';
 import { itemStop } from './runCancel.ts';
 import { annotateWithoutLocation } from './annotate.ts';
 import { skipBenchmark, skipIfDataAbsent } from './dataAbsent.ts';
@@ -40,6 +42,8 @@ interface SuiteJob {
   model?: LokalModel;
   /** A wrong answer fails its item test with its verdict line (Vitest UI without a `strict` setting). */
   wrongFails: boolean;
+  /** Redaction is on: provider errors fail items with their status and kind only (src/models/withheldErrors.ts). */
+  redact: boolean;
 }
 
 type LokalContext = Pick<TestContext, 'task' | 'annotate'> & { lokalModels: ModelPool };
@@ -64,6 +68,12 @@ async function runItem(job: SuiteJob, item: unknown, info: GroupInfo, { task, an
 
 const CANCELLED = 'the run was cancelled';
 
+/** Off CI, a withheld provider error's full message for the terminal: stderr, which no reporter's file records. */
+function fullErrorOffCI(): ((message: string) => void) | undefined {
+  if (inCI()) return undefined;
+  return (message) => process.stderr.write(`lokal: withheld from the test reports (redaction): ${terminalLines(message)}\n`);
+}
+
 /** The item's test; `stop` aborts when the run is cancelled (Ctrl-C) or the test times out. */
 async function runItemUntil(job: SuiteJob, item: unknown, info: GroupInfo, { task, annotate, skip }: Omit<ItemTestContext, 'signal'>, stop: AbortSignal): Promise<void> {
   // Cancelled before this test's turn came (it waited for a slot among the concurrent tests): it asks nothing.
@@ -74,7 +84,7 @@ async function runItemUntil(job: SuiteJob, item: unknown, info: GroupInfo, { tas
     model: async () => {
       const model = await jobModel(job);
       if (model.kind !== 'replay') (task as RunnerTestCase).meta.lokalCalls = calls;
-      return countingModel(signalledModel(model, stop), calls);
+      return countingModel(signalledModel(job.redact ? withheldErrorsModel(model, fullErrorOffCI()) : model, stop), calls);
     },
     annotate: async (message, type) => {
       // Vitest refuses annotations once a cancel has ended the test; its record keeps the verdict.
@@ -217,7 +227,8 @@ export async function benchmarkSuite<Settings>(definition: BenchmarkDefinition<S
   }
   // Several models (LOKAL_MODEL=a,b): the plan (data loading) is shared, one describe per model, run one after another.
   const wrongFails = wrongAnswersFail(tree.strict, inUiMode());
-  const jobs: SuiteJob[] = specs.map((spec) => ({ plan, definition, spec, modelOptions, wrongFails }));
+  const redact = resolveRedaction(shared.redact).on;
+  const jobs: SuiteJob[] = specs.map((spec) => ({ plan, definition, spec, modelOptions, wrongFails, redact }));
   for (const job of jobs) {
     // At collection, before any item asks the model: a cache that cannot be written would lose every answer.
     if (!job.spec.startsWith('replay:') && job.modelOptions.cache) requireCacheFile(job.modelOptions.cache.file, job.modelOptions.cache.mode);

@@ -1,12 +1,13 @@
 // Redaction end to end: a replay run with LOKAL_REDACT=on (strict, so wrong answers fail with messages, against a
-// baseline, with the json and junit reporters and a GitHub step summary) writes no question or target string of the
+// baseline, with the json, junit and blob reporters and a GitHub step summary) writes no question or target string of the
 // data into any file it writes, nor into its terminal output; the same run without redaction does (the control). A
 // redacted run against that unredacted run as its baseline quotes none of the baseline's answers either.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { redactedText, resolveRedaction } from '../../src/core/redact.ts';
+import { startFakeOpenAIServer, type FakeServer } from '../support/fakeOpenAIServer.ts';
 import { writeTinyModel } from '../support/tinyModel.ts';
 import { MULTILOKO_EVAL, runVitest, writeDataset, writeJsonl, type GeneratedSubset } from './helpers.ts';
 
@@ -50,7 +51,7 @@ async function run(name: string, redact: 'on' | 'off' | 'auto', extra: Record<st
   const summary = path.join(root, 'step-summary.md');
   writeFileSync(summary, '');
   const child = await runVitest(
-    ['run', '--project', 'evals', MULTILOKO_EVAL, '--reporter=default', '--reporter=./reporters/lokal-reporter.ts', '--reporter=json', `--outputFile.json=${path.join(out, 'vitest.json')}`, '--reporter=junit', `--outputFile.junit=${path.join(out, 'junit.xml')}`],
+    ['run', '--project', 'evals', MULTILOKO_EVAL, '--reporter=default', '--reporter=./reporters/lokal-reporter.ts', '--reporter=json', `--outputFile.json=${path.join(out, 'vitest.json')}`, '--reporter=junit', `--outputFile.junit=${path.join(out, 'junit.xml')}`, '--reporter=blob', `--outputFile.blob=${path.join(out, 'blob.json')}`],
     { LOKAL_MULTILOKO: data, LOKAL_MODEL: `replay:${predictions}`, LOKAL_OUTPUT: out, LOKAL_STRICT: '1', LOKAL_BASELINE: baseline, GITHUB_STEP_SUMMARY: summary, LOKAL_REDACT: redact, ...extra },
   );
   expect(child.code, `${child.stdout.slice(-2000)}\n${child.stderr.slice(-2000)}`).toBe(1);
@@ -71,7 +72,7 @@ function leaks(texts: Map<string, string>): string[] {
 describe('LOKAL_REDACT', () => {
   test('a redacted run writes and prints no question or target string; the same run without redaction does', async () => {
     const redacted = await run('redacted', 'on');
-    expect([...redacted.keys()].map((f) => path.basename(f)).sort()).toEqual(expect.arrayContaining(['junit.xml', 'multiloko.json', 'report.html', 'vitest.json', 'step-summary.md']));
+    expect([...redacted.keys()].map((f) => path.basename(f)).sort()).toEqual(expect.arrayContaining(['junit.xml', 'blob.json', 'multiloko.json', 'report.html', 'vitest.json', 'step-summary.md']));
     expect(leaks(redacted)).toEqual([]);
     // The figures are still there: EM is exactly half (every other answer right), and the run says it redacted.
     const results = JSON.parse(redacted.get(path.join(dir, 'redacted', 'out', 'multiloko.json'))!);
@@ -111,6 +112,40 @@ describe('LOKAL_REDACT', () => {
     expect(path.relative(path.join(dir, 'model', 'out'), cache).startsWith('..')).toBe(true);
     const results = JSON.parse(redacted.get(path.join(dir, 'model', 'out', 'multiloko.json'))!);
     expect(results.italian['italian-0'].model_input).toEqual({ sha256: expect.stringMatching(/^[0-9a-f]{64}$/u) });
+  }, 240_000);
+});
+
+describe('LOKAL_REDACT: provider errors', () => {
+  let server: FakeServer;
+  beforeAll(async () => {
+    // A server that refuses every item's request quoting the prompt, as some do (`400 … Your prompt was: …`); the
+    // capability probe's own requests (no question of the data in them) are answered.
+    server = await startFakeOpenAIServer({
+      fault: (_, body) => {
+        const sent = JSON.stringify(body.messages ?? body.prompt ?? '');
+        return sent.includes('Domanda') ? { kind: 'status', status: 400, body: JSON.stringify({ error: { message: `Invalid request. Your prompt was: ${sent}`, type: 'invalid_request_error' } }) } : undefined;
+      },
+    });
+  });
+  afterAll(() => server?.close());
+  const model = () => ({ LOKAL_MODEL: 'openai:toy-model', OPENAI_BASE_URL: server.url, LOKAL_CACHE: 'off', LOKAL_PROMPT: 'chat' });
+
+  test('a redacted run fails each item with the HTTP status and kind only: JUnit, the json reporter and CI output quote no prompt', async () => {
+    const redacted = await run('server-error', 'on', model());
+    expect(leaks(redacted)).toEqual([]);
+    const junit = redacted.get(path.join(dir, 'server-error', 'out', 'junit.xml'))!;
+    expect(junit).toContain('[openai] HTTP 400, http error (its message is withheld');
+    // The control: without redaction the item's failure quotes the server's message, prompt and all.
+    const plain = await run('server-error-plain', 'off', model());
+    expect(plain.get(path.join(dir, 'server-error-plain', 'out', 'junit.xml'))).toContain('Your prompt was');
+    expect(leaks(plain).some((leak) => leak.startsWith('junit.xml: '))).toBe(true);
+  }, 240_000);
+
+  test('off CI the full message still reaches the terminal (stderr), and only there', async () => {
+    const local = await run('server-error-local', 'on', { ...model(), CI: '' });
+    expect(local.get('stderr')).toContain('lokal: withheld from the test reports (redaction): [openai] POST');
+    expect(leaks(local).filter((leak) => !leak.startsWith('stderr: '))).toEqual([]);
+    expect(leaks(local).some((leak) => leak.startsWith('stderr: '))).toBe(true);
   }, 240_000);
 });
 
