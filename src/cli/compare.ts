@@ -4,7 +4,7 @@ import { modelLabels } from '../core/modelList.ts';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { terminalLines } from '../core/terminalText.ts';
+import { terminalLines, terminalText } from '../core/terminalText.ts';
 import { checkOutputPath } from './output.ts';
 
 export const COMPARE_USAGE = `usage: lokal compare <results.json|results folder> <results.json|folder>... [-o compare.html] [--no-html] [--allow <field,…>]
@@ -76,15 +76,17 @@ export async function compareCommand(argv: string[]): Promise<number> {
     return line ? [`lokal compare: ${runs[c.index]!.label} (${c.benchmark}) against #1: ${line}`] : [];
   });
   if (refused.length > 0) {
-    process.stderr.write(`${refused.join('\n')}\n`);
+    process.stderr.write(`${refused.map(terminalText).join('\n')}\n`);
     return 1;
   }
+  // Labels and fingerprint values come from the results files: each line escaped (terminalText), one line each.
+  const say = (line: string) => process.stderr.write(`lokal compare: ${terminalText(line)}\n`);
   for (const c of checks) {
     const { allowed, model, checked } = c.comparability;
     const label = `${runs[c.index]!.label} (${c.benchmark})`;
-    if (!checked) process.stderr.write(`lokal compare: ${label}: not checked for comparability (a results file without a fingerprint)\n`);
-    if (allowed.length) process.stderr.write(`lokal compare: ${label}: accepted differences: ${allowed.map(differenceText).join('; ')}\n`);
-    if (model.length) process.stderr.write(`lokal compare: ${label}: models differ (reported, not refused): ${model.map(differenceText).join('; ')}\n`);
+    if (!checked) say(`${label}: not checked for comparability (a results file without a fingerprint)`);
+    if (allowed.length) say(`${label}: accepted differences: ${allowed.map(differenceText).join('; ')}`);
+    if (model.length) say(`${label}: models differ (reported, not refused): ${model.map(differenceText).join('; ')}`);
   }
   const comparison = compareRuns(runs);
   // Every line escaped, the "Runs:" lines with each run's summary.model included (a results file is not trusted text).
@@ -93,7 +95,7 @@ export async function compareCommand(argv: string[]): Promise<number> {
     const { renderCompareHtml } = await import('../report/compareHtml.ts');
     const { writeFileAtomic } = await import('../core/io.ts');
     await writeFileAtomic(output, await renderCompareHtml(runs, comparison));
-    process.stderr.write(`lokal compare: wrote ${output}\n`);
+    say(`wrote ${output}`);
   }
   return 0;
 }

@@ -66,7 +66,22 @@ export interface Comparability {
   checked: boolean;
 }
 
-const shown = (v: z.infer<typeof Scalar>): string => (typeof v === 'string' && /^[0-9a-f]{64}$/u.test(v) ? v.slice(0, 8) : String(v));
+/** Longest value shown whole in a difference, a gate line or the report; a longer one is cut to a preview. */
+export const FIELD_PREVIEW_CHARACTERS = 60;
+
+/**
+ * `text` when short, else its first FIELD_PREVIEW_CHARACTERS characters and its length (`abc… (20971520 characters)`): a
+ * results file is not trusted text, and a 20 MiB field would otherwise be copied whole into every line naming it.
+ */
+export function fieldPreview(text: string, max = FIELD_PREVIEW_CHARACTERS): string {
+  if (text.length <= max) return text;
+  // A cut between a surrogate pair's halves would leave half a character.
+  const high = text.charCodeAt(max - 1);
+  const end = high >= 0xd800 && high <= 0xdbff ? max - 1 : max;
+  return `${text.slice(0, end)}… (${text.length} characters)`;
+}
+
+const shown = (v: z.infer<typeof Scalar>): string => (typeof v === 'string' && /^[0-9a-f]{64}$/u.test(v) ? v.slice(0, 8) : fieldPreview(String(v)));
 
 function differences(field: FingerprintField, current: z.infer<typeof FieldValue> | undefined, baseline: z.infer<typeof FieldValue> | undefined, unknown: string[]): FingerprintDifference[] {
   if (current === undefined || current === null || baseline === undefined || baseline === null) {
@@ -80,7 +95,7 @@ function differences(field: FingerprintField, current: z.infer<typeof FieldValue
       .filter((part) => part in baseline && current[part] !== null && baseline[part] !== null && current[part] !== baseline[part])
       .map((part) => ({ field, part, baseline: shown(baseline[part]!), current: shown(current[part]!) }));
   }
-  if (isParts(current) || isParts(baseline)) return [{ field, baseline: JSON.stringify(baseline), current: JSON.stringify(current) }];
+  if (isParts(current) || isParts(baseline)) return [{ field, baseline: fieldPreview(JSON.stringify(baseline)), current: fieldPreview(JSON.stringify(current)) }];
   return current === baseline ? [] : [{ field, baseline: shown(baseline), current: shown(current) }];
 }
 
@@ -101,7 +116,7 @@ export function compareFingerprints(current: Fingerprint | undefined, baseline: 
 
 /** `prompt base→chat`, `data.italian 1a2b3c4d→5e6f7a8b`. */
 export function differenceText(d: FingerprintDifference): string {
-  return `${d.part === undefined ? d.field : `${d.field}.${d.part}`} ${d.baseline}→${d.current}`;
+  return `${d.part === undefined ? d.field : `${d.field}.${fieldPreview(d.part)}`} ${d.baseline}→${d.current}`;
 }
 
 /** The one line naming every refused difference: `not comparable: prompt base→chat; shots 5→0 (…)`. */

@@ -1,13 +1,13 @@
 // The report's "How this run was made": the run's fingerprint, and against a baseline every field that differs
 // (score-changing ones marked: the gate refuses them unless LOKAL_BASELINE_ALLOW accepts them).
-import { compareFingerprints, differenceText, readFingerprint, SCORE_FIELDS } from '../core/fingerprint.ts';
+import { compareFingerprints, differenceText, fieldPreview, readFingerprint, SCORE_FIELDS } from '../core/fingerprint.ts';
 import { html, type Html } from './escape.ts';
 
 function shown(value: unknown): string {
   if (value === null || value === undefined) return '– (not known for this run)';
-  if (typeof value !== 'object') return String(value);
+  if (typeof value !== 'object') return fieldPreview(String(value));
   return Object.entries(value as Record<string, unknown>)
-    .map(([k, v]) => `${k}: ${v === null ? '–' : String(v)}`)
+    .map(([k, v]) => `${fieldPreview(k)}: ${v === null ? '–' : fieldPreview(String(v))}`)
     .join(' · ');
 }
 

@@ -5,7 +5,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { compareFingerprints, notComparableLine, readFingerprint, type Fingerprint } from '../../src/core/fingerprint.ts';
+import { comparabilityJson, comparabilityOutcome, compareFingerprints, fieldPreview, notComparableLine, readFingerprint, type Fingerprint } from '../../src/core/fingerprint.ts';
+import { fingerprintBlock } from '../../src/report/fingerprintHtml.ts';
 import { readConfigEnv, LokalConfigError } from '../../src/core/settings.ts';
 import { MULTILOKO_SETTINGS } from '../../src/benchmarks/multiloko/settings.ts';
 import { multilokoFingerprint, MULTILOKO_SCORER } from '../../src/benchmarks/multiloko/fingerprint.ts';
@@ -68,6 +69,28 @@ describe('compareFingerprints', () => {
     expect(compareFingerprints(fingerprint(), undefined).checked).toBe(false);
     expect(readFingerprint({ version: 2 })).toBeUndefined();
     expect(readFingerprint(JSON.parse(JSON.stringify(fingerprint())))).toEqual(fingerprint());
+  });
+});
+
+describe('a long fingerprint field', () => {
+  const huge = 'x'.repeat(20 * 1024 * 1024);
+
+  test('is shown as a short preview with its length in the gate line, the results and the report, never whole', () => {
+    const c = compareFingerprints(fingerprint({ scorer: huge, model: { provider: 'transformers', model: `m${huge}` }, data: { [`s${huge}`]: 'e'.repeat(64) } }), fingerprint({ data: { [`s${huge}`]: 'a'.repeat(64) } }));
+    const line = notComparableLine(c)!;
+    expect(line).toBe(`not comparable: data.s${'x'.repeat(59)}… (20971521 characters) aaaaaaaa→eeeeeeee; scorer v1→${'x'.repeat(60)}… (20971520 characters) (baseline→this run; LOKAL_BASELINE_ALLOW=data,scorer accepts it)`);
+    expect(comparabilityOutcome(c, 'base.json')!.message.length).toBeLessThan(400);
+    const json = JSON.stringify(comparabilityJson(c));
+    expect(json.length).toBeLessThan(1000);
+    expect(json).toContain(`model.model /m→m${'x'.repeat(59)}… (20971521 characters)`);
+    const block = String(fingerprintBlock(fingerprint({ scorer: huge }), fingerprint(), 'fp'));
+    expect(block.length).toBeLessThan(5000);
+    expect(block).toContain('… (20971520 characters)');
+  });
+
+  test('a preview never ends in half a surrogate pair', () => {
+    expect(fieldPreview(`${'a'.repeat(59)}😀${'b'.repeat(10)}`)).toBe(`${'a'.repeat(59)}… (71 characters)`);
+    expect(fieldPreview('short')).toBe('short');
   });
 });
 

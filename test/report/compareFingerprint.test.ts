@@ -22,12 +22,16 @@ function fingerprint(over: Partial<Fingerprint>): Fingerprint {
   };
 }
 
-function run(name: string, over: Partial<Fingerprint>): string {
+/** A results file named `<name>.json` whose summary names `model` (default: the name); `over` null: no fingerprint. */
+function run(name: string, over: Partial<Fingerprint> | null, model = name): string {
   const items = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`q${i}`, { em: i % 2, prediction: 'p', targets: ['t'] }]));
   const file = path.join(dir, `${name}.json`);
-  writeFileSync(file, JSON.stringify({ italian: { ...items, em: 0.5 }, summary: { model: name, fingerprint: fingerprint(over) } }));
+  writeFileSync(file, JSON.stringify({ italian: { ...items, em: 0.5 }, summary: { model, ...(over ? { fingerprint: fingerprint(over) } : {}) } }));
   return file;
 }
+
+/** Characters a terminal acts on: C0 (ESC, BEL), DEL, C1, bidi overrides (U+202E). */
+const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
 
 function lokal(args: string[], env: Record<string, string> = {}) {
   const child = spawnSync(process.execPath, [LOKAL_BIN, 'compare', ...args, '--no-html'], { cwd: dir, encoding: 'utf8', env: { ...process.env, ...env } });
@@ -62,5 +66,33 @@ describe('lokal compare and fingerprints', () => {
     const compared = lokal([base, other]);
     expect(compared.code, compared.stderr).toBe(0);
     expect(compared.stderr).toContain('#2 other (multiloko): models differ (reported, not refused): model.provider transformers→openai; model.model m1→m2');
+  });
+
+  test('labels and fingerprint values from the results files are printed escaped, one line each', () => {
+    // An OSC title sequence ended by BEL, then a right-to-left override.
+    const hostile = 'evil\u001b]0;pwned\u0007\u202egnp.exe';
+    const unchecked = lokal([base, run('unchecked', null, hostile)]);
+    expect(unchecked.code, unchecked.stderr).toBe(0);
+    expect(unchecked.stderr).not.toMatch(RAW_CONTROL);
+    expect(unchecked.stderr).toContain('#2 evil\\u001b]0;pwned\\u0007\\u202egnp.exe (multiloko): not checked for comparability (a results file without a fingerprint)');
+    const models = lokal([base, run('hostile', { model: { provider: 'transformers', model: hostile } }, hostile)]);
+    expect(models.code, models.stderr).toBe(0);
+    expect(models.stderr).not.toMatch(RAW_CONTROL);
+    expect(models.stderr).toContain(': models differ (reported, not refused): model.model m1→evil\\u001b]0;pwned\\u0007\\u202egnp.exe\n');
+    const refused = lokal([base, run('hostileScorer', { scorer: hostile }, hostile)]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).not.toMatch(RAW_CONTROL);
+    expect(refused.stderr).toContain('scorer v1→evil\\u001b]0;pwned\\u0007\\u202egnp.exe (#1→#2');
+  });
+
+  test('a 20 MiB fingerprint field is named by a short preview, not printed whole', () => {
+    const huge = run('huge', { scorer: 'x'.repeat(20 * 1024 * 1024) });
+    const refused = lokal([base, huge]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.length).toBeLessThan(500);
+    expect(refused.stderr).toContain(`scorer v1→${'x'.repeat(60)}… (20971520 characters) (#1→#2; --allow scorer accepts it)`);
+    const allowed = lokal([base, huge, '--allow', 'scorer']);
+    expect(allowed.code, allowed.stderr.slice(0, 500)).toBe(0);
+    expect(allowed.stderr.length).toBeLessThan(500);
   });
 });

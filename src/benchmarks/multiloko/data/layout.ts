@@ -1,6 +1,7 @@
 // Which files of a MultiLoKo tree belong to a split, and what each one is — following the official eval.py.
 import { DataError } from '../../../data/errors.ts';
 import type { DatasetTree } from '../../../data/tree.ts';
+import { reservedLanguageKey } from './reservedIds.ts';
 
 export const FEWSHOT_FILE = 'knowledge_fewshot.jsonl';
 
@@ -109,6 +110,10 @@ export async function discoverSplit(tree: DatasetTree, split: string): Promise<S
   }
   const seen = new Map<string, string>();
   for (const subset of subsets) {
+    const reserved = reservedLanguageKey(subset.key);
+    if (reserved !== undefined) {
+      throw new DataError(tree.describe(subset.folder), `gives the language key ${JSON.stringify(subset.key)}, which cannot be one: ${reserved}; rename the folder`, { code: 'layout' });
+    }
     const other = seen.get(subset.key);
     if (other !== undefined) {
       throw new DataError(
