@@ -14,9 +14,11 @@ export const COMPARE_USAGE = `usage: lokal compare <results.json|results folder>
   exact test for 0/1 scores of independent items, a paired cluster bootstrap otherwise, Holm-adjusted with the pooled
   figures). Prints the side-by-side table and writes the HTML report
   (default compare.html; -o to move it, --no-html to skip it).
-  Runs made differently (their results' fingerprints differ in data, prompt, template, shots, fewshot, extraction,
-  scorer, decoding or protocol) are refused, naming each field; --allow (or LOKAL_BASELINE_ALLOW) accepts the fields
-  it lists. Model differences are what a comparison is for: they are printed, never refused.
+  A benchmark of a run made differently (its fingerprint differs from #1's in data, prompt, template, shots, fewshot,
+  extraction, scorer, decoding or protocol) is left out of the comparison, naming each field; --allow (or
+  LOKAL_BASELINE_ALLOW) accepts the fields it lists. Kalahi MC figures of two MC protocols are never compared (the
+  run's other figures are). Every comparable table is shown; exit 1 only when nothing comparable is left. Model
+  differences are what a comparison is for: they are printed, never refused.
 `;
 
 /** Run labels for tables and the chart legend: `#2 <model>`, the model taken from the results where they record it. */
@@ -68,33 +70,38 @@ export async function compareCommand(argv: string[]): Promise<number> {
   const { readConfigEnv } = await import('../core/settings.ts');
   // The one settings reader validates the list (an unknown field is an error naming the nearest one).
   const allow = readConfigEnv({ LOKAL_BASELINE_ALLOW: values.allow ?? process.env.LOKAL_BASELINE_ALLOW }, []).baselineAllow ?? [];
-  const { runsComparability } = await import('../report/runsComparability.ts');
+  const { comparableRuns, runsComparability } = await import('../report/runsComparability.ts');
   const { notComparableLine, differenceText } = await import('../core/fingerprint.ts');
   const checks = runsComparability(runs, allow);
-  const refused = checks.flatMap((c) => {
+  // A benchmark refused for a run is left out of that run alone: every comparable table is still shown.
+  for (const c of checks) {
     const line = notComparableLine(c.comparability, `#1→#${c.index + 1}`, (fields) => `--allow ${fields}`);
-    return line ? [`lokal compare: ${runs[c.index]!.label} (${c.benchmark}) against #1: ${line}`] : [];
-  });
-  if (refused.length > 0) {
-    process.stderr.write(`${refused.map(terminalText).join('\n')}\n`);
-    return 1;
+    if (line) process.stderr.write(`${terminalText(`lokal compare: ${runs[c.index]!.label} (${c.benchmark}) is left out: ${line}`)}\n`);
   }
   // Labels and fingerprint values come from the results files: each line escaped (terminalText), one line each.
   const say = (line: string) => process.stderr.write(`lokal compare: ${terminalText(line)}\n`);
   for (const c of checks) {
-    const { allowed, model, checked } = c.comparability;
+    const { allowed, model, checked, refused } = c.comparability;
+    if (refused.length > 0) continue;
     const label = `${runs[c.index]!.label} (${c.benchmark})`;
     if (!checked) say(`${label}: not checked for comparability (a results file without a fingerprint)`);
     if (allowed.length) say(`${label}: accepted differences: ${allowed.map(differenceText).join('; ')}`);
     if (model.length) say(`${label}: models differ (reported, not refused): ${model.map(differenceText).join('; ')}`);
   }
-  const comparison = compareRuns(runs);
+  const compared = comparableRuns(runs, checks);
+  const comparison = compareRuns(compared);
+  for (const line of comparison.leftOut) process.stderr.write(`${terminalLines(`lokal compare: ${line}`)}\n`);
+  // Nothing left to set side by side: every benchmark of every later run was refused.
+  if (!comparison.multiloko && !comparison.kalahi && !comparison.groups) {
+    process.stderr.write('lokal compare: nothing comparable is left (see the lines above)\n');
+    return 1;
+  }
   // Every line escaped, the "Runs:" lines with each run's summary.model included (a results file is not trusted text).
-  process.stdout.write(`${terminalLines(compareRunsText(runs, comparison).join('\n'))}\n`);
+  process.stdout.write(`${terminalLines(compareRunsText(compared, comparison).join('\n'))}\n`);
   if (output) {
     const { renderCompareHtml } = await import('../report/compareHtml.ts');
     const { writeFileAtomic } = await import('../core/io.ts');
-    await writeFileAtomic(output, await renderCompareHtml(runs, comparison));
+    await writeFileAtomic(output, await renderCompareHtml(compared, comparison));
     say(`wrote ${output}`);
   }
   return 0;

@@ -139,7 +139,8 @@ export interface KalahiComparison {
 
 const promptShown = (p: KalahiPrompt) => (p.preferred ? `prefers ${p.preferred.kind}${p.preferred.best ? ' (best)' : ''}: ${p.preferred.text}` : p.response ?? '(no reply)');
 
-export function compareKalahi(current: readonly KalahiVariantView[], baseline: readonly KalahiVariantView[], confidence = 0.95): KalahiComparison {
+/** `withoutMC`: variants whose MC figures the two runs measured by different protocols (never compared; the rest is). */
+export function compareKalahi(current: readonly KalahiVariantView[], baseline: readonly KalahiVariantView[], confidence = 0.95, withoutMC: ReadonlySet<string> = new Set()): KalahiComparison {
   const base = new Map(baseline.map((v) => [v.key, v]));
   const mc: PairedFigure[] = [];
   const generation: PairedFigure[] = [];
@@ -150,7 +151,7 @@ export function compareKalahi(current: readonly KalahiVariantView[], baseline: r
     // Prompts paired by variation id, the variations of one prompt one cluster (as the gate pairs them).
     const figure = (name: string, pick: (p: KalahiPrompt) => number | null | undefined, scores?: 'binary' | 'continuous') =>
       pairedFigure(`${v.key}.${name}`, `${v.key} ${name}`, v.prompts.map((p) => ({ id: p.id, cluster: p.promptId, score: pick(p) ?? null })), new Map(b.prompts.map((p) => [p.id, pick(p) ?? null])), scores);
-    mc.push(figure('MC1', (p) => p.mc?.mc1, 'binary'), figure('MC2', (p) => p.mc?.mc2, 'continuous'));
+    if (!withoutMC.has(v.key)) mc.push(figure('MC1', (p) => p.mc?.mc1, 'binary'), figure('MC2', (p) => p.mc?.mc2, 'continuous'));
     for (const [metric, label] of KALAHI_METRICS) generation.push(figure(`${label} acc`, (p) => p.acc[metric], 'binary'));
     const all = pairById(v.prompts, b.prompts);
     const verdicts = all.pairs.filter((p) => p.current.verdict !== 'missing' || p.baseline.verdict !== 'missing');

@@ -42,6 +42,7 @@ export async function renderCompareHtml(runs: readonly LabelledRun[], c: RunsCom
 <main>
 <h2>Runs</h2>
 <table id="runs"><thead><tr><th>Run</th><th>Read from</th></tr></thead><tbody>${runs.map((r, i) => html`<tr><td>${c.labels[i]!}</td><td><code>${r.source}</code></td></tr>`)}</tbody></table>
+${c.leftOut.length ? html`<ul class="note" id="left-out">${c.leftOut.map((line) => html`<li>${line}</li>`)}</ul>` : ''}
 ${m ? html`<section id="multiloko"><h2>MultiLoKo</h2>
 ${chart ? html`<figure class="chart" id="chart-compare-em">${raw(chart)}<figcaption>EM × 100 per language, one bar per run; the black rule is the 95% Wilson interval.</figcaption></figure>` : ''}
 <h3>EM × 100 per language</h3>

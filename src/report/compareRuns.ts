@@ -7,7 +7,7 @@ import { KALAHI_METRICS, kalahiView, type KalahiView } from './kalahi.ts';
 import { multilokoView, type MultiLoKoView } from './multiloko.ts';
 import type { RunResults } from './types.ts';
 import { compareGroupsRuns, type GroupsComparison } from './compareGroups.ts';
-import { mcProtocolMismatch, recordedMCProtocol } from '../benchmarks/kalahi/protocol.ts';
+import { MC_PROTOCOL_FIELD, mcProtocolDifferences, recordedMCProtocol } from '../benchmarks/kalahi/protocol.ts';
 
 export const MIN_RUNS = 2;
 export const MAX_RUNS = 10;
@@ -34,21 +34,32 @@ export interface RunsComparison {
   kalahi?: { views: Array<KalahiView | undefined>; figures: FigureRow[]; tests: Array<KalahiComparison | undefined> };
   /** Benchmarks in the groups layout (dataset benchmarks). */
   groups?: GroupsComparison[];
+  /** Figures left out as not comparable (Kalahi MC of two protocols), one line each, naming what would compare them. */
+  leftOut: string[];
 }
 
-/** Each run's Kalahi MC1 came from the first run's protocol (kalahi.json `mc_protocol`), else one line naming the field. */
-function requireComparableProtocols(runs: readonly LabelledRun[]): void {
+/**
+ * Per run, the Kalahi variants whose MC figures came from another protocol than the first run's (kalahi.json
+ * `mc_protocol`): those figures are left out of the comparison, each with one line saying why and what would compare them.
+ */
+function mcLeftOut(runs: readonly LabelledRun[]): { variants: Array<Set<string>>; lines: string[] } {
   const protocols = (run: LabelledRun) => new Map(Object.entries(run.results.kalahi?.variants ?? {}).map(([variant, v]) => [variant, recordedMCProtocol(v)]));
   const first = protocols(runs[0]!);
-  for (const run of runs.slice(1)) {
-    const problem = mcProtocolMismatch(protocols(run), first, runs[0]!.source, run.source);
-    if (problem) throw new Error(problem);
-  }
+  const lines: string[] = [];
+  const variants = runs.map((run, i) => {
+    if (i === 0) return new Set<string>();
+    const differences = mcProtocolDifferences(protocols(run), first);
+    for (const d of differences) {
+      lines.push(`${run.label} (kalahi ${d.variant}): MC1 and MC2 left out: #1 measured MC1 by "${d.other}", this run by "${d.current}" (${MC_PROTOCOL_FIELD}); MC figures of two protocols are not compared — a run with LOKAL_KALAHI_MC=${d.other} is; its other figures are compared`);
+    }
+    return new Set(differences.map((d) => d.variant));
+  });
+  return { variants, lines };
 }
 
 export function compareRuns(runs: readonly LabelledRun[], confidence = 0.95): RunsComparison {
   if (runs.length < MIN_RUNS || runs.length > MAX_RUNS) throw new Error(`compare takes ${MIN_RUNS} to ${MAX_RUNS} runs, not ${runs.length}`);
-  const out: RunsComparison = { labels: runs.map((r) => r.label) };
+  const out: RunsComparison = { labels: runs.map((r) => r.label), leftOut: [] };
   if (runs.some((r) => r.results.multiloko)) {
     const views = runs.map((r) => (r.results.multiloko ? multilokoView(r.results.multiloko, confidence) : undefined));
     const first = views[0];
@@ -69,10 +80,11 @@ export function compareRuns(runs: readonly LabelledRun[], confidence = 0.95): Ru
     };
   }
   if (runs.some((r) => r.results.kalahi)) {
-    requireComparableProtocols(runs);
+    const leftOut = mcLeftOut(runs);
+    out.leftOut.push(...leftOut.lines);
     const views = runs.map((r) => (r.results.kalahi ? kalahiView(r.results.kalahi, confidence) : undefined));
     const first = views[0];
-    const tests = views.map((v, i) => (i > 0 && v && first ? compareKalahi(v.variants, first.variants, confidence) : undefined));
+    const tests = views.map((v, i) => (i > 0 && v && first ? compareKalahi(v.variants, first.variants, confidence, leftOut.variants[i]) : undefined));
     const variants = [...new Set(views.flatMap((v) => v?.variants.map((x) => x.key) ?? []))];
     const figures: FigureRow[] = [];
     const pickers: Array<[string, (f: KalahiView['variants'][number]['overall']) => Interval | undefined]> = [
@@ -82,15 +94,17 @@ export function compareRuns(runs: readonly LabelledRun[], confidence = 0.95): Ru
     ];
     for (const variant of variants) {
       for (const [figure, pick] of pickers) {
-        const values = views.map((v) => {
+        const mc = figure.startsWith('MC');
+        const values = views.map((v, i) => {
           const found = v?.variants.find((x) => x.key === variant);
-          return found ? pick(found.overall) : undefined;
+          return found && !(mc && leftOut.variants[i]!.has(variant)) ? pick(found.overall) : undefined;
         });
         if (values.every((v) => v === undefined)) continue;
         figures.push({ name: `${variant} ${figure}`, values, versusFirst: tests.map((t) => t?.rows.find((r) => r.key === `${variant}.${figure}`)) });
       }
     }
-    out.kalahi = { views, figures, tests };
+    // A table whose later runs lost every figure to the protocol rule would show the first run alone.
+    if (leftOut.lines.length === 0 || figures.some((f) => f.values.slice(1).some((v) => v !== undefined))) out.kalahi = { views, figures, tests };
   }
   const groups = compareGroupsRuns(runs);
   if (groups.length > 0) out.groups = groups;

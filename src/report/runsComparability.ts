@@ -1,7 +1,9 @@
 // `lokal compare`'s check of the runs' fingerprints: every later run against the first, per benchmark, with the same
-// rule as the baseline gate (a score-changing difference refuses the comparison unless allowed; models are reported).
+// rule as the baseline gate (a score-changing difference refuses that benchmark of that run unless allowed; models are
+// reported).
 import { compareFingerprints, readFingerprint, type Comparability } from '../core/fingerprint.ts';
 import type { RunResults } from './types.ts';
+import { withoutMCProtocol } from '../benchmarks/kalahi/protocol.ts';
 
 export interface RunComparability {
   /** Index of the later run (1-based position in the list is index + 1). */
@@ -12,7 +14,8 @@ export interface RunComparability {
 
 /** The fingerprint a results file carries: multiloko.json's `summary.fingerprint` (`lokal.fingerprint` of `lokal score` output), kalahi.json's `fingerprint`. */
 export function fingerprintOf(results: RunResults, benchmark: 'multiloko' | 'kalahi') {
-  if (benchmark !== 'multiloko') return readFingerprint((results.kalahi as { fingerprint?: unknown } | undefined)?.fingerprint);
+  // Kalahi's MC protocol is checked per variant, its MC figures left out where it differs (compareRuns.ts).
+  if (benchmark !== 'multiloko') return withoutMCProtocol(readFingerprint((results.kalahi as { fingerprint?: unknown } | undefined)?.fingerprint));
   // `lokal score` output keeps its fingerprint in its own `lokal` section.
   return readFingerprint(results.multiloko?.summary?.fingerprint) ?? readFingerprint((results.multiloko?.lokal as { fingerprint?: unknown } | undefined)?.fingerprint);
 }
@@ -29,4 +32,19 @@ export function runsComparability(runs: ReadonlyArray<{ results: RunResults }>, 
     });
   }
   return out;
+}
+
+/** The runs without the benchmarks refused for them; a benchmark no later run keeps is left out of the first run too. */
+export function comparableRuns<Run extends { results: RunResults }>(runs: readonly Run[], checks: readonly RunComparability[]): Run[] {
+  const refused = (index: number, benchmark: 'multiloko' | 'kalahi') => checks.some((c) => c.index === index && c.benchmark === benchmark && c.comparability.refused.length > 0);
+  const kept = runs.map((run, index) => {
+    const results = { ...run.results };
+    for (const benchmark of ['multiloko', 'kalahi'] as const) if (refused(index, benchmark)) delete results[benchmark];
+    return { ...run, results };
+  });
+  for (const benchmark of ['multiloko', 'kalahi'] as const) {
+    const lost = checks.some((c) => c.benchmark === benchmark && c.comparability.refused.length > 0);
+    if (lost && !kept.slice(1).some((run) => run.results[benchmark])) delete kept[0]!.results[benchmark];
+  }
+  return kept;
 }

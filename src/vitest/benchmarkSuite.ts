@@ -26,6 +26,7 @@ import './meta.ts';
 import { descendantTests, runnerState, type RunnerTaskLike } from './views.ts';
 import { declareSummary } from './summaryTest.ts';
 import { inUiMode, wrongAnswersFail } from './uiMode.ts';
+import { runBenchmarkNames } from './runBenchmarks.ts';
 
 /** The name of each group's gate test. */
 export const GATE_TEST_NAME = 'gate';
@@ -208,7 +209,8 @@ export async function benchmarkSuite<Settings>(definition: BenchmarkDefinition<S
   );
   const settings = sectionSettings<Settings>(tree, definition.settings);
   const shared = sharedSettings(tree);
-  const names = BENCHMARKS.map((b) => b.name);
+  // Every benchmark of the run, not only this worker's: another's clauses and replay rows are left to it.
+  const names = runBenchmarkNames();
   const clauses = routeClauses(tree.thresholds, names, names[0]!).get(definition.name) ?? [];
   // The benchmark's own model (`<benchmark>.model`) or the shared one; several (LOKAL_MODEL=a,b) run one after another.
   const { model: configuredModel, setting: modelSetting } = benchmarkModel(tree, definition.settings);

@@ -46,7 +46,10 @@ describe('lokal compare and fingerprints', () => {
     const refused = lokal([base, chat]);
     expect(refused.code).toBe(1);
     expect(refused.stdout).toBe('');
-    expect(refused.stderr.trim()).toBe('lokal compare: #2 chat (multiloko) against #1: not comparable: prompt base→chat; shots 5→0; fewshot dataset→none (#1→#2; --allow prompt,shots,fewshot accepts it)');
+    expect(refused.stderr.trim().split('\n')).toEqual([
+      'lokal compare: #2 chat (multiloko) is left out: not comparable: prompt base→chat; shots 5→0; fewshot dataset→none (#1→#2; --allow prompt,shots,fewshot accepts it)',
+      'lokal compare: nothing comparable is left (see the lines above)',
+    ]);
   });
 
   test('--allow or LOKAL_BASELINE_ALLOW accepts the fields; the differences are still printed', () => {

@@ -7,7 +7,7 @@ import { MAX_JSON_DEPTH, tooDeep } from '../../core/jsonDepth.ts';
 import { baselineOutcome, judgeBaselineFamily, pairedFigure, type BaselineTest, type PairedFigure, type SignificanceSettings } from '../../core/baseline/index.ts';
 import { judge, type GateOutcome } from '../../core/gates.ts';
 import type { KalahiPromptRecord } from './records.ts';
-import { mcProtocolMismatch, recordedMCProtocol } from './protocol.ts';
+import { recordedMCProtocol } from './protocol.ts';
 import type { KalahiMCProtocol } from './settings.ts';
 import { readFingerprint, type Fingerprint } from '../../core/fingerprint.ts';
 import { redactedOnce } from '../../core/redact.ts';
@@ -193,8 +193,3 @@ export function judgeKalahiTolerance(suites: readonly KalahiSuiteRecords[], base
   return outcomes;
 }
 
-/** Refuses a baseline whose MC1 came from another protocol than this run's, with one line naming the field. */
-export function requireSameMCProtocol(current: ReadonlyMap<string, KalahiMCProtocol | undefined>, baseline: KalahiBaseline): void {
-  const problem = mcProtocolMismatch(current, baseline.protocols, `baseline ${baseline.file}`);
-  if (problem) throw new Error(problem);
-}

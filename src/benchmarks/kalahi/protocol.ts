@@ -1,5 +1,6 @@
 // Which protocol produced a Kalahi run's MC1 (kalahi.json: `variants.<variant>.mc_protocol`), so that the baseline gate
 // and `lokal compare` never set MC1 by log-probabilities against MC1 from a lettered question.
+import type { Fingerprint } from '../../core/fingerprint.ts';
 import { KALAHI_MC_PROTOCOLS, type KalahiMCProtocol } from './settings.ts';
 
 /** The field of kalahi.json that names the protocol, per variant. */
@@ -24,4 +25,29 @@ export function mcProtocolMismatch(current: ReadonlyMap<string, KalahiMCProtocol
     return `${otherName} field "variants.${variant}.${MC_PROTOCOL_FIELD}" is "${theirs}" but ${currentName} measured MC1 by "${protocol}" (LOKAL_KALAHI_MC): MC figures of two protocols are not compared; use LOKAL_KALAHI_MC=${theirs} or a run of the same protocol`;
   }
   return undefined;
+}
+
+/** A variant whose MC figures two runs measured by different protocols. */
+export interface MCProtocolDifference {
+  variant: string;
+  current: KalahiMCProtocol;
+  other: KalahiMCProtocol;
+}
+
+/** Every variant both runs measured MC on by different protocols (their MC figures are left out, the rest compared). */
+export function mcProtocolDifferences(current: ReadonlyMap<string, KalahiMCProtocol | undefined>, other: ReadonlyMap<string, KalahiMCProtocol | undefined>): MCProtocolDifference[] {
+  return [...current].flatMap(([variant, protocol]) => {
+    const theirs = other.get(variant);
+    return protocol === undefined || theirs === undefined || theirs === protocol ? [] : [{ variant, current: protocol, other: theirs }];
+  });
+}
+
+/**
+ * A Kalahi fingerprint without its MC protocol: MC figures of two protocols are never compared, whatever
+ * LOKAL_BASELINE_ALLOW says, so the difference is named per variant (mcProtocolMismatch) and not offered as allowable.
+ */
+export function withoutMCProtocol(fingerprint: Fingerprint | undefined): Fingerprint | undefined {
+  if (fingerprint === undefined || fingerprint.protocol === null || typeof fingerprint.protocol !== 'object' || !('mc' in fingerprint.protocol)) return fingerprint;
+  const { mc: _mc, ...protocol } = fingerprint.protocol;
+  return { ...fingerprint, protocol };
 }

@@ -12,7 +12,8 @@ import { baselineFileFor } from '../../core/baseline/index.ts';
 import { comparedNothing, noBaselineFileReason } from '../../core/baseline/comparedNothing.ts';
 import { summariseList } from '../../data/errors.ts';
 import type { GateOutcome } from '../../core/gates.ts';
-import { judgeKalahiBaseline, judgeKalahiTolerance, readKalahiBaseline, requireSameMCProtocol, withRedactedAnswers, type KalahiBaselineComparison } from './baselineGate.ts';
+import { judgeKalahiBaseline, judgeKalahiTolerance, readKalahiBaseline, withRedactedAnswers, type KalahiBaseline, type KalahiBaselineComparison } from './baselineGate.ts';
+import { mcProtocolDifferences, mcProtocolMismatch, withoutMCProtocol } from './protocol.ts';
 import type { RolledKalahiSuite } from './results.ts';
 import { comparabilityJson, comparabilityLines, comparabilityOutcome, compareFingerprints, type Comparability, type Fingerprint } from '../../core/fingerprint.ts';
 import { kalahiFingerprint } from './fingerprint.ts';
@@ -53,23 +54,40 @@ function judgeBaselineOf(suites: readonly RolledKalahiSuite[], settings: KalahiS
   // A baseline that compares nothing fails (src/core/baseline/comparedNothing.ts).
   if (file === undefined) return { outcomes: [comparedNothing('Kalahi', noBaselineFileReason(setting, root, 'Kalahi', 'kalahi.json'))] };
   const read = readKalahiBaseline(file);
+  // A variant whose MC the baseline measured by another protocol fails with the line naming it; the others are judged.
+  const sameProtocol = sameProtocolBaseline(suites, read);
+  const protocolOutcomes = sameProtocol.protocolOutcomes;
   // Redacted, what the results file quotes of the baseline is hashed as the run's own answers are.
-  const baseline = resolveRedaction(settings.redact).on ? withRedactedAnswers(read) : read;
-  requireSameMCProtocol(new Map(suites.map((s) => [s.aggregate.variant, s.aggregate.tasks.includes('mc') ? (s.aggregate.mcProtocol ?? 'logprobs') : undefined])), baseline);
-  const comparability = compareFingerprints(fingerprint, baseline.fingerprint, settings.baselineAllow ?? []);
+  const baseline = resolveRedaction(settings.redact).on ? withRedactedAnswers(sameProtocol.baseline) : sameProtocol.baseline;
+  // The MC protocol is named per variant above, never offered to LOKAL_BASELINE_ALLOW (which cannot make it comparable).
+  const comparability = compareFingerprints(withoutMCProtocol(fingerprint), withoutMCProtocol(baseline.fingerprint), settings.baselineAllow ?? []);
   const refused = comparabilityOutcome(comparability, file);
-  const records = suites.map((s) => ({ variant: s.aggregate.variant, records: s.records }));
+  // Variants of another MC protocol are in neither run's list (their protocol outcome says why they are not compared).
+  const records = suites.filter((s) => baseline.variants.has(s.aggregate.variant) || !read.variants.has(s.aggregate.variant)).map((s) => ({ variant: s.aggregate.variant, records: s.records }));
   const judged: JudgedBaseline =
     settings.baselineMode === 'tolerance'
       ? { outcomes: judgeKalahiTolerance(records, baseline, settings.baselineTolerance ?? 0.02) }
       : judgeKalahiBaseline(records, baseline, { alpha: settings.baselineAlpha ?? 0.05, margin: settings.baselineMargin ?? 0.01 });
-  if (judged.outcomes.length === 0) {
+  if (judged.outcomes.length === 0 && protocolOutcomes.length === 0) {
     const theirs = [...baseline.variants.keys()];
     const ours = suites.map((s) => s.aggregate.variant);
     const detail = ours.some((v) => theirs.includes(v)) ? 'no prompt variation id is scored in both runs' : `no variant is in both runs (the baseline's: ${summariseList(theirs)}; this run's: ${summariseList(ours)})`;
     judged.outcomes = [comparedNothing('Kalahi', `${file} pairs no prompt with this run: ${detail}`)];
   }
-  return { ...judged, outcomes: [...(refused ? [refused] : []), ...judged.outcomes], comparability, file };
+  return { ...judged, outcomes: [...(refused ? [refused] : []), ...protocolOutcomes, ...judged.outcomes], comparability, file };
+}
+
+/** The baseline without the variants whose MC it measured by another protocol, and a failing outcome for each of them. */
+function sameProtocolBaseline(suites: readonly RolledKalahiSuite[], baseline: KalahiBaseline): { baseline: KalahiBaseline; protocolOutcomes: GateOutcome[] } {
+  const current = new Map(suites.map((s) => [s.aggregate.variant, s.aggregate.tasks.includes('mc') ? (s.aggregate.mcProtocol ?? 'logprobs') : undefined]));
+  const differences = mcProtocolDifferences(current, baseline.protocols);
+  if (differences.length === 0) return { baseline, protocolOutcomes: [] };
+  const protocolOutcomes = differences.map(({ variant, current: ours, other }): GateOutcome => {
+    const message = mcProtocolMismatch(new Map([[variant, ours]]), new Map([[variant, other]]), `baseline ${baseline.file}`)!;
+    return { gate: 'comparable', figure: `Kalahi ${variant} MC protocol vs baseline`, value: Number.NaN, op: '<=', bound: 0, pass: false, message };
+  });
+  const variants = new Map([...baseline.variants].filter(([variant]) => !differences.some((d) => d.variant === variant)));
+  return { baseline: { ...baseline, variants }, protocolOutcomes };
 }
 
 export function reportKalahi(
