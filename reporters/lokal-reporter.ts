@@ -21,7 +21,7 @@ import { RUNNER_FILE } from '../src/vitest/config.ts';
 import { incompleteReason, unfinishedModules } from '../src/vitest/completeness.ts';
 import { NO_DATA_SUITE_SUFFIX } from '../src/vitest/noData.ts';
 import { RunProgress } from '../src/vitest/runProgress.ts';
-import { modelFolders, writeModelOutputs } from './modelOutputs.ts';
+import { modelFolders, modelNames, writeModelOutputs } from './modelOutputs.ts';
 import { requireSeparateOutputs } from './runFiles.ts';
 import { RunInterrupt, signalExitCode } from './interrupt.ts';
 import { preloadReportModules, writeRunOutputs } from './runOutputs.ts';
@@ -163,7 +163,11 @@ export default class LokalReporter implements Reporter {
       const listed = splitModelList(shared.model ?? '');
       // A benchmark's own model (`kalahi.model`) beside the shared one is one model per benchmark: one folder still.
       const severalPerBenchmark = listed.length > 1 || run.benchmarks.some((b) => run.benchmarks.some((c) => c.definition === b.definition && c.model !== b.model));
-      const folders = severalPerBenchmark ? modelFolders([...(listed.length > 1 ? listed : []), ...run.benchmarks.map((b) => b.model)]) : new Map<string | undefined, string>();
+      // Labels given in LOKAL_MODEL (`qwen3=replay:…`) name each model's folder, tables and report.
+      const labels = new Map<string | undefined, string>(listModels(shared.model ?? '').flatMap((m) => (m.label === undefined ? [] : [[m.spec, m.label] as [string, string]])));
+      const models = [...(listed.length > 1 ? listed : []), ...run.benchmarks.map((b) => b.model)];
+      const folders = severalPerBenchmark ? modelFolders(models, labels) : new Map<string | undefined, string>();
+      const modelNamesByModel = modelNames(models, labels);
       const writtenByModel = new Map<string | undefined, Map<string, string>>();
       const objects = new Map<string, object>();
       for (const { definition, groups, missing: unfinished, model, skippedItems, items, cutGroups } of run.benchmarks) {
@@ -171,7 +175,8 @@ export default class LokalReporter implements Reporter {
         const fileKey = folders.size > 0 ? `${definition.name} ${model ?? ''}` : definition.name;
         const written = writtenByModel.get(model) ?? new Map<string, string>();
         writtenByModel.set(model, written);
-        if (folders.size > 0) this.#log(`\nlokal: model ${model ?? '?'}`);
+        const name = folders.size > 0 ? modelNamesByModel.get(model) : undefined;
+        if (folders.size > 0) this.#log(`\nlokal: model ${name === undefined || name === model ? (model ?? '?') : `${name} (${model})`}`);
         try {
           // A run whose groups did not all finish: gates over missing groups fail, results go beside the complete file.
           const cut = signal !== undefined || filter !== undefined ? cutGroups : [];
@@ -182,7 +187,7 @@ export default class LokalReporter implements Reporter {
           const own = clauses.get(definition.name) ?? [];
           const finishedKeys = groups.map((g) => g.aggregate.key).filter((k) => !missing.includes(k));
           const gates = incomplete ? gatesOfIncompleteRun(definition.name, own, finishedKeys, incomplete) : { judged: own, failed: [] };
-          const report = await definition.report(groups, { settings: sectionSettings(tree, definition.settings), root, clauses: gates.judged });
+          const report = await definition.report(groups, { settings: sectionSettings(tree, definition.settings), root, clauses: gates.judged, ...(name !== undefined ? { modelLabel: name } : {}) });
           for (const line of report.lines) this.#log(line);
           const complete = path.resolve(root, output, definition.resultsFile);
           if (incomplete) {
@@ -215,8 +220,7 @@ export default class LokalReporter implements Reporter {
         }
       }
       if (folders.size > 0) {
-        const labels = new Map<string | undefined, string>(listModels(shared.model ?? '').flatMap((m) => (m.label === undefined ? [] : [[m.spec, m.label] as [string, string]])));
-        this.compareFile = await writeModelOutputs({ written: writtenByModel, folders, labels, root, output, report: shared.report, baseline: shared.baseline, stepSummary: process.env.GITHUB_STEP_SUMMARY, log: (line) => this.#log(line) });
+        this.compareFile = await writeModelOutputs({ written: writtenByModel, folders, labels, names: modelNamesByModel, root, output, report: shared.report, baseline: shared.baseline, stepSummary: process.env.GITHUB_STEP_SUMMARY, log: (line) => this.#log(line) });
         if (failed) process.exitCode = 1;
         return;
       }
