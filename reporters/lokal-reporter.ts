@@ -19,7 +19,7 @@ import { DEFAULT_CACHE_FILE } from '../src/models/cache.ts';
 import { collectGroups } from '../src/vitest/collect.ts';
 import { RUNNER_FILE } from '../src/vitest/config.ts';
 import { incompleteReason, unfinishedModules } from '../src/vitest/completeness.ts';
-import { NO_DATA_SUITE_SUFFIX } from '../src/vitest/noData.ts';
+import { SKIPPED_SUITE_SUFFIXES } from '../src/vitest/noData.ts';
 import { RunProgress } from '../src/vitest/runProgress.ts';
 import { modelFolders, modelNames, writeModelOutputs } from './modelOutputs.ts';
 import { requireSeparateOutputs } from './runFiles.ts';
@@ -128,7 +128,7 @@ export default class LokalReporter implements Reporter {
   async #endRun(testModules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): Promise<void> {
     this.#progress.stop();
     if (onlySkippedForData(testModules)) {
-      process.stderr.write('lokal: no benchmark ran — no data was found for any of them (see the "skipping" lines above)\n');
+      process.stderr.write('lokal: no benchmark ran — each was skipped for want of data or of rows in the predictions file (see the "skipping" lines above)\n');
       process.exitCode = 1;
       return;
     }
@@ -246,7 +246,8 @@ function onlySkippedForData(testModules: ReadonlyArray<TestModule>): boolean {
   let skippedForData = 0;
   for (const module of testModules.filter((m) => m.moduleId.endsWith('.eval.ts'))) {
     for (const test of module.children.allTests()) {
-      if (test.parent.type === 'suite' && test.parent.name.endsWith(NO_DATA_SUITE_SUFFIX)) skippedForData++;
+      const suite = test.parent.type === 'suite' ? test.parent.name : '';
+      if (SKIPPED_SUITE_SUFFIXES.some((suffix) => suite.endsWith(suffix))) skippedForData++;
       // One test that ran settles it (no need to walk the rest of a large run).
       else return false;
     }
