@@ -20,9 +20,9 @@ import { DEFAULT_CACHE_FILE } from '../src/models/cache.ts';
 import { collectGroups } from '../src/vitest/collect.ts';
 import { RUNNER_FILE } from '../src/vitest/config.ts';
 import { incompleteReason, unfinishedModules } from '../src/vitest/completeness.ts';
-import { NO_DATA_SUITE_SUFFIX } from '../src/vitest/noData.ts';
+import { SKIPPED_SUITE_SUFFIXES } from '../src/vitest/noData.ts';
 import { RunProgress } from '../src/vitest/runProgress.ts';
-import { modelFolders, writeModelOutputs } from './modelOutputs.ts';
+import { modelFolders, modelNames, writeModelOutputs } from './modelOutputs.ts';
 import { requireSeparateOutputs } from './runFiles.ts';
 import { RunInterrupt, signalExitCode } from './interrupt.ts';
 import { preloadReportModules, writeRunOutputs } from './runOutputs.ts';
@@ -129,7 +129,7 @@ export default class LokalReporter implements Reporter {
   async #endRun(testModules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): Promise<void> {
     this.#progress.stop();
     if (onlySkippedForData(testModules)) {
-      process.stderr.write('lokal: no benchmark ran — no data was found for any of them (see the "skipping" lines above)\n');
+      process.stderr.write('lokal: no benchmark ran — each was skipped for want of data or of rows in the predictions file (see the "skipping" lines above)\n');
       process.exitCode = 1;
       return;
     }
@@ -164,7 +164,11 @@ export default class LokalReporter implements Reporter {
       const listed = splitModelList(shared.model ?? '');
       // A benchmark's own model (`kalahi.model`) beside the shared one is one model per benchmark: one folder still.
       const severalPerBenchmark = listed.length > 1 || run.benchmarks.some((b) => run.benchmarks.some((c) => c.definition === b.definition && c.model !== b.model));
-      const folders = severalPerBenchmark ? modelFolders([...(listed.length > 1 ? listed : []), ...run.benchmarks.map((b) => b.model)]) : new Map<string | undefined, string>();
+      // Labels given in LOKAL_MODEL (`qwen3=replay:…`) name each model's folder, tables and report.
+      const labels = new Map<string | undefined, string>(listModels(shared.model ?? '').flatMap((m) => (m.label === undefined ? [] : [[m.spec, m.label] as [string, string]])));
+      const models = [...(listed.length > 1 ? listed : []), ...run.benchmarks.map((b) => b.model)];
+      const folders = severalPerBenchmark ? modelFolders(models, labels) : new Map<string | undefined, string>();
+      const modelNamesByModel = modelNames(models, labels);
       const writtenByModel = new Map<string | undefined, Map<string, string>>();
       const objects = new Map<string, object>();
       for (const { definition, groups, missing: unfinished, model, skippedItems, items, cutGroups } of run.benchmarks) {
@@ -172,7 +176,8 @@ export default class LokalReporter implements Reporter {
         const fileKey = folders.size > 0 ? `${definition.name} ${model ?? ''}` : definition.name;
         const written = writtenByModel.get(model) ?? new Map<string, string>();
         writtenByModel.set(model, written);
-        if (folders.size > 0) this.#log(`\nlokal: model ${model ?? '?'}`);
+        const name = folders.size > 0 ? modelNamesByModel.get(model) : undefined;
+        if (folders.size > 0) this.#log(`\nlokal: model ${name === undefined || name === model ? (model ?? '?') : `${name} (${model})`}`);
         try {
           // A run whose groups did not all finish: gates over missing groups fail, results go beside the complete file.
           const cut = signal !== undefined || filter !== undefined ? cutGroups : [];
@@ -183,7 +188,7 @@ export default class LokalReporter implements Reporter {
           const own = clauses.get(definition.name) ?? [];
           const finishedKeys = groups.map((g) => g.aggregate.key).filter((k) => !missing.includes(k));
           const gates = incomplete ? gatesOfIncompleteRun(definition.name, own, finishedKeys, incomplete) : { judged: own, failed: [] };
-          const report = await definition.report(groups, { settings: sectionSettings(tree, definition.settings), root, clauses: gates.judged });
+          const report = await definition.report(groups, { settings: sectionSettings(tree, definition.settings), root, clauses: gates.judged, ...(name !== undefined ? { modelLabel: name } : {}) });
           for (const line of report.lines) this.#log(line);
           const complete = path.resolve(root, output, definition.resultsFile);
           if (incomplete) {
@@ -216,8 +221,7 @@ export default class LokalReporter implements Reporter {
         }
       }
       if (folders.size > 0) {
-        const labels = new Map<string | undefined, string>(listModels(shared.model ?? '').flatMap((m) => (m.label === undefined ? [] : [[m.spec, m.label] as [string, string]])));
-        this.compareFile = await writeModelOutputs({ written: writtenByModel, folders, labels, root, output, report: shared.report, baseline: shared.baseline, redact: resolveRedaction(shared.redact).on, stepSummary: process.env.GITHUB_STEP_SUMMARY, log: (line) => this.#log(line) });
+        this.compareFile = await writeModelOutputs({ written: writtenByModel, folders, labels, names: modelNamesByModel, root, output, report: shared.report, baseline: shared.baseline, redact: resolveRedaction(shared.redact).on, stepSummary: process.env.GITHUB_STEP_SUMMARY, log: (line) => this.#log(line) });
         if (failed) process.exitCode = 1;
         return;
       }
@@ -243,7 +247,8 @@ function onlySkippedForData(testModules: ReadonlyArray<TestModule>): boolean {
   let skippedForData = 0;
   for (const module of testModules.filter((m) => m.moduleId.endsWith('.eval.ts'))) {
     for (const test of module.children.allTests()) {
-      if (test.parent.type === 'suite' && test.parent.name.endsWith(NO_DATA_SUITE_SUFFIX)) skippedForData++;
+      const suite = test.parent.type === 'suite' ? test.parent.name : '';
+      if (SKIPPED_SUITE_SUFFIXES.some((suffix) => suite.endsWith(suffix))) skippedForData++;
       // One test that ran settles it (no need to walk the rest of a large run).
       else return false;
     }

@@ -2,16 +2,34 @@
 // modelSlugs), its report.html beside them, and the models side by side — the table `lokal compare` prints on those
 // files, and `<output>/compare.html` — with the first model listed as the reference.
 import path from 'node:path';
-import { modelLabels, modelSlugs } from '../src/core/modelList.ts';
+import { modelFolderNames, modelLabels } from '../src/core/modelList.ts';
 import { writeFileAtomic } from '../src/core/io.ts';
+import type { HeadlineSummary } from '../src/benchmarks/multiloko/headline.ts';
+import { modelsLeaderboardLines } from '../src/benchmarks/multiloko/headlineTable.ts';
+import type { RunResults } from '../src/report/types.ts';
 import { runResults, writeRunOutputs, type RunOutputsOptions } from './runOutputs.ts';
 
-/** Each model's results folder below the output, by model; empty when the run has one model (today's layout). */
-export function modelFolders(models: ReadonlyArray<string | undefined>): Map<string | undefined, string> {
+/** The models with the labels given them in LOKAL_MODEL (`qwen3=replay:…`), in modelList's form. */
+function listed(models: ReadonlyArray<string | undefined>, labels: ReadonlyMap<string | undefined, string>) {
+  return models.map((m) => ({ spec: m ?? 'model', ...(labels.has(m) ? { label: labels.get(m)! } : {}) }));
+}
+
+/**
+ * Each model's results folder below the output, by model — named after its label where LOKAL_MODEL gave one, else
+ * after its provider string; empty when the run has one model (today's layout).
+ */
+export function modelFolders(models: ReadonlyArray<string | undefined>, labels: ReadonlyMap<string | undefined, string> = new Map()): Map<string | undefined, string> {
   const distinct = [...new Set(models)];
   if (distinct.length < 2) return new Map();
-  const slugs = modelSlugs(distinct.map((m) => m ?? 'model'));
+  const slugs = modelFolderNames(listed(distinct, labels));
   return new Map(distinct.map((m, i) => [m, slugs[i]!]));
+}
+
+/** Each model's name in tables and headings: its label, else the shortest tail of its provider no other model ends with. */
+export function modelNames(models: ReadonlyArray<string | undefined>, labels: ReadonlyMap<string | undefined, string> = new Map()): Map<string | undefined, string> {
+  const distinct = [...new Set(models)];
+  const names = modelLabels(listed(distinct, labels));
+  return new Map(distinct.map((m, i) => [m, names[i]!]));
 }
 
 export interface ModelOutputsOptions extends Omit<RunOutputsOptions, 'results' | 'objects'> {
@@ -20,7 +38,15 @@ export interface ModelOutputsOptions extends Omit<RunOutputsOptions, 'results' |
   folders: ReadonlyMap<string | undefined, string>;
   /** Labels given in LOKAL_MODEL (`qwen3=replay:…`), by provider string. */
   labels?: ReadonlyMap<string | undefined, string>;
+  /** Each model's name as the run's tables gave it (modelNames over every model of the run); else worked out here. */
+  names?: ReadonlyMap<string | undefined, string>;
   // `report`: `off` turns the per-model reports off; any other path is not used (one file per model).
+}
+
+/** MultiLoKo's leaderboard over the models that ran it: a row per model, by name. */
+export function leaderboardOfModels(models: ReadonlyArray<{ name: string; results: RunResults }>): string[] {
+  const ran = models.filter((m) => m.results.multiloko !== undefined);
+  return modelsLeaderboardLines(ran.map((m) => ({ model: m.name, headline: m.results.multiloko!.summary?.headline as HeadlineSummary | undefined })));
 }
 
 /** Per-model reports, then the comparison of the models whose results are complete; returns compare.html's path. */
@@ -29,12 +55,13 @@ export async function writeModelOutputs(options: ModelOutputsOptions): Promise<s
   const off = options.report !== undefined && options.report.toLowerCase() === 'off';
   if (options.report !== undefined && !off) log(`lokal: several models: each report.html goes beside its results (LOKAL_REPORT=${options.report} is used only with one model)`);
   // Every model's label (the given one, else the shortest tail of its provider no other model ends with) heads its report.
-  const models = [...options.written.keys()];
-  const modelLabelList = modelLabels(models.map((m) => ({ spec: m ?? 'model', ...(options.labels?.has(m) ? { label: options.labels.get(m)! } : {}) })));
-  for (const [i, [model, texts]] of [...options.written].entries()) {
+  const names = options.names ?? modelNames([...options.written.keys()], options.labels);
+  for (const [model, texts] of options.written) {
     const output = path.join(options.output, options.folders.get(model) ?? '');
-    await writeRunOutputs({ results: texts, root: options.root, output, report: off ? 'off' : undefined, baseline: options.baseline, redact: options.redact, stepSummary: options.stepSummary, modelLabel: modelLabelList[i], log });
+    await writeRunOutputs({ results: texts, root: options.root, output, report: off ? 'off' : undefined, baseline: options.baseline, redact: options.redact, stepSummary: options.stepSummary, modelLabel: names.get(model), log });
   }
+  // One leaderboard with a row per model, named as in the comparison below (not one single-row table per model).
+  for (const line of leaderboardOfModels([...options.written].map(([model, texts]) => ({ name: names.get(model)!, results: runResults(texts) })))) log(line);
   const { MAX_RUNS, MIN_RUNS, compareRuns, compareRunsText } = await import('../src/report/compareRuns.ts');
   const { runLabels } = await import('../src/cli/compare.ts');
   const listed = [...options.written]

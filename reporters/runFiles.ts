@@ -5,7 +5,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { BenchmarkDefinition } from '../src/core/benchmark.ts';
 import { incompleteResultsFile } from '../src/core/incomplete.ts';
-import { modelSlugs, splitModelList } from '../src/core/modelList.ts';
+import { listModels, modelFolderNames, splitModelList } from '../src/core/modelList.ts';
 import { outputClash, type RunPath } from '../src/core/runPaths.ts';
 import { LokalConfigError, sectionSettings, sharedSettings, type SettingsTree } from '../src/core/settings.ts';
 import { DEFAULT_CACHE_FILE } from '../src/models/cache.ts';
@@ -48,8 +48,8 @@ export function runInputs(tree: SettingsTree, benchmarks: readonly BenchmarkDefi
 /** The results files (complete and incomplete) of every benchmark, in every model's folder of a several-model run. */
 export function resultsOutputs(tree: SettingsTree, benchmarks: readonly BenchmarkDefinition[], root: string): RunPath[] {
   const shared = sharedSettings(tree);
-  const listed = splitModelList(shared.model ?? '');
-  const folders = listed.length > 1 ? modelSlugs(listed) : [''];
+  const listed = listModels(shared.model ?? '');
+  const folders = listed.length > 1 ? modelFolderNames(listed) : [''];
   return folders.flatMap((folder) =>
     benchmarks.flatMap((definition) => [
       { path: path.resolve(root, shared.output, folder, definition.resultsFile), role: `the ${definition.title} results file` },

@@ -1,15 +1,15 @@
 // `lokal compare <results>...`: 2–10 runs side by side in the terminal, and as an HTML file with the chart and each
 // later run's paired tests against the first. A run is a results folder (multiloko.json / kalahi.json) or one file.
-import { modelLabels } from '../core/modelList.ts';
+import { labelledPath, modelLabels } from '../core/modelList.ts';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { terminalLines, terminalText } from '../core/terminalText.ts';
 import { checkOutputPath } from './output.ts';
 
-export const COMPARE_USAGE = `usage: lokal compare <results.json|results folder> <results.json|folder>... [-o compare.html] [--no-html] [--allow <field,…>]
+export const COMPARE_USAGE = `usage: lokal compare [name=]<results.json|results folder> [name=]<results.json|folder>... [-o compare.html] [--no-html] [--allow <field,…>]
   2 to 10 runs (a run's multiloko.json, kalahi.json, a dataset benchmark's <name>.json, \`lokal score\` output, or
-  the folder holding them); the first is
+  the folder holding them), each optionally labelled (qwen3=results/qwen3; else the model its results name); the first is
   the reference: every other run is compared with it on the items both hold by the baseline gate's tests (McNemar's
   exact test for 0/1 scores of independent items, a paired cluster bootstrap otherwise, Holm-adjusted with the pooled
   figures). Prints the side-by-side table and writes the HTML report
@@ -51,10 +51,16 @@ export async function compareCommand(argv: string[]): Promise<number> {
   }
   const output = values['no-html'] ? undefined : (values.output ?? 'compare.html');
   if (output && (await stat(output).catch(() => undefined))?.isDirectory()) throw new Error(`--output ${output}: is a folder (EISDIR); give a file name`);
+  // `qwen3=results/qwen3/` labels a run, as LOKAL_MODEL's `qwen3=replay:…` does (a file really named so is read as one).
+  const given = await Promise.all(positionals.map(async (argument) => {
+    const labelled = labelledPath(argument);
+    const exists = labelled !== undefined && (await stat(argument).catch(() => undefined)) !== undefined;
+    return labelled === undefined || exists ? { source: argument } : { source: labelled.path, label: labelled.label };
+  }));
   // A run given as a folder is read for its multiloko.json / kalahi.json.
-  await checkOutputPath('lokal compare', output, positionals.map((source) => ({ path: source, role: 'a run being compared', folder: /\.json$/iu })));
+  await checkOutputPath('lokal compare', output, given.map(({ source }) => ({ path: source, role: 'a run being compared', folder: /\.json$/iu })));
   const { readRunResults } = await import('../report/index.ts');
-  const runs = positionals.map((source, i) => {
+  const runs = given.map(({ source, label: name }) => {
     let results;
     try {
       results = readRunResults(source);
@@ -64,9 +70,9 @@ export async function compareCommand(argv: string[]): Promise<number> {
     }
     if (!results.multiloko && !results.kalahi && !results.others) throw new Error(`${source}: holds neither multiloko.json, kalahi.json nor a benchmark's results in the groups layout`);
     // Labelled below, once every run's model is known (a label is the shortest tail no other run ends with).
-    return { label: '', source, results };
+    return { label: '', source, results, ...(name !== undefined ? { name } : {}) };
   });
-  runLabels(runs).forEach((label, i) => (runs[i]!.label = label));
+  runLabels(runs.map((r) => ({ results: r.results, source: r.source, label: r.name }))).forEach((label, i) => (runs[i]!.label = label));
   const { readConfigEnv } = await import('../core/settings.ts');
   // The one settings reader validates the list (an unknown field is an error naming the nearest one).
   const allow = readConfigEnv({ LOKAL_BASELINE_ALLOW: values.allow ?? process.env.LOKAL_BASELINE_ALLOW }, []).baselineAllow ?? [];

@@ -8,11 +8,13 @@ import type { ModelRequirement } from '../core/benchmark.ts';
 import { splitModelList } from '../core/modelList.ts';
 import { resolveSettingsTree, sharedSettings } from '../core/settings.ts';
 import { CAPABILITIES, CAPABILITY_LABELS, greedyRepeatable, modelCapabilities, type CapabilityName, type ModelCapabilities } from '../models/capabilities.ts';
-import { lokalModelOptions, modelSpec, openLokalModel } from '../models/open.ts';
+import { lokalModelOptions, modelSpec, ModelUnusableError, openLokalModel } from '../models/open.ts';
 import { probeProvider } from '../models/probe.ts';
 import { UsageError } from './usageError.ts';
 
 export const DOCTOR_USAGE = `usage: lokal doctor [--model <provider string>]
+  A provider string is replay:<predictions file>, openai:<model> (with OPENAI_BASE_URL), transformers:<hub id|folder>
+  or llama:<file.gguf|ollama:name>.
   Asks the model (default: LOKAL_MODEL / lokal.config.json, else the default model) what it supports — chat messages,
   a plain prompt, scoring given text (completions with echo + logprobs; vLLM's prompt_logprobs), per-token
   log-probabilities of generated text, and whether two greedy calls return the same text — and prints which benchmark
@@ -61,10 +63,16 @@ export async function doctorCommand(argv: string[]): Promise<number> {
   const specs = splitModelList(values.model ?? modelSpec(shared));
   if (specs.length > 1) throw new UsageError(`lokal doctor: asks one model at a time (got ${specs.length}: ${specs.join(', ')}); give one with --model`);
   const spec = specs[0]!;
+  const configured = values.model !== undefined || shared.model !== undefined;
   // Never cached: the point is to ask the model now.
-  const model = await openLokalModel(spec, { ...lokalModelOptions(shared), cache: undefined });
+  const model = await openLokalModel(spec, { ...lokalModelOptions(shared), cache: undefined }).catch((error: unknown) => {
+    // No model named and the default one unusable: the line names every provider, as a run's does.
+    throw configured ? error : new ModelUnusableError(spec, false, error);
+  });
   try {
-    await probeProvider(model.kind, model.inner);
+    await probeProvider(model.kind, model.inner).catch((error: unknown) => {
+      throw configured ? error : new ModelUnusableError(spec, false, error);
+    });
     const capabilities = await modelCapabilities(model);
     const repeatable = await greedyRepeatable(model);
     const where = model.inner.describe().settings.baseUrl;

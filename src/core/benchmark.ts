@@ -124,6 +124,11 @@ export interface ReportContext<Settings> {
   root: string;
   /** The run's gate clauses that belong to this benchmark. */
   clauses: ParsedClause[];
+  /**
+   * In a run of several models: the model's name (its label, `qwen3=…`, else the shortest tail of its provider). Its
+   * tables are headed by it, and its leaderboard row goes in the run's one leaderboard rather than a table of its own.
+   */
+  modelLabel?: string;
 }
 
 /** A benchmark's roll-up: lines for the terminal, the results file's text, and whether its gates passed. */

@@ -8,6 +8,7 @@ export const MAX_MODELS = 10;
 
 /** A label given before a provider string: `qwen3=replay:runs/qwen3.jsonl`. */
 const LABEL = `[A-Za-z0-9][A-Za-z0-9._-]*`;
+const LABELLED_PATH = new RegExp(`^(${LABEL})=(.+)$`, 'su');
 const LABELLED = new RegExp(`^(${LABEL})=(?=(?:${MODEL_PROVIDERS.join('|')}):)`, 'u');
 const SEPARATOR = new RegExp(`,\\s*(?=(?:${LABEL}=)?(?:${MODEL_PROVIDERS.join('|')}):)`, 'u');
 
@@ -24,6 +25,12 @@ export function listModels(text: string): ListedModel[] {
     const label = LABELLED.exec(trimmed);
     return label ? { spec: trimmed.slice(label[0].length), label: label[1]! } : { spec: trimmed };
   });
+}
+
+/** A `name=path` argument (`lokal compare qwen3=runs/a/`): its label and path; undefined when it has no label. */
+export function labelledPath(text: string): { label: string; path: string } | undefined {
+  const match = LABELLED_PATH.exec(text);
+  return match ? { label: match[1]!, path: match[2]! } : undefined;
 }
 
 /** The provider strings of a model setting (labels left off), trimmed, in the order given (one entry for a single model). */
@@ -65,6 +72,11 @@ export function modelListProblem(text: string): string | undefined {
   const twice = labels.find((label, i) => labels.indexOf(label) !== i);
   if (twice !== undefined) return `gives the label ${JSON.stringify(twice)} twice; each model needs its own`;
   return undefined;
+}
+
+/** Each listed model's results folder: the slug of its label where it was given one, else of its provider string. */
+export function modelFolderNames(models: readonly ListedModel[]): string[] {
+  return modelSlugs(models.map((m) => m.label ?? m.spec));
 }
 
 const SLUG_LENGTH = 100;

@@ -7,6 +7,7 @@ import { closest } from 'fastest-levenshtein';
 import { z } from 'zod';
 import { previewText, summariseList } from '../data/errors.ts';
 import { modelListProblem } from './modelList.ts';
+import { packageFile } from './packageFiles.ts';
 import { SCORE_FIELDS } from './fingerprint.ts';
 import { REDACT_SETTINGS } from './redact.ts';
 
@@ -208,6 +209,9 @@ export class LokalConfigError extends Error {
     super(`${source}${field ? ` field "${field}"` : ''}: ${detail}`);
     this.name = 'LokalConfigError';
   }
+
+  /** The mistakes this error reports (itself, or those configErrors gathered). */
+  all: readonly LokalConfigError[] = [this];
 }
 
 export const CONFIG_FILE = 'lokal.config.json';
@@ -231,14 +235,8 @@ function issuePath(issue: z.core.$ZodIssue): string | undefined {
   return keys ? (at ? `${at}.${keys}` : keys) : at || undefined;
 }
 
-function validate(layer: unknown, source: string, sections: readonly SettingsSection[], variables?: Map<string, { name: string; raw: string }>): SettingsTree {
-  const parsed = settingsSchema(sections).safeParse(layer);
-  if (parsed.success) {
-    const tree = stripUndefined(parsed.data as SettingsTree);
-    for (const s of sections) if (tree[s.key]) tree[s.key] = stripUndefined(tree[s.key] as object);
-    return tree;
-  }
-  const issue = parsed.error.issues[0]!;
+/** One mistake of a layer: the setting (variable or file) and field it is in, and what is wrong. */
+function issueError(issue: z.core.$ZodIssue, source: string, sections: readonly SettingsSection[], variables: Map<string, { name: string; raw: string }> | undefined, alone: boolean): LokalConfigError {
   const field = issuePath(issue);
   // A list's element (`baselineAllow.0`) belongs to the list's variable.
   const variable = field === undefined ? undefined : (variables?.get(field) ?? variables?.get(field.replace(/(\.\d+)+$/u, '')));
@@ -246,15 +244,39 @@ function validate(layer: unknown, source: string, sections: readonly SettingsSec
   if (variable) {
     const env = [SHARED_ENV, ...sections.map((s) => s.env)].find((table) => table[variable.name])?.[variable.name];
     const hint = env?.parse === flag ? '; use 1/true/yes/on or 0/false/no/off' : '';
-    throw new LokalConfigError(variable.name, undefined, `${issue.message} (got ${previewText(variable.raw, 200)}${hint})`);
+    return new LokalConfigError(variable.name, undefined, `${issue.message} (got ${previewText(variable.raw, 200)}${hint})`);
   }
   if (issue.code === 'unrecognized_keys') {
     const section = sections.find((s) => issue.path[0] === s.key);
     const known = Object.keys(section ? section.shape : { ...SHARED_SETTINGS_SHAPE, ...Object.fromEntries(sections.map((s) => [s.key, 0])) });
-    const guess = closest(issue.keys[0]!, known);
-    throw new LokalConfigError(source, field, `unknown setting; did you mean "${guess}"? (known: ${known.join(', ')})`);
+    // The known names for a mistake reported alone (beside others, each key's guess is enough).
+    const list = alone ? ` (known: ${known.join(', ')})` : '';
+    if (issue.keys.length === 1) return new LokalConfigError(source, field, `unknown setting; did you mean "${closest(issue.keys[0]!, known)}"?${list}`);
+    const at = issue.path.map(String).join('.');
+    const guesses = summariseList(issue.keys, (key) => `"${at ? `${at}.` : ''}${key}" (did you mean "${closest(key, known)}"?)`, 10);
+    return new LokalConfigError(source, undefined, `unknown settings ${guesses}${list}`);
   }
-  throw new LokalConfigError(source, field, issue.message);
+  return new LokalConfigError(source, field, issue.message);
+}
+
+/** Every mistake in one error, numbered: a user fixing one at a time would meet the next only on the next run. */
+export function configErrors(errors: readonly LokalConfigError[]): LokalConfigError {
+  if (errors.length === 1) return errors[0]!;
+  const error = new LokalConfigError(errors[0]!.source, errors[0]!.field, '');
+  error.all = errors;
+  error.message = `${errors.length} mistakes in the settings: ${errors.map((e, i) => `(${i + 1}) ${e.message}`).join(' ')}`;
+  return error;
+}
+
+function validate(layer: unknown, source: string, sections: readonly SettingsSection[], variables?: Map<string, { name: string; raw: string }>): SettingsTree {
+  const parsed = settingsSchema(sections).safeParse(layer);
+  if (parsed.success) {
+    const tree = stripUndefined(parsed.data as SettingsTree);
+    for (const s of sections) if (tree[s.key]) tree[s.key] = stripUndefined(tree[s.key] as object);
+    return tree;
+  }
+  const { issues } = parsed.error;
+  throw configErrors(issues.map((issue) => issueError(issue, source, sections, variables, issues.length === 1)));
 }
 
 /** The config file's layer: `LOKAL_CONFIG` or ./lokal.config.json when it exists. */
@@ -287,8 +309,10 @@ export function readConfigEnv(env: Readonly<Record<string, string | undefined>>,
   const unknown = Object.keys(env).filter((name) => name.startsWith('LOKAL_') && !known.has(name) && !(name in OTHER_LOKAL_VARIABLES));
   if (unknown.length > 0) {
     const names = [...known.keys(), ...Object.keys(OTHER_LOKAL_VARIABLES)];
-    const first = unknown[0]!;
-    throw new LokalConfigError(first, undefined, `unknown variable; did you mean ${closest(first, names)}? (the table of LOKAL_* variables is in docs/settings.md)`);
+    const table = `the table of LOKAL_* variables is in ${packageFile('docs/settings.md')}`;
+    if (unknown.length === 1) throw new LokalConfigError(unknown[0]!, undefined, `unknown variable; did you mean ${closest(unknown[0]!, names)}? (${table})`);
+    const guesses = summariseList(unknown, (name) => `${name} (did you mean ${closest(name, names)}?)`, 10);
+    throw new LokalConfigError(unknown[0]!, undefined, `unknown variables ${guesses}; ${table}`);
   }
   const layer: Record<string, unknown> = {};
   const variables = new Map<string, { name: string; raw: string }>();
@@ -322,7 +346,19 @@ function mergeLayers(layers: readonly SettingsTree[], sections: readonly Setting
 export function resolveSettingsTree(sections: readonly SettingsSection[], options: SettingsTree = {}, resolve: ResolveOptions = {}): SettingsTree {
   const cwd = resolve.cwd ?? process.cwd();
   const env = resolve.env ?? process.env;
-  return mergeLayers([readConfigFile(cwd, env, sections), validate(options, 'options', sections), readConfigEnv(env, sections)], sections);
+  // Every layer is read before any mistake is reported, so the file's and the environment's come in one message.
+  const errors: LokalConfigError[] = [];
+  const layers = [() => readConfigFile(cwd, env, sections), () => validate(options, 'options', sections), () => readConfigEnv(env, sections)].map((read) => {
+    try {
+      return read();
+    } catch (error) {
+      if (!(error instanceof LokalConfigError)) throw error;
+      errors.push(error);
+      return {};
+    }
+  });
+  if (errors.length > 0) throw configErrors(errors.flatMap((e) => e.all));
+  return mergeLayers(layers, sections);
 }
 
 /** One benchmark's view of the settings: shared keys and its own, flat, with both sets of defaults. */

@@ -1,6 +1,7 @@
 // Which model a run asks and how: the default model, provider options from the settings, the response cache
 // around every non-replay provider, and whether the model is a chat model (for LOKAL_PROMPT=auto).
 import { splitModelList } from '../core/modelList.ts';
+import { isCheckout, packageFile } from '../core/packageFiles.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_CACHE_FILE, withCache, type CacheMode } from './cache.ts';
@@ -105,14 +106,20 @@ export class ModelUnusableError extends Error {
   }
 }
 
-/** What a newcomer without the default model can run instead (appended when no model was configured). */
+/**
+ * What a newcomer without the default model can run instead (appended when no model was configured): every provider,
+ * and the page describing them where the reader's copy of the package has it. The tiny-model script is named only in
+ * a checkout of the repository, the one place it exists.
+ */
 export function waysForward(defaultSpec: string): string {
   const id = defaultSpec.replace(/^transformers:/u, '');
+  const tiny = isCheckout() ? '; npm run make:tiny-model -- <folder> writes a tiny one' : '';
   return (
     'Set LOKAL_MODEL to one of: replay:<predictions .jsonl|.csv> (answers you already have, no model), ' +
     'openai:<model> with OPENAI_BASE_URL=<server>/v1 (any OpenAI-compatible server), ' +
-    'transformers:<folder> (a local ONNX model; in a checkout of vitest-lokal, npm run make:tiny-model -- <folder> writes a tiny one); ' +
-    `or set LOKAL_MODEL_DIR to a folder holding ${id}/`
+    `transformers:<folder> (a local ONNX model: config.json, tokenizer.json, onnx/model.onnx${tiny}), ` +
+    'llama:<file.gguf> or llama:ollama:<name> (a GGUF model, with the optional package node-llama-cpp); ' +
+    `or set LOKAL_MODEL_DIR to a folder holding ${id}/ (providers: ${packageFile('docs/models.md')})`
   );
 }
 

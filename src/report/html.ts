@@ -244,13 +244,13 @@ function effectCell(key: string, e: Effect | undefined): Html {
   return figureCell(key, e, 100, 2);
 }
 
-function multilokoSection(view: MultiLoKoView, baseline: MultiLoKoView | undefined, comparison: MultiLoKoComparison | undefined, charts: { em?: string; effects?: string }, fingerprint: Html): Html {
+function multilokoSection(view: MultiLoKoView, baseline: MultiLoKoView | undefined, comparison: MultiLoKoComparison | undefined, charts: { em?: string; effects?: string }, fingerprint: Html, modelLabel: string | undefined): Html {
   const h = view.headline;
   const local = view.languages;
   const anyEffect = local.some((r) => r.mte.human || r.mte.machine || r.le.human || r.le.machine);
   const leaderboard = h
     ? html`<table class="leaderboard" id="multiloko-leaderboard"><thead><tr><th>Model</th><th class="num">Average EM (↑)</th><th class="num">Gap (↓)</th><th class="num">MTE (↓)</th><th class="num">Min EM (↑)</th><th class="num">Max EM (↑)</th></tr></thead>
-<tbody><tr><td>${view.model}</td><td class="num" data-key="headline.em" data-value="${String(h.em)}">${fixed(h.em, 2, 100)} ± ${h.em2se === null ? DASH : fixed(h.em2se, 1, 100)}</td><td class="num" data-key="headline.gap" data-value="${String(h.gap)}">${fixed(h.gap, 2, 100)}</td><td class="num" data-key="headline.mte">${fixed(h.mte, 2, 100)} ± ${h.mte2se === null ? DASH : fixed(h.mte2se, 1, 100)}</td><td class="num" data-key="headline.min">${fixed(h.min, 2, 100)} <span class="ci">${h.minLanguage}</span></td><td class="num" data-key="headline.max">${fixed(h.max, 2, 100)} <span class="ci">${h.maxLanguage}</span></td></tr></tbody></table>
+<tbody><tr><td>${modelLabel ?? view.model}</td><td class="num" data-key="headline.em" data-value="${String(h.em)}">${fixed(h.em, 2, 100)} ± ${h.em2se === null ? DASH : fixed(h.em2se, 1, 100)}</td><td class="num" data-key="headline.gap" data-value="${String(h.gap)}">${fixed(h.gap, 2, 100)}</td><td class="num" data-key="headline.mte">${fixed(h.mte, 2, 100)} ± ${h.mte2se === null ? DASH : fixed(h.mte2se, 1, 100)}</td><td class="num" data-key="headline.min">${fixed(h.min, 2, 100)} <span class="ci">${h.minLanguage}</span></td><td class="num" data-key="headline.max">${fixed(h.max, 2, 100)} <span class="ci">${h.maxLanguage}</span></td></tr></tbody></table>
 <p class="note">EM × 100 over ${h.languages} local language${h.languages === 1 ? '' : 's'}; ± is 2 standard errors across languages (the official leaderboard's); MTE from human translations.${h.fromSummary ? '' : ' (Computed from the item records: the file has no summary.)'}</p>`
     : html`<p class="note">No local subset was scored: no leaderboard row.</p>`;
   const languageTable = html`<table id="multiloko-languages"><thead><tr><th>Language</th><th class="num">Items</th><th class="num">EM [95% Wilson]</th><th class="num">MTE human</th><th class="num">MTE machine</th><th class="num">LE human</th><th class="num">LE machine</th></tr></thead>
@@ -457,7 +457,7 @@ export async function renderHtmlReport(input: ReportInput): Promise<string> {
 ${verdictBlock(input, ml, ka)}
 <nav>${ml ? html`<a href="#multiloko">MultiLoKo</a><a href="#multiloko-items">MultiLoKo items</a>` : ''}${ka ? html`<a href="#kalahi">Kalahi</a><a href="#kalahi-items">Kalahi prompts</a>` : ''}${others.map((r) => html`<a href="#${sectionId(r.benchmark)}">${r.title}</a>`)}<a href="#reading">Reading the intervals</a></nav></header>
 <main>
-${ml ? multilokoSection(ml, mlBase, mlComparison, { em: emSvg, effects: effectsSvg }, fingerprintBlock(multilokoFingerprint(input.multiloko), input.baseline?.multiloko ? (multilokoFingerprint(input.baseline.multiloko) ?? null) : undefined, 'multiloko-fingerprint')) : ''}
+${ml ? multilokoSection(ml, mlBase, mlComparison, { em: emSvg, effects: effectsSvg }, fingerprintBlock(multilokoFingerprint(input.multiloko), input.baseline?.multiloko ? (multilokoFingerprint(input.baseline.multiloko) ?? null) : undefined, 'multiloko-fingerprint'), input.modelLabel) : ''}
 ${ka ? kalahiSection(ka, kaBase, kaComparison, kalahiSvg, fingerprintBlock((input.kalahi as { fingerprint?: unknown }).fingerprint, input.baseline?.kalahi ? ((input.baseline.kalahi as { fingerprint?: unknown }).fingerprint ?? null) : undefined, 'kalahi-fingerprint')) : ''}
 ${others.map(groupsSection)}
 </main>

@@ -82,16 +82,16 @@ function changeLines(rows: readonly Comparison[], pooled: Comparison | undefined
   ];
 }
 
-function multilokoMarkdown(view: MultiLoKoView, baseline: MultiLoKoView | undefined, confidence: number, alpha: number): string[] {
+function multilokoMarkdown(view: MultiLoKoView, baseline: MultiLoKoView | undefined, confidence: number, alpha: number, modelLabel: string | undefined): string[] {
   const h = view.headline;
-  const lines = [`### MultiLoKo · ${markdownCell(view.model)}`, ''];
+  const lines = [`### MultiLoKo · ${markdownCell(modelLabel ?? view.model)}`, ''];
   if (h) {
     lines.push(
       ...table(
         ['Model', 'Average EM (↑)', 'Gap (↓)', 'MTE (↓)', 'Min EM (↑)', 'Max EM (↑)'],
         [
           [
-            markdownCell(view.model),
+            markdownCell(modelLabel ?? view.model),
             `${fixed(h.em, 2, 100)} ± ${fixed(h.em2se, 1, 100)}`,
             fixed(h.gap, 2, 100),
             `${fixed(h.mte, 2, 100)} ± ${fixed(h.mte2se, 1, 100)}`,
@@ -157,7 +157,7 @@ export function stepSummaryMarkdown(input: ReportInput, alpha = 0.05): string {
   const parts: string[] = [`## ${markdownCell(input.title ?? 'vitest-lokal results')}`, ''];
   if (input.multiloko) {
     const base = input.baseline?.multiloko ? multilokoView(input.baseline.multiloko, confidence) : undefined;
-    parts.push(...multilokoMarkdown(multilokoView(input.multiloko, confidence), base, confidence, alpha), '');
+    parts.push(...multilokoMarkdown(multilokoView(input.multiloko, confidence), base, confidence, alpha, input.modelLabel), '');
   }
   if (input.kalahi) {
     const base = input.baseline?.kalahi ? kalahiView(input.baseline.kalahi, confidence) : undefined;

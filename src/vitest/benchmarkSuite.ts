@@ -20,6 +20,7 @@ import { inCI, resolveRedaction } from '../core/redact.ts';
 import { itemStop } from './runCancel.ts';
 import { annotateWithoutLocation } from './annotate.ts';
 import { skipBenchmark, skipIfDataAbsent } from './dataAbsent.ts';
+import { NO_ROWS_SUITE_SUFFIX } from './noData.ts';
 import { lokalTest, workerModelPool, type ModelPool } from './fixtures.ts';
 import { registerMatchers } from './matchers.ts';
 import './meta.ts';
@@ -185,14 +186,14 @@ async function specsServing(definition: BenchmarkDefinition, specs: readonly str
         const own = Object.entries(definition.settings.env).find(([, env]) => env.field === 'model')?.[0];
         const hint = own && own !== setting ? `; ${own} gives ${definition.title} a model of its own` : '';
         const reason = `${built.inner.file} holds no ${definition.title} rows (${setting}=${spec})${hint}`;
-        if (specs.length === 1) skipBenchmark(definition.name, reason);
+        if (specs.length === 1) skipBenchmark(definition.name, reason, NO_ROWS_SUITE_SUFFIX);
         else console.warn(`lokal: skipping ${definition.name} for ${spec}: ${reason}`);
         continue;
       }
     }
     serving.push(spec);
   }
-  if (serving.length === 0 && specs.length > 1) skipBenchmark(definition.name, `none of ${specs.join(', ')} holds ${definition.title} rows`);
+  if (serving.length === 0 && specs.length > 1) skipBenchmark(definition.name, `none of ${specs.join(', ')} holds ${definition.title} rows`, NO_ROWS_SUITE_SUFFIX);
   return serving;
 }
 

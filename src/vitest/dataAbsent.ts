@@ -1,7 +1,7 @@
 // A benchmark whose data was never configured and is not in data/ is skipped (visibly), not failed: a user with
 // only one dataset can still run `npx vitest run evals`. A configured location that is wrong still fails.
 import { describe, test } from 'vitest';
-import { NO_DATA_SUITE_SUFFIX } from './noData.ts';
+import { NO_DATA_SUITE_SUFFIX, type SKIPPED_SUITE_SUFFIXES } from './noData.ts';
 import { DataError } from '../data/errors.ts';
 
 /** True when `error` means "default data location absent" and `configured` is false; then declares a skipped test. */
@@ -11,10 +11,13 @@ export function skipIfDataAbsent(benchmark: string, configured: boolean, error: 
   return true;
 }
 
-/** Leaves a benchmark out of the run: one line saying why, and a skipped test of that name (the file declares one). */
-export function skipBenchmark(benchmark: string, reason: string): void {
+/**
+ * Leaves a benchmark out of the run: one line saying why, and a skipped test of that name (the file declares one) in a
+ * suite named for the cause (`kalahi · no data`, `kalahi · no rows in the predictions file`).
+ */
+export function skipBenchmark(benchmark: string, reason: string, suffix: (typeof SKIPPED_SUITE_SUFFIXES)[number] = NO_DATA_SUITE_SUFFIX): void {
   console.warn(`lokal: skipping ${benchmark}: ${reason}`);
-  describe(`${benchmark}${NO_DATA_SUITE_SUFFIX}`, () => {
+  describe(`${benchmark}${suffix}`, () => {
     test.skip(reason, () => {});
   });
 }

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { KALAHI_SETTINGS } from '../../src/benchmarks/kalahi/settings.ts';
 import { MULTILOKO_SETTINGS } from '../../src/benchmarks/multiloko/settings.ts';
-import { MAX_MODELS, listModels, modelLabels, modelListProblem, modelSlugs, splitModelList } from '../../src/core/modelList.ts';
+import { MAX_MODELS, labelledPath, listModels, modelFolderNames, modelLabels, modelListProblem, modelSlugs, splitModelList } from '../../src/core/modelList.ts';
 import { resolveSettingsTree } from '../../src/core/settings.ts';
 
 const cwd = mkdtempSync(path.join(os.tmpdir(), 'lokal-model-list-'));
@@ -53,6 +53,23 @@ describe('LOKAL_MODEL as a list', () => {
     expect(() => resolveModel(',openai:m')).toThrow(/^LOKAL_MODEL: a listed model is empty/u);
     expect(splitModelList('replay:a.jsonl,,openai:m')).toEqual(['replay:a.jsonl,', 'openai:m']);
     expect(modelListProblem('replay:a.jsonl,,openai:m')).toBeUndefined();
+  });
+});
+
+describe('labels name folders and compared files', () => {
+  test("a labelled model's results folder is named after its label, an unlabelled one after its provider string", () => {
+    const listed = listModels('qwen3=replay:runs/qwen3.jsonl,replay:runs/ora.jsonl,Big.Model=openai:gpt-4o');
+    expect(modelFolderNames(listed)).toEqual(['qwen3', 'replay-runs-ora.jsonl', 'Big.Model']);
+    // A label equal (ignoring case) to another model's folder still gets its own.
+    expect(modelFolderNames(listModels('replay-a=replay:a,replay:a'))).toEqual(['replay-a', 'replay-a-2']);
+  });
+
+  test('`name=path` gives a label and a path; a path alone, or one whose start is no label, gives none', () => {
+    expect(labelledPath('qwen3=results/qwen3')).toEqual({ label: 'qwen3', path: 'results/qwen3' });
+    expect(labelledPath('q.3=a=b.json')).toEqual({ label: 'q.3', path: 'a=b.json' });
+    expect(labelledPath('results/qwen3')).toBeUndefined();
+    expect(labelledPath('runs/a=b.json')).toBeUndefined();
+    expect(labelledPath('qwen3=')).toBeUndefined();
   });
 });
 

@@ -136,6 +136,31 @@ describe('settings: MultiLoKo view', () => {
     expect(() => resolveLokalConfig({}, { cwd, env: { LOKAL_CONFIG: 'nope.json' } })).toThrow(LokalConfigError);
   });
 
+  test('every mistake of the file, the options and the environment in one error, numbered', () => {
+    const cwd = folder({ modle: 'replay:a.jsonl', limt: 3, output: 7, multiloko: { langauges: ['italian'] } });
+    const file = path.join(cwd, 'lokal.config.json');
+    let error: LokalConfigError | undefined;
+    try {
+      resolveLokalConfig({ strict: 'yes' } as never, { cwd, env: { LOKAL_LIMIT: 'abc', LOKAL_THRESHOLD: 'em>=0.3', LOKAL_OUPTUT: 'x' } });
+    } catch (caught) {
+      error = caught as LokalConfigError;
+    }
+    expect(error).toBeInstanceOf(LokalConfigError);
+    const message = error!.message;
+    expect(message).not.toContain('\n');
+    expect(message).toMatch(/^5 mistakes in the settings: \(1\) /u);
+    // The file: a wrong type, a misspelt key in a section, and two misspelt top-level keys, each with its guess.
+    expect(message).toContain(`${file} field "output": Invalid input: expected string, received number`);
+    expect(message).toContain(`${file} field "multiloko.langauges": unknown setting; did you mean "languages"?`);
+    expect(message).toContain(`${file}: unknown settings "modle" (did you mean "model"?), "limt" (did you mean "limit"?)`);
+    expect(message).toContain('options field "strict": ');
+    // The environment's unknown variables together (they stop its layer before its values are read).
+    expect(message).toMatch(/LOKAL_THRESHOLD: unknown variables LOKAL_THRESHOLD \(did you mean LOKAL_THRESHOLDS\?\), LOKAL_OUPTUT \(did you mean LOKAL_OUTPUT\?\); the table of LOKAL_\* variables is in \S*docs\/settings\.md/u);
+    expect(error!.all).toHaveLength(5);
+    // Without unknown variables, the environment's wrong values are among the mistakes too.
+    expect(() => resolveLokalConfig({}, { cwd, env: { LOKAL_LIMIT: 'abc', LOKAL_STRICT: 'maybe' } })).toThrow(/^5 mistakes in the settings: .*\(4\) LOKAL_LIMIT: .*\(got "abc"\) \(5\) LOKAL_STRICT: /u);
+  });
+
   test('LOKAL_CONFIG points at another file', () => {
     const dir = folder();
     writeFileSync(path.join(dir, 'other.json'), JSON.stringify({ output: 'elsewhere' }));

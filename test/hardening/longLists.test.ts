@@ -25,7 +25,8 @@ describe('summarised lists', () => {
   test('5,000 unknown settings: the first ten and the count', () => {
     const options = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`bogus${i}`, 1]));
     const message = messageOf(() => resolveSettingsTree([multiloko.settings, kalahi.settings], options, { env: {}, cwd: dir }));
-    expect(message).toContain('bogus0, bogus1, bogus2, bogus3, bogus4, bogus5, bogus6, bogus7, bogus8, bogus9, … (4990 more)');
+    expect(message).toContain('unknown settings "bogus0" (did you mean "model"?), "bogus1"');
+    expect(message).toContain('"bogus9" (did you mean "model"?), … (4990 more)');
     expect(message.length).toBeLessThan(2000);
   });
 

@@ -84,8 +84,18 @@ describe('scoreKalahiFiles', () => {
   test('the CLI writes the same JSON', async () => {
     const file = path.join(dir, 'out.json');
     const env = { ...process.env, LOKAL_BERTSCORE_MODEL: 'off', LOKAL_BLEURT_MODEL: 'off' };
-    await promisify(execFile)(process.execPath, [LOKAL_BIN, 'kalahi', 'score', '-i', csv, '-r', responses, '-o', file], { cwd: REPO_ROOT, env });
+    const run = await promisify(execFile)(process.execPath, [LOKAL_BIN, 'kalahi', 'score', '-i', csv, '-r', responses, '-o', file], { cwd: REPO_ROOT, env });
     const expected = await scoreKalahiFiles(csv, responses, { bertscoreModel: 'off', bleurtModel: 'off', env: {} });
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(JSON.parse(JSON.stringify(expected)));
+    // With -o the terminal gets the table: the file's acc figures, all prompts and per category, and what was not scored.
+    const rows = run.stdout.split('\n').map((l) => l.trim().split(/\s{2,}/u));
+    expect(run.stdout).toContain(`Kalahi · full · 2 of 3 prompts scored · ${responses}`);
+    expect(rows.find((r) => r[0] === 'generation (acc)')).toEqual(['generation (acc)', 'replies', 'BLEURT', 'BERTScore', 'BLEU', 'ChrF', 'METEOR', 'ROUGE-1', 'ROUGE-2', 'ROUGE-L']);
+    const shown = (values: Record<string, number | null>) => Object.values(values).map((v) => (v === null ? '–' : v.toFixed(4)));
+    expect(rows.find((r) => r[0] === 'all')).toEqual(['all', '2', ...shown(expected.table!)]);
+    expect(rows.find((r) => r[0] === 'shared knowledge')).toEqual(['shared knowledge', '1', ...shown(expected.by_category['shared knowledge']!.table!)]);
+    expect(run.stdout).toContain('BLEURT not computed: ');
+    expect(run.stdout).toContain(`1 prompt without a reply; 1 reply for no prompt of the CSV; 1 prompt answered more than once (the last reply scored) (listed under "problems" in ${file})`);
+    expect(run.stderr).toContain(`lokal kalahi score: wrote ${file}`);
   });
 });

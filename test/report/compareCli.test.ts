@@ -102,6 +102,22 @@ describe('lokal compare', () => {
     expect(lokal(['compare', '--help']).stdout).toContain('usage: lokal compare');
   });
 
+  test('`name=path` labels a run as LOKAL_MODEL does; a file really named `x=y` is read as one', () => {
+    write('q=a.json', results('model-q', range(0, 15), range(0, 10)));
+    const run = lokal(['compare', `first=${a}`, 'q=a.json', `c-model=${path.join(dir, 'run-c')}`, '--no-html']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('#1 first ');
+    // The existing file `q=a.json` is a path, labelled by the model its results name.
+    expect(run.stdout).toContain('#2 model-q ');
+    expect(run.stdout).toContain('#3 c-model');
+    expect(run.stdout).not.toContain('model-c|<b>');
+    // A label before a path that does not exist names the path, not the argument.
+    const missing = lokal(['compare', a, 'x=nope.json', '--no-html']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('nope.json: cannot be read as a results file or folder (ENOENT)');
+    expect(missing.stderr).not.toContain('x=nope.json');
+  });
+
   test('Kalahi runs: each variant figure side by side; an identical run differs by 0 with p = 1', () => {
     const c = compareRuns([
       { label: '#1', source: 'x', results: { kalahi: hostileKalahi() } },

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { modelSlugs } from '../../src/core/modelList.ts';
+import { modelFolderNames } from '../../src/core/modelList.ts';
 import { MULTILOKO_EVAL, datasetSpec, runVitest, writeDataset, writeJsonl, type ChildRun } from './helpers.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-multi-model-'));
@@ -24,7 +24,7 @@ const fileB = path.join(dir, 'model-b.jsonl');
 const modelA = `replay:${fileA}`;
 const modelB = `replay:${fileB}`;
 const output = path.join(dir, 'out');
-const [slugA, slugB] = modelSlugs([modelA, modelB]);
+const [slugA, slugB] = modelFolderNames([{ spec: modelA }, { spec: modelB, label: 'b-model' }]);
 
 type Results = Record<string, { em?: number }> & { summary: { model: string; gates: Array<{ gate: string; value: number; pass: boolean }> } };
 const read = (slug: string) => JSON.parse(readFileSync(path.join(output, slug!, 'multiloko.json'), 'utf8')) as Results;
@@ -67,8 +67,8 @@ describe('a run listing two models', () => {
     expect(tests.find((t) => t.ancestorTitles[0] === modelB && t.ancestorTitles[1] === 'italian · local')).toBeDefined();
   });
 
-  test('one results file per model, in a folder named after it, with the EMs worked out by hand', () => {
-    expect([slugA, slugB]).toEqual([`replay-${dir.replace(/[^A-Za-z0-9._-]+/gu, '-').replace(/^-+/u, '')}-model-a-first.jsonl`, `replay-${dir.replace(/[^A-Za-z0-9._-]+/gu, '-').replace(/^-+/u, '')}-model-b.jsonl`].map((s) => s.slice(-100)));
+  test('one results file per model, in a folder named after its label, else its provider string, with the EMs worked out by hand', () => {
+    expect([slugA, slugB]).toEqual([`replay-${dir.replace(/[^A-Za-z0-9._-]+/gu, '-').replace(/^-+/u, '')}-model-a-first.jsonl`.slice(-100), 'b-model']);
     const a = read(slugA!);
     const b = read(slugB!);
     expect(a.summary.model).toBe(modelA);
@@ -84,6 +84,18 @@ describe('a run listing two models', () => {
     const heading = (slug: string) => /<h1>([^<]*)<\/h1>/u.exec(readFileSync(path.join(output, slug, 'report.html'), 'utf8'))?.[1];
     expect(heading(slugA!)).toBe(`vitest-lokal report · ${path.basename(modelA.slice('replay:'.length))}`);
     expect(heading(slugB!)).toBe('vitest-lokal report · b-model');
+  });
+
+  test('one leaderboard with a row per model, named by its label, and each model\'s tables headed by it', () => {
+    // Not one single-row leaderboard per model: one table, the models in the order listed. A: 0.5 everywhere;
+    // B: (50 + 50 + 100) / 3 over the three local languages.
+    const headers = run.stdout.split('\n').filter((l) => l.startsWith('MultiLoKo leaderboard'));
+    expect(headers, show()).toEqual(['MultiLoKo leaderboard · 2 models · EM × 100 over 3 local languages, ± = 2 SE across languages, MTE from human translations']);
+    const table = run.stdout.slice(run.stdout.indexOf(headers[0]!)).split('\n').slice(1, 5);
+    expect(table[2]).toMatch(/^\s+\| model a,first\.jsonl \|\s+50\.00 ± 0\.0 /u);
+    expect(table[3]).toMatch(/^\s+\| b-model\s+\|\s+66\.67 ± /u);
+    expect(run.stdout).toContain(`lokal: model b-model (${modelB})`);
+    expect(run.stdout).toMatch(/^MultiLoKo per language · b-model · /mu);
   });
 
   test('the gate is judged per model: A misses italian.em>=0.9, B meets it, so the run fails', () => {
@@ -107,7 +119,8 @@ describe('a run listing two models', () => {
     expect(run.stdout).toContain('#2 b-model ');
     const html = readFileSync(path.join(output, 'compare.html'), 'utf8');
     expect(html).toContain('<svg');
-    expect(html).toContain('model-b.jsonl');
+    // Each run is read from its model's folder (B's named after its label).
+    expect(html).toContain(`${path.sep}b-model`);
     // The chart's legend and the side-by-side table name the runs by their labels, whole; the table scrolls sideways.
     const legend = [...html.matchAll(/<g class="mark-text role-legend-label"[^>]*>([\s\S]*?)<\/g>/gu)].map((m) => m[1]).join('');
     expect(legend).toContain('>#1 model a,first.jsonl</text>');

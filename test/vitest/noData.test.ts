@@ -1,6 +1,6 @@
 // A benchmark without data: skipped (visibly) when its location was never configured, failed when a configured
 // location is wrong, and the whole run fails when no benchmark had data.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -34,6 +34,25 @@ describe('benchmarks without data', () => {
     expect(run.stderr + run.stdout).toContain('skipping kalahi');
     expect(run.stderr).not.toContain('no benchmark ran');
     expect(run.code).toBe(0);
+  }, 60_000);
+
+  test('a replay file without Kalahi rows: Kalahi is skipped under "no rows in the predictions file", not "no data"', async () => {
+    // Kalahi's data is there (one CSV of one prompt); the predictions file answers only MultiLoKo.
+    const csv = path.join(emptyCwd, 'filipino.csv');
+    writeFileSync(csv, 'prompt_variation_id,prompt_id,category,topic,prompt,best_answer,relevant_answers,irrelevant_answers\n0101000100,01010001,ethics,career,"Anong gagawin ko?",Mag-aral,Mag-aral;Magtanong,Tumigil;Maglaro\n');
+    const json = path.join(emptyCwd, 'kalahi-report.json');
+    const run = await runVitest(['run', ...config, 'evals/kalahi.eval.ts', '--reporter=default', `--reporter=${path.join(REPO_ROOT, 'reporters/lokal-reporter.ts')}`, '--reporter=json', `--outputFile.json=${json}`], {
+      LOKAL_MODEL: `replay:${predictions}`,
+      LOKAL_KALAHI: csv,
+      LOKAL_OUTPUT: emptyCwd,
+    }, emptyCwd);
+    expect(run.stderr + run.stdout).toContain(`skipping kalahi: ${predictions} holds no Kalahi rows`);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { testResults: Array<{ assertionResults: Array<{ ancestorTitles: string[]; status: string }> }> };
+    const skipped = report.testResults.flatMap((f) => f.assertionResults);
+    expect(skipped.map((t) => [t.ancestorTitles.join(' > '), t.status])).toEqual([['kalahi · no rows in the predictions file', 'skipped']]);
+    // The only benchmark of the run was skipped: the run fails, and the line does not blame missing data.
+    expect(run.stderr).toContain('lokal: no benchmark ran — each was skipped for want of data or of rows in the predictions file');
+    expect(run.code).toBe(1);
   }, 60_000);
 
   test('a configured location that does not exist fails its file', async () => {

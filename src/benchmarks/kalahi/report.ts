@@ -92,7 +92,7 @@ function sameProtocolBaseline(suites: readonly RolledKalahiSuite[], baseline: Ka
 
 export function reportKalahi(
   rolled: ReadonlyArray<RolledGroup<KalahiPromptRecord, KalahiSuiteAggregate>>,
-  { clauses, settings, root }: Pick<ReportContext<KalahiSettings>, 'clauses'> & Partial<Pick<ReportContext<KalahiSettings>, 'settings' | 'root'>>,
+  { clauses, settings, root, modelLabel }: Pick<ReportContext<KalahiSettings>, 'clauses'> & Partial<Pick<ReportContext<KalahiSettings>, 'settings' | 'root' | 'modelLabel'>>,
 ): BenchmarkReport {
   const suites = rolled.map((r) => ({ aggregate: r.aggregate, records: r.records }));
   const gates = judgeKalahi(clauses.map(kalahiGate), suites.map((s) => s.aggregate));
@@ -115,7 +115,7 @@ export function reportKalahi(
       }),
     ),
   };
-  const lines = ['', ...kalahiTableLines(suites), ...kalahiGateLines(judged.outcomes, judged.notApplied), ...(vsBaseline.comparison ? kalahiBaselineLines(vsBaseline.comparison) : [])];
+  const lines = ['', ...kalahiTableLines(suites, modelLabel), ...kalahiGateLines(judged.outcomes, judged.notApplied), ...(vsBaseline.comparison ? kalahiBaselineLines(vsBaseline.comparison) : [])];
   const redaction = resolveRedaction(settings?.redact);
   if (redaction.on) lines.push(`lokal: Kalahi redacted (${redaction.reason}): names, annotations, results and the report carry ids, hashes and figures, no prompt, reference or reply text`);
   if (vsBaseline.comparability) lines.push(...comparabilityLines(vsBaseline.comparability, vsBaseline.file!).map((line) => `lokal: Kalahi ${line}`));

@@ -21,12 +21,13 @@ function groups(suite: RolledKalahiSuite): Array<[string, KalahiGroupFigures]> {
   return [['all', suite.aggregate.overall], ...Object.entries(suite.aggregate.byCategory)];
 }
 
-export function kalahiTableLines(suites: readonly RolledKalahiSuite[]): string[] {
+/** Each variant's tables, headed by the model's label in a run of several models (`qwen3 (replay:…)`), else its provider. */
+export function kalahiTableLines(suites: readonly RolledKalahiSuite[], modelLabel?: string): string[] {
   const lines: string[] = [];
   for (const suite of suites) {
     const a = suite.aggregate;
     // A letter run's MC1 is not the reference's figure: the header says so.
-    lines.push(`Kalahi · ${a.variant} · ${a.selected} of ${a.total} prompts · ${a.model}${a.mcProtocol === 'letter' && a.tasks.includes('mc') ? " · MC by letter (SEA-HELM's lettered question)" : ''}`);
+    lines.push(`Kalahi · ${a.variant} · ${a.selected} of ${a.total} prompts · ${modelLabel === undefined || modelLabel === a.model ? a.model : `${modelLabel} (${a.model})`}${a.mcProtocol === 'letter' && a.tasks.includes('mc') ? " · MC by letter (SEA-HELM's lettered question)" : ''}`);
     const rows = groups(suite);
     if (rows.some(([, g]) => g.mc)) {
       const header = ['multiple choice', 'prompts', 'MC1', 'MC2', 'MC2 (normalised)', 'MC3'];

@@ -19,6 +19,31 @@ export interface HeadlineContext {
   model: string;
   /** e.g. `base, few-shot official ×5` or `chat, zero-shot`. */
   prompt: string;
+  /** False in a run of several models: the run prints one leaderboard with a row per model (modelsLeaderboardLines). */
+  leaderboard?: boolean;
+}
+
+const LEADERBOARD_HEADER = ['Model', 'Average EM', 'Gap', 'MTE', 'Min EM', 'Max EM'];
+
+function leaderboardRow(model: string, headline: HeadlineSummary): string[] {
+  return [model, withSpread(headline.em, headline.em_2se), percent(headline.em_gap), withSpread(headline.mte.human.average, headline.mte.human.two_se), percent(headline.em_min), percent(headline.em_max)];
+}
+
+const overLanguages = (languages: string) => `EM × 100 over ${languages}, ± = 2 SE across languages, MTE from human translations`;
+const localLanguages = (n: number) => `${n} local language${n === 1 ? '' : 's'}`;
+
+/** The leaderboard of a run of several models: a row per model (by its label), in the order listed; none without a headline. */
+export function modelsLeaderboardLines(models: ReadonlyArray<{ model: string; headline: HeadlineSummary | undefined }>): string[] {
+  const scored = models.filter((m): m is { model: string; headline: HeadlineSummary } => m.headline !== undefined);
+  if (scored.length === 0) return [];
+  const counts = [...new Set(scored.map((m) => m.headline.languages))];
+  const over = overLanguages(counts.length === 1 ? localLanguages(counts[0]!) : "each model's local languages");
+  const lines = ['', `MultiLoKo leaderboard · ${scored.length} models · ${over}`];
+  lines.push(...markdownTable(LEADERBOARD_HEADER, scored.map((m) => leaderboardRow(m.model, m.headline))).map((l) => `  ${l}`));
+  const none = models.filter((m) => m.headline === undefined).map((m) => m.model);
+  if (none.length > 0) lines.push(`  no row (no local subset scored): ${summariseList(none)}`);
+  lines.push('');
+  return lines;
 }
 
 function effectRow(name: string, kind: string, e: EffectFigures): string[] {
@@ -34,15 +59,14 @@ function effectRow(name: string, kind: string, e: EffectFigures): string[] {
 
 export function headlineLines(headline: HeadlineSummary, context: HeadlineContext): string[] {
   const lines: string[] = [];
-  lines.push(`MultiLoKo leaderboard · ${context.prompt} · EM × 100 over ${headline.languages} local language${headline.languages === 1 ? '' : 's'}, ± = 2 SE across languages, MTE from human translations`);
-  lines.push(
-    ...markdownTable(
-      ['Model', 'Average EM', 'Gap', 'MTE', 'Min EM', 'Max EM'],
-      [[context.model, withSpread(headline.em, headline.em_2se), percent(headline.em_gap), withSpread(headline.mte.human.average, headline.mte.human.two_se), percent(headline.em_min), percent(headline.em_max)]],
-    ).map((l) => `  ${l}`),
-  );
-  lines.push('');
-  lines.push('MultiLoKo per language · EM and effects × 100 (MTE: local − translated into English; LE: local − English translated into the language)');
+  if (context.leaderboard !== false) {
+    lines.push(`MultiLoKo leaderboard · ${context.prompt} · ${overLanguages(localLanguages(headline.languages))}`);
+    lines.push(...markdownTable(LEADERBOARD_HEADER, [leaderboardRow(context.model, headline)]).map((l) => `  ${l}`));
+    lines.push('');
+  }
+  // Without its own leaderboard (several models), the model's tables name it.
+  const whose = context.leaderboard === false ? ` · ${context.model} · ${context.prompt}` : '';
+  lines.push(`MultiLoKo per language${whose} · EM and effects × 100 (MTE: local − translated into English; LE: local − English translated into the language)`);
   const rows = Object.entries(headline.per_language_em).map(([language, em]) => [
     language,
     percent(em),

@@ -62,7 +62,7 @@ function rollUp(rolled: ReadonlyArray<RolledGroup<LokalItemRecord, LokalSubsetAg
 export function reportMultiLoKo(rolled: ReadonlyArray<RolledGroup<LokalItemRecord, LokalSubsetAggregate>>, context: ReportContext<MultiLoKoSettings>): BenchmarkReport {
   const { subsets, groups, judged, summary, measuredNothing, baselineFile } = rollUp(rolled, context, { intervals: true });
   const lines = ['', ...leaderboardLines(subsets, groups, tableMetrics(context.settings.tableMetrics))];
-  if (summary.headline) lines.push(...headlineLines(summary.headline, { model: summary.model ?? '?', prompt: describePrompts(summary.prompt) }));
+  if (summary.headline) lines.push(...headlineLines(summary.headline, { model: context.modelLabel ?? summary.model ?? '?', prompt: describePrompts(summary.prompt), leaderboard: context.modelLabel === undefined }));
   if (summary.intervals) lines.push(...headlineIntervalLines(summary.intervals));
   lines.push(`lokal: ${describePrompts(summary.prompt, summary.model)}; ${callsLine(summary, context.root)}`);
   const redaction = resolveRedaction(context.settings.redact);

@@ -2,7 +2,7 @@
 // no idf, no baseline rescaling, [CLS]/[SEP] weighted 0), then the greedy matching of src/metrics/bertScore.ts.
 import { pythonStrip } from '../../core/python/pythonWhitespace.ts';
 import { bertScoreFromEmbeddings, bertScoreWeights, type BertScoreResult, type TokenEmbeddings } from '../../metrics/bertScore.ts';
-import { EncoderModelError, int64Matrix, loadEncoder, specialTokenId, type EncoderDtype, type EncoderLoadOptions, type LoadedEncoder } from './loadEncoder.ts';
+import { EncoderModelError, encoderGuide, int64Matrix, loadEncoder, specialTokenId, type EncoderDtype, type EncoderLoadOptions, type LoadedEncoder } from './loadEncoder.ts';
 
 import { DEFAULT_BERTSCORE_MODEL } from '../defaults.ts';
 
@@ -219,7 +219,7 @@ export async function createBertScorer(options: BertScorerOptions = {}): Promise
         'BERTScore',
         `layer ${layer} (${layerSource}) is needed, but ${loaded.name} is a ${layers}-layer export whose ONNX outputs are ` +
           `[${loaded.outputNames.join(', ')}]. Export the model cut to ${layer} layers (num_hidden_layers=${layer}; see ` +
-          `src/models/encoders/MODELS.md), or pass layer: ${layers} to use its last layer (scores then differ from the reference)`,
+          `${encoderGuide()}), or pass layer: ${layers} to use its last layer (scores then differ from the reference)`,
       );
     const maxLength = options.maxLength ?? loaded.tokenizer.model_max_length ?? Infinity;
     if (!(maxLength >= 3)) throw new EncoderModelError('BERTScore', `maxLength must be at least 3, got ${maxLength}`);

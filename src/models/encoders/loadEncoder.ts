@@ -6,6 +6,7 @@ import path from 'node:path';
 import { AutoModel, AutoModelForSequenceClassification, AutoTokenizer, env, LogLevel, Tensor } from '@huggingface/transformers';
 import { envFlag, firstLine } from '../providerText.ts';
 import { useModelFileCache } from '../modelFileCache.ts';
+import { packageFile } from '../../core/packageFiles.ts';
 
 /** Weight variants transformers.js loads, and their file under onnx/ (probed in this order in a local folder). */
 export const ENCODER_DTYPE_FILES = [
@@ -21,7 +22,8 @@ export const ENCODER_DTYPE_FILES = [
 export type EncoderDtype = (typeof ENCODER_DTYPE_FILES)[number][0];
 
 const HUB_ID = /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/;
-const GUIDE = 'src/models/encoders/MODELS.md';
+/** The guide to these models, as a path the reader can open (in node_modules/vitest-lokal/ for a user). */
+export const encoderGuide = (): string => packageFile('src/models/encoders/MODELS.md');
 
 export type EncoderTask = 'BERTScore' | 'BLEURT';
 
@@ -123,12 +125,12 @@ export async function loadEncoder(task: EncoderTask, spec: string, head: 'base' 
   if (source.kind === 'local') {
     for (const file of ['config.json', 'tokenizer.json']) {
       if (!existsSync(path.join(source.path, file)))
-        throw new EncoderModelError(task, `${source.path} has no ${file}: expected a transformers.js model folder (see ${GUIDE})`);
+        throw new EncoderModelError(task, `${source.path} has no ${file}: expected a transformers.js model folder (see ${encoderGuide()})`);
     }
     const onnxDir = path.join(source.path, 'onnx');
     const present = ENCODER_DTYPE_FILES.filter(([, file]) => existsSync(path.join(onnxDir, file)));
     if (present.length === 0)
-      throw new EncoderModelError(task, `${onnxDir} holds no ONNX weights (expected one of ${ENCODER_DTYPE_FILES.map(([, f]) => f).join(', ')}; see ${GUIDE})`);
+      throw new EncoderModelError(task, `${onnxDir} holds no ONNX weights (expected one of ${ENCODER_DTYPE_FILES.map(([, f]) => f).join(', ')}; see ${encoderGuide()})`);
     dtype = requested ?? present[0]![0];
     if (!present.some(([d]) => d === dtype))
       throw new EncoderModelError(task, `${onnxDir} has no weights for dtype ${dtype} (${ENCODER_DTYPE_FILES.find(([d]) => d === dtype)![1]})`);
@@ -154,7 +156,7 @@ export async function loadEncoder(task: EncoderTask, spec: string, head: 'base' 
     return { source, name, dtype, tokenizer, model, inputNames: session?.inputNames ?? [], outputNames: session?.outputNames ?? [] };
   } catch (error) {
     const reason = firstLine(error);
-    if (source.kind === 'local') throw new EncoderModelError(task, `cannot load the model in ${source.path}: ${reason} (see ${GUIDE})`);
+    if (source.kind === 'local') throw new EncoderModelError(task, `cannot load the model in ${source.path}: ${reason} (see ${encoderGuide()})`);
     const looked = [modelDir ? `LOKAL_MODEL_DIR=${path.resolve(modelDir)}/${source.id}` : 'LOKAL_MODEL_DIR (not set)', `the download cache ${env.cacheDir ?? '(none)'}`];
     const remote = allowRemote
       ? `could not be loaded from the Hub (${reason}); most checkpoints, including the defaults, publish no ONNX weights`
@@ -162,7 +164,7 @@ export async function loadEncoder(task: EncoderTask, spec: string, head: 'base' 
     throw new EncoderModelError(
       task,
       `model "${source.id}" is not available locally (looked in ${looked.join(' and ')}) and ${remote}. ` +
-        `Export it to ONNX once (instructions in ${GUIDE}) and put the folder (config.json, tokenizer.json, tokenizer_config.json, ` +
+        `Export it to ONNX once (instructions in ${encoderGuide()}) and put the folder (config.json, tokenizer.json, tokenizer_config.json, ` +
         `onnx/model.onnx) at LOKAL_MODEL_DIR/${source.id}/, or pass the folder as the model`,
     );
   }
