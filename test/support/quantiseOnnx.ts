@@ -10,8 +10,8 @@ import onnxProto from 'onnx-proto';
 
 const { onnx } = onnxProto;
 type ModelProto = InstanceType<typeof onnx.ModelProto>;
-type NodeProto = InstanceType<typeof onnx.NodeProto>;
-type TensorProto = InstanceType<typeof onnx.TensorProto>;
+type NodeProto = onnxProto.onnx.INodeProto;
+type TensorProto = onnxProto.onnx.ITensorProto;
 
 const T = onnx.TensorProto.DataType;
 const A = onnx.AttributeProto.AttributeType;
