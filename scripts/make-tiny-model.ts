@@ -1,20 +1,23 @@
 // npm run make:tiny-model -- <dir> [--layers N] [--hidden H] [--heads A] [--kv-heads K] [--qkv-bias] [--tie-embeddings]
 //   [--intermediate I] [--vocab V] [--seed S] [--max-positions P]
 //   [--shape qwen2.5-0.5b-instruct | --config config.json [--generation-config generation_config.json]] [--tokenizer DIR|qwen2.5]
-//   [--format onnx|gguf]
+//   [--format onnx|gguf] [--dtypes fp32,q8,q4,fp16] [--q8-weights uint8|int8]
 // Writes a small Llama-style causal LM (ONNX + tokenizer + configs) that transformers.js loads like a Hub model;
 // --kv-heads below --heads gives grouped-query attention and --qkv-bias q/k/v biases (the Qwen2 shape). --shape/--config
 // take a real model's shape (flags still override), --tokenizer copies its tokenizer.json and tokenizer_config.json.
 // --format gguf also writes <dir>/model.gguf (same weights, tokenizer and chat template) for the llama: provider.
+// Beside onnx/model.onnx (fp32), --dtypes' variants as transformers.js loads them by dtype (default all): q8
+// model_quantized.onnx, q4 model_q4.onnx, fp16 model_fp16.onnx (test/support/quantiseOnnx.ts).
 import { readFileSync } from 'node:fs';
 import { QWEN2_5_0_5B_INSTRUCT, qwenTokenizerDir, writeTinyModel, type TinyModelShape, type TinyModelSpec } from '../test/support/tinyModel.ts';
 import { writeTinyModelGguf } from '../test/support/tinyModelGguf.ts';
+import { QUANTISED_FILES, writeQuantisedModel, type QuantisedDtype } from '../test/support/quantiseOnnx.ts';
 import { parseSpecArgs, runScript, UsageError } from './specArgs.ts';
 
 const USAGE =
   'usage: npm run make:tiny-model -- <dir> [--layers N] [--hidden H] [--heads A] [--kv-heads K] [--qkv-bias] [--tie-embeddings] ' +
   '[--intermediate I] [--vocab V] [--seed S] [--max-positions P] [--shape qwen2.5-0.5b-instruct | --config FILE [--generation-config FILE]] ' +
-  '[--tokenizer DIR|qwen2.5] [--format onnx|gguf]';
+  '[--tokenizer DIR|qwen2.5] [--format onnx|gguf] [--dtypes fp32,q8,q4,fp16] [--q8-weights uint8|int8]';
 
 const readJson = (file: string): Record<string, unknown> => {
   try {
@@ -31,12 +34,18 @@ process.exitCode = runScript(() => {
     {
       layers: 'layers', hidden: 'hidden', heads: 'heads', 'kv-heads': 'kvHeads', intermediate: 'intermediate', vocab: 'vocab', seed: 'seed', 'max-positions': 'maxPositions',
     },
-    ['shape', 'config', 'generation-config', 'tokenizer', 'format'],
+    ['shape', 'config', 'generation-config', 'tokenizer', 'format', 'dtypes', 'q8-weights'],
     ['qkv-bias', 'tie-embeddings'],
   );
   if (!args) return;
   const format = args.text.format ?? 'onnx';
   if (format !== 'onnx' && format !== 'gguf') throw new UsageError(`--format must be onnx or gguf, got "${format}"\n${USAGE}`);
+  const dtypes = (args.text.dtypes ?? 'fp32,q8,q4,fp16').split(',').map((d) => d.trim());
+  const unknown = dtypes.filter((d) => d !== 'fp32' && !(d in QUANTISED_FILES));
+  if (unknown.length > 0 || !dtypes.includes('fp32'))
+    throw new UsageError(`--dtypes must list fp32 and any of ${Object.keys(QUANTISED_FILES).join(', ')}, got "${args.text.dtypes}"\n${USAGE}`);
+  const q8Weights = args.text['q8-weights'] ?? 'uint8';
+  if (q8Weights !== 'uint8' && q8Weights !== 'int8') throw new UsageError(`--q8-weights must be uint8 or int8, got "${q8Weights}"\n${USAGE}`);
   const shape: TinyModelShape = {};
   const named = args.text.shape;
   if (named !== undefined) {
@@ -56,6 +65,10 @@ process.exitCode = runScript(() => {
   const started = Date.now();
   const info = writeTinyModel(args.dir, spec, shape);
   const ggufBytes = format === 'gguf' ? writeTinyModelGguf(args.dir, info.spec) : undefined;
+  const variants = (dtypes.filter((d) => d !== 'fp32') as QuantisedDtype[]).map((d) => {
+    const { bytes } = writeQuantisedModel(args.dir, d, { weightType: q8Weights });
+    return `${QUANTISED_FILES[d]} ${(bytes / 2 ** 20).toFixed(1)} MiB`;
+  });
   const s = info.spec;
   const family = s.qkvBias ? 'qwen2 (q/k/v biases)' : 'llama';
   const kv = s.kvHeads === s.heads ? '' : ` (${s.kvHeads} key/value heads)`;
@@ -64,7 +77,7 @@ process.exitCode = runScript(() => {
   console.log(
     `wrote ${args.dir}: ${family}, ${s.layers} layers, hidden ${s.hidden}, ${s.heads} heads${kv}, intermediate ${s.intermediate}, ` +
       `vocab ${s.vocab}${tied}, seed ${s.seed}, ${info.parameters.toLocaleString('en')} parameters, ` +
-      `${(info.onnxBytes / 2 ** 20).toFixed(1)} MiB${ggufBytes === undefined ? '' : ` (+ model.gguf, ${(ggufBytes / 2 ** 20).toFixed(1)} MiB)`}${from} ` +
+      `${(info.onnxBytes / 2 ** 20).toFixed(1)} MiB${variants.length ? ` (+ ${variants.join(', ')})` : ''}${ggufBytes === undefined ? '' : ` (+ model.gguf, ${(ggufBytes / 2 ** 20).toFixed(1)} MiB)`}${from} ` +
       `(${Date.now() - started} ms)`,
   );
 });

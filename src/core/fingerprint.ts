@@ -99,16 +99,25 @@ function differences(field: FingerprintField, current: z.infer<typeof FieldValue
   return current === baseline ? [] : [{ field, baseline: shown(baseline), current: shown(current) }];
 }
 
+/**
+ * Parts of the model's identity that change scores like a score field: `numerics` (a quantised model run one prompt
+ * at a time or batched gives different answers, src/models/graphNumerics.ts). Accepted as `model.numerics`.
+ */
+export const SCORE_MODEL_PARTS = ['model.numerics'] as const;
+const scoreModelPart = (d: FingerprintDifference) => d.field === 'model' && (SCORE_MODEL_PARTS as readonly string[]).includes(`model.${d.part}`);
+
 /** What differs between a run and its baseline; `allow` names score fields accepted (LOKAL_BASELINE_ALLOW). */
 export function compareFingerprints(current: Fingerprint | undefined, baseline: Fingerprint | undefined, allow: readonly string[] = []): Comparability {
   if (!current || !baseline) return { refused: [], allowed: [], model: [], unknown: [], checked: false };
   const unknown: string[] = [];
-  const score = SCORE_FIELDS.flatMap((f) => differences(f, current[f], baseline[f], unknown));
-  const accepted = (d: FingerprintDifference) => allow.includes(d.field) || (d.part !== undefined && allow.includes(`${d.field}.${d.part}`));
+  const model = differences('model', current.model, baseline.model, unknown);
+  const score = [...SCORE_FIELDS.flatMap((f) => differences(f, current[f], baseline[f], unknown)), ...model.filter(scoreModelPart)];
+  const accepted = (d: FingerprintDifference) =>
+    (d.field !== 'model' && allow.includes(d.field)) || (d.part !== undefined && allow.includes(`${d.field}.${d.part}`));
   return {
     refused: score.filter((d) => !accepted(d)),
     allowed: score.filter(accepted),
-    model: differences('model', current.model, baseline.model, unknown),
+    model: model.filter((d) => !scoreModelPart(d)),
     unknown,
     checked: true,
   };
@@ -122,7 +131,7 @@ export function differenceText(d: FingerprintDifference): string {
 /** The one line naming every refused difference: `not comparable: prompt base→chat; shots 5→0 (…)`. */
 export function notComparableLine(c: Comparability, direction = 'baseline→this run', accept = (fields: string) => `LOKAL_BASELINE_ALLOW=${fields}`): string | undefined {
   if (c.refused.length === 0) return undefined;
-  const fields = [...new Set(c.refused.map((d) => d.field))].join(',');
+  const fields = [...new Set(c.refused.map((d) => (d.field === 'model' ? `model.${d.part}` : d.field)))].join(',');
   return `not comparable: ${c.refused.map(differenceText).join('; ')} (${direction}; ${accept(fields)} accepts it)`;
 }
 

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { previewText, summariseList } from '../data/errors.ts';
 import { modelListProblem } from './modelList.ts';
 import { packageFile } from './packageFiles.ts';
-import { SCORE_FIELDS } from './fingerprint.ts';
+import { SCORE_FIELDS, SCORE_MODEL_PARTS } from './fingerprint.ts';
 import { REDACT_SETTINGS } from './redact.ts';
 
 /** Matches DEFAULT_MAX_NEW_TOKENS of the model providers (src/models/types.ts; a test keeps them equal). */
@@ -53,13 +53,14 @@ export const SHARED_SETTINGS_SHAPE = {
   /** Practical margin: a significant drop no larger than this passes (0–1 scale). */
   baselineMargin: z.number().min(0).max(1).optional(),
   /** Fingerprint fields whose difference from the baseline's is accepted (otherwise the comparison is refused). */
-  baselineAllow: z.array(z.enum(SCORE_FIELDS)).optional(),
+  baselineAllow: z.array(z.enum([...SCORE_FIELDS, ...SCORE_MODEL_PARTS])).optional(),
   /** Response cache of transformers:/openai: models (never replay). */
   cache: z.enum(['off', 'read', 'write', 'readwrite']).optional(),
   /** Cache file (JSONL); default .lokal-cache/responses.jsonl. */
   cacheFile: z.string().min(1).optional(),
   /** transformers: weight variant. */
   dtype: z.enum(['fp32', 'fp16', 'q8', 'int8', 'uint8', 'q4', 'q4f16', 'bnb4']).optional(),
+  numerics: z.enum(['exact', 'batched']).optional(),
   /** transformers: folder holding local models as <dir>/<owner>/<name>/. */
   modelDir: z.string().min(1).optional(),
   /** transformers: download cache folder. */
@@ -156,6 +157,7 @@ export const SHARED_ENV: Record<string, EnvField> = {
   LOKAL_CACHE: { field: 'cache', parse: lowerCase },
   LOKAL_CACHE_FILE: { field: 'cacheFile', parse: asIs },
   LOKAL_DTYPE: { field: 'dtype', parse: trimmed },
+  LOKAL_NUMERICS: { field: 'numerics', parse: lowerCase },
   LOKAL_MODEL_DIR: { field: 'modelDir', parse: asIs },
   LOKAL_MODEL_CACHE: { field: 'modelCache', parse: asIs },
   LOKAL_OFFLINE: { field: 'offline', parse: flag },

@@ -119,6 +119,8 @@ export function modelIdentity(description: ModelDescription | null | undefined, 
   const settings = description.settings;
   const identity: ModelIdentity = { provider: description.provider, model: description.model, revision: description.revision ?? null };
   if (typeof settings.dtype === 'string') identity.dtype = settings.dtype;
+  // exact (one prompt at a time) or batched: on quantised graphs they give different answers (graphNumerics.ts)
+  if (typeof settings.numerics === 'string') identity.numerics = settings.numerics;
   if (typeof settings.baseUrl === 'string') identity.server = settings.baseUrl;
   const systemFingerprint = description.systemFingerprint ?? settings.systemFingerprint;
   if (typeof systemFingerprint === 'string') identity.system_fingerprint = systemFingerprint;

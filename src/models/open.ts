@@ -22,6 +22,7 @@ type ModelSettings = Pick<
   | 'cache'
   | 'cacheFile'
   | 'dtype'
+  | 'numerics'
   | 'modelDir'
   | 'modelCache'
   | 'offline'
@@ -55,6 +56,7 @@ function defined<T extends object>(value: T): T {
 export function lokalModelOptions(config: ModelSettings): LokalModelOptions {
   const transformers: TransformersProviderOptions = defined({
     dtype: config.dtype,
+    numerics: config.numerics,
     modelDir: config.modelDir,
     cacheDir: config.modelCache,
     // Only an explicit "offline" forbids downloads; otherwise the provider reads LOKAL_OFFLINE/HF_HUB_OFFLINE.

@@ -27,6 +27,8 @@ import { logSumExp, sliceRow, sumLogprobs } from './logitRows.ts';
 import { cutAtStop, envFlag, firstLine } from './providerText.ts';
 import { useModelFileCache } from './modelFileCache.ts';
 import { DTYPE_FILES, type ModelDtype } from './dtypeFiles.ts';
+import { dtypeNumerics, graphNumerics, NUMERICS, type Numerics } from './graphNumerics.ts';
+import { readOnnxGraphFile, type OnnxGraphInfo } from './onnxGraphReader.ts';
 import { abandonBuild, discardEntry, entryProblem, finishBuild, optimisedGraphDir, optimisedGraphInputs, optimisedGraphKey, startBuild } from './optimisedGraph.ts';
 
 export { DEFAULT_MODEL, DEFAULT_MODEL_DTYPE };
@@ -43,6 +45,12 @@ export type { ModelDtype };
 export interface TransformersProviderOptions {
   /** Weight variant; default: the first present in a local folder (fp32 first), else q8 (LOKAL_DTYPE overrides). */
   dtype?: ModelDtype;
+  /**
+   * `exact`: every request alone, through transformers.js's own generate and forward (what the model gives one prompt
+   * at a time); `batched`: concurrent requests batched and prompt prefixes shared. Default: exact for graphs whose rows
+   * are not independent (per-tensor dynamic quantisation, float16: graphNumerics.ts), batched otherwise (LOKAL_NUMERICS).
+   */
+  numerics?: Numerics;
   /** Hub revision (branch, tag or commit); default 'main'. */
   revision?: string;
   /** Folder holding local models as <dir>/<owner>/<name>/ (default: LOKAL_MODEL_DIR). */
@@ -267,6 +275,11 @@ export class TransformersProvider implements ModelProvider {
   private readonly cacheDir?: string;
   private readonly allowRemote: boolean;
   private readonly saveOptimised: boolean | 'auto';
+  /** How items are run (see TransformersProviderOptions.numerics), and why the graph needs the exact mode when it does. */
+  readonly numerics: Numerics;
+  private readonly numericsReason?: string;
+  /** The local graph's nodes and types (undefined for a Hub model, or a graph that could not be read). */
+  private readonly graph?: OnnxGraphInfo;
   /** How the last load went: from a saved optimised graph, optimised and saved, or plain (tests and benchmarks read it). */
   loadReport?: LoadReport;
 
@@ -310,12 +323,27 @@ export class TransformersProvider implements ModelProvider {
         );
       this.dtype = requested ?? present[0]![0];
       if (!present.some(([d]) => d === this.dtype))
-        throw new ProviderError(PROVIDER, 'not-found', `${onnxDir} has no weights for dtype ${this.dtype} (${DTYPE_FILES.find(([d]) => d === this.dtype)![1]})`);
+        throw new ProviderError(
+          PROVIDER,
+          'not-found',
+          `${onnxDir} has no weights for dtype ${this.dtype} (${DTYPE_FILES.find(([d]) => d === this.dtype)![1]}); it holds ${present.map(([d, f]) => `${f} (${d})`).join(', ')}`,
+        );
       this.revision = options.revision ?? localFingerprint(this.source.path);
+      try {
+        this.graph = readOnnxGraphFile(path.join(onnxDir, DTYPE_FILES.find(([d]) => d === this.dtype)![1]));
+      } catch {
+        // not readable as a graph: onnxruntime's load names the problem
+      }
     } else {
       this.dtype = requested ?? (this.source.id === DEFAULT_MODEL ? DEFAULT_MODEL_DTYPE : 'q8');
       this.revision = options.revision ?? 'main';
     }
+    const fromGraph = this.graph ? graphNumerics(this.graph) : dtypeNumerics(this.dtype);
+    const numerics = options.numerics ?? (vars.LOKAL_NUMERICS?.trim() ? (vars.LOKAL_NUMERICS.trim().toLowerCase() as Numerics) : undefined);
+    if (numerics !== undefined && !NUMERICS.includes(numerics))
+      throw new ProviderError(PROVIDER, 'config', `numerics must be one of ${NUMERICS.join(', ')}, got "${numerics}" (LOKAL_NUMERICS)`);
+    this.numerics = numerics ?? fromGraph.numerics;
+    this.numericsReason = numerics === undefined ? fromGraph.reason : undefined;
   }
 
   describe(): ModelDescription {
@@ -325,6 +353,7 @@ export class TransformersProvider implements ModelProvider {
       revision: this.revision,
       settings: {
         dtype: this.dtype,
+        numerics: this.numerics,
         decoding: 'greedy',
         defaultMaxNewTokens: DEFAULT_MAX_NEW_TOKENS,
         device: 'cpu',
@@ -352,6 +381,10 @@ export class TransformersProvider implements ModelProvider {
     try {
       const tokenizer = (await AutoTokenizer.from_pretrained(where, common)) as unknown as Tokenizer;
       const model = await this.loadModel(where, common);
+      if (this.numericsReason !== undefined && this.numerics === 'exact')
+        (this.options.log ?? ((line: string) => console.warn(line)))(
+          `lokal: ${PROVIDER}:${this.modelSpec} (${this.dtype}) runs one prompt at a time, as transformers.js does (exact numerics): ${this.numericsReason} (LOKAL_NUMERICS=batched batches anyway)`,
+        );
       const eosRaw = model.generation_config?.eos_token_id ?? model.config.eos_token_id ?? tokenizer.eos_token_id;
       const eos = (Array.isArray(eosRaw) ? eosRaw : eosRaw == null ? [] : [eosRaw]).map(Number);
       const padId = Number(tokenizer.pad_token_id ?? eos[0] ?? 0);
@@ -510,7 +543,7 @@ export class TransformersProvider implements ModelProvider {
     if (this.batched) return this.batched;
     const direct = loaded.logitsSession;
     const prefixTokens = this.options.sharePrefix ? this.options.prefixCacheTokens : 0;
-    if (!direct || !loaded.padPast || (this.options.generateBatchSize === 1 && prefixTokens === 0)) return undefined;
+    if (this.numerics === 'exact' || !direct || !loaded.padPast || (this.options.generateBatchSize === 1 && prefixTokens === 0)) return undefined;
     const past = direct.past.map((p) => ({ ...p, present: p.name.replace(/^past_key_values/, 'present') }));
     if (past.some((p) => !direct.session.outputNames.includes(p.present))) return undefined;
     this.batched = new BatchedGeneration(
@@ -694,6 +727,14 @@ export class TransformersProvider implements ModelProvider {
 
   private async scoreItems(loaded: Loaded, items: Scoring[], sums: number[]): Promise<void> {
     const todo = items.filter((it) => it.full.length > it.prefix.length);
+    if (this.numerics === 'exact') {
+      // transformers.js's forward over prompt + continuation, one sequence alone: no batch, padding or shared prefix
+      for (const it of todo) {
+        const { logits } = await this.forwardFull(loaded, [it.full], it.full.length, null);
+        sums[it.index] = sumLogprobs(logits, 0, it.full.length, it.full, it.prefix.length - 1, it.prefix.length, it.full.length);
+      }
+      return;
+    }
     const plain: Scoring[] = [];
     if (this.options.sharePrefix) {
       const groups = new Map<string, Scoring[]>();

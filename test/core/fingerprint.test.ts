@@ -59,6 +59,19 @@ describe('compareFingerprints', () => {
     expect(c.model.map((d) => `${d.part} ${d.baseline}→${d.current}`)).toEqual(['provider transformers→openai', 'model /m→qwen']);
   });
 
+  test('a model run in another numerics mode (exact vs batched) is refused with one line; model.numerics accepts it', () => {
+    const exact = fingerprint({ model: { provider: 'transformers', model: '/m', dtype: 'q8', numerics: 'exact', sha256: 'd'.repeat(64) } });
+    const batched = fingerprint({ model: { provider: 'transformers', model: '/m', dtype: 'q8', numerics: 'batched', sha256: 'd'.repeat(64) } });
+    const c = compareFingerprints(batched, exact);
+    expect(notComparableLine(c)).toBe('not comparable: model.numerics exact→batched (baseline→this run; LOKAL_BASELINE_ALLOW=model.numerics accepts it)');
+    expect(c.model).toEqual([]);
+    const allowed = compareFingerprints(batched, exact, ['model.numerics']);
+    expect(allowed.refused).toEqual([]);
+    expect(allowed.allowed.map((d) => `${d.field}.${d.part}`)).toEqual(['model.numerics']);
+    // a baseline from before numerics was recorded: not known, not refused
+    expect(compareFingerprints(batched, fingerprint()).refused).toEqual([]);
+  });
+
   test('subsets of one run only and fields one run does not know (a replay has no prompt) are not differences', () => {
     const c = compareFingerprints(fingerprint({ data: { italian: 'a'.repeat(64), japanese: 'f'.repeat(64) }, prompt: null, decoding: null }), fingerprint());
     expect(c.refused).toEqual([]);
@@ -99,6 +112,7 @@ describe('LOKAL_BASELINE_ALLOW', () => {
     expect(readConfigEnv({ LOKAL_BASELINE_ALLOW: 'prompt, shots' }, [MULTILOKO_SETTINGS]).baselineAllow).toEqual(['prompt', 'shots']);
     expect(() => readConfigEnv({ LOKAL_BASELINE_ALLOW: 'promt' }, [MULTILOKO_SETTINGS])).toThrow(LokalConfigError);
     expect(() => readConfigEnv({ LOKAL_BASELINE_ALLOW: 'model' }, [MULTILOKO_SETTINGS])).toThrow(/LOKAL_BASELINE_ALLOW/u);
+    expect(readConfigEnv({ LOKAL_BASELINE_ALLOW: 'model.numerics' }, [MULTILOKO_SETTINGS]).baselineAllow).toEqual(['model.numerics']);
   });
 });
 
@@ -145,6 +159,8 @@ describe('MultiLoKo fingerprint', () => {
     writeFileSync(path.join(model, 'onnx', 'model.onnx'), 'weights fp32');
     const identity = modelIdentity({ provider: 'transformers', model, revision: 'local-1', settings: { dtype: 'q8' } }, undefined, dir);
     expect(identity).toEqual({ provider: 'transformers', model, revision: 'local-1', dtype: 'q8', sha256: hex('weights q8') });
+    const exact = modelIdentity({ provider: 'transformers', model, revision: 'local-1', settings: { dtype: 'q8', numerics: 'exact' } }, undefined, dir);
+    expect(exact).toEqual({ ...identity, numerics: 'exact' });
   });
 
   test('a local model with external data: data_sha256 covers the data files in name order, so other weights of the same graph differ', () => {

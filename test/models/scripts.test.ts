@@ -18,6 +18,13 @@ describe('make:tiny-model and make:tiny-encoder', () => {
     expect(model.status).toBe(0);
     expect(model.stdout).toContain('llama, 1 layers, hidden 16, 2 heads');
     expect(JSON.parse(readFileSync(path.join(dir, 'lm/config.json'), 'utf8'))).toMatchObject({ num_hidden_layers: 1, hidden_size: 16 });
+    // the variants transformers.js loads by dtype, beside model.onnx (test/models/quantisedModels.test.ts checks their contents)
+    for (const file of ['model_quantized.onnx', 'model_q4.onnx', 'model_fp16.onnx']) expect(existsSync(path.join(dir, 'lm/onnx', file)), file).toBe(true);
+    expect(model.stdout).toMatch(/\+ model_quantized\.onnx [\d.]+ MiB, model_q4\.onnx [\d.]+ MiB, model_fp16\.onnx [\d.]+ MiB/);
+    const only = run('make-tiny-model.ts', [path.join(dir, 'lm32'), '--layers', '1', '--hidden', '16', '--heads', '2', '--dtypes', 'fp32']);
+    expect(only.status).toBe(0);
+    expect(existsSync(path.join(dir, 'lm32/onnx/model_quantized.onnx'))).toBe(false);
+    expect(run('make-tiny-model.ts', [path.join(dir, 'x'), '--dtypes', 'fp32,q3']).stderr).toContain('--dtypes must list fp32 and any of q8, q4, fp16, got "fp32,q3"');
     const encoder = run('make-tiny-encoder.ts', [path.join(dir, 'enc'), '--kind', 'regression']);
     expect(encoder.status).toBe(0);
     expect(encoder.stdout).toContain('regression encoder');
