@@ -13,6 +13,18 @@ function escapeControl(c: string): string {
   return SHORT[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
+/** The bidirectional embeddings, overrides, isolates and direction marks of CONTROL. */
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
+/**
+ * `text` with each bidirectional control (see above) written as its escape (`\u202e`) and everything else as it is: for
+ * the HTML report and the step summary, where line breaks and tabs are the renderer's business but a reordering is not.
+ */
+export function bidiEscaped(text: string): string {
+  BIDI.lastIndex = 0;
+  return BIDI.test(text) ? text.replace(BIDI, escapeControl) : text;
+}
+
 /** `text` with every control character (see above) escaped; text without one comes back as it is. */
 export function terminalText(text: string): string {
   CONTROL.lastIndex = 0;

@@ -1,13 +1,16 @@
 // Escaping for the HTML report: every dataset and model string passes through here before it reaches the page.
+import { bidiEscaped } from '../core/terminalText.ts';
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
 
 /**
  * Control characters made visible (C0 as the Control Pictures block, DEL as ␡, C1 and noncharacters as U+FFFD), so a
- * model's stray escape bytes neither vanish nor reach the parser; tab and newline stay as they are.
+ * model's stray escape bytes neither vanish nor reach the parser; tab and newline stay as they are. Bidirectional
+ * controls are written as escapes (`\u202e`), as on the terminal: a raw one reorders what the reader sees
+ * ("Trojan Source", CVE-2021-42574).
  */
 function visibleControls(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\uFFFE\uFFFF]/gu, (c) => {
+  return bidiEscaped(text).replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\uFFFE\uFFFF]/gu, (c) => {
     const code = c.charCodeAt(0);
     if (code <= 0x1f) return String.fromCharCode(0x2400 + code);
     if (code === 0x7f) return '\u2421';
@@ -25,8 +28,9 @@ export function cleanText(value: string): string {
   return visibleControls(wellFormed(value));
 }
 
-// Anything escapeHtml changes: markup characters, controls, noncharacters and surrogates (paired ones are kept).
-const NEEDS_ESCAPING = /[&<>"'`\u0000-\u0008\u000B-\u001F\u007F-\u009F\uD800-\uDFFF\uFFFE\uFFFF]/u;
+// Anything escapeHtml changes: markup characters, controls (bidirectional ones too), noncharacters and surrogates
+// (paired ones are kept).
+const NEEDS_ESCAPING = /[&<>"'`\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\uD800-\uDFFF\uFFFE\uFFFF]/u;
 
 /** Text for element content and quoted attribute values alike (quotes are escaped too). */
 export function escapeHtml(value: unknown): string {

@@ -6,7 +6,7 @@ import type { Interval } from '../core/statistics/index.ts';
 import { SCRIPT, STYLE } from './assets.ts';
 import { effectsChart, effectsChartData, emChart, emChartData, kalahiChart, kalahiChartData } from './chartData.ts';
 import { compareKalahi, compareMultiLoKo, type Comparison, type Flip, type KalahiComparison, type MultiLoKoComparison } from './compare.ts';
-import { escapeHtml, html, raw, type Html } from './escape.ts';
+import { cleanText, escapeHtml, html, raw, type Html } from './escape.ts';
 import { fingerprintBlock } from './fingerprintHtml.ts';
 import { KALAHI_METRICS, kalahiView, type KalahiChoice, type KalahiFigures, type KalahiPrompt, type KalahiVariantView, type KalahiView } from './kalahi.ts';
 import { multilokoView, type Effect, type GateRow, type ItemPrompt, type MultiLoKoItem, type MultiLoKoView, type Verdict } from './multiloko.ts';
@@ -189,6 +189,11 @@ function promptDetails(prompt: ItemPrompt, shared: SharedStart | undefined): str
 /** Rows' JSON longer than this is written gzip-compressed (base64): a full run's 42 MB page read and parsed 7 s of 9. */
 export const COMPRESSED_ROWS_ABOVE = 4 * 2 ** 20;
 
+/** Filter values as the page's options hold them once parsed (escapeHtml less its entities), so the two still match. */
+function shownFilters(filters: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(filters).map(([name, value]) => [name, cleanText(value)]));
+}
+
 /**
  * A drill-down's rows as data (JSON) until the page's script lists those matching the search and filters, a few thousand
  * at a time: a browser parses and lays out 37,750 rows of markup in half a minute, their JSON in about a second. Past
@@ -197,7 +202,7 @@ export const COMPRESSED_ROWS_ABOVE = 4 * 2 ** 20;
 function drillRows(rows: readonly DrillRow[]): Html {
   // Filter values are data strings: every `<` as \u003c. The markup is escaped already (its `<` open our own tags):
   // `</` and `<!--` escaped there, so nothing can end the data block.
-  const json = `[${rows.map((r) => `[${JSON.stringify(r.filters).replace(/</gu, '\\u003c')},${JSON.stringify(r.html).replace(/<\//gu, '<\\/').replace(/<!--/gu, '<\\u0021--')}]`).join(',\n')}]`;
+  const json = `[${rows.map((r) => `[${JSON.stringify(shownFilters(r.filters)).replace(/</gu, '\\u003c')},${JSON.stringify(r.html).replace(/<\//gu, '<\\/').replace(/<!--/gu, '<\\u0021--')}]`).join(',\n')}]`;
   const more = raw('<p class="more-rows" hidden><button type="button">List more</button></p>');
   if (json.length <= COMPRESSED_ROWS_ABOVE) return html`<script type="application/json" class="drill-rows">${raw(json)}</script>${more}`;
   const packed = gzipSync(Buffer.from(json, 'utf8'), { level: 6 }).toString('base64');
