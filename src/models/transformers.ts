@@ -347,7 +347,7 @@ export class TransformersProvider implements ModelProvider {
     if (this.modelDir) env.localModelPath = path.resolve(this.modelDir);
     if (this.cacheDir) env.cacheDir = path.resolve(this.cacheDir);
     // Weights by path, without transformers.js reading the whole file in the background (modelFileCache.ts).
-    useModelFileCache();
+    useModelFileCache(this.options.log);
     const where = this.source.kind === 'local' ? this.source.path : this.source.id;
     const common = { revision: this.revision.startsWith('local-') ? 'main' : this.revision };
     try {
@@ -420,7 +420,7 @@ export class TransformersProvider implements ModelProvider {
     } catch (error) {
       // A cache that is a file or read-only: load as without one (an error of the model's own files is the load's).
       if (!isUnder((error as NodeJS.ErrnoException).path, cacheRoot)) throw error;
-      const warning = unwritableCacheWarning(cacheRoot, error, 'models load without saving their optimised graphs');
+      const warning = unwritableCacheWarning(cacheRoot, error);
       if (warning) log(warning);
       return loadPlain();
     }

@@ -6,11 +6,11 @@ import path from 'node:path';
 const warned = new Set<string>();
 
 /** The warning for an unwritable model cache the first time `folder` fails, undefined after that. */
-export function unwritableCacheWarning(folder: string, error: unknown, what: string): string | undefined {
+export function unwritableCacheWarning(folder: string, error: unknown): string | undefined {
   if (warned.has(folder)) return undefined;
   warned.add(folder);
   const code = (error as NodeJS.ErrnoException | undefined)?.code ?? (error instanceof Error ? error.message.split('\n')[0] : String(error));
-  return `lokal: the model cache ${folder} (LOKAL_MODEL_CACHE) cannot be written (${code}): ${what}; set LOKAL_MODEL_CACHE to a writable folder to keep them`;
+  return `lokal: the model cache ${folder} (LOKAL_MODEL_CACHE) cannot be written (${code}): models load without saving there (downloads kept in memory, optimised graphs not saved); set LOKAL_MODEL_CACHE to a writable folder to keep them`;
 }
 
 /** Whether a failed file operation's path is `folder` or inside it (the cache's fault, not the model files'). */

@@ -211,7 +211,7 @@ describe('saved optimised graph', () => {
       expect(first.report.kind).toBe('plain');
       expect(first.answers).toEqual(expected);
       expect(first.lines).toEqual([
-        `lokal: the model cache ${cacheDir} (LOKAL_MODEL_CACHE) cannot be written (ENOTDIR): models load without saving their optimised graphs; set LOKAL_MODEL_CACHE to a writable folder to keep them`,
+        `lokal: the model cache ${cacheDir} (LOKAL_MODEL_CACHE) cannot be written (ENOTDIR): models load without saving there (downloads kept in memory, optimised graphs not saved); set LOKAL_MODEL_CACHE to a writable folder to keep them`,
         expect.stringMatching(/^lokal: loaded transformers:.*tiny \(fp32\) in \d+\.\d s$/u),
       ]);
       const again = await loadAndAnswer({ cacheDir });
@@ -240,7 +240,7 @@ describe('saved optimised graph', () => {
     expect(result.kinds).toEqual(['plain', 'plain']);
     expect(result.answers).toEqual([expected, expected]);
     expect(result.lines.filter((line) => line.includes('LOKAL_MODEL_CACHE'))).toEqual([
-      `lokal: the model cache ${readOnly} (LOKAL_MODEL_CACHE) cannot be written (EACCES): models load without saving their optimised graphs; set LOKAL_MODEL_CACHE to a writable folder to keep them`,
+      `lokal: the model cache ${readOnly} (LOKAL_MODEL_CACHE) cannot be written (EACCES): models load without saving there (downloads kept in memory, optimised graphs not saved); set LOKAL_MODEL_CACHE to a writable folder to keep them`,
     ]);
     expect(readdirSync(readOnly)).toEqual([]);
   });
