@@ -39,10 +39,51 @@ export type FingerprintField = ScoreField | 'model';
 
 export { sha256 } from './sha256.ts';
 
-/** The fingerprint in a results file's JSON value (`summary.fingerprint` or `fingerprint`); undefined when absent or unreadable. */
-export function readFingerprint(value: unknown): Fingerprint | undefined {
+/** A fingerprint that is there but is not one: the field at fault (`summary.fingerprint.shots`) and what is wrong. */
+export class FingerprintError extends Error {
+  constructor(
+    readonly field: string,
+    readonly detail: string,
+  ) {
+    super(`field "${field}": ${detail}`);
+    this.name = 'FingerprintError';
+  }
+}
+
+const SCALAR = 'a string, number, boolean or null';
+const PARTS = 'an object of named strings, numbers, booleans or nulls';
+/** What each field holds, in words (FingerprintSchema). */
+const EXPECTED: Record<string, string> = {
+  version: '1 (the fingerprint version this vitest-lokal reads)',
+  benchmark: 'a string',
+  data: PARTS,
+  model: PARTS,
+  ...Object.fromEntries(['prompt', 'shots', 'fewshot', 'extraction', 'scorer'].map((f) => [f, SCALAR])),
+  ...Object.fromEntries(['template', 'decoding', 'protocol'].map((f) => [f, `${SCALAR}, or ${PARTS}`])),
+};
+
+/** What a JSON value is, with a short preview of a scalar: `a string ("five")`, `a list`, `nothing`. */
+function kindOf(value: unknown): string {
+  if (value === undefined) return 'missing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'an object';
+  return `a ${typeof value} (${fieldPreview(JSON.stringify(value) ?? String(value), 40)})`;
+}
+
+/**
+ * The fingerprint at `field` of a results file (`summary.fingerprint`, `lokal.fingerprint`, `fingerprint`): undefined
+ * when there is none (absent or null: eval.py's files, older versions); a FingerprintError naming the field when there
+ * is one that is malformed — taking it for a missing one would switch the comparability check off for a false reason.
+ */
+export function parseFingerprint(value: unknown, field: string): Fingerprint | undefined {
+  if (value === undefined || value === null) return undefined;
   const parsed = FingerprintSchema.safeParse(value);
-  return parsed.success ? parsed.data : undefined;
+  if (parsed.success) return parsed.data;
+  const at = parsed.error.issues[0]!.path.map(String);
+  const actual = at.reduce<unknown>((v, key) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined), value);
+  const expected = at.length === 0 ? `an object of the fingerprint's fields (${Object.keys(EXPECTED).join(', ')})` : at.length === 1 ? EXPECTED[at[0]!]! : SCALAR;
+  throw new FingerprintError([field, ...at.map((key) => fieldPreview(key))].join('.'), `is ${kindOf(actual)}; expected ${expected}`);
 }
 
 /** One differing field: its name (with the part, e.g. `data.italian`), and both values as shown. */

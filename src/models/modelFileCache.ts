@@ -4,12 +4,13 @@
 // process alive for seconds to a minute after its work is done. This cache answers ONNX weights with their path and
 // other files with their bytes, in FileCache's folder layout (<cacheDir>/<model id>[/<revision>]/<file>).
 import { createWriteStream, existsSync, readFileSync, statSync } from 'node:fs';
-import { mkdir, rename, unlink } from 'node:fs/promises';
+import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { env } from '@huggingface/transformers';
+import { isUnder, unwritableCacheWarning } from './unwritableCache.ts';
 
 /** transformers.js's default remote path template: the only one whose URLs this cache maps back to files. */
 const DEFAULT_PATH_TEMPLATE = '{model}/resolve/{revision}/';
@@ -47,9 +48,17 @@ export function requestedFile(request: string, cacheDir: string | null | undefin
   return isFile(cached) ? cached : undefined;
 }
 
+/** Where the cache's warnings go: the log of the load that last installed it (useModelFileCache). */
+let warn: (line: string) => void = (line) => console.warn(line);
+
 /** The cache interface transformers.js's getModelFile uses (the Web Cache API's match and put). */
 export class ModelFileCache {
+  /** Downloads a cache folder that cannot be written could not keep, by request: this process still loads them. */
+  private readonly inMemory = new Map<string, Uint8Array>();
+
   async match(request: string): Promise<Response | string | undefined> {
+    const kept = this.inMemory.get(request);
+    if (kept) return new Response(kept, { status: 200, headers: { 'content-length': String(kept.length) } });
     const file = requestedFile(request, env.cacheDir, env.remoteHost);
     if (file === undefined) return undefined;
     if (isOnnxWeights(file)) return file;
@@ -66,7 +75,17 @@ export class ModelFileCache {
     const revision = decodeURIComponent(encodedRevision);
     const file = revision === 'main' ? path.join(env.cacheDir, model, name) : path.join(env.cacheDir, model, revision, name);
     const temporary = `${file}.tmp.${process.pid}.${Date.now().toString(36)}`;
-    await mkdir(path.dirname(file), { recursive: true });
+    try {
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(temporary, '');
+    } catch (error) {
+      // A cache that is a file or read-only (before the body is read: it is then kept in memory instead).
+      if (!isUnder((error as NodeJS.ErrnoException).path, env.cacheDir)) throw error;
+      const warning = unwritableCacheWarning(path.resolve(env.cacheDir), error);
+      if (warning) warn(warning);
+      this.inMemory.set(request, new Uint8Array(await response.arrayBuffer()));
+      return;
+    }
     try {
       await pipeline(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), createWriteStream(temporary));
       await rename(temporary, file);
@@ -78,10 +97,12 @@ export class ModelFileCache {
 }
 
 /**
- * Makes transformers.js use ModelFileCache for every model and encoder it loads in this process. Left alone when the
- * caller set a cache of their own or a remote path template whose URLs it cannot map back to files.
+ * Makes transformers.js use ModelFileCache for every model and encoder it loads in this process (`log`: where the
+ * warnings of the load about to start go). Left alone when the caller set a cache of their own or a remote path template whose URLs
+ * it cannot map back to files.
  */
-export function useModelFileCache(): void {
+export function useModelFileCache(log: (line: string) => void = (line) => console.warn(line)): void {
+  warn = log;
   if (env.useCustomCache || env.remotePathTemplate !== DEFAULT_PATH_TEMPLATE || !env.useFSCache) return;
   env.customCache = new ModelFileCache();
   env.useCustomCache = true;

@@ -29,7 +29,8 @@ import { useModelFileCache } from './modelFileCache.ts';
 import { DTYPE_FILES, type ModelDtype } from './dtypeFiles.ts';
 import { dtypeNumerics, graphNumerics, NUMERICS, type Numerics } from './graphNumerics.ts';
 import { readOnnxGraphFile, type OnnxGraphInfo } from './onnxGraphReader.ts';
-import { abandonBuild, discardEntry, entryProblem, finishBuild, optimisedGraphDir, optimisedGraphInputs, optimisedGraphKey, startBuild } from './optimisedGraph.ts';
+import { abandonBuild, discardEntry, entryProblem, finishBuild, optimisedGraphDir, optimisedGraphInputs, optimisedGraphKey, startBuild, type OptimisedGraphBuild } from './optimisedGraph.ts';
+import { isUnder, unwritableCacheWarning } from './unwritableCache.ts';
 
 export { DEFAULT_MODEL, DEFAULT_MODEL_DTYPE };
 
@@ -375,7 +376,7 @@ export class TransformersProvider implements ModelProvider {
     if (this.modelDir) env.localModelPath = path.resolve(this.modelDir);
     if (this.cacheDir) env.cacheDir = path.resolve(this.cacheDir);
     // Weights by path, without transformers.js reading the whole file in the background (modelFileCache.ts).
-    useModelFileCache();
+    useModelFileCache(this.options.log);
     const where = this.source.kind === 'local' ? this.source.path : this.source.id;
     const common = { revision: this.revision.startsWith('local-') ? 'main' : this.revision };
     try {
@@ -422,12 +423,13 @@ export class TransformersProvider implements ModelProvider {
     const folder = this.saveOptimised ? this.weightsFolder() : undefined;
     const modelFile = DTYPE_FILES.find(([d]) => d === this.dtype)![1];
     const worthSaving = folder !== undefined && existsSync(path.join(folder, 'onnx', modelFile)) && (this.saveOptimised === true || weightBytes(folder, modelFile) >= SAVE_OPTIMISED_MIN_BYTES);
-    if (!folder || !worthSaving) {
+    const loadPlain = async () => {
       const model = await load(where, {});
       this.loadReport = { kind: 'plain', seconds: Number(seconds()) };
       log(`lokal: loaded ${name} (${this.dtype}) in ${seconds()} s`);
       return model;
-    }
+    };
+    if (!folder || !worthSaving) return loadPlain();
     const input = { modelFolder: folder, modelFile, dtype: this.dtype, ortVersion: ortVersion(), executionProvider: 'cpu', sessionOptions };
     const inputs = optimisedGraphInputs(input);
     const key = optimisedGraphKey(inputs);
@@ -444,9 +446,18 @@ export class TransformersProvider implements ModelProvider {
         problem = `onnxruntime could not load it (${firstLine(error)})`;
       }
     }
-    if (problem !== 'absent') discardEntry(dir);
+    let build: OptimisedGraphBuild;
+    try {
+      if (problem !== 'absent') discardEntry(dir);
+      build = startBuild(dir, input);
+    } catch (error) {
+      // A cache that is a file or read-only: load as without one (an error of the model's own files is the load's).
+      if (!isUnder((error as NodeJS.ErrnoException).path, cacheRoot)) throw error;
+      const warning = unwritableCacheWarning(cacheRoot, error);
+      if (warning) log(warning);
+      return loadPlain();
+    }
     log(`lokal: optimising ${name} (${this.dtype}) for the first time${problem === 'absent' ? '' : ` (the saved graph was rebuilt: ${problem})`}; later runs load the saved graph from ${dir}`);
-    const build = startBuild(dir, input);
     let model: CausalLM;
     try {
       model = await load(folder, build.sessionOptions);

@@ -1,7 +1,8 @@
 // `lokal compare`'s check of the runs' fingerprints: every later run against the first, per benchmark, with the same
 // rule as the baseline gate (a score-changing difference refuses that benchmark of that run unless allowed; models are
 // reported).
-import { compareFingerprints, readFingerprint, type Comparability } from '../core/fingerprint.ts';
+import { compareFingerprints, FingerprintError, parseFingerprint, type Comparability } from '../core/fingerprint.ts';
+import { terminalText } from '../core/terminalText.ts';
 import type { RunResults } from './types.ts';
 import { withoutMCProtocol } from '../benchmarks/kalahi/protocol.ts';
 
@@ -12,23 +13,31 @@ export interface RunComparability {
   comparability: Comparability;
 }
 
-/** The fingerprint a results file carries: multiloko.json's `summary.fingerprint` (`lokal.fingerprint` of `lokal score` output), kalahi.json's `fingerprint`. */
-export function fingerprintOf(results: RunResults, benchmark: 'multiloko' | 'kalahi') {
-  // Kalahi's MC protocol is checked per variant, its MC figures left out where it differs (compareRuns.ts).
-  if (benchmark !== 'multiloko') return withoutMCProtocol(readFingerprint((results.kalahi as { fingerprint?: unknown } | undefined)?.fingerprint));
-  // `lokal score` output keeps its fingerprint in its own `lokal` section.
-  return readFingerprint(results.multiloko?.summary?.fingerprint) ?? readFingerprint((results.multiloko?.lokal as { fingerprint?: unknown } | undefined)?.fingerprint);
+/**
+ * The fingerprint a results file carries: multiloko.json's `summary.fingerprint` (`lokal.fingerprint` of `lokal score`
+ * output), kalahi.json's `fingerprint`; undefined when it has none. A malformed one is an error naming the file and field.
+ */
+export function fingerprintOf(results: RunResults, benchmark: 'multiloko' | 'kalahi', source: string) {
+  try {
+    // Kalahi's MC protocol is checked per variant, its MC figures left out where it differs (compareRuns.ts).
+    if (benchmark !== 'multiloko') return withoutMCProtocol(parseFingerprint((results.kalahi as { fingerprint?: unknown } | undefined)?.fingerprint, 'fingerprint'));
+    // `lokal score` output keeps its fingerprint in its own `lokal` section.
+    return parseFingerprint(results.multiloko?.summary?.fingerprint, 'summary.fingerprint') ?? parseFingerprint((results.multiloko?.lokal as { fingerprint?: unknown } | undefined)?.fingerprint, 'lokal.fingerprint');
+  } catch (error) {
+    if (error instanceof FingerprintError) throw new Error(terminalText(`${source} (${benchmark}) ${error.message}`));
+    throw error;
+  }
 }
 
 /** Each later run's comparability with the first, for each benchmark both hold. */
-export function runsComparability(runs: ReadonlyArray<{ results: RunResults }>, allow: readonly string[]): RunComparability[] {
+export function runsComparability(runs: ReadonlyArray<{ results: RunResults; source: string }>, allow: readonly string[]): RunComparability[] {
   const out: RunComparability[] = [];
   for (const benchmark of ['multiloko', 'kalahi'] as const) {
     if (!runs[0]?.results[benchmark]) continue;
-    const first = fingerprintOf(runs[0].results, benchmark);
+    const first = fingerprintOf(runs[0].results, benchmark, runs[0].source);
     runs.forEach((run, index) => {
       if (index === 0 || !run.results[benchmark]) return;
-      out.push({ index, benchmark, comparability: compareFingerprints(fingerprintOf(run.results, benchmark), first, allow) });
+      out.push({ index, benchmark, comparability: compareFingerprints(fingerprintOf(run.results, benchmark, run.source), first, allow) });
     });
   }
   return out;

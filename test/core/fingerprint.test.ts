@@ -5,13 +5,14 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { comparabilityJson, comparabilityOutcome, compareFingerprints, fieldPreview, notComparableLine, readFingerprint, type Fingerprint } from '../../src/core/fingerprint.ts';
+import { comparabilityJson, comparabilityOutcome, compareFingerprints, FingerprintError, fieldPreview, notComparableLine, parseFingerprint, type Fingerprint } from '../../src/core/fingerprint.ts';
 import { fingerprintBlock } from '../../src/report/fingerprintHtml.ts';
 import { readConfigEnv, LokalConfigError } from '../../src/core/settings.ts';
 import { MULTILOKO_SETTINGS } from '../../src/benchmarks/multiloko/settings.ts';
 import { multilokoFingerprint, MULTILOKO_SCORER } from '../../src/benchmarks/multiloko/fingerprint.ts';
 import { MULTILOKO_PROMPTS_FILE } from '../../src/benchmarks/multiloko/prompts/multilokoPromptTable.ts';
 import { parseBaseline } from '../../src/benchmarks/multiloko/baseline.ts';
+import { parseKalahiBaseline } from '../../src/benchmarks/kalahi/baselineGate.ts';
 import type { LokalSubsetAggregate } from '../../src/benchmarks/multiloko/records.ts';
 import { judgeRun, summariseGroups, type RolledSubset } from '../../src/benchmarks/multiloko/rollup.ts';
 import { summarisePrompts } from '../../src/benchmarks/multiloko/usage.ts';
@@ -80,8 +81,52 @@ describe('compareFingerprints', () => {
 
   test('a baseline without a fingerprint (eval.py, lokal score, older files) is not checked, and says so', () => {
     expect(compareFingerprints(fingerprint(), undefined).checked).toBe(false);
-    expect(readFingerprint({ version: 2 })).toBeUndefined();
-    expect(readFingerprint(JSON.parse(JSON.stringify(fingerprint())))).toEqual(fingerprint());
+    expect(parseFingerprint(undefined, 'summary.fingerprint')).toBeUndefined();
+    expect(parseFingerprint(null, 'summary.fingerprint')).toBeUndefined();
+    expect(parseFingerprint(JSON.parse(JSON.stringify(fingerprint())), 'summary.fingerprint')).toEqual(fingerprint());
+  });
+});
+
+describe('a malformed fingerprint', () => {
+  const problem = (value: unknown) => {
+    try {
+      parseFingerprint(value, 'summary.fingerprint');
+    } catch (error) {
+      expect(error).toBeInstanceOf(FingerprintError);
+      return (error as Error).message;
+    }
+    throw new Error('parsed');
+  };
+
+  test('is an error naming the field and what it holds, never taken for a missing one', () => {
+    expect(problem('abc')).toBe('field "summary.fingerprint": is a string ("abc"); expected an object of the fingerprint\'s fields (version, benchmark, data, model, prompt, shots, fewshot, extraction, scorer, template, decoding, protocol)');
+    expect(problem([fingerprint()])).toMatch(/^field "summary\.fingerprint": is a list; expected an object/u);
+    expect(problem({ ...fingerprint(), shots: { n: 5 } })).toBe('field "summary.fingerprint.shots": is an object; expected a string, number, boolean or null');
+    expect(problem({ ...fingerprint(), data: { italian: ['a'] } })).toBe('field "summary.fingerprint.data.italian": is a list; expected a string, number, boolean or null');
+    expect(problem({ ...fingerprint(), model: 'm' })).toBe('field "summary.fingerprint.model": is a string ("m"); expected an object of named strings, numbers, booleans or nulls');
+    expect(problem({ ...fingerprint(), version: 2 })).toBe('field "summary.fingerprint.version": is a number (2); expected 1 (the fingerprint version this vitest-lokal reads)');
+    const { scorer: _, ...withoutScorer } = fingerprint();
+    expect(problem(withoutScorer)).toBe('field "summary.fingerprint.scorer": is missing; expected a string, number, boolean or null');
+  });
+
+  test('in a MultiLoKo or Kalahi baseline: a baseline error naming the file and field; an absent one is not checked', () => {
+    const items = { q1: { em: 1, prediction: 'p' }, em: 1 };
+    expect(() => parseBaseline(JSON.stringify({ italian: items, summary: { fingerprint: 'abc' } }), 'base.json')).toThrow(
+      'baseline base.json field "summary.fingerprint": is a string ("abc"); expected an object',
+    );
+    expect(() => parseBaseline(JSON.stringify({ italian: items, lokal: { fingerprint: { ...fingerprint(), prompt: ['base'] } } }), 'score.json')).toThrow(
+      'baseline score.json field "lokal.fingerprint.prompt": is a list; expected a string, number, boolean or null',
+    );
+    expect(parseBaseline(JSON.stringify({ italian: items, summary: { model: 'm' } }), 'base.json').fingerprint).toBeUndefined();
+    const kalahi = (fp: unknown) => JSON.stringify({ benchmark: 'kalahi', variants: { full: { records: [] } }, ...(fp === undefined ? {} : { fingerprint: fp }) });
+    expect(() => parseKalahiBaseline(kalahi([1]), 'kalahi.json')).toThrow('baseline kalahi.json field "fingerprint": is a list; expected an object');
+    expect(parseKalahiBaseline(kalahi(undefined), 'kalahi.json').fingerprint).toBeUndefined();
+  });
+
+  test('in the report: named as malformed, not as absent', () => {
+    expect(String(fingerprintBlock({ ...fingerprint(), shots: {} }, undefined, 'fp'))).toContain('fingerprint is malformed (field &quot;fingerprint.shots&quot;: is an object;');
+    expect(String(fingerprintBlock(fingerprint(), 'abc', 'fp'))).toContain("The baseline's fingerprint is malformed (field &quot;fingerprint&quot;: is a string");
+    expect(String(fingerprintBlock(fingerprint(), null, 'fp'))).toContain('The baseline carries no fingerprint: not checked.');
   });
 });
 

@@ -70,8 +70,8 @@ describe('loading a model opens no read stream on its ONNX weights', () => {
   });
 });
 
-test('a Hub model downloaded from a server is stored in FileCache\'s layout and then loads offline', async () => {
-  // The model's files served as the Hub serves them: /<owner>/<name>/resolve/<revision>/<file>.
+/** Runs `work` with the model's files served as the Hub serves them (/<owner>/<name>/resolve/<revision>/<file>) at env.remoteHost. */
+async function withServedModel(work: (stop: () => void) => Promise<void>): Promise<void> {
   const server = createServer((request, response) => {
     const file = /^\/owner\/served\/resolve\/main\/(.+)$/u.exec(request.url ?? '')?.[1];
     const local = file === undefined ? undefined : path.join(model, decodeURIComponent(file));
@@ -82,19 +82,42 @@ test('a Hub model downloaded from a server is stored in FileCache\'s layout and 
   const remoteHost = env.remoteHost;
   env.remoteHost = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   try {
+    await work(() => server.close());
+  } finally {
+    env.remoteHost = remoteHost;
+    server.close();
+  }
+}
+
+test('a Hub model downloaded from a server is stored in FileCache\'s layout and then loads offline', async () => {
+  await withServedModel(async (stop) => {
     const cacheDir = path.join(root, 'download-cache');
     const options = { env: {}, cacheDir, modelDir: path.join(root, 'no-models'), dtype: 'fp32' as const, saveOptimised: false, log: () => undefined };
     const local = await answers(new TransformersProvider(model, { env: {}, saveOptimised: false, log: () => undefined }));
     expect(await answers(new TransformersProvider('owner/served', { ...options, allowRemote: true }))).toBe(local);
     for (const file of ['config.json', 'tokenizer.json', 'onnx/model.onnx'])
       expect(readFileSync(path.join(cacheDir, 'owner/served', file)).equals(readFileSync(path.join(model, file))), file).toBe(true);
-    server.close();
+    stop();
     expect(await answers(new TransformersProvider('owner/served', { ...options, allowRemote: false }))).toBe(local);
     expect(onnxStreams()).toEqual([]);
-  } finally {
-    env.remoteHost = remoteHost;
-    server.close();
-  }
+  });
+});
+
+test('a download cache that is a file (ENOTDIR): the Hub model is downloaded, kept in memory and answers, with one warning', async () => {
+  const cacheFile = path.join(root, 'cache-is-a-file');
+  writeFileSync(cacheFile, 'not a folder');
+  const lines: string[] = [];
+  const log = (line: string) => lines.push(line);
+  await withServedModel(async () => {
+    const local = await answers(new TransformersProvider(model, { env: {}, saveOptimised: false, log: () => undefined }));
+    const options = { env: {}, cacheDir: cacheFile, modelDir: path.join(root, 'no-models'), dtype: 'fp32' as const, saveOptimised: false, allowRemote: true, log };
+    expect(await answers(new TransformersProvider('owner/served', options))).toBe(local);
+    expect(await answers(new TransformersProvider('owner/served', options))).toBe(local);
+  });
+  expect(lines.filter((line) => line.includes('LOKAL_MODEL_CACHE'))).toEqual([
+    `lokal: the model cache ${cacheFile} (LOKAL_MODEL_CACHE) cannot be written (ENOTDIR): models load without saving there (downloads kept in memory, optimised graphs not saved); set LOKAL_MODEL_CACHE to a writable folder to keep them`,
+  ]);
+  expect(readFileSync(cacheFile, 'utf8')).toBe('not a folder');
 });
 
 describe('requestedFile: which file a transformers.js cache request stands for', () => {

@@ -3,13 +3,14 @@
 // and an entry that changed, is unreadable or was built under another key is rebuilt. Answers are compared with a
 // plain load of the model's own file (optimisation on, nothing saved).
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import onnxProto from 'onnx-proto';
 import { readFloatInitializers } from '../support/onnxGraph.ts';
 import { writeTinyModel } from '../support/tinyModel.ts';
+import { unprivilegedJson, unprivilegedUnavailable } from '../support/unprivileged.ts';
 import { TransformersProvider } from '../../src/models/transformers.ts';
 import type { GenerateRequest } from '../../src/models/types.ts';
 import { LOGIT_POSITIONS_INPUT } from '../../src/models/logitPositions.ts';
@@ -27,9 +28,9 @@ const requests: GenerateRequest[] = [
 let expected: string[];
 
 /** Loads the model (saved graph on, cache in the test folder), answers the requests, closes it; returns what happened. */
-async function loadAndAnswer(options: { saveOptimised?: boolean | 'auto' } = { saveOptimised: true }) {
+async function loadAndAnswer(options: { saveOptimised?: boolean | 'auto'; cacheDir?: string } = { saveOptimised: true }) {
   const lines: string[] = [];
-  const provider = new TransformersProvider(model, { env: {}, threads: 1, cacheDir: cache, log: (line) => lines.push(line), ...options });
+  const provider = new TransformersProvider(model, { env: {}, threads: 1, cacheDir: cache, log: (line) => lines.push(line), saveOptimised: true, ...options });
   try {
     const answers = (await provider.generate(requests)).map((r) => r.text);
     return { report: provider.loadReport!, lines, answers };
@@ -200,6 +201,48 @@ describe('saved optimised graph', () => {
     expect(key({})).toBe(key({}));
     for (const change of [{ sessionOptions: { intraOpNumThreads: 2 } }, { dtype: 'fp16' }, { ortVersion: '1.29.0' }, { executionProvider: 'cuda' }, { cpu: 'another cpu' }])
       expect(key(change), JSON.stringify(change)).not.toBe(key({}));
+  });
+
+  test('a model cache that is a file, or a path under one (ENOTDIR), loads the model without saving, warning once per cache', async () => {
+    const file = path.join(root, 'cache-file');
+    writeFileSync(file, 'not a folder');
+    for (const cacheDir of [file, path.join(file, 'under')]) {
+      const first = await loadAndAnswer({ cacheDir });
+      expect(first.report.kind).toBe('plain');
+      expect(first.answers).toEqual(expected);
+      expect(first.lines).toEqual([
+        `lokal: the model cache ${cacheDir} (LOKAL_MODEL_CACHE) cannot be written (ENOTDIR): models load without saving there (downloads kept in memory, optimised graphs not saved); set LOKAL_MODEL_CACHE to a writable folder to keep them`,
+        expect.stringMatching(/^lokal: loaded transformers:.*tiny \(fp32\) in \d+\.\d s$/u),
+      ]);
+      const again = await loadAndAnswer({ cacheDir });
+      expect(again.answers).toEqual(expected);
+      expect(again.lines).toEqual([expect.stringMatching(/^lokal: loaded transformers:.*tiny \(fp32\) in \d+\.\d s$/u)]);
+    }
+    expect(readFileSync(file, 'utf8')).toBe('not a folder');
+  });
+
+  // Root writes into a read-only folder, so the load runs in a child as an unprivileged user (test/support/unprivileged.ts).
+  test.skipIf(unprivilegedUnavailable !== undefined)('a read-only model cache (EACCES, in a child run as nobody) loads the model without saving, warning once', () => {
+    const readOnly = path.join(root, 'read-only-cache');
+    mkdirSync(readOnly, { mode: 0o555 });
+    chmodSync(readOnly, 0o555);
+    chmodSync(root, 0o755);
+    const result = unprivilegedJson<{ kinds: string[]; lines: string[]; answers: string[][] }>(`
+      import { TransformersProvider } from './src/models/transformers.ts';
+      const kinds = [], lines = [], answers = [];
+      for (let i = 0; i < 2; i++) {
+        const provider = new TransformersProvider(${JSON.stringify(model)}, { env: {}, threads: 1, cacheDir: ${JSON.stringify(readOnly)}, log: (line) => lines.push(line), saveOptimised: true });
+        answers.push((await provider.generate(${JSON.stringify(requests)})).map((r) => r.text));
+        kinds.push(provider.loadReport.kind);
+        await provider.close();
+      }
+      process.stdout.write(JSON.stringify({ kinds, lines, answers }));`);
+    expect(result.kinds).toEqual(['plain', 'plain']);
+    expect(result.answers).toEqual([expected, expected]);
+    expect(result.lines.filter((line) => line.includes('LOKAL_MODEL_CACHE'))).toEqual([
+      `lokal: the model cache ${readOnly} (LOKAL_MODEL_CACHE) cannot be written (EACCES): models load without saving there (downloads kept in memory, optimised graphs not saved); set LOKAL_MODEL_CACHE to a writable folder to keep them`,
+    ]);
+    expect(readdirSync(readOnly)).toEqual([]);
   });
 
   test("by default ('auto') a model this small is not saved: its optimisation is instant", async () => {

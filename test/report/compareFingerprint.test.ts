@@ -98,4 +98,19 @@ describe('lokal compare and fingerprints', () => {
     expect(allowed.code, allowed.stderr.slice(0, 500)).toBe(0);
     expect(allowed.stderr.length).toBeLessThan(500);
   });
+
+  test('a malformed fingerprint is an error naming the file and field, not a run "without a fingerprint"', () => {
+    const items = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`q${i}`, { em: i % 2, prediction: 'p', targets: ['t'] }]));
+    const malformed = path.join(dir, 'malformed.json');
+    writeFileSync(malformed, JSON.stringify({ italian: { ...items, em: 0.5 }, summary: { model: 'm', fingerprint: { ...fingerprint({}), shots: [5] } } }));
+    for (const runs of [[base, malformed], [malformed, base]]) {
+      const refused = lokal(runs);
+      expect(refused.code).toBe(2);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr).toBe(`lokal compare: ${malformed} (multiloko) field "summary.fingerprint.shots": is a list; expected a string, number, boolean or null\n`);
+    }
+    const text = path.join(dir, 'text.json');
+    writeFileSync(text, JSON.stringify({ italian: { ...items, em: 0.5 }, summary: { model: 'm', fingerprint: 'abc' } }));
+    expect(lokal([base, text]).stderr).toContain(`${text} (multiloko) field "summary.fingerprint": is a string ("abc"); expected an object`);
+  });
 });

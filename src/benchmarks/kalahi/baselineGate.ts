@@ -9,7 +9,7 @@ import { judge, type GateOutcome } from '../../core/gates.ts';
 import type { KalahiPromptRecord } from './records.ts';
 import { recordedMCProtocol } from './protocol.ts';
 import type { KalahiMCProtocol } from './settings.ts';
-import { readFingerprint, type Fingerprint } from '../../core/fingerprint.ts';
+import { FingerprintError, parseFingerprint, type Fingerprint } from '../../core/fingerprint.ts';
 import { redactedOnce } from '../../core/redact.ts';
 
 interface BaselinePrompt {
@@ -74,7 +74,13 @@ export function parseKalahiBaseline(text: string, file: string): KalahiBaseline 
     });
     variants.set(variant, prompts);
   }
-  const fingerprint = readFingerprint((value as { fingerprint?: unknown }).fingerprint);
+  let fingerprint: Fingerprint | undefined;
+  try {
+    fingerprint = parseFingerprint((value as { fingerprint?: unknown }).fingerprint, 'fingerprint');
+  } catch (error) {
+    if (error instanceof FingerprintError) throw new KalahiBaselineError(file, error.field, error.detail);
+    throw error;
+  }
   return { file, variants, protocols, ...(fingerprint ? { fingerprint } : {}) };
 }
 

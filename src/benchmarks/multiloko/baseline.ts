@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { MAX_JSON_DEPTH, tooDeep } from '../../core/jsonDepth.ts';
 import { judge, type GateOutcome } from './gates.ts';
-import { readFingerprint, type Fingerprint } from '../../core/fingerprint.ts';
+import { FingerprintError, parseFingerprint, type Fingerprint } from '../../core/fingerprint.ts';
 import { redactedOnce } from '../../core/redact.ts';
 
 export interface Baseline {
@@ -75,7 +75,13 @@ export function parseBaseline(text: string, file: string): Baseline {
     const v = (value as Record<string, unknown>)[name];
     return v !== null && typeof v === 'object' ? (v as Record<string, unknown>).fingerprint : undefined;
   };
-  const fingerprint = readFingerprint(section('summary')) ?? readFingerprint(section('lokal'));
+  let fingerprint: Fingerprint | undefined;
+  try {
+    fingerprint = parseFingerprint(section('summary'), 'summary.fingerprint') ?? parseFingerprint(section('lokal'), 'lokal.fingerprint');
+  } catch (error) {
+    if (error instanceof FingerprintError) throw new BaselineError(file, error.field, error.detail);
+    throw error;
+  }
   return { file, em, items, ...(fingerprint ? { fingerprint } : {}) };
 }
 
