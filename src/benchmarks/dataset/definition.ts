@@ -16,7 +16,7 @@ import { checkDatasetOptions, DatasetOptionsError, type DatasetBenchmarkOptions,
 import { renderPrompt, templateSlots, type PromptSpec } from './prompt.ts';
 import type { DatasetAggregate, DatasetRecord } from './records.ts';
 import { datasetResults, reportDataset, type DatasetReportSpec } from './report.ts';
-import { readDataset, SINGLE_GROUP, type DatasetItem, type RowFields } from './rows.ts';
+import { readDataset, readDatasetGroups, SINGLE_GROUP, type DatasetItem, type RowFields } from './rows.ts';
 import { scoreAnswer } from './scoring.ts';
 
 /** A dataset benchmark's own settings (`{ <name>: { data, model } }` in benchmarkSuite's options or lokal.config.json). */
@@ -74,7 +74,7 @@ export function defineDatasetBenchmark(input: DatasetBenchmarkOptions): DatasetB
 
     async prepare(s, clauses): Promise<BenchmarkPlan<DatasetItem, GroupInfo, DatasetRecord, DatasetAggregate>> {
       const root = process.cwd();
-      const items = await readDataset(path.resolve(root, s.data ?? options.data), fields);
+      const rows = await readDatasetGroups(path.resolve(root, s.data ?? options.data), fields, s.limit);
       const shots =
         options.fewShot === undefined
           ? []
@@ -82,13 +82,10 @@ export function defineDatasetBenchmark(input: DatasetBenchmarkOptions): DatasetB
             ? (await readDataset(path.resolve(root, options.fewShot), { ...fields, groupBy: undefined } as RowFields)).map((row) => ({ row: row.fields, answer: row.targets[0]! }))
             : shotsInCode(options.fewShot, options);
       const prompt: PromptSpec = { prompt: options.prompt, chat, system: options.system, shots, shotSeparator: options.fewShotSeparator ?? '\n\n' };
-      const byGroup = new Map<string, DatasetItem[]>();
-      for (const item of items) byGroup.set(item.group, [...(byGroup.get(item.group) ?? []), item]);
-      const gates = datasetGates(clauses, name, metrics, [...byGroup.keys()]);
-      const groups = [...byGroup].map(([key, all], order) => {
-        const selected = s.limit === undefined ? all : all.slice(0, s.limit);
-        const info: GroupInfo = { benchmark: name, key, name: key === SINGLE_GROUP && !options.groupBy ? name : `${name} · ${key}`, order, selected: selected.length, total: all.length, model: s.model, thresholds: s.thresholds };
-        return { info, items: selected };
+      const gates = datasetGates(clauses, name, metrics, rows.map((g) => g.key));
+      const groups = rows.map(({ key, items, total }, order) => {
+        const info: GroupInfo = { benchmark: name, key, name: key === SINGLE_GROUP && !options.groupBy ? name : `${name} · ${key}`, order, selected: items.length, total, model: s.model, thresholds: s.thresholds };
+        return { info, items };
       });
       const redact = resolveRedaction(s.redact).on;
       const firstSlot = slots[0];

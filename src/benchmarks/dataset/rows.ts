@@ -84,63 +84,118 @@ function item(value: Record<string, unknown>, fields: RowFields, file: string, l
   return { id, group: fields.groupBy ? String(value[fields.groupBy]) : SINGLE_GROUP, targets: value[fields.targets] as string[], fields: value, file, line };
 }
 
-function jsonlItems(text: string, file: string, fields: RowFields): DatasetItem[] {
+/** Calls `visit` with each row of a JSONL text, checked, in line order. */
+function visitJsonlRows(text: string, file: string, fields: RowFields, visit: (item: DatasetItem) => void): void {
   const schema = rowSchema(fields, false);
-  const items: DatasetItem[] = [];
   for (const { line, raw } of jsonlLines(text)) {
     const value = parseJsonLine(raw, file, line);
     if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new DataError(file, 'expected a JSON object per line', { line, code: 'invalid-record' });
     const parsed = schema.safeParse(value);
     if (!parsed.success) throw rowError(file, line, value as Record<string, unknown>, parsed.error);
-    items.push(item(parsed.data as Record<string, unknown>, fields, file, line));
+    visit(item(parsed.data as Record<string, unknown>, fields, file, line));
   }
-  return items;
 }
 
-function csvItems(text: string, file: string, fields: RowFields): DatasetItem[] {
-  let records: Array<{ record: string[]; raw: string; info: { lines: number } }>;
-  try {
-    records = parse(text, { bom: true, raw: true, info: true, skip_empty_lines: true }) as never;
-  } catch (error) {
-    const err = error as Error & { lines?: number };
-    throw new DataError(file, `not a valid CSV file: ${oneLine(err.message)}`, { code: 'invalid-record', cause: error, ...(err.lines ? { line: err.lines } : {}) });
-  }
-  if (records.length === 0) throw new DataError(file, 'the file is empty (expected a header row)', { code: 'empty' });
-  const header = records[0]!.record.map((h) => h.trim());
-  for (const column of [fields.id, fields.targets, ...(fields.groupBy ? [fields.groupBy] : []), ...fields.slots]) {
-    if (!header.includes(column)) throw new DataError(file, `missing column (header: ${summariseList(header, (h) => previewText(h, 40), 12)})`, { line: 1, field: column, code: 'invalid-record' });
-  }
-  const schema = rowSchema(fields, true);
-  const items: DatasetItem[] = [];
-  for (const { record, raw, info } of records.slice(1)) {
+/** Calls `visit` with each row of a CSV text, checked, in row order (csv-parse hands each record over; none is kept). */
+function visitCsvRows(text: string, file: string, fields: RowFields, visit: (item: DatasetItem) => void): void {
+  let header: string[] | undefined;
+  let schema: ReturnType<typeof rowSchema> | undefined;
+  const onRecord = ({ record, raw, info }: { record: string[]; raw: string; info: { lines: number } }): null => {
+    if (header === undefined) {
+      header = record.map((h) => h.trim());
+      for (const column of [fields.id, fields.targets, ...(fields.groupBy ? [fields.groupBy] : []), ...fields.slots]) {
+        if (!header.includes(column)) throw new DataError(file, `missing column (header: ${summariseList(header, (h) => previewText(h, 40), 12)})`, { line: 1, field: column, code: 'invalid-record' });
+      }
+      schema = rowSchema(fields, true);
+      return null;
+    }
     // The row's first line: csv-parse counts the lines read up to the record's end.
     const line = info.lines - (raw.match(/\n/gu) ?? []).length + (raw.endsWith('\n') ? 1 : 0);
     const value = Object.fromEntries(header.map((h, i) => [h, record[i]]));
-    const parsed = schema.safeParse(value);
+    const parsed = schema!.safeParse(value);
     if (!parsed.success) throw rowError(file, line, value as Record<string, unknown>, parsed.error);
-    items.push(item(parsed.data as Record<string, unknown>, fields, file, line));
+    visit(item(parsed.data as Record<string, unknown>, fields, file, line));
+    return null;
+  };
+  try {
+    parse(text, { bom: true, raw: true, info: true, skip_empty_lines: true, on_record: onRecord as never });
+  } catch (error) {
+    if (error instanceof DataError) throw error;
+    const err = error as Error & { lines?: number };
+    throw new DataError(file, `not a valid CSV file: ${oneLine(err.message)}`, { code: 'invalid-record', cause: error, ...(err.lines ? { line: err.lines } : {}) });
   }
-  return items;
+  if (header === undefined) throw new DataError(file, 'the file is empty (expected a header row)', { code: 'empty' });
 }
 
-/** Every row of one file. */
-export async function readDataFile(file: string, fields: RowFields): Promise<DatasetItem[]> {
+/** Calls `visit` with every row of one file, checked, in file order. */
+async function visitDataFile(file: string, fields: RowFields, visit: (item: DatasetItem) => void): Promise<void> {
   const text = decodeUtf8(await readRegularFile(file, { what: 'data file', maxBytes: MAX_DATA_BYTES, option: 'a smaller file' }), file);
-  return /\.csv$/iu.test(file) ? csvItems(text, file, fields) : jsonlItems(text, file, fields);
+  if (/\.csv$/iu.test(file)) visitCsvRows(text, file, fields, visit);
+  else visitJsonlRows(text, file, fields, visit);
 }
 
-/** Every row at `location` (a file or a folder of them); ids must be unique across the files. */
+/**
+ * Calls `visit` with every row at `location` (a file or a folder of them), in data order; ids must be unique across
+ * the files. Only the ids are kept, each with where it was first seen: what `visit` drops is never held.
+ */
+async function visitDataset(location: string, fields: RowFields, visit: (item: DatasetItem) => void): Promise<void> {
+  const files = await dataFiles(location);
+  // An id's first place as one number: the file's index times 2^32 plus the line (a 256 MiB file has fewer lines).
+  const firstSeen = new Map<string, number>();
+  let rows = 0;
+  for (const [index, file] of files.entries()) {
+    await visitDataFile(file, fields, (row) => {
+      const key = String(row.id);
+      const first = firstSeen.get(key);
+      if (first !== undefined) {
+        const where = `${files[Math.floor(first / 2 ** 32)]!}:${first % 2 ** 32}`;
+        throw new DataError(row.file, `id ${JSON.stringify(row.id)} is used twice (first at ${where}); replay files and baselines pair items by it`, { line: row.line, field: fields.id, code: 'duplicate-id' });
+      }
+      firstSeen.set(key, index * 2 ** 32 + row.line);
+      rows++;
+      visit(row);
+    });
+  }
+  if (rows === 0) throw new DataError(location, 'holds no rows', { code: 'empty' });
+}
+
+/** Every row at `location` (a file or a folder of them), in data order; ids must be unique across the files. */
 export async function readDataset(location: string, fields: RowFields): Promise<DatasetItem[]> {
   const items: DatasetItem[] = [];
-  const seen = new Map<string, DatasetItem>();
-  for (const file of await dataFiles(location)) {
-    for (const row of await readDataFile(file, fields)) {
-      const first = seen.get(String(row.id));
-      if (first) throw new DataError(row.file, `id ${JSON.stringify(row.id)} is used twice (first at ${first.file}:${first.line}); replay files and baselines pair items by it`, { line: row.line, field: fields.id, code: 'duplicate-id' });
-      seen.set(String(row.id), row);
-      items.push(row);
-    }
-  }
-  if (items.length === 0) throw new DataError(location, 'holds no rows', { code: 'empty' });
+  await visitDataset(location, fields, (row) => items.push(row));
   return items;
+}
+
+/**
+ * Most groups a dataset may have: each is a describe block, a row of the table and a gate scope, so a field with a
+ * value per row (10^6 groups took 4.5 GB before Vitest gave up) is refused at its first value past the limit.
+ */
+export const MAX_GROUPS = 1000;
+
+/** A group of the data: its first `limit` rows and how many it has in all. */
+export interface DatasetGroupRows {
+  key: string;
+  items: DatasetItem[];
+  total: number;
+}
+
+/**
+ * The groups at `location` in order of first appearance, each with its first `limit` rows (all without a limit) and
+ * its row count: every row is checked, but only the kept ones are held, so LOKAL_LIMIT=3 on 10^6 rows holds 3.
+ */
+export async function readDatasetGroups(location: string, fields: RowFields, limit?: number): Promise<DatasetGroupRows[]> {
+  const groups = new Map<string, DatasetGroupRows>();
+  await visitDataset(location, fields, (row) => {
+    let group = groups.get(row.group);
+    if (group === undefined) {
+      if (groups.size === MAX_GROUPS) {
+        throw new DataError(row.file, `more than ${MAX_GROUPS} distinct values: groupBy makes each value of "${fields.groupBy}" a group (a describe block and a row of the table), at most ${MAX_GROUPS}; group by a field with fewer values`, { line: row.line, field: fields.groupBy, code: 'too-large' });
+      }
+      group = { key: row.group, items: [], total: 0 };
+      groups.set(row.group, group);
+    }
+    group.total++;
+    if (limit === undefined || group.items.length < limit) group.items.push(row);
+  });
+  return [...groups.values()];
 }
