@@ -49,7 +49,7 @@ function items(r: GroupsResultsJson, id: string): Html {
 
 export function groupsSection(r: GroupsResultsJson): Html {
   const id = sectionId(r.benchmark);
-  const label = (f: GroupsResultsJson['figures'][number]) => `${f.label} [${Math.round(r.confidence * 100)}% ${f.kind === 'proportion' ? 'Wilson' : 't'}]`;
+  const label = (f: GroupsResultsJson['figures'][number]) => `${f.label} [${Math.round(r.confidence * 100)}% ${f.kind === 'proportion' ? 'Wilson' : 'quasi-Wilson'}]`;
   const row = (name: string, key: string, g: GroupsResultsJson['overall']) =>
     html`<tr><td>${name}</td><td class="num">${String(g.scored)}${g.missing ? html` <span class="ci">(${String(g.missing)} missing)</span>` : ''}</td>${r.figures.map((f) => figureCell(`${r.benchmark}.${key}.${f.name}`, g.figures[f.name], f.top))}</tr>\n`;
   return html`<section id="${id}" data-benchmark="${r.benchmark}"><h2>${r.title}</h2>

@@ -14,7 +14,7 @@ function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>
 
 export function groupsMarkdown(results: GroupsResultsJson): string[] {
   const lines = [`### ${markdownCell(results.title)}${results.model ? ` · ${markdownCell(results.model)}` : ''}`, ''];
-  const header = ['Group', 'Items', ...results.figures.map((f) => `${markdownCell(f.label)} [${Math.round(results.confidence * 100)}% ${f.kind === 'proportion' ? 'Wilson' : 't'}]`)];
+  const header = ['Group', 'Items', ...results.figures.map((f) => `${markdownCell(f.label)} [${Math.round(results.confidence * 100)}% ${f.kind === 'proportion' ? 'Wilson' : 'quasi-Wilson'}]`)];
   const rows = results.groups.map((g) => [markdownCell(g.key), String(g.scored), ...results.figures.map((f) => figureText(g.figures[f.name], f.top))]);
   if (results.groups.length > 1) rows.push(['**all**', String(results.overall.scored), ...results.figures.map((f) => figureText(results.overall.figures[f.name], f.top))]);
   lines.push(...table(header, rows), '', '**Gates**', '');

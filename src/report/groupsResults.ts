@@ -2,6 +2,7 @@
 // `lokal compare` without code of its own (dataset benchmarks write it): the figures it declares, its groups with each
 // figure's interval, per-item verdicts, its gates and its baseline tests. `layout` names it, so a reader tells it apart
 // from MultiLoKo's and Kalahi's files.
+import type { IntervalMethod } from '../core/statistics/index.ts';
 
 export const GROUPS_LAYOUT = 'lokal-groups/1';
 
@@ -19,7 +20,7 @@ export interface FigureValueJson {
   low: number;
   high: number;
   n: number;
-  method: 'wilson' | 't';
+  method: IntervalMethod;
 }
 
 export type ItemVerdict = 'correct' | 'wrong' | 'missing';

@@ -264,7 +264,7 @@ function multilokoSection(view: MultiLoKoView, baseline: MultiLoKoView | undefin
       html`<tr><td>${r.language}</td><td class="num">${r.subset.items.length}${r.subset.missing ? html` <span class="ci">(${r.subset.missing} ∅)</span>` : ''}</td>${figureCell(`em.${r.subset.key}`, r.subset.em, 100, 2)}${effectCell(`mte.human.${r.language}`, r.mte.human)}${effectCell(`mte.machine.${r.language}`, r.mte.machine)}${effectCell(`le.human.${r.language}`, r.le.human)}${effectCell(`le.machine.${r.language}`, r.le.machine)}</tr>\n`,
   )}</tbody></table>
 <p class="note">× 100. MTE (mother tongue effect) = EM on the local questions − EM on the same questions translated into English; LE (locality effect) = EM on the local questions − EM on English-sourced questions translated into the language. Their intervals: the paired differences' normal interval when both files hold the same ids, else two independent proportions.</p>`;
-  const subsetTable = html`<table id="multiloko-subsets"><thead><tr><th>Subset</th><th class="num">Items</th><th class="num">Missing</th><th class="num">EM [95% Wilson]</th><th class="num">F1 [95% t]</th><th class="num">chrF [95% t]</th></tr></thead>
+  const subsetTable = html`<table id="multiloko-subsets"><thead><tr><th>Subset</th><th class="num">Items</th><th class="num">Missing</th><th class="num">EM [95% Wilson]</th><th class="num">F1 [95% quasi-Wilson]</th><th class="num">chrF [95% quasi-Wilson]</th></tr></thead>
 <tbody>${view.subsets.map(
     (s) =>
       html`<tr><td>${s.name}</td><td class="num">${s.items.length}</td><td class="num">${s.missing}</td>${figureCell(`subset.em.${s.key}`, s.em, 100, 2)}${figureCell(`subset.f1.${s.key}`, s.f1, 100, 2)}${figureCell(`subset.chrf.${s.key}`, s.chrf, 1, 2)}</tr>\n`,
@@ -299,7 +299,7 @@ function kalahiMcTable(v: KalahiVariantView): Html {
       ? html`<tr><td>${name}</td><td class="num">${f.mc.n}</td>${figureCell(`kalahi.${key}.mc1`, f.mc.mc1, 1, 4)}${figureCell(`kalahi.${key}.mc2`, f.mc.mc2, 1, 4)}${figureCell(`kalahi.${key}.mc2_normalised`, f.mc.mc2_normalised, 1, 4)}${figureCell(`kalahi.${key}.mc3`, f.mc.mc3, 1, 4)}</tr>\n`
       : '';
   if (!v.overall.mc) return html`<p class="note">Multiple choice was not run${v.tasks.length ? html` (tasks: ${v.tasks.join(', ')})` : ''}.</p>`;
-  return html`<table class="kalahi-mc" id="kalahi-${v.key}-mc"><thead><tr><th>Multiple choice</th><th class="num">Prompts</th><th class="num">MC1 [95% Wilson]</th><th class="num">MC2 [95% t]</th><th class="num">MC2 (normalised) [95% t]</th><th class="num">MC3 [95% t]</th></tr></thead>
+  return html`<table class="kalahi-mc" id="kalahi-${v.key}-mc"><thead><tr><th>Multiple choice</th><th class="num">Prompts</th><th class="num">MC1 [95% Wilson]</th><th class="num">MC2 [95% quasi-Wilson]</th><th class="num">MC2 (normalised) [95% quasi-Wilson]</th><th class="num">MC3 [95% quasi-Wilson]</th></tr></thead>
 <tbody>${row('all', v.overall, `${v.key}.all`)}${v.categories.map((c) => row(c.name, c.figures, `${v.key}.${c.name}`))}</tbody></table>`;
 }
 
@@ -369,7 +369,7 @@ ${filterBar('id, category, reply…', filters)}
 
 function kalahiSection(view: KalahiView, baseline: KalahiView | undefined, comparison: KalahiComparison | undefined, chart: string | undefined, fingerprint: Html): Html {
   return html`<section id="kalahi"><h2>Kalahi</h2>
-${chart ? html`<figure class="chart" id="chart-kalahi">${raw(chart)}<figcaption>Per variant: MC1 and each generation metric's acc (95% Wilson), MC2 (normalised) (95% t-interval over prompts).</figcaption></figure>` : ''}
+${chart ? html`<figure class="chart" id="chart-kalahi">${raw(chart)}<figcaption>Per variant: MC1 and each generation metric's acc (95% Wilson), MC2 (normalised) (95% quasi-Wilson interval over prompts).</figcaption></figure>` : ''}
 ${view.variants.map(
   (v) => html`<h3 id="kalahi-${v.key}">${v.key}</h3>
 <p class="meta">Model <strong>${v.model}</strong> · ${v.prompts.length}${v.total !== undefined ? ` of ${v.total}` : ''} prompts${v.tasks.length ? ` · tasks ${v.tasks.join(', ')}` : ''}</p>

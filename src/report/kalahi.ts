@@ -1,6 +1,6 @@
 // Kalahi's figures for the report, recomputed per prompt record so each has an interval: Wilson for MC1 and the
 // generation metrics' acc (0/1 per prompt), the t-interval of the mean for MC2, MC2 (normalised) and MC3.
-import { meanInterval, wilsonInterval, type Interval } from '../core/statistics/index.ts';
+import { boundedMeanInterval, wilsonInterval, type Interval } from '../core/statistics/index.ts';
 import { gateRows, proportionInterval, type GateRow, type Verdict } from './multiloko.ts';
 import type { KalahiRecordJson, KalahiResultsJson, KalahiVariantJson } from './types.ts';
 
@@ -168,7 +168,7 @@ export function kalahiFigures(prompts: readonly KalahiPrompt[], confidence = 0.9
   const withMc = prompts.filter((p) => p.mc);
   if (withMc.length) {
     const values = (k: 'mc1' | 'mc2' | 'mc2_normalised' | 'mc3') => withMc.map((p) => p.mc![k]).filter((v): v is number => v !== null);
-    const t = (k: 'mc2' | 'mc2_normalised' | 'mc3') => (values(k).length ? meanInterval(values(k), confidence) : undefined);
+    const t = (k: 'mc2' | 'mc2_normalised' | 'mc3') => (values(k).length ? boundedMeanInterval(values(k), 1, confidence) : undefined);
     const mc1 = values('mc1');
     out.mc = {
       n: withMc.length,

@@ -1,6 +1,6 @@
 // MultiLoKo's figures for the report, recomputed from the per-item records (the intervals need them; the file's own
 // means and headline are shown where present and are what the recomputation must agree with).
-import { meanInterval, wilsonInterval, normalQuantile, pairedDifference, type Interval } from '../core/statistics/index.ts';
+import { boundedMeanInterval, wilsonInterval, normalQuantile, pairedDifference, type Interval } from '../core/statistics/index.ts';
 import type { GateOutcomeJson, MultiLoKoItemJson, MultiLoKoResultsJson } from './types.ts';
 
 export type Verdict = 'correct' | 'wrong' | 'missing';
@@ -158,11 +158,11 @@ function item(subset: string, id: string, record: MultiLoKoItemJson, extra: Reco
   };
 }
 
-/** Wilson's interval when every score is 0 or 1 (EM always is), else the t-interval of the mean. */
+/** Wilson's interval when every score is 0 or 1 (EM always is), else the quasi-Wilson interval of the mean on [0, 1]. */
 export function proportionInterval(values: readonly number[], confidence: number): Interval | undefined {
   if (values.length === 0) return undefined;
   if (values.every((v) => v === 0 || v === 1)) return wilsonInterval(values.filter((v) => v === 1).length, values.length, confidence);
-  return meanInterval(values, confidence);
+  return boundedMeanInterval(values, 1, confidence);
 }
 
 /** The subsets of a results file in file order, with their items and recomputed intervals. */
@@ -198,8 +198,8 @@ export function multilokoSubsets(results: MultiLoKoResultsJson, confidence = 0.9
       items,
       means,
       em: proportionInterval(items.map((i) => i.em), confidence),
-      f1: f1.length ? meanInterval(f1, confidence) : undefined,
-      chrf: chrf.length ? meanInterval(chrf, confidence) : undefined,
+      f1: f1.length ? boundedMeanInterval(f1, 1, confidence) : undefined,
+      chrf: chrf.length ? boundedMeanInterval(chrf, 100, confidence) : undefined,
       missing: items.filter((i) => i.missing).length,
     });
   }

@@ -4,8 +4,10 @@
 import { describe, expect, test } from 'vitest';
 import {
   clusterBootstrap, holm, incompleteBeta, incompleteGamma, logGamma, mcnemarExact, meanInterval, minimumDetectableEffect,
-  normalCdf, normalQuantile, pairedDifference, studentTCdf, studentTQuantile, wilsonInterval,
+  normalCdf, normalQuantile, pairedDifference, studentTCdf, studentTQuantile, wilsonInterval, boundedMeanInterval,
 } from '../../src/core/statistics/index.ts';
+import { quasiWilsonByBisection } from '../support/quasiWilson.ts';
+import { seededRandom } from '../support/seededRandom.ts';
 
 describe('special functions', () => {
   test('log-gamma at integers is ln((n−1)!), at 1/2 ln √π', () => {
@@ -67,6 +69,65 @@ describe('intervals', () => {
     expect(i.high).toBeCloseTo(3 + 2.7764451052 * se, 8);
     expect(meanInterval([0.4])).toEqual({ value: 0.4, low: 0.4, high: 0.4, se: null, n: 1 });
     expect(meanInterval([0.5, 0.5, 0.5])).toMatchObject({ low: 0.5, high: 0.5, se: 0 });
+  });
+});
+
+describe('the quasi-Wilson interval of a bounded mean', () => {
+  // t(0.975, df) from scipy.stats.t.ppf.
+  const T975: Record<number, number> = { 2: 4.302652729749464, 4: 2.7764451051977987, 9: 2.2621571627982053 };
+
+  test('F1 and chrF near the top: inside the scale where x̄ ± t·s/√n is not, equal to the edges found by bisection', () => {
+    const f1 = [1, 1, 1, 1, 0.5];
+    expect(meanInterval(f1).high).toBeGreaterThan(1);
+    const bounded = boundedMeanInterval(f1);
+    const [low, high] = quasiWilsonByBisection(f1, 1, T975[4]!);
+    expect(bounded.value).toBeCloseTo(0.9, 15);
+    expect(bounded.low).toBeCloseTo(low, 12);
+    expect(bounded.high).toBeCloseTo(high, 12);
+    expect(bounded.high).toBeLessThanOrEqual(1);
+    // chrF on 0–100: the same interval × 100.
+    const chrf = boundedMeanInterval(f1.map((v) => 100 * v), 100);
+    expect(chrf.low).toBeCloseTo(100 * bounded.low, 10);
+    expect(chrf.high).toBeCloseTo(100 * bounded.high, 10);
+    expect(chrf.high).toBeLessThanOrEqual(100);
+  });
+
+  test('a small group near the bottom keeps its lower edge at or above 0', () => {
+    const small = [0.9, 0, 0];
+    expect(meanInterval(small).low).toBeLessThan(0);
+    const bounded = boundedMeanInterval(small);
+    expect(bounded.low).toBeGreaterThanOrEqual(0);
+    const [low, high] = quasiWilsonByBisection(small, 1, T975[2]!);
+    expect(bounded.low).toBeCloseTo(low, 12);
+    expect(bounded.high).toBeCloseTo(high, 12);
+  });
+
+  test("scores all at a bound are 0/1 items: Wilson's interval; one score in between has none", () => {
+    expect(boundedMeanInterval([1, 1, 1, 1, 1])).toEqual(wilsonInterval(5, 5));
+    const none = wilsonInterval(0, 3);
+    expect(boundedMeanInterval([0, 0, 0], 100)).toEqual({ ...none, value: 0, low: 0, high: 100 * none.high, se: 0 });
+    expect(boundedMeanInterval([0.4])).toEqual({ value: 0.4, low: 0.4, high: 0.4, se: null, n: 1 });
+    expect(() => boundedMeanInterval([1.5])).toThrow('a score outside [0, 1]: 1.5');
+    // Rounding past the top is the top.
+    expect(boundedMeanInterval([100.00000000000004, 100], 100).high).toBe(100);
+  });
+
+  test('covers the mean at least as often as asked on skewed small samples, where the t-interval falls short', () => {
+    const random = seededRandom(36);
+    // Ten scores, 90% of them 1 and the rest uniform on [0, 0.5]: mean 0.925.
+    const draw = () => (random() < 0.9 ? 1 : random() * 0.5);
+    let bounded = 0;
+    let t = 0;
+    const reps = 2000;
+    for (let r = 0; r < reps; r++) {
+      const values = Array.from({ length: 10 }, draw);
+      const b = boundedMeanInterval(values);
+      const m = meanInterval(values);
+      if (b.low <= 0.925 && 0.925 <= b.high) bounded++;
+      if (m.low <= 0.925 && 0.925 <= m.high) t++;
+    }
+    expect(bounded / reps).toBeGreaterThanOrEqual(0.93);
+    expect(t / reps).toBeLessThan(0.8);
   });
 });
 

@@ -1,6 +1,7 @@
 // Kalahi's intervals against hand-worked values: MC1 3 of 4 → Wilson centre (0.75 + z²/8)/(1 + z²/4) = 0.627526,
 // half-width 0.326886 (z = 1.959964); MC2 {0.2, 0.4, 0.6} → mean 0.4, sd 0.2, t(0.975, 2) = 4.302653.
 import { describe, expect, test } from 'vitest';
+import { quasiWilsonByBisection } from '../support/quasiWilson.ts';
 import { kalahiGroupIntervals, kalahiIntervals } from '../../src/benchmarks/kalahi/intervals.ts';
 import type { KalahiPromptRecord } from '../../src/benchmarks/kalahi/records.ts';
 
@@ -15,14 +16,18 @@ function record(id: string, category: string, mc1: number, mc2: number | null, b
 describe('Kalahi intervals', () => {
   const records = [record('1', 'ethics', 1, 0.2, 1), record('2', 'ethics', 0, 0.4, 0), record('3', 'values', 1, 0.6, 1, 'skipped'), record('4', 'values', 1, null)];
 
-  test('MC1 by Wilson, MC2 by the t-interval (null skipped), generation acc over the scored replies', () => {
+  test('MC1 by Wilson, MC2 by the quasi-Wilson interval (null skipped), generation acc over the scored replies', () => {
     const i = kalahiGroupIntervals(records);
     expect(i.mc!.mc1!.method).toBe('wilson');
     expect(i.mc!.mc1!.low).toBeCloseTo(0.627526 - 0.326886, 5);
     expect(i.mc!.mc1!.high).toBeCloseTo(0.627526 + 0.326886, 5);
-    expect(i.mc!.mc2).toMatchObject({ method: 't', n: 3 });
+    // MC2 0.2, 0.4, 0.6: x̄ ± t·s/√n = 0.4 ± 0.497 would leave [0, 1]; the quasi-Wilson interval (t(0.975, 2) = 4.302653) does not.
+    expect(i.mc!.mc2).toMatchObject({ method: 'quasi-wilson', n: 3 });
     expect(i.mc!.mc2!.se).toBeCloseTo(0.2 / Math.sqrt(3), 12);
-    expect(i.mc!.mc2!.low).toBeCloseTo(0.4 - 4.302653 * (0.2 / Math.sqrt(3)), 5);
+    const [low, high] = quasiWilsonByBisection([0.2, 0.4, 0.6], 1, 4.302652729749464);
+    expect(i.mc!.mc2!.low).toBeCloseTo(low, 10);
+    expect(i.mc!.mc2!.high).toBeCloseTo(high, 10);
+    expect(i.mc!.mc2!.low).toBeGreaterThan(0);
     // two scored replies (1, 0): Wilson of 1 of 2, centre 0.5, half-width z·√(1/8 + z²/16)/(1 + z²/2) = 0.405469
     expect(i.generation!.bleu!.acc).toMatchObject({ method: 'wilson', n: 2 });
     expect(i.generation!.bleu!.acc!.low).toBeCloseTo(0.5 - 0.405469, 5);

@@ -84,7 +84,19 @@ describe('headline intervals', () => {
     expect(headlineIntervals([subset('italian_translated_human_english', [1, 0], { source: 'italian', question: 'english', kind: 'human' })])).toBeUndefined();
     const one = subsetIntervals(subset('italian', [1]).records);
     expect(one.em).toMatchObject({ method: 'wilson', n: 1 });
-    expect(one.f1).toEqual({ low: 1, high: 1, se: null, n: 1, method: 't' });
+    // One F1 of 1: a score at the top, which is a 0/1 item: Wilson's interval of 1 of 1, as EM's.
+    expect(one.f1).toEqual({ ...one.em, method: 'quasi-wilson' });
+    expect(subsetIntervals(subset('italian', [0.5]).records).f1).toEqual({ low: 0.5, high: 0.5, se: null, n: 1, method: 'quasi-wilson' });
+    expect(subsetIntervals(subset('italian', [0.5]).records).edit_distance).toMatchObject({ method: 't' });
     expect(subsetIntervals([])).toEqual({});
+  });
+
+  test('over one local language the average EM keeps the interval its subset shows, not a bootstrap of [1, 1]', () => {
+    const run = [subset('italian', [1, 1, 1, 1, 1]), subset('italian_translated_human_english', [1, 0, 1, 1, 0], { source: 'italian', question: 'english', kind: 'human' })];
+    const h = headlineIntervals(run)!;
+    const table = subsetIntervals(run[0]!.records).em!;
+    expect(table.low).toBeCloseTo(0.566, 3);
+    expect(h.figures.average_em).toMatchObject({ low: table.low, high: table.high });
+    expect(headlineIntervalLines(h)[1]).toContain(`average EM [${(100 * table.low).toFixed(2)}, 100.00]`);
   });
 });

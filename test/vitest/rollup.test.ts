@@ -1,5 +1,6 @@
 // Roll-up pieces with hand-computed figures: groups, cross-language and baseline gates, the printed table.
 import { describe, expect, test } from 'vitest';
+import { quasiWilsonByBisection } from '../support/quasiWilson.ts';
 import { parseBaseline } from '../../src/benchmarks/multiloko/baseline.ts';
 import type { LokalSubsetAggregate } from '../../src/benchmarks/multiloko/records.ts';
 import { judgeRun, summariseGroups, summariseRun, type RolledSubset } from '../../src/benchmarks/multiloko/rollup.ts';
@@ -95,11 +96,11 @@ describe('the leaderboard table', () => {
     const lines = leaderboardLines(subsets, summariseGroups(subsets), tableMetrics(undefined));
     expect(lines.slice(0, 7)).toEqual([
       'MultiLoKo · local (headline)',
-      '  subset           items     EM  95% CI     F1  chrF',
-      '  english · local      4  0.750          0.750  75.0',
-      '  french · local       4  0.250          0.250  25.0',
-      '  italian · local      4  0.500          0.500  50.0',
-      '  average                 0.500          0.500  50.0',
+      '  subset           items     EM  95% CI  F1 [95% CI]  chrF [95% CI]',
+      '  english · local      4  0.750                0.750           75.0',
+      '  french · local       4  0.250                0.250           25.0',
+      '  italian · local      4  0.500                0.500           50.0',
+      '  average                 0.500                0.500           50.0',
       '  EM 0.500 ± 0.289 (2 SE over 3 languages) · min 0.250 (french) · max 0.750 (english) · gap 0.500',
     ]);
     expect(tableMetrics(['all'])).toEqual(['em', 'f1', 'bleu', 'chrf', 'edit_distance', 'edit_similarity']);
@@ -107,17 +108,32 @@ describe('the leaderboard table', () => {
     expect(() => tableMetrics(['rouge'])).toThrow(/unknown metric "rouge"/);
   });
 
-  test('with item records: EM with its Wilson interval, F1 and chrF ± the half-width of their t-interval', () => {
+  test('with item records: EM with its Wilson interval, F1 and chrF with their quasi-Wilson interval inside the scale', () => {
     // k of 4 items right, every metric 0/1 (× 100 for chrF) like EM.
     const withItems = subsets.slice(0, 3).map((s) => ({ ...s, records: itemRecords(s.aggregate.key, s.aggregate.means!.em * 4) }));
     const cells = leaderboardLines(withItems, summariseGroups(withItems), tableMetrics(undefined)).slice(1, 5).map((l) => l.trim().split(/\s{2,}/u));
     // Wilson, z = 1.959964, n = 4: 3 of 4 → centre (0.75 + z²/8)/(1 + z²/4) = 0.627526, half 0.326886; 2 of 4 → 0.5 ± 0.349961.
-    // t-interval: 3 of 4 → sd 0.5, se 0.25, t(0.975, 3) = 3.182446, half 0.795612; 2 of 4 → sd √(1/3), half 0.918693.
+    // Quasi-Wilson with t(0.975, 3) = 3.182446 (found by bisection here): where x̄ ± t·s/√n would leave [0, 1]
+    // (3 of 4: 0.750 ± 0.796), the interval stays inside it.
+    const t3 = 3.182446305284263;
+    const shown = (right: number, top: number, digits: number) => {
+      const values = [0, 1, 2, 3].map((i) => (i < right ? top : 0));
+      const [low, high] = quasiWilsonByBisection(values, top, t3);
+      return `${((right / 4) * top).toFixed(digits)} [${low.toFixed(digits)}, ${high.toFixed(digits)}]`;
+    };
     expect(cells).toEqual([
-      ['subset', 'items', 'EM', '95% CI', 'F1', 'chrF'],
-      ['english · local', '4', '0.750', '[0.301, 0.954]', '0.750 ±0.796', '75.0 ±79.6'],
-      ['french · local', '4', '0.250', '[0.046, 0.699]', '0.250 ±0.796', '25.0 ±79.6'],
-      ['italian · local', '4', '0.500', '[0.150, 0.850]', '0.500 ±0.919', '50.0 ±91.9'],
+      ['subset', 'items', 'EM', '95% CI', 'F1 [95% CI]', 'chrF [95% CI]'],
+      ['english · local', '4', '0.750', '[0.301, 0.954]', shown(3, 1, 3), shown(3, 100, 1)],
+      ['french · local', '4', '0.250', '[0.046, 0.699]', shown(1, 1, 3), shown(1, 100, 1)],
+      ['italian · local', '4', '0.500', '[0.150, 0.850]', shown(2, 1, 3), shown(2, 100, 1)],
     ]);
+    for (const row of cells.slice(1)) {
+      for (const cell of row.slice(4)) {
+        const [low, high] = /\[(.+), (.+)\]/u.exec(cell)!.slice(1).map(Number);
+        expect(low).toBeGreaterThanOrEqual(0);
+        expect(high).toBeLessThanOrEqual(cell.includes('.') && Number(cell.split(' ')[0]) > 1 ? 100 : 1);
+      }
+    }
   });
+
 });

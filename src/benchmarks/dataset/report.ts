@@ -31,7 +31,7 @@ const CONFIDENCE = 0.95;
 
 function figure(records: readonly DatasetRecord[], metric: DatasetMetric): FigureValueJson | null {
   const values = records.map((r) => r.scores[metric] ?? 0);
-  const interval = itemMeanInterval(values, METRIC_INFO[metric].kind, CONFIDENCE);
+  const interval = itemMeanInterval(values, METRIC_INFO[metric].kind, CONFIDENCE, METRIC_INFO[metric].top);
   if (!interval) return null;
   return { value: values.reduce((a, b) => a + b, 0) / values.length, low: interval.low, high: interval.high, n: interval.n, method: interval.method };
 }
@@ -95,7 +95,7 @@ const cell = (f: FigureValueJson | null, top: number) => {
 
 /** The terminal table: one row per group and the run's row, each metric with its interval. */
 export function datasetTableLines(results: GroupsResultsJson): string[] {
-  const header = ['group', 'items', ...results.figures.map((f) => `${f.label} [${Math.round(results.confidence * 100)}% ${f.kind === 'proportion' ? 'Wilson' : 't'}]`)];
+  const header = ['group', 'items', ...results.figures.map((f) => `${f.label} [${Math.round(results.confidence * 100)}% ${f.kind === 'proportion' ? 'Wilson' : 'quasi-Wilson'}]`)];
   const row = (name: string, g: Omit<GroupJson, 'key' | 'name' | 'records'>) => [name, `${g.scored}${g.missing ? ` (${g.missing}∅)` : ''}${g.failed ? ` (${g.failed} failed)` : ''}`, ...results.figures.map((f) => cell(g.figures[f.name] ?? null, f.top))];
   const rows = results.groups.map((g) => row(g.key, g));
   if (results.groups.length > 1) rows.push(row('all', results.overall));

@@ -1,6 +1,6 @@
 // 95% intervals of Kalahi's figures, each a mean over prompts: MC1 and every generation metric's acc are 0/1 per
-// prompt (Wilson), MC2 and the metrics' max and diff per-prompt scores (t-interval); prompts whose figure is NaN
-// (null) are skipped, as the means.
+// prompt (Wilson), MC2 a probability mass in [0, 1] per prompt (quasi-Wilson, inside [0, 1]), the metrics' max and diff
+// per-prompt scores of no common scale (t-interval); prompts whose figure is NaN (null) are skipped, as the means.
 import { itemMeanInterval, type ItemMeanInterval } from '../../core/statistics/index.ts';
 import { KALAHI_TABLE_METRICS, type KalahiMetric, type KalahiPromptRecord } from './records.ts';
 
@@ -17,8 +17,8 @@ export function kalahiGroupIntervals(records: readonly KalahiPromptRecord[]): Ka
   const mc = records.flatMap((r) => (r.mc ? [r.mc.normalised] : []));
   if (mc.length > 0) {
     const mc1 = itemMeanInterval(present(mc.map((m) => m.mc1)), 'proportion');
-    const mc2 = itemMeanInterval(present(mc.map((m) => m.mc2)), 'mean');
-    const mc2Normalised = itemMeanInterval(present(mc.map((m) => m.mc2_normalised)), 'mean');
+    const mc2 = itemMeanInterval(present(mc.map((m) => m.mc2)), 'mean', 0.95, 1);
+    const mc2Normalised = itemMeanInterval(present(mc.map((m) => m.mc2_normalised)), 'mean', 0.95, 1);
     out.mc = { ...(mc1 ? { mc1 } : {}), ...(mc2 ? { mc2 } : {}), ...(mc2Normalised ? { mc2_normalised: mc2Normalised } : {}) };
   }
   const scored = records.flatMap((r) => (r.generation?.status === 'scored' ? [r.generation] : []));

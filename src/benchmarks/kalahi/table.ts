@@ -8,12 +8,9 @@ import { alignedColumns, gateSection } from '../../core/textTable.ts';
 import { kalahiGroupIntervals } from './intervals.ts';
 import type { ItemMeanInterval } from '../../core/statistics/index.ts';
 
-/** MC1 with its Wilson interval, `0.4200 [0.361, 0.481]`. */
+/** A figure with its interval, `0.4200 [0.361, 0.481]` (MC1: Wilson's; MC2: quasi-Wilson, inside [0, 1]). */
 const withInterval = (value: number | null | undefined, i: ItemMeanInterval | undefined) =>
   value === null || value === undefined || !i || i.n < 2 ? figure(value) : `${figure(value)} [${i.low.toFixed(3)}, ${i.high.toFixed(3)}]`;
-/** MC2 with the half-width of its t-interval, `0.5012 ±0.0034`. */
-const withHalfWidth = (value: number | null | undefined, i: ItemMeanInterval | undefined) =>
-  value === null || value === undefined || !i || i.se === null ? figure(value) : `${figure(value)} ±${((i.high - i.low) / 2).toFixed(4)}`;
 
 const figure = (value: number | null | undefined) => (value === null || value === undefined ? '–' : value.toFixed(4));
 
@@ -34,7 +31,7 @@ export function kalahiTableLines(suites: readonly RolledKalahiSuite[], modelLabe
       const body = rows.filter(([, g]) => g.mc).map(([name, g]) => {
         const n = g.mc!.normalised;
         const intervals = kalahiGroupIntervals(name === 'all' ? suite.records : suite.records.filter((r) => r.category === name)).mc;
-        return [name, String(g.mc!.scored), withInterval(n.mc1, intervals?.mc1), withHalfWidth(n.mc2, intervals?.mc2), figure(n.mc2_normalised), figure(n.mc3)];
+        return [name, String(g.mc!.scored), withInterval(n.mc1, intervals?.mc1), withInterval(n.mc2, intervals?.mc2), figure(n.mc2_normalised), figure(n.mc3)];
       });
       lines.push(...alignedColumns([header, ...body], (c) => c > 0).map((l) => `  ${l}`));
     }
@@ -52,7 +49,7 @@ export function kalahiTableLines(suites: readonly RolledKalahiSuite[], modelLabe
       }
       lines.push(`  budget ${a.budget.description} · ChrF column = ${a.labels.chrf} · ROUGE-L column = ${a.labels.rougeL}`);
     }
-    if (rows.some(([, g]) => g.mc)) lines.push('  MC1 [95% Wilson interval], MC2 ± half-width of its 95% t-interval; generation intervals in kalahi.json (variants.<v>.intervals)');
+    if (rows.some(([, g]) => g.mc)) lines.push('  MC1 [95% Wilson interval], MC2 [95% quasi-Wilson interval]; generation intervals in kalahi.json (variants.<v>.intervals)');
     if (rows.some(([, g]) => g.mc)) lines.push("  MC2 = the reference's (exp of exponentiated scores, ≈ 0.5 for every model); MC2 (normalised) = Σ relevant / Σ all scores");
     if (a.failed > 0 || a.skipped > 0) lines.push(`  ${a.failed} prompt tests failed, ${a.skipped} skipped`);
     lines.push('');

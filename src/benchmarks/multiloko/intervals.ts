@@ -1,8 +1,9 @@
 // 95% intervals of MultiLoKo's figures. A subset's metric is a mean of per-item scores: Wilson's interval for EM (0/1
-// per item), the t-interval of the mean for the rest. The headline figures (average EM over languages, gap, MTE, LE)
+// per item), the quasi-Wilson interval for the bounded means (F1, edit similarity on 0–1, BLEU and chrF on 0–100:
+// core/statistics/boundedMean.ts), the t-interval for edit distance (a count without a top). The headline figures (average EM over languages, gap, MTE, LE)
 // are not means of item scores: a seeded bootstrap that resamples questions within each source language, a question
 // together with its translations (they share the id), and recomputes every figure as the official README defines it.
-import { meanInterval, stratifiedBootstrap, wilsonInterval, type FigureInterval } from '../../core/statistics/index.ts';
+import { itemMeanInterval, stratifiedBootstrap, type FigureInterval, type IntervalMethod } from '../../core/statistics/index.ts';
 import { MULTILOKO_METRICS, type MultiLoKoMetric } from './metrics/metricNames.ts';
 import { parseMultilokoSubsetKey } from './metrics/multilokoEffects.ts';
 import type { LokalItemRecord } from './records.ts';
@@ -14,8 +15,11 @@ export interface MetricInterval {
   /** Standard error of the mean; null for one item. */
   se: number | null;
   n: number;
-  method: 'wilson' | 't';
+  method: IntervalMethod;
 }
+
+/** The top of each bounded metric's scale; edit distance has none. */
+export const METRIC_TOPS: Record<MultiLoKoMetric, number | undefined> = { em: 1, f1: 1, edit_similarity: 1, bleu: 100, chrf: 100, edit_distance: undefined };
 
 /** Records that enter the means (eval.py skips an id equal to a metric name). */
 function counted(records: readonly LokalItemRecord[]): LokalItemRecord[] {
@@ -23,20 +27,13 @@ function counted(records: readonly LokalItemRecord[]): LokalItemRecord[] {
 }
 
 /** Every metric's interval over a subset's items; empty without items. */
-export function subsetIntervals(records: readonly LokalItemRecord[]): Partial<Record<MultiLoKoMetric, MetricInterval>> {
+export function subsetIntervals(records: readonly LokalItemRecord[], confidence = 0.95): Partial<Record<MultiLoKoMetric, MetricInterval>> {
   const items = counted(records);
   if (items.length === 0) return {};
   const out: Partial<Record<MultiLoKoMetric, MetricInterval>> = {};
   for (const metric of MULTILOKO_METRICS) {
     const values = items.map((r) => r.scores[metric]);
-    const binary = values.every((v) => v === 0 || v === 1);
-    if (metric === 'em' && binary) {
-      const { low, high, se, n } = wilsonInterval(values.filter((v) => v === 1).length, values.length);
-      out[metric] = { low, high, se, n, method: 'wilson' };
-    } else {
-      const { low, high, se, n } = meanInterval(values);
-      out[metric] = { low, high, se, n, method: 't' };
-    }
+    out[metric] = itemMeanInterval(values, metric === 'em' ? 'proportion' : 'mean', confidence, METRIC_TOPS[metric]);
   }
   return out;
 }
@@ -183,5 +180,10 @@ export function headlineIntervals(subsets: readonly RolledSubset[], options: { r
     },
     options,
   );
-  return { method: 'stratified cluster bootstrap', resamples: result.resamples, seed: result.seed, confidence: result.confidence, figures: result.intervals };
+  // Over one local language the average EM is that subset's EM: it keeps the interval the subset's table shows (a
+  // bootstrap of 5 right answers out of 5 would say [1, 1]).
+  const figures = { ...result.intervals };
+  const only = plan.local.length === 1 ? subsetIntervals(scored[plan.local[0]!]!.records, result.confidence).em : undefined;
+  if (only && figures.average_em) figures.average_em = { low: only.low, high: only.high, se: only.se ?? 0, defined: result.resamples };
+  return { method: 'stratified cluster bootstrap', resamples: result.resamples, seed: result.seed, confidence: result.confidence, figures };
 }

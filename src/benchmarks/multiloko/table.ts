@@ -31,22 +31,22 @@ function emInterval(interval: MetricInterval | undefined): string {
   return interval && interval.n > 1 ? `[${formatMetric('em', interval.low)}, ${formatMetric('em', interval.high)}]` : '';
 }
 
-/** A mean with the half-width of its t-interval, `0.512 ±0.041`; the mean alone without one. */
-function withHalfWidth(metric: MultiLoKoMetric, value: number, interval: MetricInterval | undefined): string {
-  if (!interval || interval.se === null) return formatMetric(metric, value);
-  return `${formatMetric(metric, value)} ±${formatMetric(metric, (interval.high - interval.low) / 2)}`;
+/** A mean with its interval, `0.512 [0.470, 0.553]` (inside the metric's scale); the mean alone without one. */
+function withInterval(metric: MultiLoKoMetric, value: number, interval: MetricInterval | undefined): string {
+  if (!interval || interval.low === interval.high) return formatMetric(metric, value);
+  return `${formatMetric(metric, value)} [${formatMetric(metric, interval.low)}, ${formatMetric(metric, interval.high)}]`;
 }
 
-/** Per metric the table's cells: EM and its `[lo, hi]` column, the others `mean ±half-width`. */
+/** Per metric the table's cells: EM and its `[lo, hi]` column, the others `mean [lo, hi]`. */
 function metricCells(metric: MultiLoKoMetric, value: number, interval: MetricInterval | undefined): string[] {
-  return metric === 'em' ? [formatMetric('em', value), emInterval(interval)] : [withHalfWidth(metric, value, interval)];
+  return metric === 'em' ? [formatMetric('em', value), emInterval(interval)] : [withInterval(metric, value, interval)];
 }
 
 export function leaderboardLines(subsets: readonly RolledSubset[], groups: readonly GroupSummary[], metrics: readonly MultiLoKoMetric[]): string[] {
   const lines: string[] = [];
   const bySubset = new Map(subsets.map((s) => [s.aggregate.key, s]));
   for (const group of groups) {
-    const header = ['subset', 'items', ...metrics.flatMap((m) => (m === 'em' ? ['EM', '95% CI'] : [METRIC_LABELS[m]]))];
+    const header = ['subset', 'items', ...metrics.flatMap((m) => (m === 'em' ? ['EM', '95% CI'] : [`${METRIC_LABELS[m]} [95% CI]`]))];
     const rows = group.subsets.map((key) => {
       const { aggregate: a, records } = bySubset.get(key)!;
       const items = `${a.scored}${a.missing ? ` (${a.missing}∅)` : ''}${a.failed ? ` (${a.failed}✗)` : ''}`;

@@ -5,4 +5,5 @@ export { pairedDifference, mcnemarExact, holm, minimumDetectableEffect, type Pai
 export { clusterBootstrap, seededUniform, quantileSorted, type BootstrapOptions, type BootstrapResult } from './bootstrap.ts';
 export { logGamma, incompleteBeta, incompleteGamma } from './special.ts';
 export { stratifiedBootstrap, type StratifiedBootstrapOptions, type FigureInterval } from './stratifiedBootstrap.ts';
-export { itemMeanInterval, type ItemMeanInterval } from './figureInterval.ts';
+export { itemMeanInterval, type ItemMeanInterval, type IntervalMethod } from './figureInterval.ts';
+export { boundedMeanInterval } from './boundedMean.ts';
