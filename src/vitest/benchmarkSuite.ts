@@ -18,6 +18,7 @@ import { signalledModel } from '../models/signalledProvider.ts';
 import { withheldErrorsModel } from '../models/withheldErrors.ts';
 import { inCI, resolveRedaction } from '../core/redact.ts';
 import { itemStop } from './runCancel.ts';
+import { itemFailure } from './itemFailure.ts';
 import { annotateWithoutLocation } from './annotate.ts';
 import { skipBenchmark, skipIfDataAbsent } from './dataAbsent.ts';
 import { NO_ROWS_SUITE_SUFFIX } from './noData.ts';
@@ -108,14 +109,14 @@ async function runItemUntil(job: SuiteJob, item: unknown, info: GroupInfo, { tas
     skip(CANCELLED);
   }
   (task as RunnerTestCase).meta.lokalItem = result.record;
+  // A wrong answer or a reported failure fails the test with one line (the matcher's explanation joined up).
   try {
     result.assert?.();
   } catch (error) {
-    throw terminalSafeError(error);
+    throw error instanceof Error && !(error instanceof TypeError) ? itemFailure(`strict mode: ${error.message}`) : terminalSafeError(error);
   }
-  // Failures quote model output and dataset text: printed with control characters escaped.
-  if (result.failures && result.failures.length > 0) throw new Error(result.failures.map(terminalLines).join('\n'));
-  if (job.wrongFails && result.wrong !== undefined) throw new Error(terminalLines(result.wrong));
+  if (result.failures && result.failures.length > 0) throw itemFailure(result.failures.join('; '));
+  if (job.wrongFails && result.wrong !== undefined) throw itemFailure(result.wrong);
 }
 
 /** describe() of the run's model for the results; undefined when it cannot be built (its item tests say why). */
@@ -133,7 +134,9 @@ function declareItems(job: SuiteJob, items: readonly unknown[], info: GroupInfo)
   const itemTest = ({ task, annotate, signal, skip }: ItemTestContext) => runItem(job, items[task.suite!.tasks.indexOf(task)], info, { task, annotate, signal, skip });
   // `test.concurrent` builds a new chainable function on every read: read it once, not once per item.
   const concurrent = test.concurrent;
-  for (const item of items) concurrent(terminalText(job.plan.testName(item)), itemTest);
+  // Marked as item tests: the lokal console reporter lists them only when they fail (never as slow).
+  const options = { meta: { lokalItemTest: true } };
+  for (const item of items) concurrent(terminalText(job.plan.testName(item)), options, itemTest);
 }
 
 async function gateTest(job: SuiteJob, info: GroupInfo, { task, annotate, lokalModels }: LokalContext): Promise<void> {

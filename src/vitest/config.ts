@@ -23,7 +23,6 @@ export interface LokalEvalsOptions {
   oneWorker?: boolean;
 }
 
-/** The reporters of an evals run: Vitest's default one and the lokal roll-up. */
 /** A module of this package by its path from here: `.ts` when running from source, `.js` from dist. */
 function sibling(relative: string): string {
   const extension = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
@@ -33,13 +32,16 @@ function sibling(relative: string): string {
 /** The runner and reporter files: `vitest-lokal/runner` and `vitest-lokal/reporter`, located without a resolver. */
 export const RUNNER_FILE = sibling('./runner');
 export const REPORTER_FILE = sibling('../../reporters/lokal-reporter');
+/** Vitest's default reporter that lists item tests only when they fail, each failure in one line. */
+export const CONSOLE_REPORTER_FILE = sibling('../../reporters/console-reporter');
 /** The global setup telling the workers whether the run is shown in Vitest UI (wrong answers then fail). */
 export const UI_MODE_SETUP_FILE = sibling('./uiModeSetup');
 
 type Reporters = NonNullable<NonNullable<ViteUserConfig['test']>['reporters']>;
 
+/** The reporters of an evals run: Vitest's default one, quiet about item tests, and the lokal roll-up. */
 export function lokalReporters(options: Pick<LokalEvalsOptions, 'settings' | 'benchmarks'> = {}): Reporters {
-  return ['default', [REPORTER_FILE, { settings: options.settings, benchmarks: options.benchmarks }]] as Reporters;
+  return [CONSOLE_REPORTER_FILE, [REPORTER_FILE, { settings: options.settings, benchmarks: options.benchmarks }]] as Reporters;
 }
 
 /** The `test` settings of an evals project without reporters (for `projects: [...]`, whose reporters are global). */

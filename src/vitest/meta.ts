@@ -8,6 +8,8 @@ declare module '@vitest/runner' {
     lokalGroup?: GroupInfo;
     /** Gate tests: what they judged. */
     lokalGate?: GateRecord;
+    /** Item tests: set at declaration (the console reporter lists them only when they fail). */
+    lokalItemTest?: boolean;
     /** Item tests: the benchmark's record of the item. */
     lokalItem?: unknown;
     /** Group suites: aggregates computed by the lokal runner. */

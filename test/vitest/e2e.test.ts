@@ -148,8 +148,8 @@ describe('evals runs in child vitest processes', () => {
     expect(results.italian!.em).toBe(em);
     // The summary test passes too: it reports, the gate test judges.
     expect(run.stdout).toMatch(new RegExp(`Tests\\s+${wrong.length + 1} failed \\| ${5 - wrong.length} passed \\(6\\)`));
-    // Strict failures show the normalised strings; the gate failure names the figure, its value and the bound.
-    expect(run.stdout + run.stderr).toContain(`expected answer to exact-match a target (EM 0)\n  answer:  ${JSON.stringify(wrong[0]!.prediction)} → normalised`);
+    // Strict failures show the normalised strings (one line each); the gate failure names the figure, its value and the bound.
+    expect(run.stdout + run.stderr).toContain(`strict mode: expected answer to exact-match a target (EM 0) · answer:  ${JSON.stringify(wrong[0]!.prediction)} → normalised`);
     expect(run.stdout + run.stderr).toContain(`italian · local EM = ${em.toFixed(4)}, must be ≥ 0.9900 (gate italian.em>=0.99)`);
     expect(italian.items.slice(0, 4).map((i) => String(i.id))).toEqual(Object.keys(results.italian!).slice(0, 4));
   });
