@@ -1,7 +1,7 @@
 // `lokal data fetch`: download the public MultiLoKo archive and Kalahi CSVs into data/, resumable and verified.
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, rename, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { DataError } from '../data/errors.ts';
 import { ioError } from '../data/files.ts';
@@ -166,7 +166,7 @@ async function transfer(ctx: TransferContext): Promise<TransferOutcome> {
         redirect: 'follow',
       });
     } catch (error) {
-      throw networkError(ctx, controller.signal.reason instanceof Timeout ? controller.signal.reason : error, false);
+      throw networkError(source, ctx.dir, controller.signal.reason instanceof Timeout ? controller.signal.reason : error, false);
     }
     if (response.status === 416 && have > 0) {
       await response.body?.cancel();
@@ -190,11 +190,7 @@ async function transfer(ctx: TransferContext): Promise<TransferOutcome> {
       total = length === null ? source.bytes : Number(length);
     } else {
       await response.body?.cancel().catch(() => undefined);
-      throw new DataError(
-        source.url,
-        `download failed: HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}.\n${howToProvideByHand(source, ctx.dir)}`,
-        { code: 'download' },
-      );
+      throw statusError(source, ctx.dir, response);
     }
     log(
       offset > 0
@@ -256,13 +252,20 @@ function describe(error: unknown): string {
   return code ? `${code}: ${message}` : message;
 }
 
-function networkError(ctx: TransferContext, error: unknown, started: boolean): DataError {
+/** The server answered, but not with the file (404, 500, …). */
+function statusError(source: DataSource, dir: string, response: Response): DataError {
+  return new DataError(source.url, `download failed: HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}.\n${howToProvideByHand(source, dir)}`, {
+    code: 'download',
+  });
+}
+
+function networkError(source: DataSource, dir: string, error: unknown, started: boolean): DataError {
   const code = error instanceof Timeout ? 'timeout' : errorCode(error);
   const offline = error instanceof Timeout || (code !== undefined && OFFLINE_CODES.has(code));
   const why = offline
     ? `the server could not be reached (${describe(error)}); you may be offline`
     : `the request failed (${describe(error)})`;
-  return new DataError(ctx.source.url, `${started ? 'download interrupted' : 'download failed'}: ${why}.\n${howToProvideByHand(ctx.source, ctx.dir)}`, {
+  return new DataError(source.url, `${started ? 'download interrupted' : 'download failed'}: ${why}.\n${howToProvideByHand(source, dir)}`, {
     code: 'download',
     cause: error,
   });
@@ -289,21 +292,51 @@ async function download(ctx: TransferContext, retries: number): Promise<void> {
   }
 }
 
-async function fetchOne(source: DataSource, options: Required<Pick<FetchDataOptions, 'dir'>> & FetchDataOptions): Promise<FetchedFile> {
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+const defaultLog = (line: string) => process.stderr.write(`${line}\n`);
+
+/** The file already in place and verified, or undefined (absent, or present but failing verification: to download). */
+async function presentFile(source: DataSource, options: FetchDataOptions): Promise<FetchedFile | undefined> {
+  const log = options.log ?? defaultLog;
+  const target = path.join(options.dir, ...source.file.split('/'));
+  if ((await sizeOf(target)) === undefined) return undefined;
+  const present = await verify(target, source, options.password);
+  if (present.ok) {
+    log(`${source.file}: already present and verified`);
+    return { dataset: source.dataset, path: target, bytes: (await sizeOf(target))!, sha256: present.sha256, status: 'already-present' };
+  }
+  log(`${source.file}: present but fails verification (${present.reason}); downloading it again`);
+  return undefined;
+}
+
+/** Whether the server has the file (a HEAD request): the DataError a download would end with, or undefined. */
+async function unavailable(source: DataSource, options: FetchDataOptions): Promise<DataError | undefined> {
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new Timeout(timeoutMs)), timeoutMs);
+  try {
+    const response = await (options.fetch ?? globalThis.fetch)(source.url, { method: 'HEAD', signal: controller.signal, redirect: 'follow' });
+    await response.body?.cancel().catch(() => undefined);
+    // A server that does not answer HEAD (405, 501) is left to the download itself.
+    return response.ok || response.status === 405 || response.status === 501 ? undefined : statusError(source, options.dir, response);
+  } catch (error) {
+    return networkError(source, options.dir, controller.signal.reason instanceof Timeout ? controller.signal.reason : error, false);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Downloads one file into place; the folders it had to create are added to `created`. */
+async function fetchOne(source: DataSource, options: Required<Pick<FetchDataOptions, 'dir'>> & FetchDataOptions, created: string[]): Promise<FetchedFile> {
+  const log = options.log ?? defaultLog;
   const target = path.join(options.dir, ...source.file.split('/'));
   const part = `${target}.part`;
+  // The folders this makes, outermost first, so a failed run can take them away again.
+  const missing: string[] = [];
+  for (let folder = path.dirname(target); (await stat(folder).catch(() => undefined)) === undefined && path.dirname(folder) !== folder; folder = path.dirname(folder)) missing.unshift(folder);
   await mkdir(path.dirname(target), { recursive: true }).catch((error: unknown) => {
     throw ioError(path.dirname(target), 'cannot create the data folder', error);
   });
-  if ((await sizeOf(target)) !== undefined) {
-    const present = await verify(target, source, options.password);
-    if (present.ok) {
-      log(`${source.file}: already present and verified`);
-      return { dataset: source.dataset, path: target, bytes: (await sizeOf(target))!, sha256: present.sha256, status: 'already-present' };
-    }
-    log(`${source.file}: present but fails verification (${present.reason}); downloading it again`);
-  }
+  created.push(...missing);
   const ctx: TransferContext = {
     source,
     dir: options.dir,
@@ -337,10 +370,33 @@ async function fetchOne(source: DataSource, options: Required<Pick<FetchDataOpti
   return { dataset: source.dataset, path: target, bytes, sha256: verdict.sha256, status: 'downloaded' };
 }
 
-/** Downloads every source (or those of `only`) into `dir`; files already present and valid are kept. */
+/**
+ * Downloads every source (or those of `only`) into `dir`; files already present and valid are kept. Every file still
+ * needed is asked of its server first: when any is unavailable, all of them are named in one error and nothing is
+ * downloaded or created. A download that fails leaves no folder it created empty (a kept `.part` still resumes).
+ */
 export async function fetchData(options: FetchDataOptions): Promise<FetchedFile[]> {
   const sources = (options.sources ?? DATA_SOURCES).filter((s) => options.only === undefined || s.dataset === options.only);
+  const present = new Map<DataSource, FetchedFile>();
+  for (const source of sources) {
+    const kept = await presentFile(source, options);
+    if (kept) present.set(source, kept);
+  }
+  const needed = sources.filter((s) => !present.has(s));
+  const problems = (await Promise.all(needed.map((s) => unavailable(s, options)))).filter((e): e is DataError => e !== undefined);
+  if (problems.length === 1) throw problems[0]!;
+  if (problems.length > 1) {
+    const detail = `${problems.length} of the ${needed.length} files to download are not available, so none was downloaded and nothing was written:`;
+    throw new DataError(options.dir, [detail, ...problems.map((p) => p.message)].join('\n\n'), { code: 'download' });
+  }
+  const created: string[] = [];
   const results: FetchedFile[] = [];
-  for (const source of sources) results.push(await fetchOne(source, options));
+  try {
+    for (const source of sources) results.push(present.get(source) ?? (await fetchOne(source, options, created)));
+  } catch (error) {
+    // Deepest first; a folder holding a file (a kept .part, a verified download) stays.
+    for (const folder of created.reverse()) await rmdir(folder).catch(() => undefined);
+    throw error;
+  }
   return results;
 }

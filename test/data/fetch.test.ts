@@ -43,9 +43,19 @@ let server: http.Server;
 let base: string;
 let work: string;
 
+/** HEAD requests (fetchData asks for every file before downloading any), apart from the downloads in `seen`. */
+const heads: string[] = [];
+
 function respond(req: http.IncomingMessage, res: http.ServerResponse): void {
   const url = req.url ?? '/';
   const range = req.headers.range;
+  if (req.method === 'HEAD') {
+    heads.push(url);
+    const served = routes.get(url);
+    if (!served || served.mode === 'missing') res.writeHead(404).end();
+    else if (served.mode !== 'hang') res.writeHead(200, { 'content-length': served.body.length }).end();
+    return;
+  }
   seen.push({ path: url, range });
   const served = routes.get(url);
   if (!served || served.mode === 'missing') {
@@ -121,6 +131,7 @@ afterAll(async () => {
 
 beforeEach(() => {
   seen.length = 0;
+  heads.length = 0;
   routes.clear();
   cutsDone.clear();
 });
@@ -286,6 +297,37 @@ describe('fetchData', () => {
     expect(error.message).toContain(`save it as ${path.join(dir, 'kalahi', 'filipino.csv')}`);
     expect(error.message).toContain('LOKAL_KALAHI');
     expect(existsSync(path.join(dir, 'kalahi', 'filipino.csv'))).toBe(false);
+  });
+
+  test('several files missing on the server: all named in one error, and nothing downloaded or created', async () => {
+    const present = generated(2_000, 'there');
+    serve('/k/filipino.csv', present);
+    const dir = await freshDir();
+    const sources = [
+      source('kalahi/filipino.csv', '/k/filipino.csv', present),
+      source('kalahi/filipino_partially_enriched.csv', '/k/gone-1.csv', Buffer.from('x')),
+      source('kalahi/filipino_unenriched.csv', '/k/gone-2.csv', Buffer.from('y')),
+    ];
+    const error = (await fetchData({ dir, sources, log: () => {} }).catch((e: unknown) => e)) as DataError;
+    expect(error).toBeInstanceOf(DataError);
+    expect(error.code).toBe('download');
+    expect(error.message).toContain(`${dir}: 2 of the 3 files to download are not available, so none was downloaded and nothing was written:`);
+    for (const [file, route] of [['filipino_partially_enriched.csv', '/k/gone-1.csv'], ['filipino_unenriched.csv', '/k/gone-2.csv']]) {
+      expect(error.message).toContain(`${base}${route}: download failed: HTTP 404`);
+      expect(error.message).toContain(`save it as ${path.join(dir, 'kalahi', file!)}`);
+    }
+    // Every file was asked for, none downloaded, and no data/kalahi/ folder made.
+    expect([...heads].sort()).toEqual(['/k/filipino.csv', '/k/gone-1.csv', '/k/gone-2.csv']);
+    expect(seen).toEqual([]);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  test('a download that fails verification leaves no empty folder behind', async () => {
+    serve('/k/bad.csv', generated(3_000, 'served'));
+    const dir = await freshDir();
+    const error = (await fetchData({ dir, sources: [source('kalahi/sub/bad.csv', '/k/bad.csv', generated(3_000, 'expected'))], log: () => {} }).catch((e: unknown) => e)) as DataError;
+    expect(error.code).toBe('checksum');
+    expect(await readdir(dir)).toEqual([]);
   });
 
   test('server down (connection refused): offline error with the manual route', async () => {
