@@ -29,6 +29,7 @@ import { useModelFileCache } from './modelFileCache.ts';
 import { DTYPE_FILES, type ModelDtype } from './dtypeFiles.ts';
 import { dtypeNumerics, graphNumerics, NUMERICS, type Numerics } from './graphNumerics.ts';
 import { readOnnxGraphFile, type OnnxGraphInfo } from './onnxGraphReader.ts';
+import { missingOperator, OPERATOR_NOTES } from './missingOperator.ts';
 import { abandonBuild, discardEntry, entryProblem, finishBuild, optimisedGraphDir, optimisedGraphInputs, optimisedGraphKey, startBuild } from './optimisedGraph.ts';
 
 export { DEFAULT_MODEL, DEFAULT_MODEL_DTYPE };
@@ -469,6 +470,20 @@ export class TransformersProvider implements ModelProvider {
 
   private loadError(error: unknown): ProviderError {
     const reason = firstLine(error);
+    const missing = missingOperator(reason);
+    if (missing) {
+      const file = DTYPE_FILES.find(([d]) => d === this.dtype)![1];
+      const onnxDir = this.source.kind === 'local' ? path.join(this.source.path, 'onnx') : undefined;
+      const others = onnxDir ? DTYPE_FILES.filter(([d, f]) => d !== this.dtype && existsSync(path.join(onnxDir, f))).map(([d]) => d) : [];
+      const op = `${missing.domain ? `${missing.domain}:` : ''}${missing.op}`;
+      return new ProviderError(
+        PROVIDER,
+        'unsupported',
+        `${onnxDir ? path.join(onnxDir, file) : `${this.source.kind === 'hub' ? this.source.id : ''} onnx/${file}`} (${this.dtype}) needs the operator ${op}${OPERATOR_NOTES[missing.op] ?? ''}, ` +
+          `which onnxruntime-node ${ortVersion()} does not have: install a newer onnxruntime-node or pick another dtype with LOKAL_DTYPE` +
+          (others.length ? ` (this folder also has ${others.join(', ')})` : ''),
+      );
+    }
     if (this.source.kind === 'local')
       return new ProviderError(PROVIDER, 'not-found', `cannot load the model in ${this.source.path}: ${reason}`);
     const looked = [
