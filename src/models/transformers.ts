@@ -344,7 +344,7 @@ export class TransformersProvider implements ModelProvider {
     if (numerics !== undefined && !NUMERICS.includes(numerics))
       throw new ProviderError(PROVIDER, 'config', `numerics must be one of ${NUMERICS.join(', ')}, got "${numerics}" (LOKAL_NUMERICS)`);
     this.numerics = numerics ?? fromGraph.numerics;
-    this.numericsReason = numerics === undefined ? fromGraph.reason : undefined;
+    this.numericsReason = fromGraph.numerics === 'exact' ? fromGraph.reason : undefined;
   }
 
   describe(): ModelDescription {
@@ -382,10 +382,11 @@ export class TransformersProvider implements ModelProvider {
     try {
       const tokenizer = (await AutoTokenizer.from_pretrained(where, common)) as unknown as Tokenizer;
       const model = await this.loadModel(where, common);
+      const log = this.options.log ?? ((line: string) => console.warn(line));
       if (this.numericsReason !== undefined && this.numerics === 'exact')
-        (this.options.log ?? ((line: string) => console.warn(line)))(
-          `lokal: ${PROVIDER}:${this.modelSpec} (${this.dtype}) runs one prompt at a time, as transformers.js does (exact numerics): ${this.numericsReason} (LOKAL_NUMERICS=batched batches anyway)`,
-        );
+        log(`lokal: ${PROVIDER}:${this.modelSpec} (${this.dtype}) runs one prompt at a time, as transformers.js does (exact numerics): ${this.numericsReason} (LOKAL_NUMERICS=batched batches anyway)`);
+      else if (this.numericsReason !== undefined)
+        log(`lokal: ${PROVIDER}:${this.modelSpec} (${this.dtype}) runs batched (LOKAL_NUMERICS=batched) although ${this.numericsReason}: an item's answer may depend on the items batched with it`);
       const eosRaw = model.generation_config?.eos_token_id ?? model.config.eos_token_id ?? tokenizer.eos_token_id;
       const eos = (Array.isArray(eosRaw) ? eosRaw : eosRaw == null ? [] : [eosRaw]).map(Number);
       const padId = Number(tokenizer.pad_token_id ?? eos[0] ?? 0);

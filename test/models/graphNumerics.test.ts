@@ -65,6 +65,9 @@ describe('the transformers provider', () => {
     const forced = provider({ dtype: 'q8', numerics: 'batched' });
     await forced.generate([{ prompt: 'Ciao', maxNewTokens: 2 }]);
     expect(lines.filter((l) => l.includes('one prompt at a time'))).toEqual([]);
+    expect(lines.filter((l) => l.includes('runs batched'))).toEqual([
+      `lokal: transformers:${dir} (q8) runs batched (LOKAL_NUMERICS=batched) although its graph quantises activations per tensor (DynamicQuantizeLinear ×9), so a batch would change each item's numbers: an item's answer may depend on the items batched with it`,
+    ]);
     await forced.close();
   });
 
