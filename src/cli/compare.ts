@@ -15,8 +15,8 @@ export const COMPARE_USAGE = `usage: lokal compare <results.json|results folder>
   figures). Prints the side-by-side table and writes the HTML report
   (default compare.html; -o to move it, --no-html to skip it).
   Runs made differently (their results' fingerprints differ in data, prompt, template, shots, fewshot, extraction,
-  scorer, decoding or protocol) are refused, naming each field; --allow (or LOKAL_BASELINE_ALLOW) accepts the fields
-  it lists. Model differences are what a comparison is for: they are printed, never refused.
+  scorer, decoding, protocol or model.numerics) are refused, naming each field; --allow (or LOKAL_BASELINE_ALLOW)
+  accepts the fields it lists. Other model differences are what a comparison is for: they are printed, never refused.
 `;
 
 /** Run labels for tables and the chart legend: `#2 <model>`, the model taken from the results where they record it. */
