@@ -338,6 +338,14 @@ export class TransformersProvider implements ModelProvider {
     } else {
       this.dtype = requested ?? (this.source.id === DEFAULT_MODEL ? DEFAULT_MODEL_DTYPE : 'q8');
       this.revision = options.revision ?? 'main';
+      // downloaded before: its graph says; otherwise the numerics of the dtype as transformers.js's models publish it
+      const cacheRoot = this.cacheDir ?? env.cacheDir;
+      const downloaded = cacheRoot && this.revision === 'main' ? path.join(path.resolve(cacheRoot), this.source.id, 'onnx', DTYPE_FILES.find(([d]) => d === this.dtype)![1]) : undefined;
+      try {
+        if (downloaded && existsSync(downloaded)) this.graph = readOnnxGraphFile(downloaded);
+      } catch {
+        // a partial download: the dtype's numerics below
+      }
     }
     const fromGraph = this.graph ? graphNumerics(this.graph) : dtypeNumerics(this.dtype);
     const numerics = options.numerics ?? (vars.LOKAL_NUMERICS?.trim() ? (vars.LOKAL_NUMERICS.trim().toLowerCase() as Numerics) : undefined);
