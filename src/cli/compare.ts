@@ -15,9 +15,9 @@ export const COMPARE_USAGE = `usage: lokal compare [name=]<results.json|results 
   figures). Prints the side-by-side table and writes the HTML report
   (default compare.html; -o to move it, --no-html to skip it).
   A benchmark of a run made differently (its fingerprint differs from #1's in data, prompt, template, shots, fewshot,
-  extraction, scorer, decoding or protocol) is left out of the comparison, naming each field; --allow (or
-  LOKAL_BASELINE_ALLOW) accepts the fields it lists. Kalahi MC figures of two MC protocols are never compared (the
-  run's other figures are). Every comparable table is shown; exit 1 only when nothing comparable is left. Model
+  extraction, scorer, decoding, protocol or model.numerics) is left out of the comparison, naming each field; --allow
+  (or LOKAL_BASELINE_ALLOW) accepts the fields it lists. Kalahi MC figures of two MC protocols are never compared (the
+  run's other figures are). Every comparable table is shown; exit 1 only when nothing comparable is left. Other model
   differences are what a comparison is for: they are printed, never refused.
 `;
 

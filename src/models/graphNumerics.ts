@@ -1,8 +1,8 @@
 // Whether a model's graph gives each row of a batch the answer it gives that row alone. onnxruntime's dynamic
 // quantiser (quantize_dynamic, the layout of transformers.js's q8/int8/uint8 files) picks one scale and zero point for
 // the whole activation tensor (DynamicQuantizeLinear, and the fused DynamicQuantizeMatMul it becomes): in a batch, a
-// row's numbers depend on every other row, on padding and on how the prompt was split. float16 graphs round the
-// batched kernels' sums differently by shape. Such graphs run in the exact mode: one prompt at a time, as the model's
+// row's numbers depend on every other row, on padding and on how the prompt was split. float16 graphs round by
+// batch shape and prefix split (log-probabilities ~1e-3 apart, docs/models.md). Such graphs run in the exact mode: one prompt at a time, as the model's
 // runtime (transformers.js's generate and forward) runs it. Weight-only quantisation (MatMulNBits, MatMulBnb4, static
 // QuantizeLinear with stored scales) and float32 keep rows independent: the batched engine.
 import { ONNX_TYPES, type OnnxGraphInfo } from './onnxGraphReader.ts';
@@ -29,7 +29,7 @@ export function graphNumerics(graph: OnnxGraphInfo): GraphNumerics {
     return { numerics: 'exact', reason: `its graph quantises activations per tensor (${ops}), so a batch would change each item's numbers` };
   }
   const half = graph.inputs.some((i) => i.elemType === ONNX_TYPES.float16) || graph.initializers.some((t) => t.dataType === ONNX_TYPES.float16);
-  if (half) return { numerics: 'exact', reason: 'it computes in float16, whose rounding depends on the batch shape' };
+  if (half) return { numerics: 'exact', reason: 'it computes in float16, whose rounding depends on the batch shape and the prefix split' };
   return { numerics: 'batched' };
 }
 

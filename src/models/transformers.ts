@@ -29,6 +29,7 @@ import { useModelFileCache } from './modelFileCache.ts';
 import { DTYPE_FILES, type ModelDtype } from './dtypeFiles.ts';
 import { dtypeNumerics, graphNumerics, NUMERICS, type Numerics } from './graphNumerics.ts';
 import { readOnnxGraphFile, type OnnxGraphInfo } from './onnxGraphReader.ts';
+import { missingOperator, OPERATOR_NOTES } from './missingOperator.ts';
 import { abandonBuild, discardEntry, entryProblem, finishBuild, optimisedGraphDir, optimisedGraphInputs, optimisedGraphKey, startBuild, type OptimisedGraphBuild } from './optimisedGraph.ts';
 import { isUnder, unwritableCacheWarning } from './unwritableCache.ts';
 
@@ -338,13 +339,21 @@ export class TransformersProvider implements ModelProvider {
     } else {
       this.dtype = requested ?? (this.source.id === DEFAULT_MODEL ? DEFAULT_MODEL_DTYPE : 'q8');
       this.revision = options.revision ?? 'main';
+      // downloaded before: its graph says; otherwise the numerics of the dtype as transformers.js's models publish it
+      const cacheRoot = this.cacheDir ?? env.cacheDir;
+      const downloaded = cacheRoot && this.revision === 'main' ? path.join(path.resolve(cacheRoot), this.source.id, 'onnx', DTYPE_FILES.find(([d]) => d === this.dtype)![1]) : undefined;
+      try {
+        if (downloaded && existsSync(downloaded)) this.graph = readOnnxGraphFile(downloaded);
+      } catch {
+        // a partial download: the dtype's numerics below
+      }
     }
     const fromGraph = this.graph ? graphNumerics(this.graph) : dtypeNumerics(this.dtype);
     const numerics = options.numerics ?? (vars.LOKAL_NUMERICS?.trim() ? (vars.LOKAL_NUMERICS.trim().toLowerCase() as Numerics) : undefined);
     if (numerics !== undefined && !NUMERICS.includes(numerics))
       throw new ProviderError(PROVIDER, 'config', `numerics must be one of ${NUMERICS.join(', ')}, got "${numerics}" (LOKAL_NUMERICS)`);
     this.numerics = numerics ?? fromGraph.numerics;
-    this.numericsReason = numerics === undefined ? fromGraph.reason : undefined;
+    this.numericsReason = fromGraph.numerics === 'exact' ? fromGraph.reason : undefined;
   }
 
   describe(): ModelDescription {
@@ -382,10 +391,11 @@ export class TransformersProvider implements ModelProvider {
     try {
       const tokenizer = (await AutoTokenizer.from_pretrained(where, common)) as unknown as Tokenizer;
       const model = await this.loadModel(where, common);
+      const log = this.options.log ?? ((line: string) => console.warn(line));
       if (this.numericsReason !== undefined && this.numerics === 'exact')
-        (this.options.log ?? ((line: string) => console.warn(line)))(
-          `lokal: ${PROVIDER}:${this.modelSpec} (${this.dtype}) runs one prompt at a time, as transformers.js does (exact numerics): ${this.numericsReason} (LOKAL_NUMERICS=batched batches anyway)`,
-        );
+        log(`lokal: ${PROVIDER}:${this.modelSpec} (${this.dtype}) runs one prompt at a time, as transformers.js does (exact numerics): ${this.numericsReason} (LOKAL_NUMERICS=batched batches anyway)`);
+      else if (this.numericsReason !== undefined)
+        log(`lokal: ${PROVIDER}:${this.modelSpec} (${this.dtype}) runs batched (LOKAL_NUMERICS=batched) although ${this.numericsReason}: an item's answer may depend on the items batched with it`);
       const eosRaw = model.generation_config?.eos_token_id ?? model.config.eos_token_id ?? tokenizer.eos_token_id;
       const eos = (Array.isArray(eosRaw) ? eosRaw : eosRaw == null ? [] : [eosRaw]).map(Number);
       const padId = Number(tokenizer.pad_token_id ?? eos[0] ?? 0);
@@ -480,6 +490,20 @@ export class TransformersProvider implements ModelProvider {
 
   private loadError(error: unknown): ProviderError {
     const reason = firstLine(error);
+    const missing = missingOperator(reason);
+    if (missing) {
+      const file = DTYPE_FILES.find(([d]) => d === this.dtype)![1];
+      const onnxDir = this.source.kind === 'local' ? path.join(this.source.path, 'onnx') : undefined;
+      const others = onnxDir ? DTYPE_FILES.filter(([d, f]) => d !== this.dtype && existsSync(path.join(onnxDir, f))).map(([d]) => d) : [];
+      const op = `${missing.domain ? `${missing.domain}:` : ''}${missing.op}`;
+      return new ProviderError(
+        PROVIDER,
+        'unsupported',
+        `${onnxDir ? path.join(onnxDir, file) : `${this.source.kind === 'hub' ? this.source.id : ''} onnx/${file}`} (${this.dtype}) needs the operator ${op}${OPERATOR_NOTES[missing.op] ?? ''}, ` +
+          `which onnxruntime-node ${ortVersion()} does not have: install a newer onnxruntime-node or pick another dtype with LOKAL_DTYPE` +
+          (others.length ? ` (this folder also has ${others.join(', ')})` : ''),
+      );
+    }
     if (this.source.kind === 'local')
       return new ProviderError(PROVIDER, 'not-found', `cannot load the model in ${this.source.path}: ${reason}`);
     const looked = [

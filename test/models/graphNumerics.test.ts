@@ -1,7 +1,7 @@
 // Which numerics a graph allows, read from the file: q8 (per-tensor dynamic quantisation) and fp16 run in the exact
 // mode (one prompt at a time, as transformers.js), fp32 and q4 (weight-only) batched; recorded in describe(), hence
 // the cache key and the fingerprint; one line says why a model runs one prompt at a time.
-import { mkdtempSync, rmSync, unlinkSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -52,6 +52,17 @@ describe('the transformers provider', () => {
     expect(generateCacheKey(q8.describe(), req)).not.toBe(generateCacheKey(forced.describe(), req));
   });
 
+  test('a Hub model: its downloaded graph decides; before the download, the dtype as transformers.js publishes it', () => {
+    const cache = path.join(root, 'hub-cache');
+    const hub = (dtype: 'q8' | 'fp32') => new TransformersProvider('someone/tiny', { env: {}, cacheDir: cache, dtype, allowRemote: false });
+    expect(hub('q8').numerics).toBe('exact');
+    expect(hub('fp32').numerics).toBe('batched');
+    // a q8 file that is not dynamically quantised (here the float32 graph under that name): read, not assumed
+    mkdirSync(path.join(cache, 'someone/tiny/onnx'), { recursive: true });
+    copyFileSync(path.join(dir, 'onnx/model.onnx'), path.join(cache, 'someone/tiny/onnx', QUANTISED_FILES.q8));
+    expect(hub('q8').numerics).toBe('batched');
+  });
+
   test('an exact-mode model says once, in one line, why it runs one prompt at a time', async () => {
     lines.length = 0;
     const q8 = provider({ dtype: 'q8' });
@@ -65,6 +76,9 @@ describe('the transformers provider', () => {
     const forced = provider({ dtype: 'q8', numerics: 'batched' });
     await forced.generate([{ prompt: 'Ciao', maxNewTokens: 2 }]);
     expect(lines.filter((l) => l.includes('one prompt at a time'))).toEqual([]);
+    expect(lines.filter((l) => l.includes('runs batched'))).toEqual([
+      `lokal: transformers:${dir} (q8) runs batched (LOKAL_NUMERICS=batched) although its graph quantises activations per tensor (DynamicQuantizeLinear ×9), so a batch would change each item's numbers: an item's answer may depend on the items batched with it`,
+    ]);
     await forced.close();
   });
 

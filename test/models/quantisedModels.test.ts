@@ -8,7 +8,7 @@ import * as ort from 'onnxruntime-node';
 import onnxProto from 'onnx-proto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ONNX_TYPES, readOnnxGraphBytes, type OnnxGraphInfo, type OnnxTensorInfo } from '../../src/models/onnxGraphReader.ts';
-import { float16Value, QUANTISED_FILES, writeQuantisedModel } from '../support/quantiseOnnx.ts';
+import { float16Value, QUANTISED_FILES, quantiseModel, writeQuantisedModel } from '../support/quantiseOnnx.ts';
 import { tinyWeightNames, writeTinyModel, type TinyModelInfo, type TinyModelSpec } from '../support/tinyModel.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'lokal-quantised-'));
@@ -90,6 +90,26 @@ describe.each(cases)('quantised copies of a tiny $name model', ({ name, spec: pa
     // 8-bit weights and activations: errors of a few hundredths of the logits' size, never zero
     expect(diff).toBeGreaterThan(0);
     expect(diff).toBeLessThan(0.15 * rms(reference));
+  });
+
+  test('q8 with int8 weights (QInt8): symmetric, zero point 0, within the quantisation error too', async () => {
+    const file = path.join(info.dir, 'q8-int8.onnx');
+    writeFileSync(file, quantiseModel(readFileSync(path.join(info.dir, 'onnx/model.onnx')), 'q8', { weightType: 'int8' }));
+    const q8 = readOnnxGraphBytes(readFileSync(file), { withData: true });
+    const stored = byName(q8);
+    const original = byName(fp32);
+    for (const w of weightNames(info.spec)) {
+      const q = stored.get(`${w}_quantized`)!;
+      expect(q.dataType).toBe(ONNX_TYPES.int8);
+      expect(stored.get(`${w}_zero_point`)!.raw![0]).toBe(0);
+      const scale = floats(stored.get(`${w}_scale`)!)[0]!;
+      const signed = new Int8Array(Uint8Array.from(q.raw!).buffer);
+      const values = floats(original.get(w)!);
+      expect(values.reduce((m, v, i) => Math.max(m, Math.abs(signed[i]! * scale - v)), 0)).toBeLessThanOrEqual(scale / 2 + 1e-6);
+      expect(Math.max(...signed.map(Math.abs))).toBe(127);
+    }
+    const reference = await logits(path.join(info.dir, 'onnx/model.onnx'), info.spec, IDS);
+    expect(maxDiff(await logits(file, info.spec, IDS), reference)).toBeLessThan(0.15 * rms(reference));
   });
 
   test('q4: com.microsoft MatMulNBits, 4 bits in blocks of 32, whose dequantised weights give the same logits', async () => {

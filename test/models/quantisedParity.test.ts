@@ -1,6 +1,6 @@
 // An item's result is its own on q8, q4 and fp16 copies of generated Qwen2 and Llama models: 24 items' greedy answers
-// and multiple-choice log-probabilities are the same whatever the batch size (1, 8, 16), prefix reuse and concurrency
-// (1 or 16 calls in flight), and in the exact mode (q8, fp16) equal transformers.js's own generate one prompt at a time
+// and multiple-choice log-probabilities are the same whatever the batch size (1, 8, 16), prefix reuse, concurrency
+// (1 or 16 calls in flight), thread count and the saved optimised graph, and in the exact mode (q8, fp16) equal transformers.js's own generate one prompt at a time
 // and its forward within 1e-4.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,6 +34,8 @@ const LAYOUTS: Array<{ name: string; options: TransformersProviderOptions; concu
   { name: 'batch 1, no prefix reuse, 1 in flight', options: { generateBatchSize: 1, batchSize: 1, sharePrefix: false }, concurrency: 1 },
   { name: 'batch 8, prefix reuse, 16 in flight', options: { generateBatchSize: 8, batchSize: 8, sharePrefix: true }, concurrency: 16 },
   { name: 'batch 16, no prefix reuse, 16 in flight', options: { generateBatchSize: 16, batchSize: 16, sharePrefix: false }, concurrency: 16 },
+  { name: 'batch 8, one thread, optimised and saved', options: { generateBatchSize: 8, batchSize: 8, threads: 1, saveOptimised: true, cacheDir: path.join(root, 'model-cache') }, concurrency: 16 },
+  { name: 'batch 8, one thread, the saved optimised graph', options: { generateBatchSize: 8, batchSize: 8, threads: 1, saveOptimised: true, cacheDir: path.join(root, 'model-cache') }, concurrency: 16 },
 ];
 
 /** Runs the requests with `concurrency` calls in flight, each item its own call (as concurrent item tests make them). */
@@ -54,7 +56,7 @@ async function runLayout(dir: string, dtype: QuantisedDtype, layout: (typeof LAY
   try {
     const answers = await inFlight(GENERATE, layout.concurrency, async (r) => (await p.generate([r]))[0]!.text);
     const logprobs = await inFlight(SCORE, layout.concurrency, async (r) => (await p.scoreContinuations([r]))[0]!.logprob);
-    return { numerics: p.numerics, answers, logprobs };
+    return { numerics: p.numerics, load: p.loadReport?.kind, answers, logprobs };
   } finally {
     await p.close();
   }
@@ -120,6 +122,7 @@ describe.each(cases)('quantised $name model', ({ name, spec }) => {
     for (const layout of LAYOUTS) runs.push(await runLayout(dir, dtype, layout));
     const [first, ...rest] = runs;
     expect(first!.numerics).toBe(dtype === 'q4' ? 'batched' : 'exact');
+    expect(runs.map((r) => r.load)).toEqual(['plain', 'plain', 'plain', 'optimised', 'saved']);
     expect(new Set(first!.answers).size).toBeGreaterThan(4);
     for (const [i, run] of rest.entries()) {
       expect(run.answers, LAYOUTS[i + 1]!.name).toEqual(first!.answers);

@@ -1,11 +1,13 @@
 // The fingerprint end to end: child `vitest run --project evals` processes on the real Italian dev data with a tiny
 // generated transformers.js model. A baseline made with LOKAL_PROMPT=base fails a run with chat prompts, naming the
-// field; a run with the same settings passes against it.
+// field; a run with the same settings passes against it. A q8 model's baseline made one prompt at a time (the exact
+// mode) refuses a run of the same model batched (LOKAL_NUMERICS=batched) unless LOKAL_BASELINE_ALLOW accepts it.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createHash } from 'node:crypto';
+import { writeQuantisedModel } from '../support/quantiseOnnx.ts';
 import { writeTinyModel } from '../support/tinyModel.ts';
 import { MULTILOKO_EVAL, REPO_ROOT, runVitest, type ChildRun } from './helpers.ts';
 
@@ -43,6 +45,31 @@ describe.skipIf(!hasData)('fingerprint against a baseline, real Italian data and
     const same = await evalsRun('same', { LOKAL_PROMPT: 'base', LOKAL_BASELINE: baseline });
     expect(same.code, show(same)).toBe(0);
     expect(same.stdout + same.stderr).not.toContain('not comparable');
+  }, 300_000);
+});
+
+describe.skipIf(!hasData)('numerics against a baseline, real Italian data and a generated q8 model', () => {
+  const q8 = path.join(dir, 'tiny-q8');
+  beforeAll(() => {
+    writeTinyModel(q8, { layers: 1, hidden: 32, vocab: 320, seed: 4 });
+    writeQuantisedModel(q8, 'q8');
+  });
+
+  test('a baseline made in the exact mode refuses a batched run in one line; model.numerics accepts it', async () => {
+    const env = { LOKAL_MODEL: `transformers:${q8}`, LOKAL_DTYPE: 'q8', LOKAL_PROMPT: 'base' };
+    const exact = await evalsRun('q8-exact', env);
+    expect(exact.code, show(exact)).toBe(0);
+    expect(exact.stdout + exact.stderr).toContain('(q8) runs one prompt at a time, as transformers.js does (exact numerics)');
+    const baseline = path.join(dir, 'q8-exact', 'multiloko.json');
+    expect(JSON.parse(readFileSync(baseline, 'utf8')).summary.fingerprint.model).toMatchObject({ dtype: 'q8', numerics: 'exact' });
+
+    const batched = await evalsRun('q8-batched', { ...env, LOKAL_NUMERICS: 'batched', LOKAL_BASELINE: baseline });
+    expect(batched.code, show(batched)).toBe(1);
+    expect(batched.stdout + batched.stderr).toContain('✗ not comparable: model.numerics exact→batched (baseline→this run; LOKAL_BASELINE_ALLOW=model.numerics accepts it)');
+
+    const allowed = await evalsRun('q8-allowed', { ...env, LOKAL_NUMERICS: 'batched', LOKAL_BASELINE: baseline, LOKAL_BASELINE_ALLOW: 'model.numerics' });
+    expect(allowed.stdout + allowed.stderr).not.toContain('not comparable');
+    expect(allowed.stdout + allowed.stderr).toContain('model.numerics exact→batched');
   }, 300_000);
 });
 
