@@ -26,8 +26,9 @@ export const COMMAND_USAGE: Record<string, string> = {
   doctor: `doctor [--model <provider string>]
         What the configured (or given) model supports and which benchmark tasks and settings will work with it.
 `,
-  compare: `compare <run> <run>... [-o compare.html] [--no-html]
-        2 to 10 results files or folders side by side, each paired with the first (the baseline gate's paired tests, Holm).
+  compare: `compare [name=]<run> [name=]<run>... [-o compare.html] [--no-html]
+        2 to 10 results files or folders side by side, each paired with the first (the baseline gate's paired tests, Holm);
+        name= labels a run (else the model its results name).
 `,
   init: `init [--ci github] [--shards <n>]
         Set up this project: vitest.config.ts, evals/*.eval.ts, lokal.config.json; with --ci github a sharded

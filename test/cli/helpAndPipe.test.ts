@@ -27,7 +27,7 @@ describe('lokal <command> --help', () => {
     [['kalahi', 'score'], /^usage: lokal kalahi score -i <kalahi csv> -r <responses\.jsonl> \[-o <out\.json>\] \[--chrfpp\]\n/u],
     [['data'], /^usage: lokal data fetch \[--dir data\] \[--only multiloko\|kalahi\]\n/u],
     [['data', 'fetch'], /^usage: lokal data fetch \[--dir data\] \[--only multiloko\|kalahi\]\n/u],
-    [['compare'], /^usage: lokal compare <results\.json\|results folder> /u],
+    [['compare'], /^usage: lokal compare \[name=\]<results\.json\|results folder> /u],
     [['doctor'], /^usage: lokal doctor \[--model <provider string>\]\n/u],
     [['init'], /^usage: lokal init \[--ci github\] \[--shards <n>\]\n/u],
   ];
