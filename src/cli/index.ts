@@ -41,6 +41,23 @@ const USAGE = `usage: lokal <command> [options]   (lokal <command> --help for on
 commands:
 ${Object.values(COMMAND_USAGE).map((text) => `  ${text}`).join('')}`;
 
+/** The usage text of command `name` alone (`usage: lokal init …`): what an argument error of that command prints. */
+function usageOf(name: string): string {
+  const key = Object.keys(COMMAND_USAGE).find((k) => k.split(' ')[0] === name);
+  return key === undefined ? '(lokal --help lists the commands)\n' : `usage: lokal ${COMMAND_USAGE[key]}`;
+}
+
+/** A command name within 2 edits of a mistyped one (`scor` → `score`), or undefined when none is that close. */
+async function nearestCommand(name: string): Promise<string | undefined> {
+  const { distance } = await import('fastest-levenshtein');
+  let best: { name: string; edits: number } | undefined;
+  for (const known of Object.keys(COMMANDS)) {
+    const edits = distance(name.toLowerCase(), known);
+    if (edits <= 2 && edits < name.length && (best === undefined || edits < best.edits)) best = { name: known, edits };
+  }
+  return best?.name;
+}
+
 /** The usage of `lokal <words>` (a command, or a command and its subcommand) when `--help`/`-h` is among its arguments. */
 function commandHelp(name: string, rest: readonly string[]): string | undefined {
   const end = rest.indexOf('--');
@@ -85,7 +102,8 @@ export async function main(argv: string[]): Promise<number> {
   }
   const command = COMMANDS[name];
   if (!command) {
-    process.stderr.write(`lokal: unknown command ${JSON.stringify(name)}\n\n${USAGE}`);
+    const guess = await nearestCommand(name);
+    process.stderr.write(`lokal: unknown command ${JSON.stringify(name)}${guess ? `; did you mean "${guess}"?` : ''} (lokal --help lists the commands)\n`);
     return 2;
   }
   // compare has its own, longer help.
@@ -100,8 +118,9 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`lokal ${name}: ${message.replace(/^lokal [a-z ]+: /, '')}\n`);
-    if (isUsageError(error) || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-      process.stderr.write(`\n${USAGE}`);
+    // The command's own usage, not every command's: the line above is what matters.
+    if (isUsageError(error) || String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS_')) {
+      process.stderr.write(`\n${usageOf(name)}`);
     }
     if (process.env.LOKAL_DEBUG) console.error(error);
     return 2;

@@ -2,9 +2,10 @@
 // config, one eval file per built-in benchmark, lokal.config.json — and, with --ci github, a sharded GitHub Actions
 // workflow. It never overwrites a file: what exists is listed as skipped. The project must be an ES module (the eval
 // files use top-level await), so a package.json without "type": "module" stops it before anything is written.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { readRegularTextSync } from '../data/filesSync.ts';
 import { githubWorkflow } from '../init/githubWorkflow.ts';
 import { projectFiles } from '../init/projectFiles.ts';
 import { UsageError } from './usageError.ts';
@@ -17,14 +18,23 @@ export const INIT_USAGE = `usage: lokal init [--ci github] [--shards <n>]
 `;
 
 const WORKFLOW = '.github/workflows/evals.yml';
+/** Largest package.json read (npm's own are a few kilobytes). */
+const MAX_MANIFEST_BYTES = 16 * 2 ** 20;
 
 /** Why the project at `root` cannot take the eval files, or undefined when it can. */
 function notAnEsModule(root: string): string | undefined {
   const manifest = path.join(root, 'package.json');
   if (!existsSync(manifest)) return `no package.json in ${root}: run \`npm init -y && npm pkg set type=module\` first`;
+  let text: string;
+  try {
+    // A FIFO is refused at once, as data files are (a read would wait forever).
+    text = readRegularTextSync(manifest, 'package.json', MAX_MANIFEST_BYTES);
+  } catch (error) {
+    return (error as Error).message;
+  }
   let type: unknown;
   try {
-    type = (JSON.parse(readFileSync(manifest, 'utf8')) as { type?: unknown }).type;
+    type = (JSON.parse(text) as { type?: unknown }).type;
   } catch (error) {
     return `${manifest} is not valid JSON (${(error as Error).message})`;
   }

@@ -1,7 +1,7 @@
 // Redaction for runs whose outputs leave the machine (MultiLoKo's authors encrypt their data to keep it out of web
 // crawls): with it on, test names, annotations, failure messages, results files, the report and the step summary carry
 // ids, hashes and figures, never question, prompt, target or answer text.
-import { readFileSync } from 'node:fs';
+import { readRegularTextSync } from '../data/filesSync.ts';
 import { sha256 } from './sha256.ts';
 
 export const REDACT_SETTINGS = ['auto', 'on', 'off'] as const;
@@ -13,16 +13,19 @@ export interface Redaction {
   reason: string;
 }
 
-/** The repository's visibility as the GitHub Actions event payload gives it; undefined when it does not say. */
+/** Largest event payload read: GitHub caps a webhook payload at 25 MB. */
+const MAX_EVENT_BYTES = 32 * 2 ** 20;
+
+/** The repository's visibility as the GitHub Actions event payload gives it; undefined when it does not say (or is a FIFO). */
 function githubVisibility(env: Readonly<Record<string, string | undefined>>): 'public' | 'private' | undefined {
   if (!env.GITHUB_EVENT_PATH) return undefined;
   try {
-    const event = JSON.parse(readFileSync(env.GITHUB_EVENT_PATH, 'utf8')) as { repository?: { private?: unknown; visibility?: unknown } };
+    const event = JSON.parse(readRegularTextSync(env.GITHUB_EVENT_PATH, 'GitHub event payload', MAX_EVENT_BYTES)) as { repository?: { private?: unknown; visibility?: unknown } };
     const repository = event.repository;
     if (repository?.visibility === 'public' || repository?.private === false) return 'public';
     if (repository?.visibility === 'private' || repository?.visibility === 'internal' || repository?.private === true) return 'private';
   } catch {
-    // An unreadable payload says nothing: the visibility stays unknown.
+    // An unreadable payload (a FIFO is refused, never waited on) says nothing: the visibility stays unknown.
   }
   return undefined;
 }

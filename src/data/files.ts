@@ -54,7 +54,8 @@ export function ioError(file: string, action: string, error: unknown): DataError
   return new DataError(file, `${action} (${code ?? 'error'}): ${text}`, { code: missing ? 'not-found' : 'io', cause: error });
 }
 
-function kindOf(stats: Stats): string {
+/** What a file that is not regular is, in a few words (`a FIFO (named pipe)`). */
+export function kindOf(stats: Stats): string {
   if (stats.isDirectory()) return 'a folder (EISDIR)';
   if (stats.isFIFO()) return 'a FIFO (named pipe)';
   if (stats.isCharacterDevice()) return 'a character device';

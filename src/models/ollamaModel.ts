@@ -1,13 +1,16 @@
 // `llama:ollama:<name>[:tag]`: the GGUF blob of a model pulled with Ollama, found through Ollama's local manifests
 // (read only). Layout as Ollama stores it: <models>/manifests/<registry>/<namespace>/<model>/<tag> (an OCI-style JSON
 // manifest) and <models>/blobs/sha256-<hex>; <models> is OLLAMA_MODELS, else ~/.ollama/models.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { checkRegularFileSync, readRegularTextSync } from '../data/filesSync.ts';
 import { ProviderError } from './types.ts';
 
 const MODEL_LAYER = 'application/vnd.ollama.image.model';
+/** Largest manifest read: Ollama's are a few hundred bytes. */
+const MAX_MANIFEST_BYTES = 2 ** 20;
 
 const OllamaManifest = z.object({
   layers: z.array(z.object({ mediaType: z.string(), digest: z.string().regex(/^sha256:[0-9a-f]{64}$/u, 'a sha256:<64 hex digits> digest'), size: z.number().optional() })),
@@ -41,9 +44,16 @@ export function resolveOllamaModel(name: string, modelsDir: string): { file: str
   const manifestFile = ollamaManifestPath(modelsDir, name);
   if (!existsSync(manifestFile))
     throw new ProviderError('llama', 'not-found', `Ollama model "${name}" is not in ${modelsDir} (no manifest ${manifestFile}): pull it with \`ollama pull ${name}\`, or set OLLAMA_MODELS to Ollama's models folder`);
+  let text: string;
+  try {
+    // A FIFO or device is refused at once (a read would wait forever).
+    text = readRegularTextSync(manifestFile, 'Ollama manifest', MAX_MANIFEST_BYTES);
+  } catch (error) {
+    throw new ProviderError('llama', 'invalid-response', (error as Error).message);
+  }
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(manifestFile, 'utf8'));
+    json = JSON.parse(text);
   } catch (error) {
     throw new ProviderError('llama', 'invalid-response', `${manifestFile}: not JSON (${(error as Error).message})`);
   }
@@ -56,5 +66,11 @@ export function resolveOllamaModel(name: string, modelsDir: string): { file: str
   if (!layer) throw new ProviderError('llama', 'unsupported', `${manifestFile}: no ${MODEL_LAYER} layer (not a GGUF model)`);
   const file = path.join(modelsDir, 'blobs', layer.digest.replace(':', '-'));
   if (!existsSync(file)) throw new ProviderError('llama', 'not-found', `${manifestFile} names ${layer.digest}, but ${file} is missing: pull the model again with \`ollama pull ${name}\``);
+  try {
+    // node-llama-cpp would wait forever on a FIFO.
+    checkRegularFileSync(file, 'Ollama model blob');
+  } catch (error) {
+    throw new ProviderError('llama', 'invalid-response', (error as Error).message);
+  }
   return { file, digest: layer.digest };
 }

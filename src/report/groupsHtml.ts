@@ -1,5 +1,6 @@
 // A groups-layout benchmark's section of the HTML report: its groups with each declared figure and interval, its
-// gates, the baseline gate's paired tests, and every item with its verdict.
+// gates, the baseline gate's paired tests, and every item with its verdict (texts cut as MultiLoKo's, by cellText).
+import { cellText } from './cellText.ts';
 import { html, type Html } from './escape.ts';
 import type { FigureValueJson, GroupsResultsJson } from './groupsResults.ts';
 
@@ -40,7 +41,7 @@ function items(r: GroupsResultsJson, id: string): Html {
   const rows = r.groups.flatMap((g) =>
     g.records.map(
       (item) =>
-        html`<tr data-verdict="${item.verdict}"><td>${g.key}</td><td>${String(item.id)}</td><td>${(item.targets ?? []).join(' | ')}</td><td>${typeof item.answer === 'string' ? item.answer : DASH}</td><td class="scores">${r.figures.map((f) => `${f.label} ${num(item.scores[f.name], f.top === 100 ? 1 : 2)}`).join(' · ')}</td><td class="verdict">${VERDICT[item.verdict] ?? item.verdict}</td></tr>\n`,
+        html`<tr data-verdict="${item.verdict}"><td>${g.key}</td><td>${String(item.id)}</td><td>${cellText((item.targets ?? []).join(' | '))}</td><td>${typeof item.answer === 'string' ? cellText(item.answer) : DASH}</td><td class="scores">${r.figures.map((f) => `${f.label} ${num(item.scores[f.name], f.top === 100 ? 1 : 2)}`).join(' · ')}</td><td class="verdict">${VERDICT[item.verdict] ?? item.verdict}</td></tr>\n`,
     ),
   );
   return html`<section class="drill" id="${id}-items"><h3>Items</h3>

@@ -12,6 +12,7 @@ import { MULTILOKO_SETTINGS } from '../../src/benchmarks/multiloko/settings.ts';
 import { initCommand } from '../../src/cli/init.ts';
 import { resolveSettingsTree } from '../../src/core/settings.ts';
 import { VLLM_STEP_MARKER } from '../../src/init/githubWorkflow.ts';
+import { hasMkfifo, makeFifo } from '../support/fifo.ts';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -36,6 +37,14 @@ afterEach(() => vi.restoreAllMocks());
 const read = (dir: string, file: string) => readFileSync(path.join(dir, file), 'utf8');
 
 describe('lokal init', () => {
+  test.skipIf(!hasMkfifo)('a FIFO as package.json is refused at once, naming it; nothing is written', { timeout: 10_000 }, async () => {
+    const dir = project(null);
+    const manifest = makeFifo(path.join(dir, 'package.json'));
+    expect(await initCommand([], dir)).toBe(1);
+    expect(err).toBe(`lokal init: ${manifest}: cannot read package.json: it is a FIFO (named pipe); only regular files are read\n`);
+    expect(existsSync(path.join(dir, 'vitest.config.ts'))).toBe(false);
+  });
+
   test('writes the README\'s config and eval files and a lokal.config.json the settings reader accepts', async () => {
     const dir = project();
     expect(await initCommand([], dir)).toBe(0);

@@ -46,6 +46,8 @@ describe('rows', () => {
     expect(await errorOf(readDataset(empty, FIELDS))).toBe(`${empty}:1 field "answers": no accepted answer (expected a string or a non-empty list of strings)`);
     const typed = file('typed.jsonl', '{"id": 1.5, "topic": "a", "question": "q", "answers": "x"}\n');
     expect(await errorOf(readDataset(typed, FIELDS))).toBe(`${typed}:1 field "id": expected a string or an integer`);
+    const huge = file('huge.jsonl', '{"id": 9007199254740993, "topic": "a", "question": "q", "answers": "x"}\n');
+    expect(await errorOf(readDataset(huge, FIELDS))).toBe(`${huge}:1 field "id": integer id 9007199254740992 is larger than 2^53 and cannot be represented exactly; write it as a string`);
     const number = file('number.jsonl', '{"id": 1, "topic": "a", "question": "q", "answers": 5}\n');
     expect(await errorOf(readDataset(number, FIELDS))).toBe(`${number}:1 field "answers": expected a string or a list of strings`);
     const slot = file('slot.jsonl', '{"id": 1, "topic": "a", "answers": "x"}\n');
