@@ -1,6 +1,6 @@
 // The run's last line when lokal makes it exit 1: Vitest's summary lists failed tests, but a missed run-wide or
 // baseline gate, an incomplete benchmark or a benchmark that measured nothing fails no test, so its exit code would
-// be left unexplained (`lokal: exit 1: 2 gates missed: average EM (3 local languages) = 0.4200 (gate em>=0.5), …`).
+// be left unexplained (`lokal: exit 1: 2 gates missed: MultiLoKo average EM (3 local languages) = 0.4200 (gate em>=0.5), …`).
 import type { MissedGate } from '../src/core/benchmark.ts';
 import { formatFigure } from '../src/core/gates.ts';
 import { summariseList } from '../src/data/errors.ts';
@@ -10,11 +10,12 @@ export class ExitReasons {
   readonly #gates: string[] = [];
   readonly #others: string[] = [];
 
-  /** A benchmark's missed gates. */
-  missed(benchmark: string, gates: readonly MissedGate[]): void {
+  /** A benchmark's missed gates, each named by its figure (prefixed with the benchmark's title unless it starts so). */
+  missed(title: string, gates: readonly MissedGate[]): void {
     for (const g of gates) {
       const value = g.value === null || Number.isNaN(g.value) ? '' : ` = ${formatFigure(g.value)}`;
-      this.#gates.push(`${benchmark} ${g.figure}${value} (gate ${g.gate})`);
+      const figure = g.figure.toLowerCase().startsWith(title.toLowerCase()) ? g.figure : `${title} ${g.figure}`;
+      this.#gates.push(`${figure}${value} (gate ${g.gate})`);
     }
   }
 

@@ -221,7 +221,7 @@ export default class LokalReporter implements Reporter {
           }
           if (!report.passed) {
             failed = true;
-            if (report.missed?.length) this.#exit.missed(definition.name, report.missed);
+            if (report.missed?.length) this.#exit.missed(definition.title, report.missed);
             else this.#exit.add(`${definition.name} failed (see its lines above)`);
           }
         } catch (error) {

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { ExitReasons } from '../../reporters/exitLine.ts';
 import { runVitest } from './helpers.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-exit-line-'));
@@ -24,13 +25,13 @@ describe("the run's last line and the summary test", () => {
     });
     const show = `${run.stdout}\n${run.stderr}`;
     expect(run.code, show).toBe(1);
+    // The last line says why the process exits 1.
+    const last = run.stdout.trimEnd().split('\n').at(-1);
+    expect(last).toBe('lokal: exit 1: 2 gates missed: capitals all EM = 0.8000 (gate capitals.em>=0.95), capitals asia EM = 0.8000 (gate capitals.asia.em>=0.9)');
     // The run-wide gate has no gate test: the summary test fails on it alone (Asia's gate test shows its own miss).
     expect(run.stdout).toMatch(/× .*capitals\.eval\.ts > summary/u);
     expect(run.stdout).toMatch(/× .*capitals · asia > gate/u);
     expect(show).toContain('capitals: 1 gate missed over the run\n  capitals all EM = 0.8000, must be ≥ 0.9500 (gate capitals.em>=0.95)');
-    // The last line says why the process exits 1.
-    const last = run.stdout.trimEnd().split('\n').at(-1);
-    expect(last).toBe('lokal: exit 1: 2 gates missed: capitals capitals all EM = 0.8000 (gate capitals.em>=0.95), capitals capitals asia EM = 0.8000 (gate capitals.asia.em>=0.9)');
   });
 
   test('a run whose gates are met has no such line and a passing summary test', async () => {
@@ -46,5 +47,16 @@ describe("the run's last line and the summary test", () => {
     expect(run.code, show).toBe(0);
     expect(run.stdout).toMatch(/✓ .*capitals\.eval\.ts > summary/u);
     expect(show).not.toContain('lokal: exit 1');
+  });
+});
+
+describe('ExitReasons', () => {
+  test('names each missed gate by its figure (the title prefixed unless the figure starts with it), then the other reasons', () => {
+    const reasons = new ExitReasons();
+    expect(reasons.line()).toBeUndefined();
+    reasons.missed('MultiLoKo', [{ gate: 'em>=0.5', figure: 'average EM (3 local languages)', value: 0.42, message: '' }]);
+    reasons.missed('Kalahi', [{ gate: 'kalahi.mc1>=0.4', figure: 'Kalahi tl MC1', value: Number.NaN, message: '' }]);
+    reasons.add('kalahi: incomplete run');
+    expect(reasons.line()).toBe('lokal: exit 1: 2 gates missed: MultiLoKo average EM (3 local languages) = 0.4200 (gate em>=0.5), Kalahi tl MC1 (gate kalahi.mc1>=0.4); kalahi: incomplete run');
   });
 });
