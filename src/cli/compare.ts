@@ -73,11 +73,13 @@ export async function compareCommand(argv: string[]): Promise<number> {
   const { comparableRuns, runsComparability } = await import('../report/runsComparability.ts');
   const { notComparableLine, differenceText } = await import('../core/fingerprint.ts');
   const checks = runsComparability(runs, allow);
-  // A benchmark refused for a run is left out of that run alone: every comparable table is still shown.
+  // A benchmark refused for a run is left out of that run alone: every comparable table is still shown (and the HTML lists it).
+  const refusedLines: string[] = [];
   for (const c of checks) {
     const line = notComparableLine(c.comparability, `#1→#${c.index + 1}`, (fields) => `--allow ${fields}`);
-    if (line) process.stderr.write(`lokal compare: ${runs[c.index]!.label} (${c.benchmark}) is left out: ${line}\n`);
+    if (line) refusedLines.push(`${runs[c.index]!.label} (${c.benchmark}) is left out: ${line}`);
   }
+  for (const line of refusedLines) process.stderr.write(`lokal compare: ${line}\n`);
   for (const c of checks) {
     const { allowed, model, checked, refused } = c.comparability;
     if (refused.length > 0) continue;
@@ -99,7 +101,7 @@ export async function compareCommand(argv: string[]): Promise<number> {
   if (output) {
     const { renderCompareHtml } = await import('../report/compareHtml.ts');
     const { writeFileAtomic } = await import('../core/io.ts');
-    await writeFileAtomic(output, await renderCompareHtml(compared, comparison));
+    await writeFileAtomic(output, await renderCompareHtml(compared, { ...comparison, leftOut: [...refusedLines, ...comparison.leftOut] }));
     process.stderr.write(`lokal compare: wrote ${output}\n`);
   }
   return 0;
