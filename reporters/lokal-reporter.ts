@@ -25,6 +25,7 @@ import { RunProgress } from '../src/vitest/runProgress.ts';
 import { modelFolders, modelNames, writeModelOutputs } from './modelOutputs.ts';
 import { requireSeparateOutputs } from './runFiles.ts';
 import { RunInterrupt, signalExitCode } from './interrupt.ts';
+import { ExitReasons } from './exitLine.ts';
 import { preloadReportModules, writeRunOutputs } from './runOutputs.ts';
 
 export interface LokalReporterOptions {
@@ -115,9 +116,15 @@ export default class LokalReporter implements Reporter {
     this.#progress.result(test);
   }
 
+  // Why lokal failed the run, for its last line (reporters/exitLine.ts).
+  #exit = new ExitReasons();
+
   async onTestRunEnd(testModules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): Promise<void> {
+    this.#exit = new ExitReasons();
     try {
       await this.#endRun(testModules, errors, reason);
+      const last = this.#exit.line();
+      if (last) this.#log(`\n${last}`);
     } finally {
       // An interrupted run ends as the signal would have ended it (130, 143), after its results are written.
       const signal = this.#interrupt.signal;
@@ -144,7 +151,10 @@ export default class LokalReporter implements Reporter {
     const evalModules = testModules.filter((m) => m.moduleId.endsWith('.eval.ts') || m.project.config.runner === RUNNER_FILE);
     const lost = unfinishedModules(evalModules).filter((id) => !moduleHasGroups(testModules, id));
     for (const id of lost) this.#log(`lokal: ${path.relative(process.cwd(), id) || id} did not finish: ${why.replace(/ before these groups finished$/u, '')}; its results were not written`);
-    if (lost.length > 0) process.exitCode = 1;
+    if (lost.length > 0) {
+      process.exitCode = 1;
+      this.#exit.add(`${lost.length} eval file${lost.length === 1 ? '' : 's'} did not finish`);
+    }
     if (run.benchmarks.length === 0) return;
     const root = this.#vitest?.config.root ?? process.cwd();
     let failed = false;
@@ -205,6 +215,7 @@ export default class LokalReporter implements Reporter {
               this.#log(`lokal: wrote ${path.relative(process.cwd(), file) || file} (complete: false; the ${kept} ${kept === 1 ? 'item' : 'items'} that finished; ${path.relative(process.cwd(), complete) || complete} left as it was)`);
             }
             failed = true;
+            this.#exit.add(`${definition.name}: incomplete run`);
           } else if (report.resultsText !== undefined) {
             await writeFileAtomic(complete, report.resultsText);
             // A complete run supersedes an earlier incomplete one.
@@ -214,10 +225,15 @@ export default class LokalReporter implements Reporter {
             if (report.results && folders.size === 0) objects.set(definition.name, report.results);
             this.#log(`lokal: wrote ${path.relative(process.cwd(), complete) || complete}`);
           }
-          if (!report.passed) failed = true;
+          if (!report.passed) {
+            failed = true;
+            if (report.missed?.length) this.#exit.missed(definition.title, report.missed);
+            else this.#exit.add(`${definition.name} failed (see its lines above)`);
+          }
         } catch (error) {
           this.#log(`lokal: ${(error as Error).message}`);
           failed = true;
+          this.#exit.add(`${definition.name}: ${(error as Error).message.split('\n')[0]}`);
         }
       }
       if (folders.size > 0) {
@@ -231,6 +247,7 @@ export default class LokalReporter implements Reporter {
     } catch (error) {
       this.#log(`lokal: ${(error as Error).message}`);
       failed = true;
+      this.#exit.add((error as Error).message.split('\n')[0]!);
     }
     if (failed) process.exitCode = 1;
   }

@@ -79,13 +79,15 @@ export async function compareCommand(argv: string[]): Promise<number> {
   const { comparableRuns, runsComparability } = await import('../report/runsComparability.ts');
   const { notComparableLine, differenceText } = await import('../core/fingerprint.ts');
   const checks = runsComparability(runs, allow);
-  // A benchmark refused for a run is left out of that run alone: every comparable table is still shown.
+  // A benchmark refused for a run is left out of that run alone: every comparable table is still shown (and the HTML lists it).
+  const refusedLines: string[] = [];
   for (const c of checks) {
     const line = notComparableLine(c.comparability, `#1→#${c.index + 1}`, (fields) => `--allow ${fields}`);
-    if (line) process.stderr.write(`${terminalText(`lokal compare: ${runs[c.index]!.label} (${c.benchmark}) is left out: ${line}`)}\n`);
+    if (line) refusedLines.push(`${runs[c.index]!.label} (${c.benchmark}) is left out: ${line}`);
   }
   // Labels and fingerprint values come from the results files: each line escaped (terminalText), one line each.
   const say = (line: string) => process.stderr.write(`lokal compare: ${terminalText(line)}\n`);
+  for (const line of refusedLines) say(line);
   for (const c of checks) {
     const { allowed, model, checked, refused } = c.comparability;
     if (refused.length > 0) continue;
@@ -107,7 +109,7 @@ export async function compareCommand(argv: string[]): Promise<number> {
   if (output) {
     const { renderCompareHtml } = await import('../report/compareHtml.ts');
     const { writeFileAtomic } = await import('../core/io.ts');
-    await writeFileAtomic(output, await renderCompareHtml(compared, comparison));
+    await writeFileAtomic(output, await renderCompareHtml(compared, { ...comparison, leftOut: [...refusedLines, ...comparison.leftOut] }));
     say(`wrote ${output}`);
   }
   return 0;

@@ -62,7 +62,12 @@ export interface BenchmarkSummary {
   text: string;
   /** Shown inline under the text when its type is an `image/*` one (e.g. an SVG chart). */
   attachment?: { contentType: string; body: string };
+  /** The gates the summed-up groups miss (run-wide and baseline ones too): the summary test fails on those no group's gate test shows. */
+  missed?: MissedGate[];
 }
+
+/** A missed gate as a summary or the reporter names it. */
+export type MissedGate = Pick<GateOutcome, 'gate' | 'figure' | 'message'> & { value: number | null };
 
 /** What an item's run gets from the test it runs in. */
 export interface ItemContext {
@@ -139,6 +144,8 @@ export interface BenchmarkReport {
   /** What resultsText is the JSON of, when the benchmark has it at hand (the HTML report then need not parse the text). */
   results?: object;
   passed: boolean;
+  /** The gates that failed (the reporter's last line names them when the run exits 1). */
+  missed?: MissedGate[];
 }
 
 export interface BenchmarkDefinition<Settings = any, Item = any, Info extends GroupInfo = any, Rec = any, Agg extends Info = any> {

@@ -34,7 +34,7 @@ export interface RunsComparison {
   kalahi?: { views: Array<KalahiView | undefined>; figures: FigureRow[]; tests: Array<KalahiComparison | undefined> };
   /** Benchmarks in the groups layout (dataset benchmarks). */
   groups?: GroupsComparison[];
-  /** Figures left out as not comparable (Kalahi MC of two protocols), one line each, naming what would compare them. */
+  /** Figures left out as not comparable (Kalahi MC of two protocols; `lokal compare` adds the benchmarks a fingerprint difference refused), one line each, naming what would compare them. */
   leftOut: string[];
 }
 

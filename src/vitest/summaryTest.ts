@@ -4,7 +4,8 @@
 // under the annotation; other types only as a download link).
 import type { TestContext } from 'vitest';
 import { test } from 'vitest';
-import type { BenchmarkDefinition, BenchmarkSummary, GroupInfo, RolledGroup } from '../core/benchmark.ts';
+import type { BenchmarkDefinition, BenchmarkReport, BenchmarkSummary, GroupInfo, MissedGate, RolledGroup } from '../core/benchmark.ts';
+import { terminalLines } from '../core/terminalText.ts';
 import type { ParsedClause } from '../core/gates.ts';
 import { groupAggregate } from './runner.ts';
 import { descendantTests, type RunnerTaskLike } from './views.ts';
@@ -52,11 +53,24 @@ async function summaryTest(job: SummaryJob, { task, annotate }: Pick<TestContext
     return;
   }
   const context = { settings: job.settings, root: process.cwd(), clauses: job.clauses };
-  const summary: BenchmarkSummary = job.definition.summary
-    ? await job.definition.summary(groups, context)
-    : { text: (await job.definition.report(groups, context)).lines.filter((line) => line !== '').join('\n') };
+  const summary: BenchmarkSummary = job.definition.summary ? await job.definition.summary(groups, context) : reportSummary(await job.definition.report(groups, context));
   const attachment = summary.attachment && { contentType: summary.attachment.contentType, body: new TextEncoder().encode(summary.attachment.body) };
   await annotate(summary.text, SUMMARY_ANNOTATION, attachment);
+  // A run-wide or baseline gate has no gate test of its own: the summary fails on it, so Vitest (and its UI) show it.
+  const unseen = (summary.missed ?? []).filter((m) => !shownByGroupGate(task.file as unknown as { tasks: RunnerTaskLike[] }, m));
+  if (unseen.length > 0) {
+    const count = `${unseen.length} gate${unseen.length === 1 ? '' : 's'}`;
+    throw new Error(terminalLines(`${job.definition.title}: ${count} missed over the run\n${unseen.map((m) => `  ${m.message}`).join('\n')}`));
+  }
+}
+
+function reportSummary(report: BenchmarkReport): BenchmarkSummary {
+  return { text: report.lines.filter((line) => line !== '').join('\n'), ...(report.missed ? { missed: report.missed } : {}) };
+}
+
+/** Whether a group's gate test in the file already failed on this gate (its figure named alike). */
+function shownByGroupGate(file: { tasks: readonly RunnerTaskLike[] }, missed: MissedGate): boolean {
+  return descendantTests(file).some((t) => t.meta.lokalGate?.outcomes.some((o) => !o.pass && o.gate === missed.gate && o.figure === missed.figure) === true);
 }
 
 /** Declares the summary test; call it before the groups' describes: the lokal runner runs it once they are done. */

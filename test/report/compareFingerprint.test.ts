@@ -1,7 +1,7 @@
 // `lokal compare` refuses runs whose fingerprints differ in what changes the scores, naming each field, unless
 // --allow or LOKAL_BASELINE_ALLOW accepts it; a model difference is printed, never refused.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -62,6 +62,17 @@ describe('lokal compare and fingerprints', () => {
     const typo = lokal([base, chat, '--allow', 'promt']);
     expect(typo.code).not.toBe(0);
     expect(typo.stderr).toContain('LOKAL_BASELINE_ALLOW');
+  });
+
+  test('compare.html lists a run left out for its fingerprint, as stderr does, beside the runs still compared', () => {
+    const other = run('other-html', { model: { provider: 'openai', model: 'm2' } });
+    const output = path.join(dir, 'compare.html');
+    const child = spawnSync(process.execPath, [LOKAL_BIN, 'compare', base, chat, other, '-o', output], { cwd: dir, encoding: 'utf8' });
+    expect(child.status, child.stderr).toBe(0);
+    const line = child.stderr.split('\n').find((l) => l.includes('(multiloko) is left out: '));
+    expect(line, child.stderr).toMatch(/^lokal compare: #2 chat \(multiloko\) is left out: not comparable: prompt base→chat; shots 5→0; fewshot dataset→none \(#1→#2; --allow prompt,shots,fewshot accepts it\)$/u);
+    const leftOut = /<ul class="note" id="left-out">([\s\S]*?)<\/ul>/u.exec(readFileSync(output, 'utf8'));
+    expect(leftOut?.[1]).toBe(`<li>${line!.slice('lokal compare: '.length)}</li>`);
   });
 
   test('another model under the same protocol is compared, and the model difference is named', () => {

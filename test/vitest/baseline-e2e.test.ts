@@ -108,6 +108,11 @@ describe('baseline gate in child vitest runs', () => {
     expect(summary.baseline.tests.find((t: { key: string }) => t.key === 'pooled:local')).toMatchObject({ n: 500, worse: 30, better: 5, pass: false });
     expect(summary.baseline.flips.italian.worse).toHaveLength(30);
     expect(summary.gates_passed).toBe(false);
+    // No group's gate test judges the paired baseline tests: the summary test fails on them, and the last line names them.
+    expect(result.stdout).toMatch(/× (?:.*multiloko\.eval\.ts > )?summary/u);
+    expect(result.stdout.trimEnd().split('\n').at(-1)).toBe(
+      'lokal: exit 1: 2 gates missed: MultiLoKo italian · local EM change vs baseline = -0.1000 (gate baseline(α=0.05, margin=0.01)), MultiLoKo local subsets pooled (2) EM change vs baseline = -0.0500 (gate baseline(α=0.05, margin=0.01))',
+    );
 
     // The fixed rule of old sees the same drop (0.10 > 0.02) with LOKAL_BASELINE_MODE=tolerance.
     const tolerance = await run(path.join(dir, 'tolerance-run'), dropped, { LOKAL_BASELINE_MODE: 'tolerance' });

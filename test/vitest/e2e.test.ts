@@ -121,13 +121,15 @@ describe('evals runs in child vitest processes', () => {
     expect(item.verdict).toMatch(/^[✓✗∅] EM [01] · F1 /);
   });
 
-  test('a cross-language gate above the achieved EM makes the run exit 1 although every test passed', async () => {
+  test('a cross-language gate above the achieved EM makes the run exit 1, fails the summary test alone and is named on the last line', async () => {
     const average = (localEm[0]! + localEm[1]! + localEm[2]!) / 3;
     const above = Math.min(1, Math.ceil(average * 100) / 100 + 0.01);
     const run = await runVitest(['run', '--project', 'evals', MULTILOKO_EVAL], env({ LOKAL_OUTPUT: path.join(dir, 'above'), LOKAL_THRESHOLDS: `em>=${above},gap<=1` }));
     expect(run.code, show(run)).toBe(1);
-    // 72 items, 6 gate tests and the summary test.
-    expect(run.stdout).toMatch(/Tests\s+79 passed \(79\)/);
+    // 72 items and 6 gate tests pass; the summary test fails on the run-wide gate no gate test judges.
+    expect(run.stdout).toMatch(/Tests\s+1 failed \| 78 passed \(79\)/);
+    expect(run.stdout).toMatch(/× (?:.*multiloko\.eval\.ts > )?summary/u);
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe(`lokal: exit 1: 1 gate missed: MultiLoKo average EM (3 local languages) = ${average.toFixed(4)} (gate em>=${above})`);
     expect(run.stdout).toContain(`✗ average EM (3 local languages) = ${average.toFixed(4)}, must be ≥ ${above.toFixed(4)} (gate em>=${above})`);
     expect(run.stdout).toContain('✓ gap EM (3 local languages) = ');
     expect(readResults(path.join(dir, 'above')).summary!.gates_passed).toBe(false);

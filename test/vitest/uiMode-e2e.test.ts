@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { formatFigure } from '../../src/core/gates.ts';
 import { freePort } from '../support/freePort.ts';
 import { exactMatchByDefinition } from '../support/multilokoEm.ts';
 import { MULTILOKO_EVAL, datasetSpec, predictionsFor, runVitest, writeDataset, writeJsonl, type ChildRun } from './helpers.ts';
@@ -100,6 +101,21 @@ describe('wrong answers fail their item tests in Vitest UI only', () => {
     expectSummaryFirstWithFinalFigures(r);
   }, 180_000);
 
+  test('vitest --ui with a run-wide gate missed: the summary test fails with the gate as its error (no group gate test shows it)', async () => {
+    const r = await uiRun('ui-run-wide', { LOKAL_THRESHOLDS: 'em>=0.99' });
+    expect(r.code, show(r)).toBe(1);
+    const local = ['english', 'french', 'italian'].map((language) => spec.find((s) => s.key === language)!);
+    const average = local.reduce((sum, s) => sum + s.items.filter((item) => em.get(key(s.key, item.id)) === 1).length / s.items.length, 0) / local.length;
+    const summary = r.tests.find((t) => t.title === 'summary')!;
+    expect(summary.status, show(r)).toBe('failed');
+    expect(summary.failureMessages[0]!.split('\n').slice(0, 2)).toEqual([
+      'Error: MultiLoKo: 1 gate missed over the run',
+      `  average EM (3 local languages) = ${formatFigure(average)}, must be ≥ 0.9900 (gate em>=0.99)`,
+    ]);
+    expect(r.tests.filter((t) => t.title === 'gate').map((t) => t.status)).toEqual(spec.map(() => 'passed'));
+    expectSummaryFirstWithFinalFigures(r);
+  }, 180_000);
+
   test('vitest --ui with LOKAL_STRICT=0: every item test passes', async () => {
     const r = await uiRun('ui-not-strict', { LOKAL_STRICT: '0' });
     expect(r.code, show(r)).toBe(0);
@@ -116,7 +132,8 @@ describe('wrong answers fail their item tests in Vitest UI only', () => {
 
     const missed = await run('run-missed', ['run'], { LOKAL_THRESHOLDS: 'english.em>=0.99' });
     expect(missed.code, show(missed)).toBe(1);
-    // Only the English gate test failed; every item test (the wrong answers too) passed.
+    // Only the English gate test failed (the summary test leaves a gate its group's test shows to it); every item test
+    // (the wrong answers too) passed.
     expect(missed.tests.filter((t) => t.status === 'failed').map((t) => [t.ancestorTitles.join(' > '), t.title])).toEqual([['english · local', 'gate']]);
     expect(items(missed).every((t) => t.status === 'passed')).toBe(true);
   }, 240_000);

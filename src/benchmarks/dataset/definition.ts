@@ -141,7 +141,7 @@ export function defineDatasetBenchmark(input: DatasetBenchmarkOptions): DatasetB
       const { groupsSummaryText } = await import('../../report/groupsSummary.ts');
       const spec = reportSpec();
       const judged = judgeDatasetGates(datasetGates(context.clauses, name, metrics, []), title, groups.map((g) => g.aggregate));
-      return { text: groupsSummaryText(datasetResults(spec, groups, judged)) };
+      return { text: groupsSummaryText(datasetResults(spec, groups, judged)), missed: judged.outcomes.filter((o) => !o.pass) };
     },
   });
 

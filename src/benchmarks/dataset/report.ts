@@ -134,5 +134,6 @@ export function reportDataset(spec: DatasetReportSpec, groups: readonly DatasetR
     results.gates_passed = results.gates.every((g) => g.pass);
   }
   const lines = [...datasetTableLines(results), ...gateSection(`${spec.title} gates`, [...judged.outcomes, ...baselineOutcomes], judged.notApplied, 'no such group in this run')];
-  return { lines, resultsText: `${JSON.stringify(results, null, 2)}\n`, results, passed: results.gates_passed };
+  const missed = [...judged.outcomes, ...baselineOutcomes].filter((o) => !o.pass);
+  return { lines, resultsText: `${JSON.stringify(results, null, 2)}\n`, results, passed: results.gates_passed, missed };
 }

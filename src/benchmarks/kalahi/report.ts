@@ -130,6 +130,7 @@ export function reportKalahi(
     lines,
     resultsText: resultsText(results),
     passed: results.gates_passed,
+    missed: judged.outcomes.filter((o) => !o.pass),
   };
 }
 
@@ -138,5 +139,5 @@ export async function summaryKalahi(rolled: ReadonlyArray<RolledGroup<KalahiProm
   const report = reportKalahi(rolled, context);
   if (report.resultsText === undefined) return { text: report.lines.filter((line) => line !== '').join('\n') };
   const { kalahiSummary } = await import('../../report/summary.ts');
-  return kalahiSummary(JSON.parse(report.resultsText) as KalahiResultsJson);
+  return { ...(await kalahiSummary(JSON.parse(report.resultsText) as KalahiResultsJson)), missed: report.missed ?? [] };
 }

@@ -81,6 +81,7 @@ export function reportMultiLoKo(rolled: ReadonlyArray<RolledGroup<LokalItemRecor
     resultsText: results ? `${JSON.stringify(results, null, 4)}\n` : undefined,
     ...(results ? { results } : {}),
     passed: summary.gates_passed,
+    missed: judged.outcomes.filter((o) => !o.pass),
   };
 }
 
@@ -89,8 +90,9 @@ export function reportMultiLoKo(rolled: ReadonlyArray<RolledGroup<LokalItemRecor
  * the report's figures without the headline bootstrap and without writing the results text.
  */
 export async function summaryMultiLoKo(rolled: ReadonlyArray<RolledGroup<LokalItemRecord, LokalSubsetAggregate>>, context: ReportContext<MultiLoKoSettings>): Promise<BenchmarkSummary> {
-  const { subsets, summary } = rollUp(rolled, context, { intervals: false });
+  const { subsets, summary, judged } = rollUp(rolled, context, { intervals: false });
   const { multilokoSummary } = await import('../../report/summary.ts');
   // The summary shows local languages only (the headline comes from the summary): their items are enough.
-  return multilokoSummary({ ...officialLayout(subsets.filter((s) => !s.aggregate.translated)), summary } as unknown as MultiLoKoResultsJson);
+  const shown = await multilokoSummary({ ...officialLayout(subsets.filter((s) => !s.aggregate.translated)), summary } as unknown as MultiLoKoResultsJson);
+  return { ...shown, missed: judged.outcomes.filter((o) => !o.pass) };
 }
