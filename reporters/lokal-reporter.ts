@@ -158,13 +158,15 @@ export default class LokalReporter implements Reporter {
       const clauses = routeClauses(tree.thresholds ?? run.thresholds, names, names[0]!);
       const shared = sharedSettings(tree);
       const output = shared.output;
-      // Complete results only: the HTML report and step summary never show an incomplete run as whole.
+      // The HTML report shows an incomplete run under its "Incomplete" verdict; the step summary shows complete results only.
       // Several models: each model's results in its own folder below the output (reporters/modelOutputs.ts).
       const listed = splitModelList(shared.model ?? '');
       // A benchmark's own model (`kalahi.model`) beside the shared one is one model per benchmark: one folder still.
       const severalPerBenchmark = listed.length > 1 || run.benchmarks.some((b) => run.benchmarks.some((c) => c.definition === b.definition && c.model !== b.model));
       const folders = severalPerBenchmark ? modelFolders([...(listed.length > 1 ? listed : []), ...run.benchmarks.map((b) => b.model)]) : new Map<string | undefined, string>();
       const writtenByModel = new Map<string | undefined, Map<string, string>>();
+      // Incomplete results, by model: the report shows them under its "Incomplete" verdict.
+      const incompleteByModel = new Map<string | undefined, Map<string, string>>();
       const objects = new Map<string, object>();
       for (const { definition, groups, missing: unfinished, model, skippedItems, items, cutGroups } of run.benchmarks) {
         const output = path.join(shared.output, folders.get(model) ?? '');
@@ -194,7 +196,9 @@ export default class LokalReporter implements Reporter {
               // Nothing to keep: an earlier run's incomplete file, with the items it did finish, stays.
               this.#log(`lokal: ${definition.name}: no item finished, so no results file is written (${path.relative(process.cwd(), complete) || complete} and ${path.basename(file)} left as they were)`);
             } else {
-              await writeFileAtomic(file, incompleteResultsText(definition.name, report.resultsText, incomplete, gates.failed));
+              const text = incompleteResultsText(definition.name, report.resultsText, incomplete, gates.failed);
+              await writeFileAtomic(file, text);
+              incompleteByModel.set(model, (incompleteByModel.get(model) ?? new Map<string, string>()).set(definition.name, text));
               this.files.set(fileKey, file);
               this.#log(`lokal: wrote ${path.relative(process.cwd(), file) || file} (complete: false; the ${kept} ${kept === 1 ? 'item' : 'items'} that finished; ${path.relative(process.cwd(), complete) || complete} left as it was)`);
             }
@@ -216,12 +220,13 @@ export default class LokalReporter implements Reporter {
       }
       if (folders.size > 0) {
         const labels = new Map<string | undefined, string>(listModels(shared.model ?? '').flatMap((m) => (m.label === undefined ? [] : [[m.spec, m.label] as [string, string]])));
-        this.compareFile = await writeModelOutputs({ written: writtenByModel, folders, labels, root, output, report: shared.report, baseline: shared.baseline, stepSummary: process.env.GITHUB_STEP_SUMMARY, log: (line) => this.#log(line) });
+        this.compareFile = await writeModelOutputs({ written: writtenByModel, incomplete: incompleteByModel, folders, labels, root, output, report: shared.report, baseline: shared.baseline, stepSummary: process.env.GITHUB_STEP_SUMMARY, log: (line) => this.#log(line) });
         if (failed) process.exitCode = 1;
         return;
       }
       const written = new Map([...writtenByModel.values()].flatMap((texts) => [...texts]));
-      const outputs = await writeRunOutputs({ results: written, objects, root, output, report: shared.report, baseline: shared.baseline, stepSummary: process.env.GITHUB_STEP_SUMMARY, log: (line) => this.#log(line) });
+      const incompleteTexts = new Map([...incompleteByModel.values()].flatMap((texts) => [...texts]));
+      const outputs = await writeRunOutputs({ results: written, incomplete: incompleteTexts, objects, root, output, report: shared.report, baseline: shared.baseline, stepSummary: process.env.GITHUB_STEP_SUMMARY, log: (line) => this.#log(line) });
       this.reportFile = outputs.report;
     } catch (error) {
       this.#log(`lokal: ${(error as Error).message}`);

@@ -14,9 +14,11 @@ export function modelFolders(models: ReadonlyArray<string | undefined>): Map<str
   return new Map(distinct.map((m, i) => [m, slugs[i]!]));
 }
 
-export interface ModelOutputsOptions extends Omit<RunOutputsOptions, 'results' | 'objects'> {
+export interface ModelOutputsOptions extends Omit<RunOutputsOptions, 'results' | 'objects' | 'incomplete'> {
   /** The results texts written, by model (in the order listed) and then by benchmark name. */
   written: ReadonlyMap<string | undefined, ReadonlyMap<string, string>>;
+  /** Incomplete results texts (interrupted, cut short), by model and then by benchmark name: in that model's report. */
+  incomplete?: ReadonlyMap<string | undefined, ReadonlyMap<string, string>>;
   folders: ReadonlyMap<string | undefined, string>;
   /** Labels given in LOKAL_MODEL (`qwen3=replay:…`), by provider string. */
   labels?: ReadonlyMap<string | undefined, string>;
@@ -33,7 +35,7 @@ export async function writeModelOutputs(options: ModelOutputsOptions): Promise<s
   const modelLabelList = modelLabels(models.map((m) => ({ spec: m ?? 'model', ...(options.labels?.has(m) ? { label: options.labels.get(m)! } : {}) })));
   for (const [i, [model, texts]] of [...options.written].entries()) {
     const output = path.join(options.output, options.folders.get(model) ?? '');
-    await writeRunOutputs({ results: texts, root: options.root, output, report: off ? 'off' : undefined, baseline: options.baseline, stepSummary: options.stepSummary, modelLabel: modelLabelList[i], log });
+    await writeRunOutputs({ results: texts, incomplete: options.incomplete?.get(model), root: options.root, output, report: off ? 'off' : undefined, baseline: options.baseline, stepSummary: options.stepSummary, modelLabel: modelLabelList[i], log });
   }
   const { MAX_RUNS, MIN_RUNS, compareRuns, compareRunsText } = await import('../src/report/compareRuns.ts');
   const { runLabels } = await import('../src/cli/compare.ts');

@@ -398,8 +398,8 @@ function missingGroups(results: unknown): string[] {
  * gates met, or no gates set.
  */
 function verdictBlock(input: ReportInput, ml: MultiLoKoView | undefined, ka: KalahiView | undefined): Html {
-  const missing = [...missingGroups(input.multiloko).map((g) => `MultiLoKo ${g}`), ...missingGroups(input.kalahi).map((g) => `Kalahi ${g}`)];
   const others = input.others ?? [];
+  const missing = [...missingGroups(input.multiloko).map((g) => `MultiLoKo ${g}`), ...missingGroups(input.kalahi).map((g) => `Kalahi ${g}`), ...others.flatMap((r) => missingGroups(r).map((g) => `${r.title} ${g}`))];
   const gates = [
     ...(ml?.gates ?? []).map((g, i) => ({ g, id: `multiloko-gates-${i}` })),
     ...(ka?.gates ?? []).map((g, i) => ({ g, id: `kalahi-gates-${i}` })),
