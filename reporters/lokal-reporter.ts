@@ -168,12 +168,14 @@ export default class LokalReporter implements Reporter {
       // Incomplete results, by model: the report shows them under its "Incomplete" verdict.
       const incompleteByModel = new Map<string | undefined, Map<string, string>>();
       const objects = new Map<string, object>();
+      let keptItems = 0;
       for (const { definition, groups, missing: unfinished, model, skippedItems, items, cutGroups } of run.benchmarks) {
         const output = path.join(shared.output, folders.get(model) ?? '');
         const fileKey = folders.size > 0 ? `${definition.name} ${model ?? ''}` : definition.name;
         const written = writtenByModel.get(model) ?? new Map<string, string>();
         writtenByModel.set(model, written);
         if (folders.size > 0) this.#log(`\nlokal: model ${model ?? '?'}`);
+        keptItems += groups.reduce((n, g) => n + g.records.length, 0);
         try {
           // A run whose groups did not all finish: gates over missing groups fail, results go beside the complete file.
           const cut = signal !== undefined || filter !== undefined ? cutGroups : [];
@@ -218,6 +220,8 @@ export default class LokalReporter implements Reporter {
           failed = true;
         }
       }
+      // Vitest's counts (gate and summary tests too; stopped tests as skipped) are not the items kept: said once.
+      if (signal) this.#log(`lokal: ${signal}: ${keptItems} ${keptItems === 1 ? 'item' : 'items'} finished and kept in all; Vitest's test counts above also count gate and summary tests, and list the tests the interrupt stopped as skipped`);
       if (folders.size > 0) {
         const labels = new Map<string | undefined, string>(listModels(shared.model ?? '').flatMap((m) => (m.label === undefined ? [] : [[m.spec, m.label] as [string, string]])));
         this.compareFile = await writeModelOutputs({ written: writtenByModel, incomplete: incompleteByModel, folders, labels, root, output, report: shared.report, baseline: shared.baseline, stepSummary: process.env.GITHUB_STEP_SUMMARY, log: (line) => this.#log(line) });
