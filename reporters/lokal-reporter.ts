@@ -169,7 +169,7 @@ export default class LokalReporter implements Reporter {
       const clauses = routeClauses(tree.thresholds ?? run.thresholds, names, names[0]!);
       const shared = sharedSettings(tree);
       const output = shared.output;
-      // Complete results only: the HTML report and step summary never show an incomplete run as whole.
+      // The HTML report shows an incomplete run under its "Incomplete" verdict; the step summary shows complete results only.
       // Several models: each model's results in its own folder below the output (reporters/modelOutputs.ts).
       const listed = splitModelList(shared.model ?? '');
       // A benchmark's own model (`kalahi.model`) beside the shared one is one model per benchmark: one folder still.
@@ -180,7 +180,10 @@ export default class LokalReporter implements Reporter {
       const folders = severalPerBenchmark ? modelFolders(models, labels) : new Map<string | undefined, string>();
       const modelNamesByModel = modelNames(models, labels);
       const writtenByModel = new Map<string | undefined, Map<string, string>>();
+      // Incomplete results, by model: the report shows them under its "Incomplete" verdict.
+      const incompleteByModel = new Map<string | undefined, Map<string, string>>();
       const objects = new Map<string, object>();
+      let keptItems = 0;
       for (const { definition, groups, missing: unfinished, model, skippedItems, items, cutGroups } of run.benchmarks) {
         const output = path.join(shared.output, folders.get(model) ?? '');
         const fileKey = folders.size > 0 ? `${definition.name} ${model ?? ''}` : definition.name;
@@ -188,6 +191,7 @@ export default class LokalReporter implements Reporter {
         writtenByModel.set(model, written);
         const name = folders.size > 0 ? modelNamesByModel.get(model) : undefined;
         if (folders.size > 0) this.#log(`\nlokal: model ${name === undefined || name === model ? (model ?? '?') : `${name} (${model})`}`);
+        keptItems += groups.reduce((n, g) => n + g.records.length, 0);
         try {
           // A run whose groups did not all finish: gates over missing groups fail, results go beside the complete file.
           const cut = signal !== undefined || filter !== undefined ? cutGroups : [];
@@ -210,7 +214,9 @@ export default class LokalReporter implements Reporter {
               // Nothing to keep: an earlier run's incomplete file, with the items it did finish, stays.
               this.#log(`lokal: ${definition.name}: no item finished, so no results file is written (${path.relative(process.cwd(), complete) || complete} and ${path.basename(file)} left as they were)`);
             } else {
-              await writeFileAtomic(file, incompleteResultsText(definition.name, report.resultsText, incomplete, gates.failed));
+              const text = incompleteResultsText(definition.name, report.resultsText, incomplete, gates.failed);
+              await writeFileAtomic(file, text);
+              incompleteByModel.set(model, (incompleteByModel.get(model) ?? new Map<string, string>()).set(definition.name, text));
               this.files.set(fileKey, file);
               this.#log(`lokal: wrote ${path.relative(process.cwd(), file) || file} (complete: false; the ${kept} ${kept === 1 ? 'item' : 'items'} that finished; ${path.relative(process.cwd(), complete) || complete} left as it was)`);
             }
@@ -236,13 +242,16 @@ export default class LokalReporter implements Reporter {
           this.#exit.add(`${definition.name}: ${(error as Error).message.split('\n')[0]}`);
         }
       }
+      // Vitest's counts (gate and summary tests too; stopped tests as skipped) are not the items kept: said once.
+      if (signal) this.#log(`lokal: ${signal}: ${keptItems} ${keptItems === 1 ? 'item' : 'items'} finished and kept in all; Vitest's test counts above also count gate and summary tests, and list the tests the interrupt stopped as skipped`);
       if (folders.size > 0) {
-        this.compareFile = await writeModelOutputs({ written: writtenByModel, folders, labels, names: modelNamesByModel, root, output, report: shared.report, baseline: shared.baseline, redact: resolveRedaction(shared.redact).on, stepSummary: process.env.GITHUB_STEP_SUMMARY, log: (line) => this.#log(line) });
+        this.compareFile = await writeModelOutputs({ written: writtenByModel, incomplete: incompleteByModel, folders, labels, names: modelNamesByModel, root, output, report: shared.report, baseline: shared.baseline, redact: resolveRedaction(shared.redact).on, stepSummary: process.env.GITHUB_STEP_SUMMARY, log: (line) => this.#log(line) });
         if (failed) process.exitCode = 1;
         return;
       }
       const written = new Map([...writtenByModel.values()].flatMap((texts) => [...texts]));
-      const outputs = await writeRunOutputs({ results: written, objects, root, output, report: shared.report, baseline: shared.baseline, redact: resolveRedaction(shared.redact).on, stepSummary: process.env.GITHUB_STEP_SUMMARY, log: (line) => this.#log(line) });
+      const incompleteTexts = new Map([...incompleteByModel.values()].flatMap((texts) => [...texts]));
+      const outputs = await writeRunOutputs({ results: written, incomplete: incompleteTexts, objects, root, output, report: shared.report, baseline: shared.baseline, redact: resolveRedaction(shared.redact).on, stepSummary: process.env.GITHUB_STEP_SUMMARY, log: (line) => this.#log(line) });
       this.reportFile = outputs.report;
     } catch (error) {
       this.#log(`lokal: ${(error as Error).message}`);

@@ -32,9 +32,11 @@ export function modelNames(models: ReadonlyArray<string | undefined>, labels: Re
   return new Map(distinct.map((m, i) => [m, names[i]!]));
 }
 
-export interface ModelOutputsOptions extends Omit<RunOutputsOptions, 'results' | 'objects'> {
+export interface ModelOutputsOptions extends Omit<RunOutputsOptions, 'results' | 'objects' | 'incomplete'> {
   /** The results texts written, by model (in the order listed) and then by benchmark name. */
   written: ReadonlyMap<string | undefined, ReadonlyMap<string, string>>;
+  /** Incomplete results texts (interrupted, cut short), by model and then by benchmark name: in that model's report. */
+  incomplete?: ReadonlyMap<string | undefined, ReadonlyMap<string, string>>;
   folders: ReadonlyMap<string | undefined, string>;
   /** Labels given in LOKAL_MODEL (`qwen3=replay:…`), by provider string. */
   labels?: ReadonlyMap<string | undefined, string>;
@@ -58,7 +60,7 @@ export async function writeModelOutputs(options: ModelOutputsOptions): Promise<s
   const names = options.names ?? modelNames([...options.written.keys()], options.labels);
   for (const [model, texts] of options.written) {
     const output = path.join(options.output, options.folders.get(model) ?? '');
-    await writeRunOutputs({ results: texts, root: options.root, output, report: off ? 'off' : undefined, baseline: options.baseline, redact: options.redact, stepSummary: options.stepSummary, modelLabel: names.get(model), log });
+    await writeRunOutputs({ results: texts, incomplete: options.incomplete?.get(model), root: options.root, output, report: off ? 'off' : undefined, baseline: options.baseline, redact: options.redact, stepSummary: options.stepSummary, modelLabel: names.get(model), log });
   }
   // One leaderboard with a row per model, named as in the comparison below (not one single-row table per model).
   for (const line of leaderboardOfModels([...options.written].map(([model, texts]) => ({ name: names.get(model)!, results: runResults(texts) })))) log(line);

@@ -9,6 +9,11 @@ import type { ReportInput, RunResults } from '../src/report/types.ts';
 export interface RunOutputsOptions {
   /** Results texts of this run, by benchmark name (MultiLoKo, Kalahi and results in the groups layout have a report section). */
   results: ReadonlyMap<string, string>;
+  /**
+   * Incomplete results texts of this run (`complete: false`), by benchmark name: the report shows them under its
+   * "Incomplete" verdict; the step summary, which has no such verdict, leaves them out.
+   */
+  incomplete?: ReadonlyMap<string, string> | undefined;
   /** What some of those texts are the JSON of, by benchmark name (used instead of parsing the text). */
   objects?: ReadonlyMap<string, object>;
   root: string;
@@ -65,9 +70,10 @@ export function runResults(results: ReadonlyMap<string, string>, objects?: Reado
 export async function writeRunOutputs(options: RunOutputsOptions): Promise<RunOutputs> {
   const { log } = options;
   const run = runResults(options.results, options.objects);
-  if (!run.multiloko && !run.kalahi && !run.others) return {};
+  const shown = options.incomplete?.size ? runResults(new Map([...options.results, ...options.incomplete]), options.objects) : run;
+  if (!shown.multiloko && !shown.kalahi && !shown.others) return {};
   const report = await import('../src/report/index.ts');
-  const input: ReportInput = { ...run, ...(options.modelLabel ? { modelLabel: options.modelLabel } : {}) };
+  const input: ReportInput = { ...shown, ...(options.modelLabel ? { modelLabel: options.modelLabel } : {}) };
   if (options.baseline) {
     try {
       const baseline = report.readRunResults(path.resolve(options.root, options.baseline));
@@ -89,11 +95,11 @@ export async function writeRunOutputs(options: RunOutputsOptions): Promise<RunOu
       log(`lokal: the HTML report could not be written to ${file}: ${(error as Error).message}`);
     }
   }
-  if (options.stepSummary) {
+  if (options.stepSummary && (run.multiloko || run.kalahi || run.others)) {
     try {
       const { stepSummaryMarkdown } = await import('../src/report/markdown.ts');
       // A failed append (a full disk) is cut back off: no partial table stays in the job summary.
-      await appendFileOrRestore(options.stepSummary, stepSummaryMarkdown(input));
+      await appendFileOrRestore(options.stepSummary, stepSummaryMarkdown({ ...run, ...(options.modelLabel ? { modelLabel: options.modelLabel } : {}), ...(input.baseline ? { baseline: input.baseline } : {}) }));
       written.stepSummary = options.stepSummary;
     } catch (error) {
       log(`lokal: could not append to GITHUB_STEP_SUMMARY (${options.stepSummary}): ${(error as Error).message}`);

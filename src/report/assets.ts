@@ -41,7 +41,8 @@ tr[data-verdict=missing] td.verdict { color: var(--warn); }
 details > summary { cursor: pointer; }
 .prompt-text { white-space: pre-wrap; max-height: 24em; overflow: auto; margin-top: 4px; padding: 4px 6px; background: var(--bg-alt); font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; }
 table.choices { font-size: 12px; margin: 4px 0; }
-table.choices td { white-space: normal; }
+table.items table.choices td { white-space: normal; overflow-wrap: normal; word-break: normal; max-width: none; }
+table.items table.choices td.num { white-space: nowrap; }
 tr[data-chosen] td:first-child { font-weight: 600; }
 .more-rows { margin: 6px 0; }
 code { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; background: var(--bg-alt); padding: 0 3px; }

@@ -1,8 +1,10 @@
 // A groups-layout benchmark's section of the HTML report: its groups with each declared figure and interval, its
 // gates, the baseline gate's paired tests, and every item with its verdict (texts cut as MultiLoKo's, by cellText).
 import { cellText } from './cellText.ts';
-import { html, type Html } from './escape.ts';
-import type { FigureValueJson, GroupsResultsJson } from './groupsResults.ts';
+import { drillRows, filterBar, promptDetails, VERDICT_OPTIONS, type DrillRow } from './drill.ts';
+import { escapeHtml, html, type Html } from './escape.ts';
+import type { FigureValueJson, GroupItemJson, GroupsResultsJson } from './groupsResults.ts';
+import { itemPrompt } from './multiloko.ts';
 
 const DASH = '–';
 const OP: Record<string, string> = { '>=': '≥', '<=': '≤', '>': '>', '<': '<' };
@@ -37,15 +39,40 @@ function baselineTests(r: GroupsResultsJson, id: string): Html {
 <tbody>${tests.map((t) => html`<tr data-verdict="${t.verdict}" class="${t.pass ? '' : 'fail'}"><td>${t.figure}</td><td class="num">${String(t.n)}</td><td class="num">${num(t.baseline, 3)}</td><td class="num">${num(t.current, 3)}</td><td class="num">${num(t.diff, 3)} <span class="ci">[${num(t.low, 3)}, ${num(t.high, 3)}]</span></td><td>${t.test}</td><td class="num">${num(t.p_adjusted, 4)}</td><td class="num">${num(t.mde, 3)}</td><td>${t.verdict}</td></tr>\n`)}</tbody></table>`;
 }
 
+/** The item's output cell: the reply as given, the answer as scored when it differs, and the prompt as fed. */
+function outputCell(item: GroupItemJson): string {
+  const e = escapeHtml;
+  if (item.verdict === 'missing') return '<span class="note">(no answer)</span>';
+  let out = '';
+  if (typeof item.answer === 'string') out += `<span class="label">raw output</span> ${e(cellText(item.answer))}\n`;
+  const scored = typeof item.prediction === 'string' ? item.prediction : undefined;
+  if (scored !== undefined) out += `<span class="label">normalised</span> ${scored === '' ? '<span class="note">(empty)</span>' : e(cellText(scored))}`;
+  const prompt = itemPrompt(item.model_input);
+  if (prompt) out += `\n${promptDetails(prompt, undefined)}`;
+  return out;
+}
+
+/** Every item, searchable and filtered by group and verdict: the drill-down the built-in benchmarks have. */
 function items(r: GroupsResultsJson, id: string): Html {
-  const rows = r.groups.flatMap((g) =>
-    g.records.map(
-      (item) =>
-        html`<tr data-verdict="${item.verdict}"><td>${g.key}</td><td>${String(item.id)}</td><td>${cellText((item.targets ?? []).join(' | '))}</td><td>${typeof item.answer === 'string' ? cellText(item.answer) : DASH}</td><td class="scores">${r.figures.map((f) => `${f.label} ${num(item.scores[f.name], f.top === 100 ? 1 : 2)}`).join(' · ')}</td><td class="verdict">${VERDICT[item.verdict] ?? item.verdict}</td></tr>\n`,
-    ),
-  );
-  return html`<section class="drill" id="${id}-items"><h3>Items</h3>
-<table><thead><tr><th>Group</th><th>Id</th><th>Accepted answers</th><th>Model output</th><th>Scores</th><th>Verdict</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+  const records = r.groups.flatMap((g) => g.records.map((item) => ({ g, item })));
+  const withQuestion = records.some(({ item }) => typeof item.question === 'string');
+  const e = escapeHtml;
+  const rows: DrillRow[] = records.map(({ g, item }) => {
+    const verdict = VERDICT[item.verdict] ? item.verdict : 'wrong';
+    const accepted = Array.isArray(item.accepted) ? item.accepted : undefined;
+    const targets = `${accepted ? e(cellText(accepted.join('\n'))) : ''}${item.targets?.length ? `${accepted ? '\n' : ''}<span class="label">normalised</span> ${e(cellText(item.targets.join(' | ')))}` : ''}`;
+    const scores = r.figures.map((f) => `${f.label} ${num(item.scores[f.name], f.top === 100 ? 1 : 2)}`).join(' · ');
+    const html = `<tr data-subset="${e(g.key)}" data-verdict="${e(verdict)}"><td>${e(g.name)}</td><td class="id">${e(String(item.id))}</td>${withQuestion ? `<td>${e(cellText(typeof item.question === 'string' ? item.question : ''))}</td>` : ''}<td>${targets}</td><td>${outputCell(item)}</td><td class="scores">${e(scores)}</td><td class="verdict">${e(VERDICT[item.verdict] ?? item.verdict)}</td></tr>`;
+    return { filters: { subset: g.key, verdict }, html };
+  });
+  const filters = [
+    { name: 'subset', all: 'all groups', options: r.groups.map((g): [string, string] => [g.key, `${g.name} (${g.records.length})`]) },
+    { name: 'verdict', all: 'any verdict', options: VERDICT_OPTIONS },
+  ];
+  return html`<section class="drill" data-drill id="${id}-items"><h3>Items</h3>
+${filterBar('id, question, targets, answer…', filters)}
+<table class="items"><thead><tr><th>Group</th><th>ID</th>${withQuestion ? html`<th>Question</th>` : ''}<th>Accepted answers</th><th>Output</th><th>Scores</th><th>Verdict</th></tr></thead>
+<tbody></tbody></table>${drillRows(rows)}</section>`;
 }
 
 export function groupsSection(r: GroupsResultsJson): Html {

@@ -29,6 +29,9 @@ export interface GroupItemJson {
   id: string | number;
   verdict: ItemVerdict;
   scores: Record<string, number>;
+  /** The item's question and its accepted answers as the dataset gives them. */
+  question?: string;
+  accepted?: string[];
   /** The model's reply, the answer as scored and the accepted answers (absent when redacted). */
   answer?: string;
   prediction?: string;

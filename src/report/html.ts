@@ -1,7 +1,6 @@
 // The HTML report: one self-contained file (inline CSS, SVG charts rendered at build time, one small inline script for
 // the item search) made from a run's results files, optionally against a baseline run.
 import { createHash } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
 import type { Interval } from '../core/statistics/index.ts';
 import { SCRIPT, STYLE } from './assets.ts';
 import { effectsChart, effectsChartData, emChart, emChartData, kalahiChart, kalahiChartData } from './chartData.ts';
@@ -9,9 +8,11 @@ import { compareKalahi, compareMultiLoKo, type Comparison, type Flip, type Kalah
 import { cleanText, escapeHtml, html, raw, type Html } from './escape.ts';
 import { fingerprintBlock } from './fingerprintHtml.ts';
 import { KALAHI_METRICS, kalahiView, type KalahiChoice, type KalahiFigures, type KalahiPrompt, type KalahiVariantView, type KalahiView } from './kalahi.ts';
-import { multilokoView, type Effect, type GateRow, type ItemPrompt, type MultiLoKoItem, type MultiLoKoView, type Verdict } from './multiloko.ts';
+import { multilokoView, type Effect, type GateRow, type MultiLoKoItem, type MultiLoKoView, type Verdict } from './multiloko.ts';
 import type { ReportInput } from './types.ts';
 import { cellText } from './cellText.ts';
+export { COMPRESSED_ROWS_ABOVE } from './drill.ts';
+import { drillRows, filterBar, promptDetails, VERDICT_MARK, VERDICT_OPTIONS, type DrillRow, type SharedStart } from './drill.ts';
 import { groupsSection, sectionId } from './groupsHtml.ts';
 
 const DASH = '–';
@@ -37,7 +38,6 @@ function figureCell(key: string, interval: Interval | Effect | undefined, scale:
   return html`<td class="num" data-key="${key}" data-value="${String(interval.value)}" data-low="${String(interval.low)}" data-high="${String(interval.high)}">${fixed(interval.value, digits, scale)} <span class="ci">[${fixed(interval.low, digits - 1, scale)}, ${fixed(interval.high, digits - 1, scale)}]</span></td>`;
 }
 
-const VERDICT_MARK: Record<Verdict, string> = { correct: '✓ correct', wrong: '✗ wrong', missing: '∅ missing' };
 
 const OP_SYMBOL: Record<string, string> = { '>=': '≥', '<=': '≤', '>': '>', '<': '<' };
 
@@ -89,22 +89,11 @@ function flipLists(groups: ReadonlyArray<{ name: string; worse: readonly Flip[];
   )}`;
 }
 
-function filterBar(label: string, filters: ReadonlyArray<{ name: string; all: string; options: ReadonlyArray<[string, string]> }>): Html {
-  return html`<div class="filters"><input type="search" placeholder="Search ${label}" aria-label="Search ${label}" autocomplete="off">
-${filters.map((f) => html`<select data-filter="${f.name}" aria-label="${f.all}"><option value="">${f.all}</option>${f.options.map(([value, text]) => html`<option value="${value}">${text}</option>`)}</select>\n`)}
-<span class="count" aria-live="polite"></span></div>`;
-}
-
 const CHANGE_OPTIONS: Array<[string, string]> = [
   ['worse', 'right → wrong'],
   ['better', 'wrong → right'],
   ['same', 'unchanged'],
   ['new', 'not in baseline'],
-];
-const VERDICT_OPTIONS: Array<[string, string]> = [
-  ['correct', 'correct'],
-  ['wrong', 'wrong'],
-  ['missing', 'missing'],
 ];
 
 function change(current: Verdict, baseline: Verdict | undefined): string {
@@ -138,12 +127,6 @@ function multilokoOutput(i: MultiLoKoItem, shared: SharedStart | undefined): str
   return out;
 }
 
-/** A subset's shared prompt start (a base prompt's demonstrations), written once and put back when a prompt is opened. */
-interface SharedStart {
-  index: number;
-  text: string;
-}
-
 /** Below this many characters a shared start is left in each prompt: the reference would cost more than it saves. */
 const SHARED_START_MIN = 200;
 
@@ -173,46 +156,6 @@ function sharedPromptStarts(view: MultiLoKoView): Map<string, SharedStart> {
 
 function promptPrefixes(prefixes: ReadonlyMap<string, SharedStart>): Html {
   return raw([...prefixes.values()].map((p) => `<template class="prompt-start" data-start="${p.index}">${escapeHtml(cellText(p.text))}</template>`).join(''));
-}
-
-/** The prompt as fed, one click away (its text in a <details>), or its SHA-256 where only that was recorded. */
-function promptDetails(prompt: ItemPrompt, shared: SharedStart | undefined): string {
-  if ('sha256' in prompt) return `<span class="label">prompt sha256</span> <code>${escapeHtml(prompt.sha256)}</code>`;
-  const summary = `<summary>prompt as fed (${prompt.text.length.toLocaleString('en-US')} characters)</summary>`;
-  if (shared && prompt.text.startsWith(shared.text)) {
-    // The shared start is filled in by the page's script when the prompt is opened.
-    return `<details class="prompt">${summary}<div class="prompt-text"><span class="prompt-start" data-start="${shared.index}"></span>${escapeHtml(cellText(prompt.text.slice(shared.text.length)))}</div></details>`;
-  }
-  return `<details class="prompt">${summary}<div class="prompt-text">${escapeHtml(cellText(prompt.text))}</div></details>`;
-}
-
-/** Rows' JSON longer than this is written gzip-compressed (base64): a full run's 42 MB page read and parsed 7 s of 9. */
-export const COMPRESSED_ROWS_ABOVE = 4 * 2 ** 20;
-
-/** Filter values as the page's options hold them once parsed (escapeHtml less its entities), so the two still match. */
-function shownFilters(filters: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(filters).map(([name, value]) => [name, cleanText(value)]));
-}
-
-/**
- * A drill-down's rows as data (JSON) until the page's script lists those matching the search and filters, a few thousand
- * at a time: a browser parses and lays out 37,750 rows of markup in half a minute, their JSON in about a second. Past
- * COMPRESSED_ROWS_ABOVE characters the JSON is gzip in base64, which the page inflates with DecompressionStream.
- */
-function drillRows(rows: readonly DrillRow[]): Html {
-  // Filter values are data strings: every `<` as \u003c. The markup is escaped already (its `<` open our own tags):
-  // `</` and `<!--` escaped there, so nothing can end the data block.
-  const json = `[${rows.map((r) => `[${JSON.stringify(shownFilters(r.filters)).replace(/</gu, '\\u003c')},${JSON.stringify(r.html).replace(/<\//gu, '<\\/').replace(/<!--/gu, '<\\u0021--')}]`).join(',\n')}]`;
-  const more = raw('<p class="more-rows" hidden><button type="button">List more</button></p>');
-  if (json.length <= COMPRESSED_ROWS_ABOVE) return html`<script type="application/json" class="drill-rows">${raw(json)}</script>${more}`;
-  const packed = gzipSync(Buffer.from(json, 'utf8'), { level: 6 }).toString('base64');
-  return html`<script type="application/octet-stream" class="drill-rows" data-encoding="gzip-base64">${raw(packed)}</script>${more}`;
-}
-
-/** One drill-down row: the values its select filters match (`subset`, `verdict`, …) and its markup (escaped already). */
-interface DrillRow {
-  filters: Record<string, string>;
-  html: string;
 }
 
 function multilokoDrill(view: MultiLoKoView, baseline: MultiLoKoView | undefined): Html {
@@ -403,8 +346,8 @@ function missingGroups(results: unknown): string[] {
  * gates met, or no gates set.
  */
 function verdictBlock(input: ReportInput, ml: MultiLoKoView | undefined, ka: KalahiView | undefined): Html {
-  const missing = [...missingGroups(input.multiloko).map((g) => `MultiLoKo ${g}`), ...missingGroups(input.kalahi).map((g) => `Kalahi ${g}`)];
   const others = input.others ?? [];
+  const missing = [...missingGroups(input.multiloko).map((g) => `MultiLoKo ${g}`), ...missingGroups(input.kalahi).map((g) => `Kalahi ${g}`), ...others.flatMap((r) => missingGroups(r).map((g) => `${r.title} ${g}`))];
   const gates = [
     ...(ml?.gates ?? []).map((g, i) => ({ g, id: `multiloko-gates-${i}` })),
     ...(ka?.gates ?? []).map((g, i) => ({ g, id: `kalahi-gates-${i}` })),

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { REPO_ROOT, runVitest } from '../vitest/helpers.ts';
 import { wilsonClosedForm } from '../support/wilson.ts';
 import { lokalBin } from '../support/installedPackage.ts';
+import { drillRowsOf } from '../report/drillRows.ts';
 
 // The built package's bin, as users run it (test/support/installedPackage.ts).
 const LOKAL_BIN = await lokalBin();
@@ -70,7 +71,16 @@ describe('a dataset benchmark from a 10-item JSONL', () => {
     const html = readFileSync(path.join(output, 'report.html'), 'utf8');
     expect(html).toContain('<section id="bench-capitals" data-benchmark="capitals"><h2>capitals</h2>');
     expect(html).toMatch(/<td class="num" data-key="capitals\.all\.em" data-value="0\.8"/u);
-    expect(html).toMatch(/<tr data-verdict="wrong"><td>asia<\/td><td>7<\/td><td>kathmandu<\/td><td>Pokhara<\/td>/u);
+    // The drill-down the built-in benchmarks have: filters by group and verdict, the question, the accepted answers as
+    // given and as scored, the reply as given and as scored.
+    expect(html).toContain('<section class="drill" data-drill id="bench-capitals-items">');
+    expect(html).toContain('<select data-filter="subset" aria-label="all groups"><option value="">all groups</option><option value="europe">capitals · europe (5)</option>');
+    const rows = drillRowsOf(html, 'bench-capitals-items');
+    expect(rows.map((r) => r.filters)).toContainEqual({ subset: 'asia', verdict: 'wrong' });
+    const nepal = rows.find((r) => r.html.includes('<td class="id">7</td>'))!;
+    expect(nepal.filters).toEqual({ subset: 'asia', verdict: 'wrong' });
+    expect(nepal.html).toContain('<td>What is the capital of Nepal?</td><td>Kathmandu\n<span class="label">normalised</span> kathmandu</td><td><span class="label">raw output</span> Pokhara\n<span class="label">normalised</span> pokhara</td>');
+    expect(results.groups[1].records[1]).toMatchObject({ question: 'What is the capital of Nepal?', accepted: ['Kathmandu'] });
     expect(html).toContain('data-verdict="missed"');
 
     const markdown = readFileSync(summary, 'utf8');

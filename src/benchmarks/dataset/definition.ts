@@ -103,6 +103,8 @@ export function defineDatasetBenchmark(input: DatasetBenchmarkOptions): DatasetB
           const record: DatasetRecord = {
             id: item.id,
             group: item.group,
+            ...(firstSlot === undefined ? {} : { question: redact ? redactedText(String(item.fields[firstSlot])) : String(item.fields[firstSlot]) }),
+            accepted: redact ? item.targets.map(redactedText) : [...item.targets],
             answer: redact ? redactedText(answer.text) : answer.text,
             prediction: redact ? redactedText(scored.prediction) : scored.prediction,
             targets: redact ? scored.targets.map(redactedText) : scored.targets,

@@ -8,6 +8,10 @@ export interface DatasetRecord {
   group: string;
   /** The reply as the model gave it ('' when a replay file had none). */
   answer: string;
+  /** The text of the prompt's first slot (`{question}`), as the dataset gives it; absent without slots. */
+  question?: string;
+  /** The accepted answers as the dataset gives them. */
+  accepted?: string[];
   /** Answer and targets as scored (normalised). */
   prediction: string;
   targets: string[];

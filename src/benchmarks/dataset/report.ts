@@ -51,6 +51,8 @@ function groupJson(spec: DatasetReportSpec, g: DatasetRolled): GroupJson {
       id: r.id,
       verdict: r.missing ? 'missing' : r.correct ? 'correct' : 'wrong',
       scores: r.scores as Record<string, number>,
+      ...(r.question === undefined ? {} : { question: r.question }),
+      ...(r.accepted ? { accepted: r.accepted } : {}),
       answer: r.answer,
       prediction: r.prediction,
       targets: r.targets,
