@@ -35,5 +35,6 @@ test('a 10 MiB reply and a 10 MiB accepted answer are cut in their cells, with t
 
 test('a short reply is shown whole', async () => {
   const page = await renderHtmlReport({ others: [results('Rome', 'Roma')] } as never);
-  expect(page).toContain('<td>Roma</td><td>Rome</td>');
+  // Rows travel as JSON in the drill-down's data block: quotes as \" and every </ as <\/.
+  expect(page).toContain('<td><span class=\\"label\\">normalised<\\/span> Roma<\\/td><td><span class=\\"label\\">raw output<\\/span> Rome\\n');
 });
