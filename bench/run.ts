@@ -444,6 +444,8 @@ const benches: Record<string, () => Promise<void>> = { metrics, logprobs, score,
 const OPT_IN = new Set(['generation', 'load', 'inrun']);
 
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches).filter((name) => !OPT_IN.has(name));
+const { cpuLine } = await import('./cpuInfo.ts');
+console.log(cpuLine());
 for (const name of wanted) {
   const bench = benches[name];
   if (!bench) {
