@@ -58,6 +58,19 @@ describe('goals', () => {
     bench.close();
   });
 
+  test('the summary rows still read the q8 weights after a temporary model folder is removed', () => {
+    const temp = mkdtempSync(path.join(tmpdir(), 'lokal-dtype-gone-'));
+    mkdirSync(path.join(temp, 'onnx'));
+    writeFileSync(path.join(temp, 'onnx/model_quantized.onnx'), Buffer.alloc(2 ** 20));
+    const bench = new DtypeGenerationBench(temp, [{ mode: 'base', requests }], ['ours:q8:one']);
+    Object.assign(bench.figures[0]!, { modes: { base: { seconds: [1], texts: [['x', 'y']] } }, loadSeconds: [1], loadKinds: ['saved'], peakRssMiB: [500] });
+    rmSync(temp, { recursive: true, force: true });
+    const rss = bench.rows().find((r) => r.benchmark.includes('peak RSS'))!;
+    expect(rss.benchmark).toContain('q8 weights 1 MiB');
+    expect(rss.ratioLabel).toBe('met');
+    bench.close();
+  });
+
   test('a goal whose ways did not run says so instead of a verdict', () => {
     const bench = benchWith({ 'ours:q4:one': [1] }, { seconds: [], kinds: [], rss: [] });
     for (const g of bench.goals()) expect(verdict(g)).toBe('not run');
