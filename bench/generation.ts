@@ -7,6 +7,9 @@
 // with these: llama: one at a time and batched, node-llama-cpp's own API directly, and transformers: batched.
 // BENCH_HF_PYTHON (a Python with torch, transformers and onnx) adds the Hugging Face peer (bench/hfPeer.ts): the same
 // weights in transformers + PyTorch, driven as lm-evaluation-harness's hf backend, in rounds alternating with ours.
+// The dtype part (bench/dtypeGeneration.ts) runs our fp32, q8 and q4 files and llama.cpp on the same weights as GGUF
+// Q8_0 and Q4_0, each way in its own process, and prints issue #35's goals as met / missed.
+// BENCH_GENERATION_SHAPE=tiny builds a 2-layer model with the real tokenizer instead, for a smoke run of minutes.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +28,7 @@ import type { GenerateRequest } from '../src/models/types.ts';
 import { HfPeerBench, peerThreads, type OursFigures } from './hfPeer.ts';
 import { benchLoad, loadBenchRows, printLoadBench, type LoadBenchResult } from './load.ts';
 import { LlamaGenerationBench, llamaBenchWays } from './llamaGeneration.ts';
+import { DtypeGenerationBench, dtypeBenchWays } from './dtypeGeneration.ts';
 import { peakRssMiB } from './peakRss.mjs';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -132,6 +136,8 @@ export interface GenerationBenchResult {
   load?: LoadBenchResult;
   /** The llama: part (model.gguf of the same folder), when it ran. */
   llama?: LlamaGenerationBench;
+  /** The dtype part (fp32 / q8 / q4 and llama.cpp Q8_0 / Q4_0), when it ran. */
+  dtypes?: DtypeGenerationBench;
   /** The Hugging Face peer (BENCH_HF_PYTHON), when it ran. */
   peer?: HfPeerBench;
 }
@@ -155,11 +161,15 @@ async function withPeakRss<T>(work: () => Promise<T>): Promise<{ value: T; peakM
   }
 }
 
-/** Builds the full-shape model with the make:tiny-model script in a child process (its memory stays out of our RSS). */
-function buildModel(dir: string): { seconds: number; parameters: number } {
+/** BENCH_GENERATION_SHAPE: the 494M Qwen2.5-0.5B shape (default), or `tiny` (2 layers, hidden 64: a smoke run with the real tokenizer). */
+const SHAPES = { 'qwen2.5-0.5b': [], tiny: ['--layers', '2', '--hidden', '64', '--heads', '4', '--kv-heads', '2', '--intermediate', '128'] } as const;
+
+/** Builds the model with the make:tiny-model script in a child process (its memory stays out of our RSS): fp32, q8 and q4 ONNX files, GGUF f32, Q8_0 and Q4_0. */
+function buildModel(dir: string, shape: keyof typeof SHAPES): { seconds: number; parameters: number } {
   const tsx = path.join(repoRoot, 'node_modules/tsx/dist/cli.mjs');
   const started = performance.now();
-  const out = spawnSync(process.execPath, [tsx, path.join(repoRoot, 'scripts/make-tiny-model.ts'), dir, '--shape', 'qwen2.5-0.5b-instruct', '--tokenizer', 'qwen2.5', '--format', 'gguf'], {
+  const args = [dir, '--shape', 'qwen2.5-0.5b-instruct', ...SHAPES[shape], '--tokenizer', 'qwen2.5', '--dtypes', 'fp32,q8,q4', '--gguf-type', 'f32,q8_0,q4_0'];
+  const out = spawnSync(process.execPath, [tsx, path.join(repoRoot, 'scripts/make-tiny-model.ts'), ...args], {
     cwd: repoRoot,
     encoding: 'utf8',
   });
@@ -258,7 +268,8 @@ export async function benchGeneration(options: GenerationBenchOptions = {}): Pro
   const data = multilokoData(options.data);
   const items = Math.min(options.items ?? Number(env.BENCH_GENERATION_ITEMS ?? 32), data ? Number.MAX_SAFE_INTEGER : ITALIAN_ITEMS.length);
   const rounds = options.rounds ?? Number(env.BENCH_GENERATION_ROUNDS ?? 3);
-  const maxNewTokens = options.maxNewTokens ?? 32;
+  // BENCH_GENERATION_NEW_TOKENS: the new-token budget (default 32; a smaller one for smoke runs)
+  const maxNewTokens = options.maxNewTokens ?? Number(env.BENCH_GENERATION_NEW_TOKENS ?? 32);
   const directItems = Math.min(options.directItems ?? 8, items);
   // BENCH_GENERATION_THREADS: CPU threads of every engine (default: each engine's own choice)
   const threads = options.threads ?? (env.BENCH_GENERATION_THREADS ? Number(env.BENCH_GENERATION_THREADS) : undefined);
@@ -266,16 +277,19 @@ export async function benchGeneration(options: GenerationBenchOptions = {}): Pro
   let dir = options.modelDir ?? env.BENCH_GENERATION_MODEL;
   let buildSeconds = 0;
   let llama: LlamaGenerationBench | undefined;
+  let dtypes: DtypeGenerationBench | undefined;
   let peer: HfPeerBench | undefined;
+  const shape = env.BENCH_GENERATION_SHAPE?.trim() || 'qwen2.5-0.5b';
+  if (!(shape in SHAPES)) throw new Error(`BENCH_GENERATION_SHAPE must be one of ${Object.keys(SHAPES).join(', ')}, got ${JSON.stringify(shape)}`);
   if (!dir) {
     tempRoot = mkdtempSync(path.join(tmpdir(), 'lokal-bench-qwen-'));
     dir = path.join(tempRoot, 'qwen2.5-0.5b-shape');
   }
   try {
     if (!existsSync(path.join(dir, 'onnx', 'model.onnx'))) {
-      const built = buildModel(dir);
+      const built = buildModel(dir, shape as keyof typeof SHAPES);
       buildSeconds = built.seconds;
-      console.log(`generation: built a ${(built.parameters / 1e6).toFixed(1)}M-parameter Qwen2.5-0.5B-shaped model in ${buildSeconds.toFixed(1)} s (${dir})`);
+      console.log(`generation: built a ${(built.parameters / 1e6).toFixed(1)}M-parameter ${shape === 'tiny' ? 'tiny Qwen2-shaped' : 'Qwen2.5-0.5B-shaped'} model in ${buildSeconds.toFixed(1)} s (${dir})`);
     }
     // Load time (first, from the saved optimised graph, plain), peak RSS and exit delay, in fresh processes (BENCH_LOAD=0 skips it).
     const load = env.BENCH_LOAD === '0' ? undefined : await benchLoad(dir, mib(statSync(path.join(dir, 'onnx', 'model.onnx')).size));
@@ -301,6 +315,10 @@ export async function benchGeneration(options: GenerationBenchOptions = {}): Pro
     if (llamaWays.length && !existsSync(path.join(dir, 'model.gguf')))
       throw new Error(`generation: ${dir} has no model.gguf for the llama: part: npm run make:tiny-model -- ${dir} --shape qwen2.5-0.5b-instruct --tokenizer qwen2.5 --format gguf, or BENCH_GENERATION_LLAMA_WAYS=`);
     llama = llamaWays.length ? new LlamaGenerationBench(dir, workloads, llamaWays, threads) : undefined;
+    // BENCH_GENERATION_DTYPE_WAYS picks the dtype part's ways (bench/dtypeGeneration.ts) or, empty, leaves it out
+    const dtypeWays = dtypeBenchWays(env);
+    dtypes = dtypeWays.length ? new DtypeGenerationBench(dir, workloads, dtypeWays, threads) : undefined;
+    dtypes?.prepare();
     // BENCH_HF_PYTHON: the Hugging Face peer; BENCH_HF_PROCESS_ITEMS (default 16) base items in each whole-process run,
     // BENCH_HF_BATCH_SIZE (default 8, our provider's generateBatchSize) the peer's batch size
     const hfPython = env.BENCH_HF_PYTHON?.trim();
@@ -323,6 +341,7 @@ export async function benchGeneration(options: GenerationBenchOptions = {}): Pro
       const order: Way[] = !withTransformers ? [] : round % 2 === 0 ? ['oneAtATime', 'batched'] : ['batched', 'oneAtATime'];
       // the llama: part (its own processes) before the transformers: part on odd rounds, after it on even ones
       if (llama && round % 2 === 1) await llama.runRound(round, rounds);
+      if (dtypes && round % 2 === 1) dtypes.runRound(round, rounds);
       if (peer && round % 2 === 1) peer.runRound(round, rounds);
       for (const way of order) {
         const provider = new TransformersProvider(dir, { env: {}, threads, ...ways[way] });
@@ -378,6 +397,7 @@ export async function benchGeneration(options: GenerationBenchOptions = {}): Pro
       }
       if (peer && round % 2 === 0) peer.runRound(round, rounds);
       if (llama && round % 2 === 0) await llama.runRound(round, rounds);
+      if (dtypes && round % 2 === 0) dtypes.runRound(round, rounds);
     }
     for (const { mode } of withTransformers ? workloads : []) {
       const oursSeconds = median(Array.from({ length: rounds }, (_, r) => itemSeconds[`${mode}/${r}`]!.slice(0, directItems).reduce((a, b) => a + b, 0)));
@@ -430,12 +450,14 @@ export async function benchGeneration(options: GenerationBenchOptions = {}): Pro
       peakRssMiB: peakRssMiB(),
       load,
       llama,
+      dtypes,
       peer,
     };
     printGenerationBench(result);
     return result;
   } finally {
     llama?.close();
+    dtypes?.close();
     peer?.close();
     if (tempRoot) rmSync(tempRoot, { recursive: true, force: true });
   }
@@ -461,6 +483,7 @@ export function printGenerationBench(r: GenerationBenchResult): void {
     );
   }
   r.llama?.print();
+  r.dtypes?.print();
   r.peer?.print(oursFigures(r));
 }
 
@@ -491,5 +514,5 @@ export function generationBenchRows(r: GenerationBenchResult): Array<{ benchmark
       ratio: m.direct.oursOverDirect,
       goal: '(cost of the layers above the runtime)',
     },
-  ]), ...(r.llama?.rows() ?? []), ...(r.peer?.rows(oursFigures(r)) ?? [])];
+  ]), ...(r.llama?.rows() ?? []), ...(r.dtypes?.rows() ?? []), ...(r.peer?.rows(oursFigures(r)) ?? [])];
 }

@@ -1,19 +1,27 @@
 // One side of `npm run bench -- generation` in a process of its own, so its load time and peak RSS are its own (the
 // 494M model's fp32 ONNX session and a memory-mapped GGUF would otherwise share one process's high-water mark).
 // Usage: tsx bench/generationRun.ts <job.json> <result.json>; job and result are GenerationRunJob / GenerationRunResult.
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Token } from 'node-llama-cpp';
 import { LlamaProvider } from '../src/models/llama.ts';
 import { cutAtStop } from '../src/models/providerText.ts';
 import { TransformersProvider } from '../src/models/transformers.ts';
 import { peakRssMiB } from './peakRss.mjs';
 import type { GenerateRequest, GenerateResult } from '../src/models/types.ts';
+import type { ModelDtype } from '../src/models/dtypeFiles.ts';
+import type { Numerics } from '../src/models/graphNumerics.ts';
 
-/** Which engine, and how: one request at a time, concurrent calls batched (with prefix reuse where the way has it), or node-llama-cpp's own API. */
+/**
+ * Which engine, and how: one request at a time, concurrent calls batched (with prefix reuse where the way has it), or
+ * node-llama-cpp's own API. transformers: `dtype` picks the ONNX file (default: the folder's first, fp32) and
+ * `numerics` overrides the graph's (LOKAL_NUMERICS); llama: `gguf` names the file in the folder (default model.gguf).
+ */
 export type GenerationWay =
-  | { engine: 'transformers'; way: 'oneAtATime' | 'batched' }
-  | { engine: 'llama'; way: 'oneAtATime' | 'batched'; sequences: number; sharePrefix: boolean }
+  | { engine: 'transformers'; way: 'oneAtATime' | 'batched'; dtype?: ModelDtype; numerics?: Numerics }
+  | { engine: 'llama'; way: 'oneAtATime' | 'batched'; sequences: number; sharePrefix: boolean; gguf?: string }
   | { engine: 'llama-direct' };
 
 export interface GenerationRunJob {
@@ -29,6 +37,8 @@ export interface GenerationRunResult {
   loadSeconds: number;
   /** transformers: how the model loaded (optimised and saved, from the saved graph, plain). */
   loadKind?: string;
+  /** transformers: the numerics the provider ran (exact: one prompt at a time, batched). */
+  numerics?: Numerics;
   /** This process's peak RSS (getrusage), MiB: the model, its context and everything the runtime allocated. */
   peakRssMiB: number;
   modes: Array<{
@@ -62,8 +72,17 @@ async function runProvider(job: GenerationRunJob): Promise<GenerationRunResult> 
   const way = job.way as Exclude<GenerationWay, { engine: 'llama-direct' }>;
   const provider =
     way.engine === 'llama'
-      ? new LlamaProvider(path.join(job.dir, 'model.gguf'), { env: {}, threads: job.threads, sequences: way.sequences, sharePrefix: way.sharePrefix })
-      : new TransformersProvider(job.dir, { env: {}, threads: job.threads, cacheDir: job.cacheDir, ...(way.way === 'oneAtATime' ? { generateBatchSize: 1, sharePrefix: false } : {}) });
+      ? new LlamaProvider(path.join(job.dir, way.gguf ?? 'model.gguf'), { env: {}, threads: job.threads, sequences: way.sequences, sharePrefix: way.sharePrefix })
+      : new TransformersProvider(job.dir, {
+          env: {},
+          threads: job.threads,
+          cacheDir: job.cacheDir,
+          // a folder for saved graphs means: save and load them even for a model below the provider's size threshold
+          ...(job.cacheDir ? { saveOptimised: true } : {}),
+          ...(way.dtype ? { dtype: way.dtype } : {}),
+          ...(way.numerics ? { numerics: way.numerics } : {}),
+          ...(way.way === 'oneAtATime' ? { generateBatchSize: 1, sharePrefix: false } : {}),
+        });
   const stats = (): Stats => provider.generationStats as Stats;
   const started = performance.now();
   await provider.load();
@@ -98,7 +117,8 @@ async function runProvider(job: GenerationRunJob): Promise<GenerationRunResult> 
     await provider.close();
   }
   const loadKind = provider instanceof TransformersProvider ? provider.loadReport?.kind : undefined;
-  return { loadSeconds, loadKind, peakRssMiB: peakRssMiB(), modes };
+  const numerics = provider instanceof TransformersProvider ? provider.numerics : undefined;
+  return { loadSeconds, loadKind, numerics, peakRssMiB: peakRssMiB(), modes };
 }
 
 /**
@@ -166,8 +186,23 @@ async function runDirect(job: GenerationRunJob): Promise<GenerationRunResult> {
   return { loadSeconds, peakRssMiB: peakRssMiB(), modes };
 }
 
+/** Runs `job` in a fresh process (this file as its script), with its files in `temp`; throws with the child's output tail when it fails. */
+export function runGenerationChild(job: GenerationRunJob, temp: string, label: string): GenerationRunResult {
+  const jobFile = path.join(temp, 'job.json');
+  const resultFile = path.join(temp, 'result.json');
+  writeFileSync(jobFile, JSON.stringify(job));
+  const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+  const tsx = path.join(repoRoot, 'node_modules/tsx/dist/cli.mjs');
+  const run = spawnSync(process.execPath, [tsx, fileURLToPath(import.meta.url), jobFile, resultFile], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (run.status !== 0) throw new Error(`generation: ${label} failed (${run.status ?? run.signal}): ${(run.stderr || run.stdout).slice(-3000)}`);
+  const result = JSON.parse(readFileSync(resultFile, 'utf8')) as GenerationRunResult;
+  rmSync(resultFile);
+  return result;
+}
+
 const [jobFile, resultFile] = process.argv.slice(2);
-if (jobFile && resultFile) {
+// run as the child script only (bench/run.ts imports this file with its own arguments)
+if (jobFile && resultFile && path.resolve(process.argv[1] ?? '') === fileURLToPath(import.meta.url)) {
   const job = JSON.parse(readFileSync(jobFile, 'utf8')) as GenerationRunJob;
   const result = job.way.engine === 'llama-direct' ? await runDirect(job) : await runProvider(job);
   writeFileSync(resultFile, JSON.stringify(result));

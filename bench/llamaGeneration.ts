@@ -2,15 +2,11 @@
 // file), the same base and chat requests run by the `llama:` provider one at a time and batched, by llama.cpp driven
 // directly through node-llama-cpp's own API, and by `transformers:` batched with prefix reuse, each in a process of its
 // own (bench/generationRun.ts: its own load time and peak RSS), in alternating order round by round.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { GenerateRequest } from '../src/models/types.ts';
-import type { GenerationRunJob, GenerationRunResult, GenerationWay } from './generationRun.ts';
-
-const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+import { runGenerationChild, type GenerationRunJob, type GenerationWay } from './generationRun.ts';
 
 export type LlamaBenchWayName = 'llama:one' | 'llama:direct' | 'llama:batched' | 'llama:reuse' | 'transformers:batched';
 
@@ -64,14 +60,7 @@ export class LlamaGenerationBench {
     const order = round % 2 === 0 ? this.figures : [...this.figures].reverse();
     for (const figures of order) {
       const job: GenerationRunJob = { dir: this.dir, way: LLAMA_BENCH_WAYS[figures.name].way, threads: this.threads, workloads: this.workloads };
-      const jobFile = path.join(this.temp, 'job.json');
-      const resultFile = path.join(this.temp, 'result.json');
-      writeFileSync(jobFile, JSON.stringify(job));
-      const tsx = path.join(repoRoot, 'node_modules/tsx/dist/cli.mjs');
-      const run = spawnSync(process.execPath, [tsx, path.join(repoRoot, 'bench/generationRun.ts'), jobFile, resultFile], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 1 << 26 });
-      if (run.status !== 0) throw new Error(`generation: ${figures.label} failed (${run.status ?? run.signal}): ${(run.stderr || run.stdout).slice(-3000)}`);
-      const result = JSON.parse(readFileSync(resultFile, 'utf8')) as GenerationRunResult;
-      rmSync(resultFile);
+      const result = runGenerationChild(job, this.temp, figures.label);
       figures.loadSeconds.push(result.loadSeconds);
       figures.peakRssMiB.push(result.peakRssMiB);
       for (const m of result.modes) {

@@ -1,23 +1,26 @@
 // npm run make:tiny-model -- <dir> [--layers N] [--hidden H] [--heads A] [--kv-heads K] [--qkv-bias] [--tie-embeddings]
 //   [--intermediate I] [--vocab V] [--seed S] [--max-positions P]
 //   [--shape qwen2.5-0.5b-instruct | --config config.json [--generation-config generation_config.json]] [--tokenizer DIR|qwen2.5]
-//   [--format onnx|gguf] [--dtypes fp32,q8,q4,fp16] [--q8-weights uint8|int8]
+//   [--format onnx|gguf] [--gguf-type f32,q8_0,q4_0] [--dtypes fp32,q8,q4,fp16] [--q8-weights uint8|int8]
 // Writes a small Llama-style causal LM (ONNX + tokenizer + configs) that transformers.js loads like a Hub model;
 // --kv-heads below --heads gives grouped-query attention and --qkv-bias q/k/v biases (the Qwen2 shape). --shape/--config
 // take a real model's shape (flags still override), --tokenizer copies its tokenizer.json and tokenizer_config.json.
-// --format gguf also writes <dir>/model.gguf (same weights, tokenizer and chat template) for the llama: provider.
+// --format gguf also writes <dir>/model.gguf (same weights, tokenizer and chat template) for the llama: provider;
+// --gguf-type (implies --format gguf) picks the GGUF files by ggml type: f32 model.gguf, q8_0 model-q8_0.gguf and
+// q4_0 model-q4_0.gguf (ggml's block formats Q8_0/Q4_0 for every matrix; test/support/ggmlBlocks.ts).
 // Beside onnx/model.onnx (fp32), --dtypes' variants as transformers.js loads them by dtype (default all): q8
 // model_quantized.onnx, q4 model_q4.onnx, fp16 model_fp16.onnx (test/support/quantiseOnnx.ts).
 import { readFileSync } from 'node:fs';
 import { QWEN2_5_0_5B_INSTRUCT, qwenTokenizerDir, writeTinyModel, type TinyModelShape, type TinyModelSpec } from '../test/support/tinyModel.ts';
-import { writeTinyModelGguf } from '../test/support/tinyModelGguf.ts';
+import { GGUF_FILES, writeTinyModelGguf } from '../test/support/tinyModelGguf.ts';
+import type { GgmlType } from '../test/support/ggmlBlocks.ts';
 import { QUANTISED_FILES, writeQuantisedModel, type QuantisedDtype } from '../test/support/quantiseOnnx.ts';
 import { parseSpecArgs, runScript, UsageError } from './specArgs.ts';
 
 const USAGE =
   'usage: npm run make:tiny-model -- <dir> [--layers N] [--hidden H] [--heads A] [--kv-heads K] [--qkv-bias] [--tie-embeddings] ' +
   '[--intermediate I] [--vocab V] [--seed S] [--max-positions P] [--shape qwen2.5-0.5b-instruct | --config FILE [--generation-config FILE]] ' +
-  '[--tokenizer DIR|qwen2.5] [--format onnx|gguf] [--dtypes fp32,q8,q4,fp16] [--q8-weights uint8|int8]';
+  '[--tokenizer DIR|qwen2.5] [--format onnx|gguf] [--gguf-type f32,q8_0,q4_0] [--dtypes fp32,q8,q4,fp16] [--q8-weights uint8|int8]';
 
 const readJson = (file: string): Record<string, unknown> => {
   try {
@@ -34,12 +37,18 @@ process.exitCode = runScript(() => {
     {
       layers: 'layers', hidden: 'hidden', heads: 'heads', 'kv-heads': 'kvHeads', intermediate: 'intermediate', vocab: 'vocab', seed: 'seed', 'max-positions': 'maxPositions',
     },
-    ['shape', 'config', 'generation-config', 'tokenizer', 'format', 'dtypes', 'q8-weights'],
+    ['shape', 'config', 'generation-config', 'tokenizer', 'format', 'gguf-type', 'dtypes', 'q8-weights'],
     ['qkv-bias', 'tie-embeddings'],
   );
   if (!args) return;
-  const format = args.text.format ?? 'onnx';
+  const ggufTypeText = args.text['gguf-type'];
+  const format = args.text.format ?? (ggufTypeText === undefined ? 'onnx' : 'gguf');
   if (format !== 'onnx' && format !== 'gguf') throw new UsageError(`--format must be onnx or gguf, got "${format}"\n${USAGE}`);
+  if (format === 'onnx' && ggufTypeText !== undefined) throw new UsageError(`--gguf-type writes GGUF files, but --format is onnx\n${USAGE}`);
+  const ggufTypes = (ggufTypeText ?? 'f32').split(',').map((t) => t.trim()) as GgmlType[];
+  const badType = ggufTypes.find((t) => !(t in GGUF_FILES));
+  if (badType !== undefined || ggufTypes.length === 0)
+    throw new UsageError(`--gguf-type must list any of ${Object.keys(GGUF_FILES).join(', ')}, got "${ggufTypeText}"\n${USAGE}`);
   const dtypes = (args.text.dtypes ?? 'fp32,q8,q4,fp16').split(',').map((d) => d.trim());
   const unknown = dtypes.filter((d) => d !== 'fp32' && !(d in QUANTISED_FILES));
   if (unknown.length > 0 || !dtypes.includes('fp32'))
@@ -64,7 +73,7 @@ process.exitCode = runScript(() => {
   if (args.switches['tie-embeddings']) spec.tieEmbeddings = true;
   const started = Date.now();
   const info = writeTinyModel(args.dir, spec, shape);
-  const ggufBytes = format === 'gguf' ? writeTinyModelGguf(args.dir, info.spec) : undefined;
+  const ggufs = format === 'gguf' ? ggufTypes.map((t) => `${GGUF_FILES[t]}, ${(writeTinyModelGguf(args.dir, info.spec, t) / 2 ** 20).toFixed(1)} MiB`) : [];
   const variants = (dtypes.filter((d) => d !== 'fp32') as QuantisedDtype[]).map((d) => {
     const { bytes } = writeQuantisedModel(args.dir, d, { weightType: q8Weights });
     return `${QUANTISED_FILES[d]} ${(bytes / 2 ** 20).toFixed(1)} MiB`;
@@ -77,7 +86,7 @@ process.exitCode = runScript(() => {
   console.log(
     `wrote ${args.dir}: ${family}, ${s.layers} layers, hidden ${s.hidden}, ${s.heads} heads${kv}, intermediate ${s.intermediate}, ` +
       `vocab ${s.vocab}${tied}, seed ${s.seed}, ${info.parameters.toLocaleString('en')} parameters, ` +
-      `${(info.onnxBytes / 2 ** 20).toFixed(1)} MiB${variants.length ? ` (+ ${variants.join(', ')})` : ''}${ggufBytes === undefined ? '' : ` (+ model.gguf, ${(ggufBytes / 2 ** 20).toFixed(1)} MiB)`}${from} ` +
+      `${(info.onnxBytes / 2 ** 20).toFixed(1)} MiB${variants.length ? ` (+ ${variants.join(', ')})` : ''}${ggufs.length ? ` (+ ${ggufs.join('; ')})` : ''}${from} ` +
       `(${Date.now() - started} ms)`,
   );
 });

@@ -139,6 +139,44 @@ describe('make:tiny-model --format gguf', () => {
     }
   }, 120_000);
 
+  test('--gguf-type q8_0,q4_0: llama.cpp loads the block-quantised files (matrices Q8_0/Q4_0, vectors F32) and generates near the float32 file', async () => {
+    const dir = path.join(work, 'quantised');
+    const made = makeTinyModel([dir, '--layers', '2', '--qkv-bias', '--kv-heads', '2', '--seed', '5', '--dtypes', 'fp32', '--gguf-type', 'f32,q8_0,q4_0']);
+    expect(made.stderr).toBe('');
+    expect(made.stdout).toMatch(/\(\+ model\.gguf, [\d.]+ MiB; model-q8_0\.gguf, [\d.]+ MiB; model-q4_0\.gguf, [\d.]+ MiB\)/);
+    const onnx = new TransformersProvider(dir);
+    try {
+      const loaded = await onnx.load();
+      const prompt = 'The capital of Italy is';
+      const full = loaded.tokenizer.encode(`${prompt} Rome, of course.`).map(Number);
+      const promptLength = loaded.tokenizer.encode(prompt).length;
+      const f32 = await llamaLogprob(path.join(dir, 'model.gguf'), full, promptLength);
+      for (const [file, ggmlType, fileType, tolerance] of [['model-q8_0.gguf', 8, 7, 0.005], ['model-q4_0.gguf', 2, 2, 0.05]] as const) {
+        const q = await llamaLogprob(path.join(dir, file), full, promptLength);
+        const types = new Map(q.file.tensorInfo!.map((t) => [t.name, t.ggmlType]));
+        expect([types.get('token_embd.weight'), types.get('blk.0.attn_q.weight'), types.get('blk.1.ffn_down.weight'), types.get('blk.0.attn_q.bias'), types.get('output_norm.weight')]).toEqual([ggmlType, ggmlType, ggmlType, 0, 0]);
+        expect((q.file.metadata as unknown as { general: { file_type: number } }).general.file_type).toBe(fileType);
+        expect(q.generated.length).toBe(10);
+        // quantisation moves the log-probability (−100 here) by a fraction of a percent (Q8_0: llama.cpp also rounds
+        // activations to Q8_0) or a few percent (Q4_0), not to another model's; the first greedy tokens stay
+        expect(Math.abs(q.sum - f32.sum)).toBeLessThan(tolerance * Math.abs(f32.sum));
+        expect(q.sum).not.toBe(f32.sum);
+        expect(q.generated.slice(0, 3)).toEqual(f32.generated.slice(0, 3));
+      }
+    } finally {
+      await onnx.close();
+    }
+  }, 120_000);
+
+  test('--gguf-type names only f32, q8_0 and q4_0, and writes GGUF files', () => {
+    const bad = makeTinyModel([path.join(work, 'bad-type'), '--gguf-type', 'q8_0,q5_k']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('--gguf-type must list any of f32, q8_0, q4_0, got "q8_0,q5_k"');
+    const onnxOnly = makeTinyModel([path.join(work, 'bad-format'), '--format', 'onnx', '--gguf-type', 'q8_0']);
+    expect(onnxOnly.status).toBe(2);
+    expect(onnxOnly.stderr).toContain('--gguf-type writes GGUF files, but --format is onnx');
+  });
+
   test('--format accepts only onnx or gguf', () => {
     const bad = makeTinyModel([path.join(work, 'bad'), '--format', 'safetensors']);
     expect(bad.status).toBe(2);

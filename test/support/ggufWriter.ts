@@ -1,12 +1,12 @@
 // A GGUF (version 3) file writer, written from the format's specification (ggml's docs/gguf.md): little-endian header
 // "GGUF", version, tensor count and metadata count; typed key/value pairs; tensor infos (name, dimensions innermost
-// first, ggml type, offset); then the tensor data, each tensor aligned to general.alignment (32 by default).
+// first, ggml type, offset); then the tensor data, each tensor aligned to general.alignment (32 by default). Tensors
+// are float32 or ggml's block formats Q8_0 and Q4_0 (ggmlBlocks.ts).
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { GGML_TYPES, ggmlBytes, ggmlEncode, type GgmlType } from './ggmlBlocks.ts';
 
 /** Metadata value types of the specification (gguf_metadata_value_type). */
 const VALUE_TYPE = { uint32: 4, int32: 5, float32: 6, bool: 7, string: 8, array: 9, uint64: 10 } as const;
-/** ggml tensor type of 32-bit floats. */
-const GGML_F32 = 0;
 const ALIGNMENT = 32;
 
 export type GgufMetadataValue =
@@ -16,10 +16,14 @@ export type GgufMetadataValue =
   | { type: 'string[]'; value: readonly string[] }
   | { type: 'int32[]'; value: readonly number[] };
 
-/** A float32 tensor: `dims` innermost first (ggml's ne order: a [rows, columns] row-major matrix is [columns, rows]). */
+/**
+ * A tensor given as float32 values: `dims` innermost first (ggml's ne order: a [rows, columns] row-major matrix is
+ * [columns, rows]), stored as `type` (default f32; Q8_0/Q4_0 quantise each row of dims[0] values in blocks of 32).
+ */
 export interface GgufTensor {
   name: string;
   dims: readonly number[];
+  type?: GgmlType;
   /** Made when written, so a large model is never whole in memory. */
   data: () => Float32Array;
 }
@@ -99,7 +103,7 @@ function writeValue(sink: ByteSink, value: GgufMetadataValue): void {
 const padTo = (n: number, alignment: number) => Math.ceil(n / alignment) * alignment;
 
 /**
- * Writes a GGUF v3 file of float32 tensors; returns its size in bytes. Metadata keys are written in the given order;
+ * Writes a GGUF v3 file of float32 or block-quantised tensors; returns its size in bytes. Metadata keys are written in the given order;
  * `general.alignment` is left at the default (32).
  */
 export function writeGguf(file: string, metadata: ReadonlyArray<[string, GgufMetadataValue]>, tensors: readonly GgufTensor[]): number {
@@ -121,13 +125,18 @@ export function writeGguf(file: string, metadata: ReadonlyArray<[string, GgufMet
   const sizes: number[] = [];
   for (const t of tensors) {
     const elements = t.dims.reduce((a, b) => a * b, 1);
+    const type = t.type ?? 'f32';
+    // blocks never straddle rows: ggml quantises each row of the innermost dimension on its own
+    if ((t.dims[0] ?? 1) % GGML_TYPES[type].blockValues !== 0)
+      throw new Error(`GGUF tensor ${t.name}: rows of ${t.dims[0]} values are not whole ${type} blocks of ${GGML_TYPES[type].blockValues}`);
+    const bytes = ggmlBytes(type, elements);
     head.string(t.name);
     head.u32(t.dims.length);
     for (const d of t.dims) head.u64(d);
-    head.u32(GGML_F32);
+    head.u32(GGML_TYPES[type].id);
     head.u64(offset);
-    sizes.push(elements * 4);
-    offset = padTo(offset + elements * 4, ALIGNMENT);
+    sizes.push(bytes);
+    offset = padTo(offset + bytes, ALIGNMENT);
   }
   const fd = openSync(file, 'w');
   try {
@@ -138,10 +147,10 @@ export function writeGguf(file: string, metadata: ReadonlyArray<[string, GgufMet
     writeSync(fd, Buffer.alloc(dataStart - position));
     position = dataStart;
     tensors.forEach((t, i) => {
-      const data = t.data();
-      if (data.length * 4 !== sizes[i]) throw new Error(`GGUF tensor ${t.name}: ${data.length} values for dims [${t.dims.join(', ')}]`);
-      // Float32Array bytes are in the platform order: little-endian on every platform Node runs llama.cpp on
-      writeSync(fd, new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+      const values = t.data();
+      const data = ggmlEncode(t.type ?? 'f32', values);
+      if (data.byteLength !== sizes[i]) throw new Error(`GGUF tensor ${t.name}: ${values.length} values for dims [${t.dims.join(', ')}]`);
+      writeSync(fd, data);
       position += data.byteLength;
       const padded = dataStart + padTo(position - dataStart, ALIGNMENT);
       if (i < tensors.length - 1 && padded > position) writeSync(fd, Buffer.alloc(padded - position));

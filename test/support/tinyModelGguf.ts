@@ -3,6 +3,7 @@
 // key names of llama.cpp's llama-arch.cpp; matrices stored as PyTorch's [out, in], i.e. ggml dims [in, out]).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { GGUF_FILE_TYPES, type GgmlType } from './ggmlBlocks.ts';
 import { writeGguf, type GgufMetadataValue, type GgufTensor } from './ggufWriter.ts';
 import { tinyWeightMakers, tinyWeightNames, type TinyModelSpec } from './tinyModel.ts';
 
@@ -85,12 +86,17 @@ function readJson(file: string): Record<string, unknown> {
 
 const firstId = (value: unknown): number | undefined => (Array.isArray(value) ? firstId(value[0]) : typeof value === 'number' ? value : undefined);
 
+/** The GGUF file of each type in a model folder: model.gguf (float32), model-q8_0.gguf, model-q4_0.gguf. */
+export const GGUF_FILES: Record<GgmlType, string> = { f32: 'model.gguf', q8_0: 'model-q8_0.gguf', q4_0: 'model-q4_0.gguf' };
+
 /**
- * Writes `<dir>/model.gguf` from the folder writeTinyModel made (its config, generation config and tokenizer files,
- * the weights re-made from the spec's seed): architecture qwen2 for models with q/k/v biases, else llama. Returns the
- * file's size in bytes.
+ * Writes `<dir>/model.gguf` (or, for `type` q8_0/q4_0, GGUF_FILES' name) from the folder writeTinyModel made (its
+ * config, generation config and tokenizer files, the weights re-made from the spec's seed): architecture qwen2 for
+ * models with q/k/v biases, else llama. With q8_0/q4_0 every matrix (the token embeddings and output head included)
+ * is stored in that block format and vectors (norms, biases) stay float32, as llama.cpp's quantiser keeps 1-D tensors.
+ * Returns the file's size in bytes.
  */
-export function writeTinyModelGguf(dir: string, spec: TinyModelSpec): number {
+export function writeTinyModelGguf(dir: string, spec: TinyModelSpec, type: GgmlType = 'f32'): number {
   const config = readJson(path.join(dir, 'config.json'));
   const generation = readJson(path.join(dir, 'generation_config.json'));
   const tokenizerFile = path.join(dir, 'tokenizer.json');
@@ -105,7 +111,7 @@ export function writeTinyModelGguf(dir: string, spec: TinyModelSpec): number {
   const metadata: Array<[string, GgufMetadataValue]> = [
     ['general.architecture', { type: 'string', value: arch }],
     ['general.name', { type: 'string', value: 'vitest-lokal tiny model' }],
-    ['general.file_type', u32(0)], // all float32
+    ['general.file_type', u32(GGUF_FILE_TYPES[type])],
     [`${arch}.vocab_size`, u32(v)],
     [`${arch}.context_length`, u32(spec.maxPositions)],
     [`${arch}.embedding_length`, u32(h)],
@@ -135,6 +141,7 @@ export function writeTinyModelGguf(dir: string, spec: TinyModelSpec): number {
   const matrix = (ggufName: string, name: string, inputs: number, outputs: number, permuteHeads?: number): GgufTensor => ({
     name: ggufName,
     dims: [inputs, outputs],
+    type,
     data: () => {
       const rows = transposed(make(name), inputs, outputs);
       return permuteHeads === undefined ? rows : interleavedRows(rows, permuteHeads, d, inputs);
@@ -142,7 +149,7 @@ export function writeTinyModelGguf(dir: string, spec: TinyModelSpec): number {
   });
   const vector = (ggufName: string, name: string, size: number): GgufTensor => ({ name: ggufName, dims: [size], data: () => make(name) });
   const rope = arch === 'llama';
-  const tensors: GgufTensor[] = [{ name: 'token_embd.weight', dims: [h, v], data: () => make(names.embed) }, vector('output_norm.weight', names.finalNorm, h)];
+  const tensors: GgufTensor[] = [{ name: 'token_embd.weight', dims: [h, v], type, data: () => make(names.embed) }, vector('output_norm.weight', names.finalNorm, h)];
   if (!spec.tieEmbeddings) tensors.push(matrix('output.weight', names.lmHead, h, v));
   names.layers.forEach((n, i) => {
     const blk = `blk.${i}`;
@@ -162,5 +169,5 @@ export function writeTinyModelGguf(dir: string, spec: TinyModelSpec): number {
       tensors.push(vector(`${blk}.attn_q.bias`, b.bq, h), vector(`${blk}.attn_k.bias`, b.bk, kv), vector(`${blk}.attn_v.bias`, b.bv, kv));
     }
   });
-  return writeGguf(path.join(dir, 'model.gguf'), metadata, tensors);
+  return writeGguf(path.join(dir, GGUF_FILES[type]), metadata, tensors);
 }
