@@ -1,4 +1,4 @@
-// Every fenced code block of README.md and docs/*.md is run or checked (issue 22 §5), in a user's project with the
+// Every fenced code block of README.md and docs/*.md is run or checked, in a user's project with the
 // built package installed (test/support/installedPackage.ts) and the shared MultiLoKo data: TypeScript blocks are
 // written to the file their introducing line names (else typecheck/) and type-checked against the package's
 // declarations, JSON blocks are read as lokal.config.json, each line of a shell block is run by `sh` in the project

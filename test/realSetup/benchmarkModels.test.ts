@@ -1,4 +1,4 @@
-// Issue 19 §1: one run, several benchmarks, each with a model it can use. A replay file serves only the benchmarks it
+// One run, several benchmarks, each with a model it can use. A replay file serves only the benchmarks it
 // has rows for (the others are left out with one line), and `<benchmark>.model` gives a benchmark its own model.
 // Child `vitest run --project evals` runs of both eval files on the MultiLoKo fixture and the real Kalahi CSVs.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Issue 19 §2 end to end: Kalahi against a chat server that returns no log-probabilities (shaped like Ollama), in child
+// End to end, Kalahi against a chat server that returns no log-probabilities (shaped like Ollama), in child
 // `vitest run --project evals evals/kalahi.eval.ts` processes on the real Kalahi CSVs. Multiple choice runs as SEA-HELM's
 // lettered question with LOKAL_KALAHI_MC=letter; without it the file fails once, at collection, before any item asks,
 // with one line naming every missing capability.

@@ -1,6 +1,6 @@
-// Issue 19 §2: results say which protocol produced MC1 (kalahi.json `variants.<v>.mc_protocol`), and the baseline gate
+// Results say which protocol produced MC1 (kalahi.json `variants.<v>.mc_protocol`), and the baseline gate
 // and `lokal compare` never compare MC1 across protocols: each leaves those figures out with one line naming the field
-// and the setting that would compare them, and compares what is comparable (issue 36 §3).
+// and the setting that would compare them, and compares what is comparable.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// One load per run (issue #21 §1): a child `vitest run --project evals` of both eval files (MultiLoKo and Kalahi)
+// One load per run: a child `vitest run --project evals` of both eval files (MultiLoKo and Kalahi)
 // with one local model loads it once: the provider prints one `lokal: loaded` line per load, and both files pass.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
