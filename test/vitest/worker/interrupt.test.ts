@@ -15,7 +15,7 @@ import { childEnvironment, REPO_ROOT } from '../../vitest/helpers.ts';
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-interrupt-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const CONFIG = 'test/hardening/worker/vitest.config.ts';
+const CONFIG = 'test/vitest/worker/vitest.config.ts';
 const VITEST_BIN = path.join(REPO_ROOT, 'node_modules', 'vitest', 'vitest.mjs');
 const REPLIES = { 1: 'Rome', 2: 'Paris', 3: 'Madrid', 4: 'Tokyo', 5: 'Kathmandu' };
 const PREVIOUS = `${JSON.stringify({ benchmark: 'toy', note: 'a complete earlier run' })}\n`;
