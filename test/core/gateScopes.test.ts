@@ -13,6 +13,7 @@ import { judgeKalahi, parseKalahiThresholds, type JudgedSuite } from '../../src/
 import { multilokoGate } from '../../src/benchmarks/multiloko/gates.ts';
 import type { LokalSubsetAggregate, LokalSubsetInfo } from '../../src/benchmarks/multiloko/records.ts';
 import { judgeRun, summariseGroups, type RolledSubset } from '../../src/benchmarks/multiloko/rollup.ts';
+import { titleUnless } from '../support/sharedData.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-gate-scopes-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -73,7 +74,7 @@ describe('MultiLoKo scopes', () => {
   });
 });
 
-describe.skipIf(!existsSync(KALAHI))('Kalahi scopes', () => {
+describe.skipIf(!existsSync(KALAHI))(titleUnless('Kalahi scopes', KALAHI), () => {
   const tree = { model: 'replay:/nonexistent.jsonl', kalahi: { data: KALAHI, variant: 'full', tasks: 'generation' } };
 
   test('an unknown category is an error with the nearest known scope; a variant not run is not', async () => {
