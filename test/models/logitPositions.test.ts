@@ -16,7 +16,14 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 type NodeSpec = [op: string, inputs: string[], output: string, attrs?: Record<string, number>, domain?: string];
 
-function modelBytes(nodes: NodeSpec[], initializers: Array<[name: string, dims: number[]]>, opset = 17): Uint8Array {
+/** Float initializers: zeros, or with `filled` a fixed non-zero pattern (so that a run's logits tell rows apart). */
+function floatData(dims: number[], filled: boolean): Uint8Array {
+  const values = new Float32Array(dims.reduce((a, b) => a * b, 1));
+  if (filled) for (let i = 0; i < values.length; i++) values[i] = Math.sin(1.7 * i + 0.3);
+  return new Uint8Array(values.buffer);
+}
+
+function modelBytes(nodes: NodeSpec[], initializers: Array<[name: string, dims: number[]]>, opset = 17, filled = false): Uint8Array {
   const dim = (d: number | string) => (typeof d === 'number' ? { dimValue: d } : { dimParam: d });
   const info = (name: string, elemType: number, dims: Array<number | string>) => ({ name, type: { tensorType: { elemType, shape: { dim: dims.map(dim) } } } });
   return onnx.ModelProto.encode(
@@ -34,7 +41,7 @@ function modelBytes(nodes: NodeSpec[], initializers: Array<[name: string, dims: 
           ...(domain ? { domain } : {}),
           attribute: Object.entries(attrs).map(([name, v]) => ({ name, i: v, type: onnx.AttributeProto.AttributeType.INT })),
         })),
-        initializer: initializers.map(([name, dims]) => ({ name, dims, dataType: onnx.TensorProto.DataType.FLOAT, rawData: new Uint8Array(4 * dims.reduce((a, b) => a * b, 1)) })),
+        initializer: initializers.map(([name, dims]) => ({ name, dims, dataType: onnx.TensorProto.DataType.FLOAT, rawData: floatData(dims, filled) })),
         input: [info('input_ids', onnx.TensorProto.DataType.INT64, ['batch_size', 'sequence_length'])],
         output: [info('logits', onnx.TensorProto.DataType.FLOAT, ['batch_size', 'sequence_length', 10])],
       },
@@ -90,7 +97,7 @@ describe('selectLogitPositions: the graph edit', () => {
     expect(graph.output![0]!.type!.tensorType!.shape!.dim!.map((d) => d.dimParam || Number(d.dimValue))).toEqual(['batch_size', 'logit_positions', 10]);
   });
 
-  test('a MatMul head (any rank): hidden states flattened to [rows, hidden] first, a bias after the head kept', () => {
+  test('a MatMul head (any rank): hidden states flattened to [rows, hidden] first, a bias after the head kept', async () => {
     const source = modelBytes(
       [
         ['Gather', ['embed', 'input_ids'], 'hidden'],
@@ -98,21 +105,25 @@ describe('selectLogitPositions: the graph edit', () => {
         ['Add', ['head_bias', 'projected'], 'logits'],
       ],
       [['embed', [10, 4]], ['head', [4, 10]], ['head_bias', [10]]],
+      17,
+      true,
     );
     const { bytes, input } = selectLogitPositions(source);
     expect(input).toBe(LOGIT_POSITIONS_INPUT);
     const p = 'vitest_lokal.';
-    expect(nodeList(bytes)).toEqual([
-      ['Gather', ['embed', 'input_ids'], ['hidden']],
-      ['Reshape', [LOGIT_POSITIONS_INPUT, `${p}minus_one`], [`${p}rows`]],
-      ['Reshape', ['hidden', `${p}rows_shape`], [`${p}hidden_rows`]],
-      ['Gather', [`${p}hidden_rows`, `${p}rows`], [`${p}selected_hidden`]],
-      ['Shape', [LOGIT_POSITIONS_INPUT], [`${p}positions_shape`]],
-      ['Concat', [`${p}positions_shape`, `${p}minus_one`], [`${p}logits_shape`]],
-      ['MatMul', [`${p}selected_hidden`, 'head'], [`${p}projected_rows`]],
-      ['Reshape', [`${p}projected_rows`, `${p}logits_shape`], ['projected']],
-      ['Add', ['head_bias', 'projected'], ['logits']],
-    ]);
+    // Second method: onnxruntime runs both graphs; the edited one's logits are the full graph's at the flat positions
+    // named (r·width + p), the bias after the head included.
+    const ids = [[3, 9, 0], [7, 7, 1]];
+    const feeds = { input_ids: new ort.Tensor('int64', BigInt64Array.from(ids.flat(), BigInt), [2, 3]) };
+    const [full, selecting] = await Promise.all([ort.InferenceSession.create(source), ort.InferenceSession.create(bytes)]);
+    const all = (await full.run(feeds)).logits!.data as Float32Array;
+    const chosen = [[2, 0], [4, 5]];
+    const out = await selecting.run({ ...feeds, [LOGIT_POSITIONS_INPUT]: new ort.Tensor('int64', BigInt64Array.from(chosen.flat(), BigInt), [2, 2]) });
+    expect(out.logits!.dims).toEqual([2, 2, 10]);
+    const want = chosen.flat().flatMap((flat) => [...all.subarray(flat * 10, (flat + 1) * 10)]);
+    expect(new Set(want.map((v) => v.toFixed(3))).size).toBeGreaterThan(30);
+    expect([...(out.logits!.data as Float32Array)]).toEqual(want);
+    await Promise.all([full.release(), selecting.release()]);
     // [-1, hidden]: the head's rows (4)
     expect(int64Values(decode(bytes).initializer!.find((t) => t.name === `${p}rows_shape`)!)).toEqual([-1, 4]);
     // a FusedMatMul with its weight transposed reads the hidden size from the weight's second dimension
