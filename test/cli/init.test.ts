@@ -1,4 +1,4 @@
-// `lokal init` (issue 22 §4), in process against temporary projects: the files of the README's setup and
+// `lokal init`, in process against temporary projects: the files of the README's setup and
 // lokal.config.json, never an overwrite (skips listed), the ES-module check, and --ci github's workflow parsed as YAML
 // with its jobs and steps checked — the optional vLLM step too, once uncommented. test/cli/initRun.test.ts runs what
 // it writes.

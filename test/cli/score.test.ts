@@ -6,6 +6,7 @@ import path, { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 import { lokalBin } from '../support/installedPackage.ts';
+import { titleUnless } from '../support/sharedData.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 // The built package's bin, as users run it (test/support/installedPackage.ts).
@@ -106,7 +107,7 @@ describe('lokal score on the fixture', () => {
   });
 });
 
-describe.skipIf(!existsSync(realArchive) || !hasPython)('lokal score on the real Italian set', () => {
+describe.skipIf(!existsSync(realArchive) || !hasPython)(titleUnless(`lokal score on the real Italian set${hasPython ? '' : ' (skipped: no python3 on PATH)'}`, realArchive), () => {
   test('per-item scores and means equal the Python port of eval.py', () => {
     // Predictions: a deterministic mix of exact, truncated and unrelated answers built from the questions.
     const dataset = execFileSync(process.execPath, ['--input-type=module', '-e', `

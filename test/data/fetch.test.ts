@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFile } from 'node:fs/promises';
 import { DATA_SOURCES, DataError, fetchData, type DataSource } from '../../src/data/index.ts';
 import { buildArchive, entriesOfFolder, fixtureDir, hasCommand, removeDir, sharedData, tempDir } from './helpers.ts';
+import { titleUnless } from '../support/sharedData.ts';
 
 type Mode = 'normal' | 'cut-first' | 'cut-always' | 'ignore-range' | 'hang' | 'stall' | 'missing';
 
@@ -390,7 +391,7 @@ describe('fetchData', () => {
 });
 
 const sharedKalahi = path.join(sharedData, 'kalahi');
-describe.skipIf(!existsSync(sharedKalahi))('the pinned Kalahi hashes (against ../shared/data/kalahi, the files as published)', () => {
+describe.skipIf(!existsSync(sharedKalahi))(titleUnless('the pinned Kalahi hashes (against ../shared/data/kalahi, the files as published)', sharedKalahi), () => {
   test('files placed by hand verify without any network request', async () => {
     const dir = await freshDir();
     await mkdir(path.join(dir, 'kalahi'));
@@ -411,7 +412,7 @@ describe.skipIf(!existsSync(sharedKalahi))('the pinned Kalahi hashes (against ..
   });
 });
 
-describe.skipIf(!existsSync(path.join(sharedData, 'multiloko/benchmark_data.tar.xz.enc')))('structural check on the real archive', () => {
+describe.skipIf(!existsSync(path.join(sharedData, 'multiloko/benchmark_data.tar.xz.enc')))(titleUnless('structural check on the real archive', path.join(sharedData, 'multiloko/benchmark_data.tar.xz.enc')), () => {
   test('an archive in the official format placed by hand passes without a request', async () => {
     const dir = await freshDir();
     await copyFile(path.join(sharedData, 'multiloko/benchmark_data.tar.xz.enc'), path.join(dir, 'benchmark_data.tar.xz.enc'));

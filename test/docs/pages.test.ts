@@ -1,4 +1,4 @@
-// The README and the docs/ pages as a newcomer reads them (issue 22 §5): a short README that links every page, pages
+// The README and the docs/ pages as a newcomer reads them: a short README that links every page, pages
 // short enough to read at once, and links that lead somewhere — each relative link to a file of the repository, each
 // #anchor to a heading of its page (GitHub's rule: lower case, punctuation dropped, spaces as hyphens).
 import { existsSync, readFileSync } from 'node:fs';

@@ -13,6 +13,7 @@ import {
   readKalahiResponses,
 } from '../../src/benchmarks/kalahi/data.ts';
 import { formatBestAnswer, splitMultiAnswer } from '../../src/benchmarks/kalahi/metrics/index.ts';
+import { titleUnless } from '../support/sharedData.ts';
 
 const HEADER = 'prompt_variation_id,prompt_id,category,topic,prompt,best_answer,relevant_answers,irrelevant_answers';
 
@@ -154,7 +155,7 @@ with open(sys.argv[1], encoding='utf-8', newline='') as f:
 json.dump(rows, sys.stdout)
 `;
 
-describe.skipIf(!HAVE_DATA)(`real Kalahi CSVs (${DATA_DIR})`, () => {
+describe.skipIf(!HAVE_DATA)(titleUnless(`real Kalahi CSVs (${DATA_DIR})`, join(DATA_DIR, KALAHI_FILES.full)), () => {
   const counts = { full: 150, partially_enriched: 150, unenriched: 85 } as const;
   for (const variant of Object.keys(counts) as Array<keyof typeof counts>) {
     test(`${variant}: ${counts[variant]} rows, best answer among relevant`, async () => {

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { loadKalahi } from '../../src/benchmarks/kalahi/data.ts';
 import { writeTinyModel } from '../support/tinyModel.ts';
 import { REPO_ROOT, runVitest } from '../vitest/helpers.ts';
+import { titleUnless } from '../support/sharedData.ts';
 
 const DATA = path.resolve(REPO_ROOT, '../shared/data/kalahi');
 const haveData = existsSync(path.join(DATA, 'filipino.csv'));
@@ -20,7 +21,7 @@ function filesUnder(root: string): string[] {
   });
 }
 
-describe.skipIf(!haveData)('Kalahi redaction', () => {
+describe.skipIf(!haveData)(titleUnless('Kalahi redaction', path.join(DATA, 'filipino.csv')), () => {
   test('no prompt, topic, best, relevant or irrelevant answer of the data in any file the run writes or in its output', async () => {
     const model = path.join(dir, 'tiny');
     writeTinyModel(model, { seed: 3 });

@@ -7,12 +7,13 @@ import { prepareKalahi } from '../../src/benchmarks/kalahi/plan.ts';
 import type { KalahiSettings } from '../../src/benchmarks/kalahi/config.ts';
 import { SHARED_DEFAULTS } from '../../src/core/settings.ts';
 import { REPO_ROOT } from '../vitest/helpers.ts';
+import { titleUnless } from '../support/sharedData.ts';
 
 const KALAHI = path.resolve(REPO_ROOT, '../shared/data/kalahi');
 const settings = (model: string, tasks?: KalahiSettings['tasks']) =>
   ({ ...SHARED_DEFAULTS, data: KALAHI, model, limit: 1, bertscoreModel: 'off', bleurtModel: 'off', ...(tasks ? { tasks } : {}) }) as KalahiSettings;
 
-describe.skipIf(!existsSync(path.join(KALAHI, 'filipino.csv')))('Kalahi tasks with several models', () => {
+describe.skipIf(!existsSync(path.join(KALAHI, 'filipino.csv')))(titleUnless('Kalahi tasks with several models', path.join(KALAHI, 'filipino.csv')), () => {
   test('a replay file second in the list: generation only, for every model', async () => {
     const plan = await prepareKalahi(settings('openai:toy,replay:/tmp/replies,1.jsonl'), []);
     expect(plan.groups.map((g) => g.info.tasks)).toEqual(plan.groups.map(() => ['generation']));

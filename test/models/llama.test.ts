@@ -109,10 +109,19 @@ describe('generation settings and scheduling', () => {
     }
   });
 
-  test('several sequences (the bench measures them; settings never ask) do not reuse prefixes, and asking for it is refused', () => {
+  test('several sequences (the bench measures them; settings never ask) do not reuse prefixes, and asking for it is refused', async () => {
     // With prefix reuse on 8 sequences, node-llama-cpp 3.21.1 gave log-probabilities off by up to 12 nats in a few of
     // fifteen rounds; even whole evaluations on 4 sequences were once 3.5 nats off on a CI machine.
-    expect(new LlamaProvider(path.join(work, 'plain', 'model.gguf'), { sequences: 8 }).reusesPrefixes).toBe(false);
+    const llama = new LlamaProvider(path.join(work, 'plain', 'model.gguf'), { sequences: 8 });
+    try {
+      // Two prompts sharing a long prefix, one after the other: every prompt token of both is computed.
+      const shots = 'Q: What is the capital of France?\nA: Paris\nQ: What is the capital of Spain?\nA: Madrid\n';
+      const [one] = await llama.generate([{ prompt: `${shots}Q: What is the capital of Italy?\nA:`, maxNewTokens: 4 }]);
+      const [two] = await llama.generate([{ prompt: `${shots}Q: What is the capital of Peru?\nA:`, maxNewTokens: 4 }]);
+      expect(llama.generationStats.promptTokensComputed).toBe(one!.promptTokens! + two!.promptTokens!);
+    } finally {
+      await llama.close();
+    }
     expect(() => new LlamaProvider(path.join(work, 'plain', 'model.gguf'), { sequences: 2, sharePrefix: true })).toThrow(/sharePrefix needs one sequence/);
   });
 

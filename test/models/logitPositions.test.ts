@@ -16,7 +16,17 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 type NodeSpec = [op: string, inputs: string[], output: string, attrs?: Record<string, number>, domain?: string];
 
-function modelBytes(nodes: NodeSpec[], initializers: Array<[name: string, dims: number[]]>, opset = 17): Uint8Array {
+/** Float initializers: zeros, or with `filled` a fixed non-zero pattern (so that a run's logits tell rows apart). */
+function floatData(dims: number[], filled: boolean): Uint8Array {
+  const values = new Float32Array(dims.reduce((a, b) => a * b, 1));
+  if (filled) for (let i = 0; i < values.length; i++) values[i] = Math.sin(1.7 * i + 0.3);
+  return new Uint8Array(values.buffer);
+}
+
+/** An initializer: float (zeros, or filled), or int64 with the given values (a shape a Reshape or Concat reads). */
+type InitSpec = [name: string, dims: number[], int64?: number[]];
+
+function modelBytes(nodes: NodeSpec[], initializers: InitSpec[], opset = 17, filled = false): Uint8Array {
   const dim = (d: number | string) => (typeof d === 'number' ? { dimValue: d } : { dimParam: d });
   const info = (name: string, elemType: number, dims: Array<number | string>) => ({ name, type: { tensorType: { elemType, shape: { dim: dims.map(dim) } } } });
   return onnx.ModelProto.encode(
@@ -34,7 +44,11 @@ function modelBytes(nodes: NodeSpec[], initializers: Array<[name: string, dims: 
           ...(domain ? { domain } : {}),
           attribute: Object.entries(attrs).map(([name, v]) => ({ name, i: v, type: onnx.AttributeProto.AttributeType.INT })),
         })),
-        initializer: initializers.map(([name, dims]) => ({ name, dims, dataType: onnx.TensorProto.DataType.FLOAT, rawData: new Uint8Array(4 * dims.reduce((a, b) => a * b, 1)) })),
+        initializer: initializers.map(([name, dims, int64]) =>
+          int64
+            ? { name, dims, dataType: onnx.TensorProto.DataType.INT64, rawData: new Uint8Array(BigInt64Array.from(int64, BigInt).buffer) }
+            : { name, dims, dataType: onnx.TensorProto.DataType.FLOAT, rawData: floatData(dims, filled) },
+        ),
         input: [info('input_ids', onnx.TensorProto.DataType.INT64, ['batch_size', 'sequence_length'])],
         output: [info('logits', onnx.TensorProto.DataType.FLOAT, ['batch_size', 'sequence_length', 10])],
       },
@@ -43,12 +57,29 @@ function modelBytes(nodes: NodeSpec[], initializers: Array<[name: string, dims: 
 }
 
 const decode = (bytes: Uint8Array) => onnx.ModelProto.decode(bytes).graph!;
-const nodeList = (bytes: Uint8Array) => decode(bytes).node!.map((n) => [n.opType, n.input, n.output]);
+
+/**
+ * Runs the source graph on `ids` and the edited one with `chosen` flat positions: the edited logits' dims, and whether
+ * they equal the source's logits at those positions (vocabulary 10; the values must differ enough to tell rows apart).
+ */
+async function selectedLogits(source: Uint8Array, edited: Uint8Array, ids: number[][], chosen: number[][]): Promise<{ dims: readonly number[]; same: boolean }> {
+  const feeds = { input_ids: new ort.Tensor('int64', BigInt64Array.from(ids.flat(), BigInt), [ids.length, ids[0]!.length]) };
+  const [full, selecting] = await Promise.all([ort.InferenceSession.create(source), ort.InferenceSession.create(edited)]);
+  try {
+    const all = (await full.run(feeds)).logits!.data as Float32Array;
+    const out = await selecting.run({ ...feeds, [LOGIT_POSITIONS_INPUT]: new ort.Tensor('int64', BigInt64Array.from(chosen.flat(), BigInt), [chosen.length, chosen[0]!.length]) });
+    const want = chosen.flat().flatMap((flat) => [...all.subarray(flat * 10, (flat + 1) * 10)]);
+    expect(new Set(want.map((v) => v.toFixed(3))).size).toBeGreaterThan(want.length / 2);
+    return { dims: out.logits!.dims, same: JSON.stringify([...(out.logits!.data as Float32Array)]) === JSON.stringify(want) };
+  } finally {
+    await Promise.all([full.release(), selecting.release()]);
+  }
+}
 const INT64 = onnx.TensorProto.DataType.INT64;
 const int64Values = (t: onnxProto.onnx.ITensorProto) => [...new BigInt64Array(Uint8Array.from(t.rawData!).buffer)].map(Number);
 
 describe('selectLogitPositions: the graph edit', () => {
-  test('a Gemm head (reshape to rows, Gemm, reshape back): the chosen rows are gathered before the Gemm and the final reshape follows the input', () => {
+  test('a Gemm head (reshape to rows, Gemm, reshape back): the chosen rows are gathered before the Gemm and the final reshape follows the input', async () => {
     const source = modelBytes(
       [
         ['Gather', ['embed', 'input_ids'], 'hidden'],
@@ -58,28 +89,17 @@ describe('selectLogitPositions: the graph edit', () => {
         ['Concat', ['ids_shape', 'vocab'], 'logits_shape', { axis: 0 }],
         ['Reshape', ['flat', 'logits_shape'], 'logits'],
       ],
-      [['embed', [10, 4]], ['rows_shape', [2]], ['vocab', [1]]],
+      [['embed', [10, 4]], ['rows_shape', [2], [-1, 4]], ['vocab', [1], [10]]],
+      17,
+      true,
     );
     const { bytes, input } = selectLogitPositions(source);
     expect(input).toBe(LOGIT_POSITIONS_INPUT);
     const graph = decode(bytes);
     const p = 'vitest_lokal.';
-    expect(nodeList(bytes)).toEqual([
-      ['Gather', ['embed', 'input_ids'], ['hidden']],
-      ['Reshape', ['hidden', 'rows_shape'], ['rows']],
-      // flat positions, the rows they name, the output shape [batch, k, -1]
-      ['Reshape', [LOGIT_POSITIONS_INPUT, `${p}minus_one`], [`${p}rows`]],
-      ['Gather', ['rows', `${p}rows`], [`${p}selected_hidden`]],
-      ['Shape', [LOGIT_POSITIONS_INPUT], [`${p}positions_shape`]],
-      ['Concat', [`${p}positions_shape`, `${p}minus_one`], [`${p}logits_shape`]],
-      ['Gemm', [`${p}selected_hidden`, 'embed'], [`${p}projected_rows`]],
-      ['Reshape', [`${p}projected_rows`, `${p}logits_shape`], ['flat']],
-      ['Shape', ['input_ids'], ['ids_shape']],
-      ['Concat', ['ids_shape', 'vocab'], ['logits_shape']],
-      ['Reshape', ['flat', `${p}logits_shape`], ['logits']],
-    ]);
-    expect(graph.node![6]!.attribute!.map((a) => [a.name, Number(a.i)])).toEqual([['transB', 1]]);
-    expect(graph.node![3]!.attribute!.map((a) => [a.name, Number(a.i)])).toEqual([['axis', 0]]);
+    // Second method: onnxruntime runs both graphs; the edited one's logits are the full graph's at the flat positions
+    // named (r·width + p), in the shape [batch, k, vocab].
+    expect(await selectedLogits(source, bytes, [[3, 9, 0], [7, 7, 1]], [[2, 0], [4, 5]])).toEqual({ dims: [2, 2, 10], same: true });
     const added = graph.initializer!.find((t) => t.name === `${p}minus_one`)!;
     expect([added.dataType, added.dims!.map(Number), int64Values(added)]).toEqual([INT64, [1], [-1]]);
     expect(graph.initializer!.some((t) => t.name === `${p}rows_shape`)).toBe(false);
@@ -90,7 +110,7 @@ describe('selectLogitPositions: the graph edit', () => {
     expect(graph.output![0]!.type!.tensorType!.shape!.dim!.map((d) => d.dimParam || Number(d.dimValue))).toEqual(['batch_size', 'logit_positions', 10]);
   });
 
-  test('a MatMul head (any rank): hidden states flattened to [rows, hidden] first, a bias after the head kept', () => {
+  test('a MatMul head (any rank): hidden states flattened to [rows, hidden] first, a bias after the head kept', async () => {
     const source = modelBytes(
       [
         ['Gather', ['embed', 'input_ids'], 'hidden'],
@@ -98,21 +118,15 @@ describe('selectLogitPositions: the graph edit', () => {
         ['Add', ['head_bias', 'projected'], 'logits'],
       ],
       [['embed', [10, 4]], ['head', [4, 10]], ['head_bias', [10]]],
+      17,
+      true,
     );
     const { bytes, input } = selectLogitPositions(source);
     expect(input).toBe(LOGIT_POSITIONS_INPUT);
     const p = 'vitest_lokal.';
-    expect(nodeList(bytes)).toEqual([
-      ['Gather', ['embed', 'input_ids'], ['hidden']],
-      ['Reshape', [LOGIT_POSITIONS_INPUT, `${p}minus_one`], [`${p}rows`]],
-      ['Reshape', ['hidden', `${p}rows_shape`], [`${p}hidden_rows`]],
-      ['Gather', [`${p}hidden_rows`, `${p}rows`], [`${p}selected_hidden`]],
-      ['Shape', [LOGIT_POSITIONS_INPUT], [`${p}positions_shape`]],
-      ['Concat', [`${p}positions_shape`, `${p}minus_one`], [`${p}logits_shape`]],
-      ['MatMul', [`${p}selected_hidden`, 'head'], [`${p}projected_rows`]],
-      ['Reshape', [`${p}projected_rows`, `${p}logits_shape`], ['projected']],
-      ['Add', ['head_bias', 'projected'], ['logits']],
-    ]);
+    // Second method: onnxruntime runs both graphs; the edited one's logits are the full graph's at the flat positions
+    // named (r·width + p), the bias after the head included.
+    expect(await selectedLogits(source, bytes, [[3, 9, 0], [7, 7, 1]], [[2, 0], [4, 5]])).toEqual({ dims: [2, 2, 10], same: true });
     // [-1, hidden]: the head's rows (4)
     expect(int64Values(decode(bytes).initializer!.find((t) => t.name === `${p}rows_shape`)!)).toEqual([-1, 4]);
     // a FusedMatMul with its weight transposed reads the hidden size from the weight's second dimension
@@ -121,7 +135,7 @@ describe('selectLogitPositions: the graph edit', () => {
   });
 
   test('graphs it cannot show to be row-wise come back as the same bytes', () => {
-    const cases: Array<[string, NodeSpec[], Array<[string, number[]]>, number?]> = [
+    const cases: Array<[string, NodeSpec[], InitSpec[], number?]> = [
       ['a step after the head that mixes positions (Softmax)', [['MatMul', ['input_ids', 'head'], 'projected'], ['Softmax', ['projected'], 'logits', { axis: -1 }]], [['head', [4, 10]]]],
       ['a bias varying along the sequence', [['MatMul', ['input_ids', 'head'], 'projected'], ['Add', ['projected', 'bias'], 'logits']], [['head', [4, 10]], ['bias', [1, 7, 10]]]],
       ['the projected tensor also read elsewhere', [['MatMul', ['input_ids', 'head'], 'projected'], ['Identity', ['projected'], 'logits'], ['Identity', ['projected'], 'other']], [['head', [4, 10]]]],

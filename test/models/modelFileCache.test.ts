@@ -1,4 +1,4 @@
-// Issue #21 §4: a process that loaded a local model ends promptly. transformers.js's FileResponse starts reading the
+// A process that loaded a local model ends promptly. transformers.js's FileResponse starts reading the
 // whole ONNX file into memory in the background even though onnxruntime opens it by path; on a 2 GB model that read
 // kept a finished process alive for 16–89 s. With ModelFileCache no read stream is ever opened on a model's weights,
 // for a local folder, its saved optimised graph, or a Hub model in the download cache.

@@ -32,6 +32,7 @@ import { startFakeOpenAIServer, toyAnswer, toyRenderChat, type FakeServer } from
 import { loadTinyReferenceModel, type TinyReferenceModel } from '../support/tinyModelReference.ts';
 import { writeTinyModel, type TinyModelInfo } from '../support/tinyModel.ts';
 import { REPO_ROOT, datasetSpec, writeDataset } from '../vitest/helpers.ts';
+import { titleUnless } from '../support/sharedData.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'lokal-model-input-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -229,7 +230,7 @@ describe('an OpenAI-compatible server: the messages or prompt sent, and usage.pr
   });
 
   const KALAHI = path.resolve(REPO_ROOT, '../shared/data/kalahi');
-  test.skipIf(!existsSync(path.join(KALAHI, 'filipino.csv')))('Kalahi: MC and generation records and kalahi.json carry the messages sent and the server\'s counts', async () => {
+  test.skipIf(!existsSync(path.join(KALAHI, 'filipino.csv')))(titleUnless('Kalahi: MC and generation records and kalahi.json carry the messages sent and the server\'s counts', path.join(KALAHI, 'filipino.csv')), async () => {
     // redact off: the records' prompt text is what is checked (LOKAL_REDACT=auto would hash it where CI is set).
     const settings = { ...SHARED_DEFAULTS, redact: 'off', data: KALAHI, model: 'openai:toy', limit: 1, bertscoreModel: 'off', bleurtModel: 'off' } as KalahiSettings;
     const plan = await prepareKalahi(settings, []);

@@ -1,4 +1,4 @@
-// The saved optimised graph (issue #21 §2): the first load keeps onnxruntime's optimised graph with its weights as
+// The saved optimised graph: the first load keeps onnxruntime's optimised graph with its weights as
 // external data (and the prepacked matrices: a later load maps them instead of packing again), later loads use it,
 // and an entry that changed, is unreadable or was built under another key is rebuilt. Answers are compared with a
 // plain load of the model's own file (optimisation on, nothing saved).

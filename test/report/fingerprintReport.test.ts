@@ -18,8 +18,23 @@ describe('fingerprint in the report', () => {
   test('every field is shown; against a baseline the differing fields are listed, the score-changing ones marked', async () => {
     const page = await renderHtmlReport({ multiloko: run('m2', { prompt: 'chat' }), baseline: { multiloko: run('m1', {}) } });
     const block = page.slice(page.indexOf('id="multiloko-fingerprint"'), page.indexOf('</details>', page.indexOf('id="multiloko-fingerprint"')));
-    expect(block).toContain('<tr data-field="prompt"><th>prompt</th><td><code>chat</code></td></tr>');
-    expect(block).toContain('<tr data-field="decoding"><th>decoding</th><td><code>max_new_tokens: 64 · temperature: 0 · stops: question token, blank line</code></td></tr>');
+    // Every field of the fingerprint but version and benchmark (the section's own name), in the order written here,
+    // as typed by hand from the run above: a field left out, added or shown otherwise fails.
+    const rows = [...block.matchAll(/<tr data-field="([^"]+)"><th>\1<\/th><td><code>(.*?)<\/code><\/td><\/tr>/gu)].map((r) => [r[1], r[2]]);
+    expect(rows).toEqual([
+      // A 64-character hash is cut at FIELD_PREVIEW_CHARACTERS (60) with its length.
+      ['data', `italian: ${'a'.repeat(60)}… (64 characters)`],
+      ['prompt', 'chat'],
+      ['template', `italian: ${'c'.repeat(60)}… (64 characters)`],
+      ['shots', '5'],
+      ['fewshot', 'official'],
+      ['extraction', 'true'],
+      ['scorer', 'v1'],
+      ['decoding', 'max_new_tokens: 64 · temperature: 0 · stops: question token, blank line'],
+      ['protocol', '– (not known for this run)'],
+      ['model', 'provider: transformers · model: m2'],
+    ]);
+    expect(block.match(/<tr /gu)).toHaveLength(rows.length);
     expect(block).toContain('2 differences from the baseline');
     expect(block).toMatch(/<li class="fail" data-field="prompt"><code>prompt base→chat<\/code> \(changes the scores/u);
     expect(block).toMatch(/<li class="" data-field="model"><code>model\.model m1→m2<\/code> \(the model/u);

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { writeQuantisedModel } from '../support/quantiseOnnx.ts';
 import { writeTinyModel } from '../support/tinyModel.ts';
 import { MULTILOKO_EVAL, REPO_ROOT, runVitest, type ChildRun } from './helpers.ts';
+import { titleUnless } from '../support/sharedData.ts';
 
 const ARCHIVE = path.resolve(REPO_ROOT, '../shared/data/multiloko/benchmark_data.tar.xz.enc');
 const hasData = existsSync(ARCHIVE);
@@ -26,7 +27,7 @@ function evalsRun(name: string, env: Record<string, string>): Promise<ChildRun> 
   });
 }
 
-describe.skipIf(!hasData)('fingerprint against a baseline, real Italian data and a generated model', () => {
+describe.skipIf(!hasData)(titleUnless('fingerprint against a baseline, real Italian data and a generated model', ARCHIVE), () => {
   beforeAll(() => writeTinyModel(model, { layers: 1, hidden: 32, vocab: 320, seed: 3 }));
 
   test('base baseline: chat prompts fail naming the field; the same settings pass; the fingerprint names the model file', async () => {
@@ -48,7 +49,7 @@ describe.skipIf(!hasData)('fingerprint against a baseline, real Italian data and
   }, 300_000);
 });
 
-describe.skipIf(!hasData)('numerics against a baseline, real Italian data and a generated q8 model', () => {
+describe.skipIf(!hasData)(titleUnless('numerics against a baseline, real Italian data and a generated q8 model', ARCHIVE), () => {
   const q8 = path.join(dir, 'tiny-q8');
   beforeAll(() => {
     writeTinyModel(q8, { layers: 1, hidden: 32, vocab: 320, seed: 4 });

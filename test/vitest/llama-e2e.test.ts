@@ -12,6 +12,7 @@ import { writeTinyModel } from '../support/tinyModel.ts';
 import { writeTinyModelGguf } from '../support/tinyModelGguf.ts';
 import { modelSlugs } from '../../src/core/modelList.ts';
 import { MULTILOKO_EVAL, REPO_ROOT, runVitest, type ChildRun } from './helpers.ts';
+import { titleUnless } from '../support/sharedData.ts';
 
 const ARCHIVE = path.resolve(REPO_ROOT, '../shared/data/multiloko/benchmark_data.tar.xz.enc');
 const KALAHI = path.resolve(REPO_ROOT, '../shared/data/kalahi');
@@ -55,7 +56,7 @@ const predictions = (results: Json) =>
     .filter(([, v]) => typeof v === 'object' && v !== null && 'prediction' in v)
     .map(([id, v]) => [id, v.prediction, v.em]);
 
-describe.skipIf(!hasMultiloko)('MultiLoKo with llama:<model.gguf>', () => {
+describe.skipIf(!hasMultiloko)(titleUnless('MultiLoKo with llama:<model.gguf>', ARCHIVE), () => {
   test('base and chat prompts: the answers of transformers: on the same folder; a rerun comes from the cache', async () => {
     for (const prompt of ['base', 'chat']) {
       const { results: [llama, onnx], stdout } = await multilokoRun(`both-${prompt}`, [`llama:${gguf}`, `transformers:${model}`], prompt);
@@ -72,7 +73,7 @@ describe.skipIf(!hasMultiloko)('MultiLoKo with llama:<model.gguf>', () => {
   }, 600_000);
 });
 
-describe.skipIf(!hasKalahi)('Kalahi with llama:<model.gguf>', () => {
+describe.skipIf(!hasKalahi)(titleUnless('Kalahi with llama:<model.gguf>', path.join(KALAHI, 'filipino.csv')), () => {
   test('MC log-probabilities within 1e-4 and generated replies equal to transformers: on the same folder', async () => {
     const bert = path.join(dir, 'bert');
     const bleurt = path.join(dir, 'bleurt');

@@ -1,4 +1,4 @@
-// Which runs share one worker (issue #21 §1): a local model anywhere in the run's settings (shared model, a
+// Which runs share one worker: a local model anywhere in the run's settings (shared model, a
 // benchmark's own, the default) means one worker without isolation; remote and replay models keep Vitest's defaults.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -12,6 +12,7 @@ import { writeTinyModel } from '../support/tinyModel.ts';
 import { extractAnswer, renderMultilokoPrompt, type RenderedMultilokoChatPrompt } from '../../src/benchmarks/multiloko/prompts/index.ts';
 import type { LokalItemRecord } from '../../src/benchmarks/multiloko/records.ts';
 import { MULTILOKO_EVAL, REPO_ROOT, runVitest, type ChildRun } from './helpers.ts';
+import { titleUnless } from '../support/sharedData.ts';
 
 const ARCHIVE = path.resolve(REPO_ROOT, '../shared/data/multiloko/benchmark_data.tar.xz.enc');
 const hasData = existsSync(ARCHIVE);
@@ -67,7 +68,7 @@ function expectScoredOnAnswers(run: Run, extract: (raw: string) => string): void
   });
 }
 
-describe.skipIf(!hasData)(`real Italian data (${ARCHIVE}) with a generated transformers.js model`, () => {
+describe.skipIf(!hasData)(titleUnless(`real Italian data (${ARCHIVE}) with a generated transformers.js model`, ARCHIVE), () => {
   const model = path.join(dir, 'tiny-model');
   let base: Run;
 
@@ -119,7 +120,7 @@ describe.skipIf(!hasData)(`real Italian data (${ARCHIVE}) with a generated trans
   });
 });
 
-describe.skipIf(!hasData)('real Italian data with an OpenAI-compatible server', () => {
+describe.skipIf(!hasData)(titleUnless('real Italian data with an OpenAI-compatible server', ARCHIVE), () => {
   const KEY = 'sk-lokal-e2e-0123456789-SECRET';
   let server: FakeServer;
   beforeAll(async () => {
@@ -155,7 +156,7 @@ describe.skipIf(!hasData)('real Italian data with an OpenAI-compatible server', 
   });
 });
 
-describe.skipIf(!hasData)('the default model', () => {
+describe.skipIf(!hasData)(titleUnless('the default model', ARCHIVE), () => {
   test('without LOKAL_MODEL the run asks transformers:onnx-community/Qwen2.5-0.5B-Instruct (offline here: a clear error)', async () => {
     const run = await runVitest(['run', '--project', 'evals', MULTILOKO_EVAL], {
       LOKAL_MULTILOKO: ARCHIVE,

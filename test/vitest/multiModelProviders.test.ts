@@ -9,6 +9,7 @@ import { modelSlugs, listModels, modelLabels } from '../../src/core/modelList.ts
 import { startFakeOpenAIServer, type FakeServer } from '../support/fakeOpenAIServer.ts';
 import { writeTinyModel } from '../support/tinyModel.ts';
 import { MULTILOKO_EVAL, REPO_ROOT, runVitest, type ChildRun } from './helpers.ts';
+import { titleUnless } from '../support/sharedData.ts';
 
 const ARCHIVE = path.resolve(REPO_ROOT, '../shared/data/multiloko/benchmark_data.tar.xz.enc');
 
@@ -51,7 +52,7 @@ beforeAll(async () => {
   server = await startFakeOpenAIServer({ apiKey: 'sk-test' });
 });
 
-describe.skipIf(!existsSync(ARCHIVE))('transformers: and openai: listed together on the first Italian items', () => {
+describe.skipIf(!existsSync(ARCHIVE))(titleUnless('transformers: and openai: listed together on the first Italian items', ARCHIVE), () => {
   test("each model's results file equals its run alone", async () => {
     const both = await evalsRun('both', models.join(','));
     expect(both.run.code, show(both.run)).toBe(0);

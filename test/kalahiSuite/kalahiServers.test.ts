@@ -1,4 +1,4 @@
-// Issue 19 §2 end to end: Kalahi against a chat server that returns no log-probabilities (shaped like Ollama), in child
+// End to end, Kalahi against a chat server that returns no log-probabilities (shaped like Ollama), in child
 // `vitest run --project evals evals/kalahi.eval.ts` processes on the real Kalahi CSVs. Multiple choice runs as SEA-HELM's
 // lettered question with LOKAL_KALAHI_MC=letter; without it the file fails once, at collection, before any item asks,
 // with one line naming every missing capability.
@@ -10,6 +10,7 @@ import { loadKalahi, type KalahiRow } from '../../src/benchmarks/kalahi/data.ts'
 import { startFakeOpenAIServer, type FakeServer } from '../support/fakeOpenAIServer.ts';
 import { SERVER_SHAPES } from '../support/serverShapes.ts';
 import { REPO_ROOT, runVitest, type ChildRun } from '../vitest/helpers.ts';
+import { titleUnless } from '../support/sharedData.ts';
 
 const DATA = path.resolve(REPO_ROOT, '../shared/data/kalahi');
 const haveData = existsSync(path.join(DATA, 'filipino.csv'));
@@ -53,7 +54,7 @@ const env = (output: string, extra: Record<string, string>) => ({
   ...extra,
 });
 
-describe.skipIf(!haveData)('Kalahi on a chat server without log-probabilities', () => {
+describe.skipIf(!haveData)(titleUnless('Kalahi on a chat server without log-probabilities', path.join(DATA, 'filipino.csv')), () => {
   test('LOKAL_KALAHI_MC=letter: MC1 from the lettered question, recorded as mc_protocol "letter"', async () => {
     const output = path.join(dir, 'letter');
     asked.length = 0;

@@ -1,4 +1,4 @@
-// Issue 19 §1: one run, several benchmarks, each with a model it can use. A replay file serves only the benchmarks it
+// One run, several benchmarks, each with a model it can use. A replay file serves only the benchmarks it
 // has rows for (the others are left out with one line), and `<benchmark>.model` gives a benchmark its own model.
 // Child `vitest run --project evals` runs of both eval files on the MultiLoKo fixture and the real Kalahi CSVs.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { REPO_ROOT, runVitest, type ChildRun } from '../vitest/helpers.ts';
+import { titleUnless } from '../support/sharedData.ts';
 
 const KALAHI = path.resolve(REPO_ROOT, '../shared/data/kalahi');
 const haveKalahi = existsSync(path.join(KALAHI, 'filipino.csv'));
@@ -41,7 +42,7 @@ const baseEnv = (output: string) => ({
 const show = (run: ChildRun) => `exit ${run.code}\n${run.stdout.slice(-3000)}\n${run.stderr.slice(-3000)}`;
 const kalahiJson = (output: string) => JSON.parse(readFileSync(path.join(output, 'kalahi.json'), 'utf8')) as { variants: Record<string, { model: string; items: { recorded: number } }> };
 
-describe.skipIf(!haveKalahi)('each benchmark gets a model it can use', () => {
+describe.skipIf(!haveKalahi)(titleUnless('each benchmark gets a model it can use', path.join(KALAHI, 'filipino.csv')), () => {
   test('both eval files with only a MultiLoKo predictions file: Kalahi is left out with one line, exit 0', async () => {
     const output = path.join(dir, 'only-multiloko');
     const predictions = file('multiloko.jsonl', multilokoRows);

@@ -14,7 +14,7 @@ import { MULTILOKO_EVAL, runVitest } from '../../vitest/helpers.ts';
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-incomplete-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const CONFIG = 'test/hardening/worker/vitest.config.ts';
+const CONFIG = 'test/vitest/worker/vitest.config.ts';
 // Every answer right: a complete run would pass every gate below.
 const REPLIES = { 1: 'Rome', 2: 'Paris', 3: 'Madrid', 4: 'Tokyo', 5: 'Kathmandu' };
 const PREVIOUS = `${JSON.stringify({ benchmark: 'toy', note: 'a complete earlier run' })}\n`;
@@ -84,7 +84,7 @@ describe('a worker that dies mid-run', () => {
     const run = await runVitest(['run', '--config', CONFIG], { TOY_KILL_COLLECT: '1', LOKAL_MODEL: `replay:${predictions}`, LOKAL_OUTPUT: output });
     const show = `${run.stdout}\n${run.stderr}`;
     expect(run.code, show).toBe(1);
-    expect(run.stdout).toMatch(/lokal: test\/hardening\/worker\/killing\.eval\.ts did not finish: a Vitest worker exited unexpectedly .*; its results were not written/);
+    expect(run.stdout).toMatch(/lokal: test\/vitest\/worker\/killing\.eval\.ts did not finish: a Vitest worker exited unexpectedly .*; its results were not written/);
     expect(readdirSync(output)).toEqual(['toy.json']);
     expect(readFileSync(path.join(output, 'toy.json'), 'utf8')).toBe(PREVIOUS);
   });

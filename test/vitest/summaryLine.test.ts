@@ -7,6 +7,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { callsLine } from '../../src/benchmarks/multiloko/callsLine.ts';
 import { describePrompts, summarisePrompts } from '../../src/benchmarks/multiloko/usage.ts';
 import { MULTILOKO_EVAL, datasetSpec, runVitest, writeDataset, writeJsonl } from '../vitest/helpers.ts';
+import { titleUnless } from '../support/sharedData.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-summary-line-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -59,7 +60,7 @@ describe('a child replay run in which nothing matched', () => {
     expect(JSON.parse(readFileSync(path.join(dir, 'm-out', 'multiloko.json'), 'utf8')).summary.gates_passed).toBe(false);
   });
 
-  test.skipIf(!existsSync(KALAHI))('Kalahi: no reply matched a prompt fails the run', { timeout: 120_000 }, async () => {
+  test.skipIf(!existsSync(KALAHI))(titleUnless('Kalahi: no reply matched a prompt fails the run', KALAHI), { timeout: 120_000 }, async () => {
     const replies = path.join(dir, 'kalahi-other.jsonl');
     writeJsonl(replies, [{ language: 'kalahi', id: 'no-such-prompt', prediction: 'x' }]);
     const run = await runVitest(['run', '--project', 'evals', 'evals/kalahi.eval.ts'], {

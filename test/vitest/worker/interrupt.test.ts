@@ -15,7 +15,7 @@ import { childEnvironment, REPO_ROOT } from '../../vitest/helpers.ts';
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-interrupt-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const CONFIG = 'test/hardening/worker/vitest.config.ts';
+const CONFIG = 'test/vitest/worker/vitest.config.ts';
 const VITEST_BIN = path.join(REPO_ROOT, 'node_modules', 'vitest', 'vitest.mjs');
 const REPLIES = { 1: 'Rome', 2: 'Paris', 3: 'Madrid', 4: 'Tokyo', 5: 'Kathmandu' };
 const PREVIOUS = `${JSON.stringify({ benchmark: 'toy', note: 'a complete earlier run' })}\n`;
@@ -33,13 +33,13 @@ interface Interrupted {
 interface RunOptions {
   settleMs?: number;
   env?: Record<string, string>;
-  /** When to send the signal (before `settleMs`); default: once item 4, the slow one, has started. */
+  /** When to send the signal (before `settleMs`); default: once item 4, the slow one, has started and Europe's results reached the main process. */
   started?: () => boolean;
   /** More arguments of `vitest run`. */
   args?: string[];
 }
 
-/** Starts the run in its own process group, waits for item 4 to start, waits `settleMs`, then sends the signal(s). */
+/** Starts the run in its own process group, waits until `started` (or item 4 started and Europe reported), waits `settleMs`, then sends the signal(s). */
 async function interruptedRun(name: string, send: (pid: number) => void, options: RunOptions = {}): Promise<Interrupted> {
   const base = path.join(dir, name);
   const output = path.join(base, 'out');
@@ -70,13 +70,15 @@ async function interruptedRun(name: string, send: (pid: number) => void, options
   child.stderr.on('data', (d) => (stderr += d));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
   const started = Date.now();
-  const ready = options.started ?? (() => existsSync(mark));
+  // By default: item 4 (the slow one) has started, and the main process has Europe's three results — the verbose
+  // reporter prints a test's line when its result arrives there.
+  const europeReported = () => ['Italy', 'France', 'Spain'].every((country) => new RegExp(`✓ .*\\d · capital of ${country}`, 'u').test(stdout));
+  const ready = options.started ?? (() => existsSync(mark) && europeReported());
   while (!ready()) {
     if (Date.now() - started > 90_000) throw new Error(`the run never got to the point of the signal:\n${stdout}\n${stderr}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  // Item 5 and Europe's items are done by now; their results reach the main process in Vitest's next update.
-  await new Promise((resolve) => setTimeout(resolve, options.settleMs ?? 1500));
+  if (options.settleMs) await new Promise((resolve) => setTimeout(resolve, options.settleMs));
   const signalledAt = Date.now();
   send(child.pid!);
   const { code, signal } = await exited;

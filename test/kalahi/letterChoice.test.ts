@@ -1,4 +1,4 @@
-// Issue 19 §2: Kalahi MC as SEA-HELM's lettered question. The expected prompt is typed from SEA-HELM's
+// Kalahi MC as SEA-HELM's lettered question. The expected prompt is typed from SEA-HELM's
 // seahelm_tasks/cultural/kalahi/config.yaml (v1.1, tl) as its dataloader assembles it (preamble with the answer tag,
 // a blank line, the task template; stripped); the parsing cases follow its F1AccMetric/SeaHelmMetric by hand.
 import { describe, expect, test } from 'vitest';

@@ -1,6 +1,6 @@
-// Issue 19 §2: results say which protocol produced MC1 (kalahi.json `variants.<v>.mc_protocol`), and the baseline gate
+// Results say which protocol produced MC1 (kalahi.json `variants.<v>.mc_protocol`), and the baseline gate
 // and `lokal compare` never compare MC1 across protocols: each leaves those figures out with one line naming the field
-// and the setting that would compare them, and compares what is comparable (issue 36 §3).
+// and the setting that would compare them, and compares what is comparable.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -78,10 +78,12 @@ describe('the protocol that produced MC1', () => {
 
   test('the baseline gate refuses a baseline of the other protocol, with one line naming the field', () => {
     const base = written('logprobs-base', 'logprobs');
-    // A failing baseline gate, not a thrown error: the results file is still written (issue: no crash loses results).
+    // A failing baseline gate, not a thrown error: the results file is still written.
     const report = reportKalahi([rolled('letter')], { clauses: [], settings: settings(base), root: dir });
     expect(report.passed).toBe(false);
-    expect(report.resultsText).toBeDefined();
+    // The results file still holds this run's MC figures, and the failed gate.
+    const results = JSON.parse(report.resultsText!);
+    expect([results.variants.full.mc_protocol, results.variants.full.mc.mc1, results.gates_passed]).toEqual(['letter', 0.75, false]);
     const line = `baseline ${base} field "variants.full.mc_protocol" is "logprobs" but this run measured MC1 by "letter" (LOKAL_KALAHI_MC): MC figures of two protocols are not compared; use LOKAL_KALAHI_MC=logprobs or a run of the same protocol`;
     expect(report.lines.filter((l) => l.includes(line))).toHaveLength(1);
   });

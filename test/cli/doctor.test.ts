@@ -1,4 +1,4 @@
-// Issue 19 §2: the capability probe and `lokal doctor` against fake servers shaped like common servers
+// The capability probe and `lokal doctor` against fake servers shaped like common servers
 // (test/support/serverShapes.ts). The expected table is written by hand from each shape's documented behaviour; the
 // table of servers in docs/models.md repeats it.
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 19 §1: `multiloko.model` / `kalahi.model` (LOKAL_MULTILOKO_MODEL / LOKAL_KALAHI_MODEL) beside the shared model.
+// `multiloko.model` / `kalahi.model` (LOKAL_MULTILOKO_MODEL / LOKAL_KALAHI_MODEL) beside the shared model.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
