@@ -71,8 +71,10 @@ describe.skipIf(process.platform !== 'linux')('a full disk during a download', (
     // The partial file is a link to /dev/full: every write fails with ENOSPC.
     await symlink('/dev/full', path.join(dir, 'x.bin.part'));
     const source: DataSource = { dataset: 'kalahi', file: 'x.bin', url: 'http://127.0.0.1:9/x.bin', page: 'http://127.0.0.1:9/', sha256: '0'.repeat(64) };
+    // The availability check (HEAD) comes first; the download itself (GET) must be tried once.
     let requests = 0;
-    const fakeFetch = (async () => {
+    const fakeFetch = (async (_url: string, init?: RequestInit) => {
+      if (init?.method === 'HEAD') return new Response(null, { status: 200 });
       requests++;
       return new Response(new Uint8Array(1000), { status: 200, headers: { 'content-length': '1000' } });
     }) as typeof fetch;

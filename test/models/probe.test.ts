@@ -82,8 +82,9 @@ describe('ModelUnusableError', () => {
     expect(fallback.message).toBe(
       'LOKAL_MODEL is not set and the default model transformers:owner/name cannot be used: offline. Set LOKAL_MODEL to one of: ' +
         'replay:<predictions .jsonl|.csv> (answers you already have, no model), openai:<model> with OPENAI_BASE_URL=<server>/v1 ' +
-        '(any OpenAI-compatible server), transformers:<folder> (a local ONNX model; in a checkout of vitest-lokal, ' +
-        'npm run make:tiny-model -- <folder> writes a tiny one); or set LOKAL_MODEL_DIR to a folder holding owner/name/',
+        '(any OpenAI-compatible server), transformers:<folder> (a local ONNX model: config.json, tokenizer.json, onnx/model.onnx; ' +
+        'npm run make:tiny-model -- <folder> writes a tiny one), llama:<file.gguf> or llama:ollama:<name> (a GGUF model, with the ' +
+        'optional package node-llama-cpp); or set LOKAL_MODEL_DIR to a folder holding owner/name/ (providers: docs/models.md)',
     );
   });
 });

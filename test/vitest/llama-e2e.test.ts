@@ -98,7 +98,9 @@ describe.skipIf(!hasKalahi)(titleUnless('Kalahi with llama:<model.gguf>', path.j
       expect(full.model).toBe(specs[i]);
       return { records: full.records as KalahiPromptRecord[] };
     }) as [{ records: KalahiPromptRecord[] }, { records: KalahiPromptRecord[] }];
-    expect(run.stdout).toMatch(/Kalahi · full · 2 of 150 prompts · llama:/);
+    // Each model's table is headed by its short name (the file's) and then its provider string.
+    expect(run.stdout).toContain(`Kalahi · full · 2 of 150 prompts · model.gguf (${specs[0]})`);
+    expect(run.stdout).toContain(`Kalahi · full · 2 of 150 prompts · tiny (${specs[1]})`);
     expect(llama.records.length).toBe(2);
     llama.records.forEach((record, i) => {
       const other = onnx.records[i]!;
