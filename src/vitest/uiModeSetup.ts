@@ -4,9 +4,10 @@
 import type { TestProject } from 'vitest/node';
 import { BENCHMARKS } from '../benchmarks/index.ts';
 import { RUN_BENCHMARKS_KEY } from './runBenchmarks.ts';
-import { UI_MODE_KEY } from './uiModeKey.ts';
+import { SHARDED_KEY, UI_MODE_KEY } from './uiModeKey.ts';
 
 export default function setup(project: TestProject): void {
   project.provide(UI_MODE_KEY, project.vitest.config.ui === true);
+  project.provide(SHARDED_KEY, project.vitest.config.shard !== undefined);
   project.provide(RUN_BENCHMARKS_KEY, BENCHMARKS.map((b) => b.name));
 }
