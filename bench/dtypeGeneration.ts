@@ -1,9 +1,9 @@
-// The dtype part of `npm run bench -- generation` (issue #35, "fast where users are"): the same requests on the
-// folder's fp32, q8 (model_quantized.onnx) and q4 (model_q4.onnx) files through `transformers:`, one at a time and
-// batched, and on the same weights as GGUF Q8_0 / Q4_0 (model-q8_0.gguf, model-q4_0.gguf) through `llama:` one at a
+// The dtype part of `npm run bench -- generation` (the quantised files users download should be fast): the same
+// requests on the folder's fp32, q8 (model_quantized.onnx) and q4 (model_q4.onnx) files through `transformers:`,
+// one at a time and batched, and on the same weights as GGUF Q8_0 / Q4_0 (model-q8_0.gguf, model-q4_0.gguf) through `llama:` one at a
 // time, with 8 sequences and with prefix reuse on one sequence. Each way runs in a process of its own
 // (bench/generationRun.ts: its own load time and peak RSS); the ONNX graphs are optimised and saved once before the
-// rounds, so every timed load is a load from the saved graph. The issue's five goals are printed as met / missed.
+// rounds, so every timed load is a load from the saved graph. The five dtype goals are printed as met / missed.
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -177,7 +177,7 @@ export class DtypeGenerationBench {
     return ways.sort((a, b) => this.itemsPerSecond(b, mode)! - this.itemsPerSecond(a, mode)!)[0];
   }
 
-  /** The issue's five goals, per mode for the speed ones (ratios are medians of per-round ratios). */
+  /** The five dtype goals, per mode for the speed ones (ratios are medians of per-round ratios). */
   goals(): GoalCheck[] {
     const checks: GoalCheck[] = [];
     for (const { mode } of this.workloads) {
@@ -263,7 +263,7 @@ export class DtypeGenerationBench {
     );
     for (const g of this.goals())
       rows.push({
-        benchmark: `goal (issue #35): ${g.goal}`,
+        benchmark: `dtype goal: ${g.goal}`,
         subject: g.value === undefined ? 'not run' : g.detail.startsWith('x') ? `${f(g.value, 2)}x` : `${f(g.value, 2)} ${g.detail}`,
         baseline: g.detail.startsWith('x') ? g.detail.slice(1).trim() : '—',
         ratio: g.value ?? NaN,

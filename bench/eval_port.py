@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A second, independent implementation of MultiLoKo eval.py's per-example metrics, written in Python from
-METRICS.md (§3-§5, §9), for two jobs: the differential test of the TypeScript metrics (same CPython `re`, `str.lower`,
+docs/metrics.md (#python-conventions, #chrf, #sentence-bleu, #multiloko), for two jobs: the differential test of the TypeScript metrics (same CPython `re`, `str.lower`,
 `math.log/exp` and `difflib` the reference uses) and the baseline of `npm run bench`.
 
 sacrebleu and editdistance are not installable here (no PyPI), so their algorithms are re-implemented from the spec;
@@ -55,7 +55,7 @@ def f1(pred, targets):
     return max(one(pred.split(), t.split()) for t in targets)
 
 
-# ---- chrF (METRICS.md §4), character orders 1..6, beta 2 ----
+# ---- chrF (docs/metrics.md#chrf), character orders 1..6, beta 2 ----
 def char_ngrams(s, n):
     return Counter(s[i:i + n] for i in range(len(s) - n + 1))
 
@@ -93,7 +93,7 @@ def chrf(hyp, refs):
     return best
 
 
-# ---- sentence BLEU (METRICS.md §5): 13a, exp smoothing, effective order ----
+# ---- sentence BLEU (docs/metrics.md#sentence-bleu): 13a, exp smoothing, effective order ----
 R_A = re.compile(r"([\x7b-\x7e\x5b-\x60\x20-\x26\x28-\x2b\x3a-\x40\x2f])")
 R_B = re.compile(r"([^0-9])([\.,])")
 R_C = re.compile(r"([\.,])([^0-9])")
@@ -202,7 +202,7 @@ def score(prediction, targets):
 
 
 def run_like_eval_py(dataset, subset, predictions, output):
-    """eval.py's whole flow (METRICS.md §9.4): read every language's `<subset>.jsonl` and translated files, the
+    """eval.py's whole flow (docs/metrics.md#means-and-group-metrics): read every language's `<subset>.jsonl` and translated files, the
     predictions JSONL, normalise, score, average per language in prediction order, aggregate, write the JSON."""
     references = {}
     for lang in sorted(os.listdir(dataset)):

@@ -8,7 +8,7 @@
 // BENCH_HF_PYTHON (a Python with torch, transformers and onnx) adds the Hugging Face peer (bench/hfPeer.ts): the same
 // weights in transformers + PyTorch, driven as lm-evaluation-harness's hf backend, in rounds alternating with ours.
 // The dtype part (bench/dtypeGeneration.ts) runs our fp32, q8 and q4 files and llama.cpp on the same weights as GGUF
-// Q8_0 and Q4_0, each way in its own process, and prints issue #35's goals as met / missed.
+// Q8_0 and Q4_0, each way in its own process, and prints the dtype goals as met / missed.
 // BENCH_GENERATION_SHAPE=tiny builds a 2-layer model with the real tokenizer instead, for a smoke run of minutes.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -70,7 +70,7 @@ export const ITALIAN_ITEMS: Array<{ question: string; output_type: string }> = [
 ].map(([question, output_type]) => ({ question: question!, output_type: output_type! }));
 
 export interface GenerationBenchOptions {
-  /** Items per mode (default 32, the issue's workload; at most ITALIAN_ITEMS.length). */
+  /** Items per mode (default 32, the measured workload; at most ITALIAN_ITEMS.length). */
   items?: number;
   /** Alternating rounds; figures are medians over them (default 3; BENCH_GENERATION_ROUNDS). */
   rounds?: number;

@@ -3,7 +3,7 @@
 // base mode, 32 new tokens, response cache off), timed over the item tests themselves (first start to last end, from
 // Vitest's own test diagnostics), against a plain greedy loop on onnxruntime-node over the same prompts: the shared
 // prompt prefix run once, then batches of 8 rows continuing it. Alternating rounds; the ratio is ours ÷ the loop's
-// items/s (issue #21 item 5: the cost per step outside the runtime, goal ≥ 0.8x).
+// items/s (the cost per step outside the runtime; the goal is ≥ 0.8x).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +19,7 @@ import { multilokoData, multilokoRequests } from './generation.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const VITEST_BIN = path.join(REPO_ROOT, 'node_modules', 'vitest', 'vitest.mjs');
-/** The model of issue #21 item 5 (make:tiny-model flags). */
+/** The small Qwen2-shaped model this bench times (make:tiny-model flags). */
 export const SMALL_MODEL_FLAGS = ['--layers', '6', '--hidden', '512', '--heads', '8', '--kv-heads', '2', '--qkv-bias', '--intermediate', '1408', '--vocab', '8000'];
 
 export interface InRunBenchOptions {

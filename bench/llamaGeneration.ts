@@ -134,7 +134,7 @@ export class LlamaGenerationBench {
     }
   }
 
-  /** Summary rows: the goals, each a median of per-round ratios. */
+  /** Summary rows: the llama: goals, each a median of per-round ratios. */
   rows(): Array<{ benchmark: string; subject: string; baseline: string; ratio: number; ratioLabel?: string; goal: string }> {
     const out: Array<{ benchmark: string; subject: string; baseline: string; ratio: number; ratioLabel?: string; goal: string }> = [];
     const items = this.workloads[0]!.requests.length;

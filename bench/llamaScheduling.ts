@@ -3,7 +3,7 @@
 //   direct  — node-llama-cpp's own API, one item at a time, each prompt evaluated whole (the runtime's plain loop)
 //   llama:  — one sequence / 8 sequences (batched decoding), with and without reusing the prompt prefix a sequence holds
 //   transformers: — our ONNX path, batched with prefix reuse (its defaults)
-// Usage: npx tsx bench/llamaScheduling.ts [<model dir>]   (default: builds the 6-layer model of issue #21 in a temp dir)
+// Usage: npx tsx bench/llamaScheduling.ts [<model dir>]   (default: builds inRunGeneration.ts's 6-layer model in a temp dir)
 // BENCH_ROUNDS (default 2), BENCH_ITEMS (16), BENCH_NEW_TOKENS (32), LOKAL_LLAMA_THREADS (the provider's default).
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -5,7 +5,7 @@
 // BENCH_GENERATION_MODEL (a built model folder) shorten it: 8 items, 1 round, 7 min; its llama: part runs on the
 // folder's model.gguf: BENCH_GENERATION_LLAMA_WAYS picks its ways or, empty, leaves it out;
 // BENCH_GENERATION_TRANSFORMERS=0 leaves out the in-process transformers: part; its dtype part (fp32/q8/q4 and
-// llama.cpp on Q8_0/Q4_0, issue #35's goals) runs BENCH_GENERATION_DTYPE_WAYS or, empty, none; BENCH_GENERATION_SHAPE=tiny
+// llama.cpp on Q8_0/Q4_0, the dtype goals) runs BENCH_GENERATION_DTYPE_WAYS or, empty, none; BENCH_GENERATION_SHAPE=tiny
 // builds a 2-layer model for a smoke run; BENCH_HF_PYTHON (a Python with torch,
 // transformers and onnx) adds the Hugging Face peer on the same weights (docs/performance-models.md). load times model
 // loads in fresh processes (BENCH_GENERATION_MODEL) and a vitest run's end after its last line. inrun builds a 6-layer

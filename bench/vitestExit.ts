@@ -1,6 +1,6 @@
 // Part of `npm run bench -- load`: a real `vitest run --project evals` of both eval files (MultiLoKo and Kalahi,
 // LOKAL_LIMIT=2, response cache off) on the model, timing how long the process takes to end after the lokal
-// reporter's last line (issue #21 §4: at most 1 s). The model loads from the saved optimised graph the load part built.
+// reporter's last line (the goal: at most 1 s). The model loads from the saved optimised graph the load part built.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -17,7 +17,7 @@ export interface DataSource {
 }
 
 export const MULTILOKO_REPOSITORY = 'facebookresearch/multiloko';
-/** Commit 4f4de60 of the official MultiLoKo repository (the one METRICS.md's eval.py analysis refers to). */
+/** Commit 4f4de60 of the official MultiLoKo repository (the eval.py docs/metrics.md#sources names). */
 export const MULTILOKO_COMMIT = '4f4de606f3b597c399b3b0c9f06fc06f178ad14d';
 export const KALAHI_REPOSITORY = 'aisingapore/kalahi';
 /** Commit 2beb3ef of the Kalahi repository. */

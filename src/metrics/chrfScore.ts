@@ -1,4 +1,4 @@
-// sacrebleu sentence_chrf (METRICS.md §4): character 6-grams (whitespace deleted), optional word n-grams (chrF++),
+// sacrebleu sentence_chrf (docs/metrics.md#chrf): character 6-grams (whitespace deleted), optional word n-grams (chrF++),
 // beta 2, averaged precision and recall over effective orders, best single reference; 0-100 scale.
 import { codePointOffsets } from '../core/python/codePoints.ts';
 import { chrfWordTokens } from './chrfWordTokens.ts';

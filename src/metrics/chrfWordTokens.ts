@@ -1,4 +1,4 @@
-// sacrebleu chrF++ word tokens (METRICS.md §4): split on Python whitespace, split off one ASCII punctuation character.
+// sacrebleu chrF++ word tokens (docs/metrics.md#chrf): split on Python whitespace, split off one ASCII punctuation character.
 import { pythonSplit } from '../core/python/pythonWhitespace.ts';
 
 const ASCII_PUNCT = new Set(Array.from('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~'));

@@ -1,6 +1,6 @@
 // Levenshtein distance on code points (editdistance.eval on Python str), via fastest-levenshtein.
 // fastest-levenshtein compares UTF-16 units, so a pair holding astral characters is first mapped one-to-one onto
-// private-use BMP units (DESIGN.md, dependency note); a pair with more distinct code points than that area falls back
+// private-use BMP units (docs/development.md, dependencies); a pair with more distinct code points than that area falls back
 // to the plain DP.
 import { distance } from 'fastest-levenshtein';
 import { codePointsOf, hasSurrogates } from '../core/python/codePoints.ts';

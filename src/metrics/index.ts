@@ -1,4 +1,4 @@
-// MultiLoKo scoring, exact to the reference (METRICS.md §3-§5, §9): pure functions, no Vitest, no I/O.
+// MultiLoKo scoring, exact to the reference (docs/metrics.md#multiloko, #chrf, #sentence-bleu): pure functions, no Vitest, no I/O.
 export { MetricsError } from './errors.ts';
 export {
   MULTILOKO_METRICS, EXTRA_METRICS, ALL_METRICS,

@@ -1,4 +1,4 @@
-// sacrebleu sentence_bleu (METRICS.md §5): 13a, `exp` smoothing, effective order on by default, 0-100 scale.
+// sacrebleu sentence_bleu (docs/metrics.md#sentence-bleu): 13a, `exp` smoothing, effective order on by default, 0-100 scale.
 import { MetricsError } from './errors.ts';
 import { NgramTrie } from './ngramTrie.ts';
 import { pythonSum, type PythonSumMode } from '../core/python/pythonSum.ts';

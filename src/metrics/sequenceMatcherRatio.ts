@@ -1,4 +1,4 @@
-// difflib.SequenceMatcher(None, a, b).ratio() (CPython Lib/difflib.py, METRICS.md §9.3) on code-point sequences:
+// difflib.SequenceMatcher(None, a, b).ratio() (CPython Lib/difflib.py, docs/metrics.md#edit-similarity) on code-point sequences:
 // b2j index with the autojunk "popular" rule, longest matches with the smallest-i/j tie-break, extension, recursion.
 // Same steps as difflib, with typed arrays instead of dicts: b's distinct elements get small ids, b2j becomes ranges
 // of one sorted position array, and the j2len dicts become two run-length rows indexed by j + 1.

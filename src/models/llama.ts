@@ -320,7 +320,7 @@ export class LlamaProvider implements ModelProvider {
     return { text, latencyMs: performance.now() - started, cached: false, input, promptTokens: ids.length, outputTokens: generated.length };
   }
 
-  /** Token ids of the prompt (P) and of prompt + continuation (F); P must be a token prefix of F (METRICS.md §10.2). */
+  /** Token ids of the prompt (P) and of prompt + continuation (F); P must be a token prefix of F (docs/metrics.md#per-answer-score). */
   private tokenizeContinuation(loaded: Loaded, req: ContinuationRequest, where: string): { prefix: number[]; full: number[]; input: ModelInput } {
     const prompt = this.promptInput(loaded, req, where);
     const full =

@@ -1,4 +1,4 @@
-// Log-probabilities read from a [batch, width, vocab] logits tensor, in float64 (METRICS.md §10.2: log-softmax the
+// Log-probabilities read from a [batch, width, vocab] logits tensor, in float64 (docs/metrics.md#per-answer-score: log-softmax the
 // logits at each position and sum the target tokens' values). A token's log-probability is its logit minus the row's
 // log-sum-exp, so a row costs one pass for its maximum and one for Σ exp(logit − max), never a log-softmax array.
 import type { Tensor } from '@huggingface/transformers';

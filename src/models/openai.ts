@@ -390,7 +390,7 @@ export class OpenAIProvider implements ModelProvider {
     });
   }
 
-  /** METRICS.md §10.2 on a server: P = [user] + generation prompt, F = [user, assistant], sum over F after |P|. */
+  /** docs/metrics.md#per-answer-score on a server: P = [user] + generation prompt, F = [user, assistant], sum over F after |P|. */
   private async scoreChat(
     messages: ChatMessage[],
     continuation: string,

@@ -672,7 +672,7 @@ export class TransformersProvider implements ModelProvider {
   }
 
   /**
-   * Token ids of the prompt (P) and of prompt + continuation (F); P must be a token prefix of F (METRICS.md §10.2).
+   * Token ids of the prompt (P) and of prompt + continuation (F); P must be a token prefix of F (docs/metrics.md#per-answer-score).
    * `prompts` memoises P by prompt within one call (a Kalahi question is scored with several answers).
    */
   tokenizeContinuation(

@@ -27,7 +27,7 @@ function errorOf(fn: () => unknown): DataError {
   throw new Error('expected a DataError');
 }
 
-describe('reference formatting (§10.1)', () => {
+describe('reference formatting', () => {
   test('split on ";", Python strip, drop empty parts, close with "."', () => {
     // "\u00a0" and "\u2003" are Python whitespace; "?" endings get "." too; an empty part between ";;" is dropped
     expect(splitMultiAnswer('\u00a0Oo;  Hindi? ;; Siguro.\u2003;')).toEqual(['Oo.', 'Hindi?.', 'Siguro.']);

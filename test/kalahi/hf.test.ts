@@ -27,7 +27,7 @@ describe('HF bleu / tokenizer_13a / chrf / rouge: metric-vectors.json', () => {
           expect(hfTokenize13a(v.hypothesis).join(' ')).toBe(v.expected);
           break;
         case 'hf.chrf': {
-          // bit-exact (§1); one pair through the shared chrfScore, the corpus vector through hfChrf
+          // bit-exact (docs/metrics.md#exactness); one pair through the shared chrfScore, the corpus vector through hfChrf
           const got = inputs ? hfChrf(inputs.predictions, inputs.references) : chrfScore(v.hypothesis, v.references);
           expect(got).toBe(v.expected);
           if (!inputs) expect(hfChrf([v.hypothesis], [v.references])).toBe(v.expected);
@@ -50,7 +50,7 @@ describe('HF bleu / tokenizer_13a / chrf / rouge: metric-vectors.json', () => {
 
 describe('HF chrF corpus helper', () => {
   test('multi-reference: the first reference with the strictly best score, either order (bit-exact)', () => {
-    // same value as sacrebleu sentence_chrf with the better reference alone (METRICS.md §11)
+    // same value as sacrebleu sentence_chrf with the better reference alone (test/fixtures/vectors.ts)
     expect(hfChrf(['The cat sat on the mat.'], [['A dog.', 'The cat is on the mat.']])).toBe(67.17273492330233);
     expect(hfChrf(['The cat sat on the mat.'], [['The cat is on the mat.', 'A dog.']])).toBe(67.17273492330233);
     expect(() => hfChrf(['a', 'b'], [['a'], ['b', 'c']])).toThrow(/same, non-zero number of references/);

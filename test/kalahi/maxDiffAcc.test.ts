@@ -1,4 +1,4 @@
-// Kalahi's per-metric reduction (METRICS.md §10.4), values worked out by hand.
+// Kalahi's per-metric reduction (docs/metrics.md#open-ended-scoring), values worked out by hand.
 import { expect, test } from 'vitest';
 import { maxDiffAcc } from '../../src/benchmarks/kalahi/metrics/index.ts';
 

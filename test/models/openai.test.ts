@@ -98,7 +98,7 @@ describe('openai provider: continuation scoring', () => {
     expect(r3).toMatchObject({ logprob: 0, tokenCount: 0 });
   });
 
-  test("chat scoring with vLLM's prompt_logprobs: F tokens after |P| (METRICS.md §10.2)", async () => {
+  test("chat scoring with vLLM's prompt_logprobs: F tokens after |P| (docs/metrics.md#per-answer-score)", async () => {
     const { provider, server } = await setup();
     const messages = [{ role: 'user' as const, content: 'Ano ang kabisera?' }];
     const replies = ['Maynila.', 'Cebu.', 'Hindi ko alam.'];

@@ -26,7 +26,7 @@ const dims = (info: { type?: { tensorType?: { shape?: { dim?: Array<{ dimValue?:
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type HfTokenizer = any;
 
-/** The reference's view of a request: P and F token ids from the tokenizer directly (METRICS.md §10.2). */
+/** The reference's view of a request: P and F token ids from the tokenizer directly (docs/metrics.md#per-answer-score). */
 function referenceScore(tokenizer: HfTokenizer, ref: TinyReferenceModel, req: ContinuationRequest): { logprob: number; tokenCount: number } {
   const chat = (messages: ChatMessage[], addGenerationPrompt: boolean) =>
     ids(tokenizer.apply_chat_template(messages, { add_generation_prompt: addGenerationPrompt, return_tensor: false, return_dict: false }));

@@ -32,7 +32,7 @@ afterAll(async () => {
 const ids = (x: unknown) => (x as Array<number | bigint>).map(Number);
 const chatIds = (messages: ChatMessage[], addGenerationPrompt: boolean): number[] =>
   ids(tokenizer.apply_chat_template(messages, { add_generation_prompt: addGenerationPrompt, return_tensor: false, return_dict: false }));
-/** P and F token ids computed here with the tokenizer directly (METRICS.md §10.2), for the reference network. */
+/** P and F token ids computed here with the tokenizer directly (docs/metrics.md#per-answer-score), for the reference network. */
 function referenceScore(req: ContinuationRequest): { logprob: number; tokenCount: number } {
   const p = req.messages ? chatIds(req.messages, true) : ids(tokenizer.encode(req.prompt));
   const f = req.messages

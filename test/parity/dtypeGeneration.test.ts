@@ -1,5 +1,5 @@
 // The arithmetic of the dtype part of `npm run bench -- generation` (bench/dtypeGeneration.ts) on figures given
-// here, not measured: which ratio each of issue #35's goals takes, which llama.cpp way counts as its best, that only
+// here, not measured: which ratio each of the dtype goals takes, which llama.cpp way counts as its best, that only
 // loads from the saved graph count for the load goal, and that the RSS goal reads the q8 files' size.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

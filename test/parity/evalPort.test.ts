@@ -1,5 +1,5 @@
 // Differential test: the TypeScript metrics against bench/eval_port.py, a second implementation written in Python
-// from METRICS.md that runs on CPython's own re, str.lower, math and difflib (the reference's building blocks).
+// from docs/metrics.md that runs on CPython's own re, str.lower, math and difflib (the reference's building blocks).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -46,7 +46,7 @@ describe.skipIf(!hasPython)(`metrics agree with the Python port of eval.py (${py
       bleuMaxDiff = Math.max(bleuMaxDiff, Math.abs(got.scores.bleu - want.bleu));
     });
     expect(mismatches.slice(0, 5)).toEqual([]);
-    // glibc's log/exp and V8's differ in the last bit now and then (METRICS.md §3.4): 1e-12 on the 0–100 scale.
+    // glibc's log/exp and V8's differ in the last bit now and then (docs/metrics.md#exactness): 1e-12 on the 0–100 scale.
     expect(bleuMaxDiff).toBeLessThanOrEqual(1e-12);
   });
 

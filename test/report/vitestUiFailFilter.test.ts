@@ -1,6 +1,6 @@
 // Vitest UI finds the wrong answers: a replay run of a small generated subset under `vitest --ui --watch` (a child on a
 // free port), the UI opened in headless Chromium, and its Fail filter (with Only Tests) ticked. The item tests it lists
-// are the wrong answers worked out here from the replay answers and the targets (METRICS.md's EM definition), not from
+// are the wrong answers worked out here from the replay answers and the targets (docs/metrics.md#exact-match), not from
 // the run's own records. Without a filter, the `summary` test is listed first. Skips with the reason without chromium
 // or playwright-core.
 import type { ChildProcess } from 'node:child_process';

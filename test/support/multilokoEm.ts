@@ -1,4 +1,4 @@
-// MultiLoKo's exact match worked out from its definition (METRICS.md §9.1–9.2, eval.py's normalize_answer), apart from
+// MultiLoKo's exact match worked out from its definition (docs/metrics.md#normalisation, #exact-match, eval.py's normalize_answer), apart from
 // src/: lower-case, delete the listed punctuation, replace standalone a/an/the by a space, split on whitespace and join.
 // Whitespace here is JavaScript's \s, which equals Python's for the strings tests generate.
 

@@ -1,8 +1,8 @@
 // sacrebleu's sentence BLEU written out plainly (string n-gram keys, merged reference maxima, closest reference length,
-// exp smoothing; METRICS.md §5): the second implementation the fast and short-input paths are held to.
+// exp smoothing; docs/metrics.md#sentence-bleu): the second implementation the fast and short-input paths are held to.
 import { bleuTokens } from '../../src/metrics/index.ts';
 
-/** METRICS.md §5 written out plainly: string n-gram keys, merged reference maxima, closest length, exp smoothing. */
+/** docs/metrics.md#sentence-bleu written out plainly: string n-gram keys, merged reference maxima, closest length, exp smoothing. */
 export function plainBleu(hyp: string, refs: string[], effectiveOrder = true): number {
   const grams = (tokens: string[], n: number) => {
     const m = new Map<string, number>();

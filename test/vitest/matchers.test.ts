@@ -1,4 +1,4 @@
-// Expected scores are METRICS.md §11's reference-verified vectors (computed with eval.py / sacrebleu / difflib).
+// Expected scores are the reference-verified vectors of test/fixtures/vectors.ts (computed with eval.py / sacrebleu / difflib).
 import { describe, expect, test } from 'vitest';
 import '../../src/vitest/matchers.ts';
 

@@ -5,7 +5,7 @@ import { holds, judge, judgeCross, judgeSubset, parseGate, parseThresholds, Thre
 const means = (em: number) => ({ em, f1: 0.5, bleu: 10, chrf: 40, edit_distance: 3, edit_similarity: 0.6 });
 
 describe('parseThresholds', () => {
-  test('the issue examples', () => {
+  test('the examples of the gate grammar (em>=0.30, gap<=0.40, italian.em>=0.35)', () => {
     expect(parseThresholds('em>=0.30,gap<=0.40')).toEqual([
       { clause: 'em>=0.30', scope: { kind: 'cross', figure: 'average' }, metric: 'em', op: '>=', bound: 0.3 },
       { clause: 'gap<=0.40', scope: { kind: 'cross', figure: 'gap' }, metric: 'em', op: '<=', bound: 0.4 },

@@ -1,7 +1,7 @@
 // Wrong answers in Vitest UI, and nowhere else: child Vitest runs of a replay file on a generated subset. Under `--ui`
 // (started without a terminal: it runs once and exits) each wrong answer is a failed item test whose error is its
 // verdict line, unless LOKAL_STRICT says otherwise; a plain `vitest run` keeps item tests green and its exit code is the
-// gates'. Which answers are wrong is worked out here from the predictions and targets (METRICS.md's EM definition). In
+// gates'. Which answers are wrong is worked out here from the predictions and targets (docs/metrics.md#exact-match). In
 // every run the `summary` test is listed first and still carries the final figures.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';

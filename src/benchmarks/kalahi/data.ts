@@ -1,5 +1,5 @@
 // Kalahi prompt files (filipino.csv, filipino_partially_enriched.csv, filipino_unenriched.csv) read with csv-parse and
-// zod, references formatted exactly as aisingapore/kalahi does (METRICS.md §10.1).
+// zod, references formatted exactly as aisingapore/kalahi does (docs/metrics.md#reference-answers).
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';

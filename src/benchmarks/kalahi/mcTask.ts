@@ -1,4 +1,4 @@
-// Kalahi's multiple choice for one prompt (METRICS.md §10.2–10.3): the model's log-probability of every formatted
+// Kalahi's multiple choice for one prompt (docs/metrics.md#per-answer-score, #mc1-mc2-mc3): the model's log-probability of every formatted
 // reference as its reply to the prompt (through the chat template, end-of-turn tokens included), byte-normalised,
 // then MC1 / MC2 / MC2 (normalised) / MC3 from the normalised scores and the same from the raw sums.
 import type { KalahiRow } from './data.ts';

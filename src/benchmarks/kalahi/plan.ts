@@ -159,7 +159,7 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
           record.generation = await measureKalahiGeneration(model, row, itemKey, { budget: config.budget, chrf: config.chrf, learned, recordPrompts });
           if (redact) record.generation.response = redactedText(record.generation.response);
           await context.annotate(`generation ${kalahiGenerationVerdict(record.generation)}`, `generation-${record.generation.status}`);
-          // The reference aborts the whole metric loop on such an error; here only this prompt fails (METRICS.md §10.5).
+          // The reference aborts the whole metric loop on such an error; here only this prompt fails (docs/metrics.md#kalahi-quirks).
           if (record.generation.status === 'failed') failures.push(`generation metrics: ${record.generation.reason}`);
         } catch (error) {
           failures.push(`generation: ${message(error)}`);

@@ -1,4 +1,4 @@
-// One reply scored against a prompt's references, as Kalahi's generation task does (METRICS.md §10.4): the text metrics
+// One reply scored against a prompt's references, as Kalahi's generation task does (docs/metrics.md#open-ended-scoring): the text metrics
 // by scoreKalahiResponse, the learned ones (BLEURT, BERTScore) per reference here, each reduced to max / diff / acc.
 // Shared by the Vitest path and `lokal kalahi score`, so both give the same numbers for the same replies.
 import type { KalahiRow } from './data.ts';

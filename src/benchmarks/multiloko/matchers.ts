@@ -1,4 +1,4 @@
-// Custom matchers (Vitest's expect.extend shape) on short answers, scored exactly as MultiLoKo's eval.py (normalised strings, METRICS.md §9):
+// Custom matchers (Vitest's expect.extend shape) on short answers, scored exactly as MultiLoKo's eval.py (normalised strings, docs/metrics.md#multiloko):
 // `expect(answer).toExactMatch(['Roma'])`. Each records its score in the running test's meta (`lokalScores`), using the
 // test that owns the `expect` — so concurrent tests record into their own task.
 import { chrfScore } from '../../metrics/chrfScore.ts';

@@ -68,7 +68,7 @@ export interface LokalItemRecord {
   itemKey: string;
   /** The question as the data gives it (its `sha256:` digest when redacted); absent in older records and items without one. */
   question?: string;
-  /** The model's raw output; the answer scored (extracted from it, or the raw output as is); that answer normalised (METRICS.md §9.1). */
+  /** The model's raw output; the answer scored (extracted from it, or the raw output as is); that answer normalised (docs/metrics.md#normalisation). */
   rawPrediction: string;
   answer: string;
   prediction: string;

@@ -1,4 +1,4 @@
-// Python 3.11 `str.lower()`: JS toLowerCase() is the same full mapping (SpecialCasing, final sigma; METRICS.md §3.3)
+// Python 3.11 `str.lower()`: JS toLowerCase() is the same full mapping (SpecialCasing, final sigma; docs/metrics.md#python-conventions)
 // except for 55 code points assigned after Unicode 14.0, which Python leaves unchanged.
 import { LOWERCASED_NEWER_THAN_UNICODE_14, rangesToClass } from './unicode14.ts';
 

@@ -1,4 +1,4 @@
-// Python's builtin sum() over floats (METRICS.md §3.4): a plain left fold up to 3.11, Neumaier compensation from 3.12.
+// Python's builtin sum() over floats (docs/metrics.md#python-conventions): a plain left fold up to 3.11, Neumaier compensation from 3.12.
 
 export type PythonSumMode = 'fold' | 'neumaier';
 

@@ -1,4 +1,4 @@
-// Python 3.11's whitespace (str.split(), strip(), `\s`): exactly 29 code points, METRICS.md §3.1; JS `\s` differs.
+// Python 3.11's whitespace (str.split(), strip(), `\s`): exactly 29 code points, docs/metrics.md#python-conventions; JS `\s` differs.
 
 /** The 29 code points as the body of a regular-expression character class. */
 export const PY_WS_CLASS = '\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';

@@ -1,4 +1,4 @@
-// Python 3.11's `\w` in str patterns: `[\p{L}\p{N}_]` of Unicode 14.0 (METRICS.md §3.2), written for a JS `v`-mode regex.
+// Python 3.11's `\w` in str patterns: `[\p{L}\p{N}_]` of Unicode 14.0 (docs/metrics.md#python-conventions), written for a JS `v`-mode regex.
 import { LETTERS_NEWER_THAN_UNICODE_14, rangesToClass } from './unicode14.ts';
 
 /** A `v`-flag character class matching exactly the code points Python 3.11's `\w` matches. */

@@ -1,4 +1,4 @@
-// sacrebleu's 13a tokenizer (mteval-v13a), METRICS.md §5: returns the tokens joined by one space, as sacrebleu does.
+// sacrebleu's 13a tokenizer (mteval-v13a), docs/metrics.md#sentence-bleu: returns the tokens joined by one space, as sacrebleu does.
 import { pythonSplit } from './pythonWhitespace.ts';
 
 const RULES: ReadonlyArray<readonly [RegExp, string]> = [

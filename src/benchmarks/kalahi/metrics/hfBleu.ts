@@ -1,4 +1,4 @@
-// Hugging Face `evaluate` "bleu": tensorflow/nmt compute_bleu on HF's copy of 13a (METRICS.md §6).
+// Hugging Face `evaluate` "bleu": tensorflow/nmt compute_bleu on HF's copy of 13a (docs/metrics.md#hf-bleu).
 import { tokens13a } from '../../../core/python/tokenize13a.ts';
 import { pythonSum } from '../../../core/python/pythonSum.ts';
 

@@ -1,4 +1,4 @@
-// Hugging Face `evaluate` "chrf" (METRICS.md §4, HF chrf): sacrebleu corpus chrF — each prediction's best-reference
+// Hugging Face `evaluate` "chrf" (docs/metrics.md#open-ended-scoring, #chrf): sacrebleu corpus chrF — each prediction's best-reference
 // statistics (first reference with a strictly greater score, starting from −1) summed over predictions, one score
 // from the sums. For one prediction it equals sentence chrF.
 import { chrfFromStatistics, chrfNgrams, chrfStatistics } from '../../../metrics/chrfScore.ts';

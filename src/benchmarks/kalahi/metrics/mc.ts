@@ -1,4 +1,4 @@
-// Kalahi multiple-choice metrics from per-answer scores (METRICS.md §10.2–10.3, aisingapore/kalahi metrics.py @2beb3ef).
+// Kalahi multiple-choice metrics from per-answer scores (docs/metrics.md#mc1-mc2-mc3, aisingapore/kalahi metrics.py @2beb3ef).
 import { utf8ByteLength } from '../../../core/python/codePoints.ts';
 
 export interface KalahiMCResult {
@@ -70,7 +70,7 @@ export function kalahiMC(
   return { mc1, mc2, mc2Normalised, mc3, lprobMax: maxRelevant, lprobDiff: maxRelevant - maxIrrelevant };
 }
 
-/** Per-answer score: exp(L / UTF-8 byte length of the formatted reference), METRICS.md §10.2 step 4. */
+/** Per-answer score: exp(L / UTF-8 byte length of the formatted reference) (docs/metrics.md#per-answer-score). */
 export function byteNormalisedScore(logprob: number, reference: string): number {
   const bytes = utf8ByteLength(reference);
   if (bytes === 0) throw new KalahiMCError('byteNormalisedScore: the reference is empty (0 bytes)');

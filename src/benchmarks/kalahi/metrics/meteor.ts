@@ -1,4 +1,4 @@
-// nltk 3.10.3 single_meteor_score and HF evaluate's "meteor" wrapper (METRICS.md §8.1, §8.3).
+// nltk 3.10.3 single_meteor_score and HF evaluate's "meteor" wrapper (docs/metrics.md#meteor).
 import { porterStem } from './porter.ts';
 import { sharedWordNet, type WordNet } from './wordnet.ts';
 import { wordTokenize } from './wordTokenize.ts';
@@ -92,7 +92,7 @@ function countChunks(matches: readonly Match[]): number {
   return chunks;
 }
 
-/** x³ correctly rounded to the nearest double (ties to even), as glibc's pow(x, 3.0) gives it (METRICS.md §3.4). */
+/** x³ correctly rounded to the nearest double (ties to even), as glibc's pow(x, 3.0) gives it (docs/metrics.md#exactness). */
 export function correctlyRoundedCube(x: number): number {
   if (!Number.isFinite(x) || x === 0) return x * x * x;
   const view = new DataView(new ArrayBuffer(8));

@@ -1,4 +1,4 @@
-// nltk 3.10.3 PorterStemmer in NLTK_EXTENSIONS mode (METRICS.md §8.3b), on code points.
+// nltk 3.10.3 PorterStemmer in NLTK_EXTENSIONS mode (docs/metrics.md#meteor), on code points.
 
 // NLTK_EXTENSIONS irregular forms (nltk/stem/porter.py): surface form -> stem.
 const IRREGULAR: ReadonlyMap<string, string> = new Map([

@@ -1,4 +1,4 @@
-// nltk 3.10.3 PunktSentenceTokenizer (tokenize/punkt.py): the sentence splitter behind word_tokenize (METRICS.md §8.2).
+// nltk 3.10.3 PunktSentenceTokenizer (tokenize/punkt.py): the sentence splitter behind word_tokenize (docs/metrics.md#meteor).
 // Indices are UTF-16 offsets throughout: every slice boundary is a regex match position on a code point boundary,
 // so the resulting substrings equal Python's code-point slices.
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Kalahi reference strings (METRICS.md §10.1; aisingapore/kalahi utilities.py split_multi_answer / format_best @2beb3ef).
+// Kalahi reference strings (docs/metrics.md#reference-answers; aisingapore/kalahi utilities.py split_multi_answer / format_best @2beb3ef).
 import { pythonStrip } from '../../../core/python/pythonWhitespace.ts';
 
 export class KalahiReferenceError extends Error {

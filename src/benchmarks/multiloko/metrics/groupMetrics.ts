@@ -1,4 +1,4 @@
-// eval.py's group_metrics (METRICS.md §9.4): across languages, average (builtin sum / count), max, min, gap = max - min.
+// eval.py's group_metrics (docs/metrics.md#means-and-group-metrics): across languages, average (builtin sum / count), max, min, gap = max - min.
 import { MetricsError } from '../../../metrics/errors.ts';
 import { ALL_METRICS, MULTILOKO_METRICS } from './metricNames.ts';
 import { pythonSum, type PythonSumMode } from '../../../core/python/pythonSum.ts';

@@ -1,4 +1,4 @@
-// eval.py's per-language means (METRICS.md §9.4): per metric a plain `+=` fold in record order, divided by the count.
+// eval.py's per-language means (docs/metrics.md#means-and-group-metrics): per metric a plain `+=` fold in record order, divided by the count.
 import { MetricsError } from '../../../metrics/errors.ts';
 import { ALL_METRICS, type AnyMetric, type ExampleScores } from './metricNames.ts';
 

@@ -1,4 +1,4 @@
-// The 111 code points eval.py's remove_punc deletes: string.punctuation plus its `extra_punct` (METRICS.md §9.1).
+// The 111 code points eval.py's remove_punc deletes: string.punctuation plus its `extra_punct` (docs/metrics.md#normalisation).
 
 /** The deletion set as the body of a character class (all in the BMP). */
 export const MULTILOKO_PUNCTUATION_CLASS =

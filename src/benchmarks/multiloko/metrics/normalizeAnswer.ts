@@ -1,4 +1,4 @@
-// eval.py's normalize_answer (METRICS.md §9.1): lower, delete punctuation, blank English articles, fix whitespace.
+// eval.py's normalize_answer (docs/metrics.md#normalisation): lower, delete punctuation, blank English articles, fix whitespace.
 import { MULTILOKO_PUNCTUATION_CLASS } from './multilokoPunctuation.ts';
 import { pythonLower } from '../../../core/python/pythonLower.ts';
 import { pythonSplitJoin } from '../../../core/python/pythonWhitespace.ts';

@@ -1,4 +1,4 @@
-// NOT the official normalisation: a language-aware variant (METRICS.md §9.5) that removes English articles only from
+// NOT the official normalisation: a language-aware variant (docs/metrics.md#multiloko-quirks) that removes English articles only from
 // English text, so `a` (Spanish/Portuguese/Italian preposition) and friends survive in other languages.
 import { blankEnglishArticles, removeMultilokoPunctuation } from './normalizeAnswer.ts';
 import { pythonLower } from '../../../core/python/pythonLower.ts';

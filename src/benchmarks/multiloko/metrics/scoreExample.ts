@@ -1,4 +1,4 @@
-// One MultiLoKo example scored as eval.py does (METRICS.md §9.2): normalise, then every metric against all targets.
+// One MultiLoKo example scored as eval.py does (docs/metrics.md#multiloko): normalise, then every metric against all targets.
 import { CHRF_MAX_HYPOTHESIS_CODE_POINTS, chrfSentence } from '../../../metrics/chrfScore.ts';
 import { codePointsOf } from '../../../core/python/codePoints.ts';
 import { editDistance } from '../../../metrics/editDistance.ts';
