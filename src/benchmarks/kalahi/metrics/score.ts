@@ -9,7 +9,7 @@ import { rougeScores } from './rouge.ts';
 export const KALAHI_GENERATION_METRICS = ['bleu', 'rouge1', 'rouge2', 'rougeL', 'chrf', 'meteor'] as const;
 export type KalahiGenerationMetric = (typeof KALAHI_GENERATION_METRICS)[number];
 
-/** What scoreKalahiResponse needs of a prompt row (KalahiRow from src/data/kalahi.ts fits). */
+/** What scoreKalahiResponse needs of a prompt row (KalahiRow from ../data.ts fits). */
 export interface KalahiScorableRow {
   promptVariationId: string;
   category: string;
