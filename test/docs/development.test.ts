@@ -1,5 +1,6 @@
 // docs/development.md's Layout names every folder of the repository a contributor works in, so a folder added or
-// removed without a line there fails here: the `src/…/` folders it names are exactly the folders of src/.
+// removed without a line there fails here: the `src/…/` folders it names are exactly the folders of src/, and the
+// files it says read `LOKAL_*` variables are exactly those whose code reads one.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -21,6 +22,23 @@ function namedFolders(root: string): string[] {
   return [...development.matchAll(/`([^`\s]+\/)`/gu)].map((m) => m[1]!).filter((name) => name.startsWith(`${root}/`));
 }
 
+/** Code files of the package (src/, reporters/, bin/, scripts/), relative to the repository. */
+function codeFiles(dir: string): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(path.join(REPO_ROOT, dir), { withFileTypes: true })) {
+    if (entry.isDirectory()) found.push(...codeFiles(`${dir}/${entry.name}`));
+    else if (/\.(?:ts|mts|mjs|js)$/u.test(entry.name)) found.push(`${dir}/${entry.name}`);
+  }
+  return found;
+}
+
+/**
+ * A line of code that reads a `LOKAL_*` variable: `process.env.LOKAL_X`, `vars.LOKAL_X` / `env.LOKAL_X` of an
+ * environment object, `env[SOME_ENV]` with a name constant, or every `LOKAL_` name at once (settings.ts,
+ * localModelRun.ts). Not `${{ env.LOKAL_MODEL }}` in the text of a generated GitHub workflow.
+ */
+const READS_LOKAL = /(?<!\{\{ )(?:process\.env|\bvars|\benv)(?:\.LOKAL_[A-Z_]+|\[[A-Z_]*_ENV\])|startsWith\('LOKAL_'\)|\^LOKAL_/u;
+
 describe('docs/development.md names the folders', () => {
   test('the src/ folders it names are exactly the folders of src/ (both ways)', () => {
     const real = foldersUnder('src').sort();
@@ -35,5 +53,16 @@ describe('docs/development.md names the folders', () => {
     const testFolders = readdirSync(path.join(REPO_ROOT, 'test'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
     expect(testFolders.length).toBeGreaterThan(10);
     expect(testFolders.filter((name) => !development.includes(`\`${name}\``) && !development.includes(`\`test/${name}/\``))).toEqual([]);
+  });
+
+  test('the files it says read LOKAL_* variables are the files whose code reads one', () => {
+    const readers = ['src', 'reporters', 'bin', 'scripts']
+      .flatMap(codeFiles)
+      .filter((file) => readFileSync(path.join(REPO_ROOT, file), 'utf8').split('\n').some((line) => !/^\s*(?:\/\/|\*|\/\*)/u.test(line) && READS_LOKAL.test(line)))
+      .sort();
+    expect(readers.length).toBeGreaterThan(10);
+    const paragraph = development.slice(development.indexOf('Environment variables:'), development.indexOf('`npm run build` compiles'));
+    const named = [...new Set([...paragraph.matchAll(/`((?:src|reporters|bin|scripts)\/[^`\s]+\.(?:ts|mts|mjs|js))`/gu)].map((m) => m[1]!))].sort();
+    expect(named).toEqual(readers);
   });
 });
