@@ -70,6 +70,20 @@ describe('citations', () => {
     expect(citing(files, PRIVATE_FILE)).toEqual([]);
   });
 
+  test('every anchor of docs/metrics.md that a file cites is a heading of that page (its anchors are stable)', () => {
+    const page = readFileSync(path.join(REPO_ROOT, 'docs/metrics.md'), 'utf8').replace(/^ *```[\s\S]*?^ *```/gmu, '');
+    // GitHub's anchor of a heading (as test/docs/pages.test.ts computes it).
+    const headings = new Set([...page.matchAll(/^#{1,6} (.+)$/gmu)].map((m) => m[1]!.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/gu, '-')));
+    const cited: string[] = [];
+    for (const file of files) {
+      for (const [, anchors] of readFileSync(path.join(REPO_ROOT, file), 'utf8').matchAll(/docs\/metrics\.md((?:#[\w-]+)(?:,\s*#[\w-]+)*)/gu)) {
+        for (const [, anchor] of anchors!.matchAll(/#([\w-]+)/gu)) cited.push(`${file}: #${anchor}`);
+      }
+    }
+    expect(cited.length).toBeGreaterThan(50);
+    expect(cited.filter((c) => !headings.has(c.slice(c.lastIndexOf('#') + 1)))).toEqual([]);
+  });
+
   test("no file cites an issue of this project's tracker", () => {
     expect(citing(files, ISSUE_WORD)).toEqual([]);
     expect(citing(files, BARE_NUMBER)).toEqual([]);
