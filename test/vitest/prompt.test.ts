@@ -51,7 +51,7 @@ describe('prompt mode', () => {
 });
 
 describe('renderItemPrompt', () => {
-  // Goldens written by hand from the Italian few-shot template (src/prompts/multiloko/prompts.json): the loop tags'
+  // Goldens written by hand from the Italian few-shot template (src/benchmarks/multiloko/prompts/multiloko/prompts.json): the loop tags'
   // `-%}` eat the newline after them, so demonstrations follow each other and the query comes right after the last.
   const query = 'D: Chi ha scritto I promessi sposi? Produci solo risposte del seguente tipo: un nome.\nR:';
 

@@ -67,7 +67,7 @@ export const MULTILOKO_DEFAULT_NUM_SHOT = 5;
 
 /**
  * Renders the official prompt of `language` for `item`, exactly as the MultiLoKo repository's
- * examples/create_examples.py does (same templates after the fixes listed in src/prompts/FIXES.md,
+ * examples/create_examples.py does (same templates after the fixes listed in src/benchmarks/multiloko/prompts/FIXES.md,
  * same Jinja whitespace rules). Throws when a field the template needs is missing, rather than
  * silently rendering it empty as Jinja would.
  */
