@@ -11,6 +11,7 @@ import { judgeSubset, multilokoGate, type Gate } from './gates.ts';
 import { askModel, verdictLine } from './item.ts';
 import { chooseFewshot, extractsAnswers, promptUse, resolvePromptMode } from './promptChoice.ts';
 import { scoreExample } from './metrics/scoreExample.ts';
+import { errorCategory } from './metrics/errorCategory.ts';
 import { splitModelList } from '../../core/modelList.ts';
 import { modelSpec } from '../../models/open.ts';
 import { recordedCount, recordedInput } from '../../models/recordedInput.ts';
@@ -163,6 +164,7 @@ export async function prepareMultiLoKo(settings: MultiLoKoSettings, clauses: Par
         prompt: promptUse(mode, subset.questionLanguage, rendered?.fewshot, extract),
         targets: scored.targets,
         scores: scored.scores,
+        error: errorCategory(scored.prediction, scored.targets, scored.scores.edit_similarity),
         latencyMs: answer.latencyMs,
         cached: answer.cached,
         missing: answer.missing,

@@ -2,6 +2,7 @@
 // Vitest's task meta, so they survive blob reports and --merge-reports).
 import type { GroupInfo } from '../../core/benchmark.ts';
 import type { ExampleScores, MultiLoKoMetric } from './metrics/metricNames.ts';
+import type { ErrorCategory } from './metrics/errorCategory.ts';
 import type { ModelDescription } from '../../models/types.ts';
 import type { RecordedInput } from '../../models/recordedInput.ts';
 
@@ -76,6 +77,8 @@ export interface LokalItemRecord {
   /** Normalised targets. */
   targets: string[];
   scores: ExampleScores;
+  /** What kind of answer it was (errorCategory of prediction, targets and edit similarity); absent in older records. */
+  error?: ErrorCategory;
   latencyMs: number;
   cached: boolean;
   /** The replay file had no answer: scored as the empty string. */
