@@ -90,7 +90,7 @@ function planGroups(dataset: MultiLoKoDataset, settings: MultiLoKoSettings, spec
 function groupVerdict(info: LokalSubsetInfo, aggregate: LokalSubsetAggregate, gates: readonly Gate[], baseline: Baseline | undefined, tolerance: number): GroupVerdict {
   const outcomes: GateOutcome[] = [];
   if (aggregate.means) {
-    outcomes.push(...judgeSubset(gates, { key: info.key, name: info.name, local: !info.translated, means: aggregate.means }));
+    outcomes.push(...judgeSubset(gates, { key: info.key, name: info.name, local: !info.translated, means: aggregate.means, errors: aggregate.errors }));
     const vsBaseline = baseline && judgeAgainstBaseline(baseline, tolerance, info.key, `${info.name} EM`, aggregate.means.em);
     if (vsBaseline) outcomes.push(vsBaseline);
   }

@@ -17,6 +17,7 @@ import { multilokoFingerprint } from './fingerprint.ts';
 import { comparabilityLines } from '../../core/fingerprint.ts';
 import { resolveRedaction } from '../../core/redact.ts';
 import { callsLine } from './callsLine.ts';
+import { errorTableLines } from './errorTable.ts';
 
 
 /** Gates, baseline and the run summary over every subset (`intervals: false` skips the headline bootstrap). */
@@ -64,6 +65,7 @@ export function reportMultiLoKo(rolled: ReadonlyArray<RolledGroup<LokalItemRecor
   const lines = ['', ...leaderboardLines(subsets, groups, tableMetrics(context.settings.tableMetrics))];
   if (summary.headline) lines.push(...headlineLines(summary.headline, { model: context.modelLabel ?? summary.model ?? '?', prompt: describePrompts(summary.prompt), leaderboard: context.modelLabel === undefined }));
   if (summary.intervals) lines.push(...headlineIntervalLines(summary.intervals));
+  lines.push(...errorTableLines(summary.subsets));
   lines.push(`lokal: ${describePrompts(summary.prompt, summary.model)}; ${callsLine(summary, context.root)}`);
   const redaction = resolveRedaction(context.settings.redact);
   if (redaction.on) lines.push(`lokal: MultiLoKo redacted (${redaction.reason}): names, annotations, results and the report carry ids, hashes and figures, no question, prompt, target or answer text`);

@@ -9,7 +9,7 @@ import type { ErrorCategory } from './metrics/errorCategory.ts';
 import { errorCounts, itemError } from './errorCounts.ts';
 import type { ModelDescription } from '../../models/types.ts';
 import { summariseHeadline, type HeadlineSummary } from './headline.ts';
-import { judgeCross, judgeSubset, unmatchedScopes, type CrossFigures, type Gate, type GateOutcome } from './gates.ts';
+import { judgeCross, judgeCrossErrors, judgeSubset, unmatchedScopes, type CrossFigures, type Gate, type GateOutcome } from './gates.ts';
 import { summariseCalls, summarisePrompts, type CallSummary, type PromptSummary } from './usage.ts';
 import { hasItems, judgeAgainstBaselineItems, type BaselineComparison } from './baselineGate.ts';
 import { comparedNothing } from '../../core/baseline/comparedNothing.ts';
@@ -190,7 +190,7 @@ export function judgeRun(
   for (const s of subsets) {
     const a = s.aggregate;
     if (!a.means) continue;
-    outcomes.push(...judgeSubset(settings.gates, { key: a.key, name: a.name, local: !a.translated, means: a.means }));
+    outcomes.push(...judgeSubset(settings.gates, { key: a.key, name: a.name, local: !a.translated, means: a.means, errors: errorCounts(s.records) }));
     const vsBaseline = tolerance && judgeAgainstBaseline(tolerance, settings.baselineTolerance, a.key, `${a.name} EM`, a.means.em);
     if (vsBaseline) outcomes.push(withFallback(vsBaseline));
     if (vsBaseline) compared++;
@@ -209,6 +209,7 @@ export function judgeRun(
         : undefined,
     ),
   );
+  if (local) outcomes.push(...judgeCrossErrors(settings.gates, local.subsets.map((key) => errorCounts(subsets.find((s) => s.aggregate.key === key)!.records))));
   let comparison: BaselineComparison | undefined;
   if (paired) {
     try {
