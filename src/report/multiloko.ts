@@ -2,6 +2,7 @@
 // means and headline are shown where present and are what the recomputation must agree with).
 import { boundedMeanInterval, wilsonInterval, normalQuantile, pairedDifference, type Interval } from '../core/statistics/index.ts';
 import type { GateOutcomeJson, MultiLoKoItemJson, MultiLoKoResultsJson } from './types.ts';
+import { countErrorCategories, ERROR_CATEGORIES, type ErrorCategory } from '../benchmarks/multiloko/metrics/errorCategory.ts';
 
 export type Verdict = 'correct' | 'wrong' | 'missing';
 
@@ -21,6 +22,8 @@ export interface MultiLoKoItem {
   em: number;
   missing: boolean;
   verdict: Verdict;
+  /** The record's error category; undefined in files written before categories were recorded. */
+  error?: ErrorCategory;
 }
 
 /** The prompt as fed, as the report shows it: its text, or only its SHA-256 (LOKAL_RECORD_PROMPTS=hash, redaction). */
@@ -43,6 +46,8 @@ export interface MultiLoKoSubset {
   f1?: Interval;
   chrf?: Interval;
   missing: number;
+  /** Items per error category; undefined when no item records one. */
+  errors?: Record<ErrorCategory, number>;
 }
 
 /** A difference of two EMs (MTE or LE) with its interval and how the interval was made. */
@@ -141,6 +146,7 @@ function item(subset: string, id: string, record: MultiLoKoItemJson, extra: Reco
   }
   const em = scores.em ?? 0;
   const missing = record.missing === true;
+  const error = typeof record.error === 'string' && (ERROR_CATEGORIES as readonly string[]).includes(record.error) ? (record.error as ErrorCategory) : undefined;
   const targets = Array.isArray(record.targets) ? record.targets.map((t) => text(t) ?? '') : record.targets === undefined ? [] : [text(record.targets) ?? ''];
   return {
     subset,
@@ -155,6 +161,7 @@ function item(subset: string, id: string, record: MultiLoKoItemJson, extra: Reco
     em,
     missing,
     verdict: missing ? 'missing' : em >= 1 ? 'correct' : 'wrong',
+    ...(error ? { error } : {}),
   };
 }
 
@@ -188,6 +195,7 @@ export function multilokoSubsets(results: MultiLoKoResultsJson, confidence = 0.9
     const scores = (m: string) => items.map((i) => i.scores[m]).filter((v): v is number => v !== undefined);
     const f1 = scores('f1');
     const chrf = scores('chrf');
+    const errors = items.flatMap((i) => (i.error ? [i.error] : []));
     out.push({
       key,
       name: typeof summary?.name === 'string' ? summary.name : subsetName(key, parsed),
@@ -201,6 +209,7 @@ export function multilokoSubsets(results: MultiLoKoResultsJson, confidence = 0.9
       f1: f1.length ? boundedMeanInterval(f1, 1, confidence) : undefined,
       chrf: chrf.length ? boundedMeanInterval(chrf, 100, confidence) : undefined,
       missing: items.filter((i) => i.missing).length,
+      ...(errors.length ? { errors: countErrorCategories(errors) } : {}),
     });
   }
   return out;
