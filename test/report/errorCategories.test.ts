@@ -2,6 +2,7 @@
 // of the file), and the drill-down's error filter holding each item's category.
 import { describe, expect, test } from 'vitest';
 import { renderHtmlReport } from '../../src/report/index.ts';
+import { stepSummaryMarkdown } from '../../src/report/markdown.ts';
 import { judgeRun, officialLayout, summariseGroups, summariseRun } from '../../src/benchmarks/multiloko/rollup.ts';
 import type { MultiLoKoResultsJson } from '../../src/report/types.ts';
 import { rolled } from '../support/scoredSubset.ts';
@@ -39,10 +40,27 @@ describe('error categories in the report', () => {
     ]);
   });
 
+  test('the step summary has a table of counts per language', () => {
+    const markdown = stepSummaryMarkdown({ multiloko: results });
+    expect(markdown).toContain(
+      [
+        '**Error categories** (items)',
+        '',
+        '| Language | Items | correct | empty | verbose | truncated | near | wrong_script | wrong |',
+        '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+        '| italian | 4 | 1 | 1 | 0 | 1 | 0 | 0 | 1 |',
+        '| french | 2 | 1 | 0 | 0 | 0 | 0 | 1 | 0 |',
+        '',
+        '**Gates**',
+      ].join('\n'),
+    );
+  });
+
   test('a file without categories (lokal score from before them) shows neither', async () => {
     const old = JSON.parse(JSON.stringify(results), (key, value) => (key === 'error' || key === 'errors' ? undefined : value)) as MultiLoKoResultsJson;
     const page = await renderHtmlReport({ multiloko: old });
     expect(page).not.toContain('chart-multiloko-errors');
     expect(page).not.toContain('data-filter="error"');
+    expect(stepSummaryMarkdown({ multiloko: old })).not.toContain('Error categories');
   });
 });
