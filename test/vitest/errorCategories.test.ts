@@ -5,6 +5,7 @@ import { errorTableLines } from '../../src/benchmarks/multiloko/errorTable.ts';
 import { parseGate, parseThresholds, ThresholdError } from '../../src/benchmarks/multiloko/gates.ts';
 import { judgeRun, officialLayout, summariseGroups, summariseRun } from '../../src/benchmarks/multiloko/rollup.ts';
 import { rolled } from '../support/scoredSubset.ts';
+import { verdictLine } from '../../src/benchmarks/multiloko/item.ts';
 
 // By hand, after normalisation (lower case, punctuation and articles removed):
 const italian = rolled('italian', 0, [
@@ -119,5 +120,15 @@ describe('gates on category shares', () => {
       ['local.error.wrong_script<=0.2', 'french · local share of wrong_script items (of 4)', 0.25, false],
       ['error.wrong_script<=0.2', 'average share of wrong_script items (2 local languages)', (1 / 8 + 1 / 4) / 2, true],
     ]);
+  });
+});
+
+describe('Vitest UI', () => {
+  test('a wrong answer\'s verdict line (its annotation) ends with its category; a right or missing one has none', () => {
+    const [right, empty, verbose, , near] = italian.records;
+    expect(verdictLine(near!)).toMatch(/^✗ EM 0 · F1 0 · chrF [\d.]+ · said "Garibaldy" · targets "garibaldi" · error near$/u);
+    expect(verdictLine(verbose!)).toMatch(/ · error verbose$/u);
+    expect(verdictLine(right!)).toBe('✓ EM 1 · F1 1 · chrF 100.0 · said "Roma" · targets "roma"');
+    expect(verdictLine(empty!)).toBe('∅ EM 0 · F1 0 · chrF 0.0 · no prediction (scored as empty) · targets "milano"');
   });
 });
