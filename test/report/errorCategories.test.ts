@@ -3,6 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { renderHtmlReport } from '../../src/report/index.ts';
 import { stepSummaryMarkdown } from '../../src/report/markdown.ts';
+import { multilokoSummary } from '../../src/report/summary.ts';
 import { judgeRun, officialLayout, summariseGroups, summariseRun } from '../../src/benchmarks/multiloko/rollup.ts';
 import type { MultiLoKoResultsJson } from '../../src/report/types.ts';
 import { rolled } from '../support/scoredSubset.ts';
@@ -54,6 +55,11 @@ describe('error categories in the report', () => {
         '**Gates**',
       ].join('\n'),
     );
+  });
+
+  test('Vitest UI\'s summary has a line of counts per language', async () => {
+    const { text } = await multilokoSummary(results);
+    expect(text).toContain('Error categories (items: correct/empty/verbose/truncated/near/wrong_script/wrong): italian 1/1/0/1/0/0/1 · french 1/0/0/0/0/1/0.');
   });
 
   test('a file without categories (lokal score from before them) shows neither', async () => {
