@@ -67,6 +67,14 @@ describe('a dataset benchmark from a 10-item JSONL', () => {
     expect(europe.figures.em.low).toBeCloseTo(wilsonClosedForm(4, 5)[0], 12);
     // New Delhi against "Delhi": F1 of the token sets by hand, 2·(1·½)/(1+½) = 2/3, but "Delhi" is also a target: 1.
     expect(results.groups[1].records[2].scores).toEqual({ em: 1, f1: 1 });
+    // Error categories (MultiLoKo's rules): "sparta" for "athens" and "pokhara" for "kathmandu" share the script and
+    // under 0.7 of their letters, so wrong; each group's counts are the count of its records' categories.
+    expect(europe.records.map((r: { error: string }) => r.error)).toEqual(['correct', 'correct', 'correct', 'correct', 'wrong']);
+    for (const g of results.groups as Array<{ errors: Record<string, number>; records: Array<{ error: string }> }>) {
+      const counts: Record<string, number> = { correct: 0, empty: 0, verbose: 0, truncated: 0, near: 0, wrong_script: 0, wrong: 0 };
+      for (const r of g.records) counts[r.error]!++;
+      expect(g.errors).toEqual(counts);
+    }
 
     const html = readFileSync(path.join(output, 'report.html'), 'utf8');
     expect(html).toContain('<section id="bench-capitals" data-benchmark="capitals"><h2>capitals</h2>');
