@@ -19,13 +19,22 @@ const BAR_WIDTH = 460;
 const ROW = 20;
 const LEGEND = 26;
 
+/** Where the section sits: its element ids' stem, what a row is, and whose items the rows count. */
+export interface ErrorSectionPlace {
+  id: string;
+  rowLabel: string;
+  items: string;
+}
+
+const MULTILOKO_PLACE: ErrorSectionPlace = { id: 'multiloko', rowLabel: 'Language', items: "Each language's local items" };
+
 /** The chart and the table of counts; nothing when no row has categories. */
-export function errorCategorySection(rows: ReadonlyArray<{ language: string; key: string; errors?: Record<ErrorCategory, number> }>): Html {
+export function errorCategorySection(rows: ReadonlyArray<{ language: string; key: string; errors?: Record<ErrorCategory, number> }>, place: ErrorSectionPlace = MULTILOKO_PLACE): Html {
   const shown = rows.filter((r): r is { language: string; key: string; errors: Record<ErrorCategory, number> } => r.errors !== undefined);
   if (shown.length === 0) return html``;
   const height = LEGEND + shown.length * ROW + 4;
   const width = LABEL_WIDTH + BAR_WIDTH + 10;
-  let svg = `<svg viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Stacked bars of error categories per language" font-family="sans-serif" font-size="12">`;
+  let svg = `<svg viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Stacked bars of error categories per ${place.rowLabel.toLowerCase()}" font-family="sans-serif" font-size="12">`;
   let x = 0;
   for (const c of ERROR_CATEGORIES) {
     svg += `<rect x="${x}" y="4" width="10" height="10" fill="${ERROR_COLORS[c]}"/><text x="${x + 14}" y="13">${c}</text>`;
@@ -45,9 +54,9 @@ export function errorCategorySection(rows: ReadonlyArray<{ language: string; key
     }
   });
   svg += '</svg>';
-  const table = html`<table id="multiloko-errors"><thead><tr><th>Language</th><th class="num">Items</th>${ERROR_CATEGORIES.map((c) => html`<th class="num">${c}</th>`)}</tr></thead>
+  const table = html`<table id="${place.id}-errors"><thead><tr><th>${place.rowLabel}</th><th class="num">Items</th>${ERROR_CATEGORIES.map((c) => html`<th class="num">${c}</th>`)}</tr></thead>
 <tbody>${shown.map((r) => html`<tr><td>${r.language}</td><td class="num">${String(ERROR_CATEGORIES.reduce((n, c) => n + r.errors[c], 0))}</td>${ERROR_CATEGORIES.map((c) => html`<td class="num" data-key="errors.${r.key}.${c}">${String(r.errors[c])}</td>`)}</tr>\n`)}</tbody></table>`;
-  return html`<h3>Error categories per language</h3>
-<figure class="chart" id="chart-multiloko-errors">${raw(svg)}<figcaption>Each language's local items by the first rule that holds: correct (EM 1), empty, verbose (a target inside the answer), truncated (the answer inside a target), near (edit similarity ≥ 0.7), wrong_script (mostly letters of another Unicode script than the first target's), wrong.</figcaption></figure>
+  return html`<h3>Error categories per ${place.rowLabel.toLowerCase()}</h3>
+<figure class="chart" id="chart-${place.id}-errors">${raw(svg)}<figcaption>${place.items} by the first rule that holds: correct (EM 1), empty, verbose (a target inside the answer), truncated (the answer inside a target), near (edit similarity ≥ 0.7), wrong_script (mostly letters of another Unicode script than the first target's), wrong.</figcaption></figure>
 ${table}`;
 }
