@@ -31,7 +31,8 @@ export const MODEL_SETTING = z
  */
 function checkServerList(text: string, ctx: z.RefinementCtx): void {
   const entries = text.split(',').map((entry) => entry.trim());
-  entries.forEach((entry, i) => {
+  // The first malformed entry only, as the provider reports it: one line.
+  for (const [i, entry] of entries.entries()) {
     const at = entries.length === 1 ? '' : `entry ${i + 1} of ${entries.length} `;
     const shown = JSON.stringify(entry.replace(/\/\/[^/@]*@/u, '//[redacted]@').replace(/[?#].*$/u, ''));
     if (entry === '') return ctx.addIssue({ code: 'custom', message: `${at}is empty (servers are separated by single commas)` });
@@ -42,8 +43,8 @@ function checkServerList(text: string, ctx: z.RefinementCtx): void {
       return ctx.addIssue({ code: 'custom', message: entries.length === 1 ? 'Invalid URL' : `${at}is not a URL: ${shown}` });
     }
     // One URL's scheme is checked by the provider, as before lists were accepted.
-    if (entries.length > 1 && url.protocol !== 'http:' && url.protocol !== 'https:') ctx.addIssue({ code: 'custom', message: `${at}must be an http:// or https:// URL, got ${shown}` });
-  });
+    if (entries.length > 1 && url.protocol !== 'http:' && url.protocol !== 'https:') return ctx.addIssue({ code: 'custom', message: `${at}must be an http:// or https:// URL, got ${shown}` });
+  }
 }
 
 export const SHARED_SETTINGS_SHAPE = {
