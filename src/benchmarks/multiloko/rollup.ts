@@ -34,12 +34,12 @@ export function officialLayout(subsets: readonly RolledSubset[]): OfficialResult
 }
 
 /**
- * `{ ...scores, targets, prediction, missing?, cached?, model_input?, prompt_tokens?, output_tokens? }` with
+ * `{ ...scores, targets, prediction, missing?, cached?, model_input?, prompt_tokens?, output_tokens?, server? }` with
  * Object.assign (one per item of the run; the spread costs more). What the model saw and its token counts only where
  * known (not for replay answers), after the official keys.
  */
 function officialRecord(r: LokalItemRecord): ExampleRecord {
-  const record = Object.assign({}, r.scores) as ExampleRecord & { missing?: true; cached?: true; truncated?: true; model_input?: unknown; prompt_tokens?: number; output_tokens?: number };
+  const record = Object.assign({}, r.scores) as ExampleRecord & { missing?: true; cached?: true; truncated?: true; model_input?: unknown; prompt_tokens?: number; output_tokens?: number; server?: string };
   record.targets = r.targets;
   record.prediction = r.prediction;
   if (r.truncated) record.truncated = true;
@@ -48,6 +48,7 @@ function officialRecord(r: LokalItemRecord): ExampleRecord {
   if (r.modelInput) record.model_input = r.modelInput;
   if (typeof r.promptTokens === 'number') record.prompt_tokens = r.promptTokens;
   if (typeof r.outputTokens === 'number') record.output_tokens = r.outputTokens;
+  if (r.server !== undefined) record.server = r.server;
   return record;
 }
 
