@@ -244,13 +244,16 @@ export async function postJson<T = unknown>(url: string, body: unknown, options:
   throw new ProviderError(provider, lastKind, message);
 }
 
+/** 5xx but 501: Not Implemented says what the server lacks (a feature), not that it is down. */
+const serverDown = (status: number) => status >= 500 && status !== 501;
+
 function isServerFailureKind(kind: string, status: number | undefined): boolean {
-  return kind === 'network' || kind === 'timeout' || (kind === 'http' && status !== undefined && status >= 500);
+  return kind === 'network' || kind === 'timeout' || (kind === 'http' && status !== undefined && serverDown(status));
 }
 
 /** A request's failure that says the server is down or broken (what `failFast` does not retry). */
 export function isServerFailure(error: unknown): boolean {
-  if (error instanceof HttpStatusError) return error.status >= 500;
+  if (error instanceof HttpStatusError) return serverDown(error.status);
   return error instanceof ProviderError && (error.kind === 'network' || error.kind === 'timeout');
 }
 

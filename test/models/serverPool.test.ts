@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
-import { startFakeOpenAIServer, toyAnswer, type FakeServer, type FakeServerOptions } from '../support/fakeOpenAIServer.ts';
+import { startFakeOpenAIServer, toyAnswer, type Fault, type FakeServer, type FakeServerOptions } from '../support/fakeOpenAIServer.ts';
 import { freePort } from '../support/freePort.ts';
 import { OpenAIProvider, type OpenAIProviderOptions } from '../../src/models/openai.ts';
 import { probeProvider } from '../../src/models/probe.ts';
@@ -100,6 +100,30 @@ describe('a pool of servers', () => {
     expect(counts[a.url]).toBeLessThanOrEqual(a.stats.answered);
     expect(counts[a.url]! + counts[b.url]!).toBe(30);
     expect(retries.some((reason) => reason.includes(a.url) && reason.endsWith('(asking another server)'))).toBe(true);
+  });
+
+  test('a server answering 503 is left out for a backoff: its requests go to the other server at once', async () => {
+    const broken = await serve({ fault: () => ({ kind: 'status', status: 503 }) });
+    const b = await serve({ latencyMs: 10 });
+    const provider = pool([broken.url, b.url], { concurrency: 2, retry: { ...FAST_RETRY, baseDelayMs: 60_000, maxDelayMs: 60_000 } });
+    const results = await provider.generate(prompts(20));
+    expect(results.every((r, i) => r.server === b.url && r.text === toyAnswer(`q ${i}`))).toBe(true);
+    // Asked once per slot before the first failure marked it: not once per request, and never retried in place.
+    expect(broken.stats.requests).toBeLessThanOrEqual(2);
+    expect(provider.pool.servers[0]!.lastError).toMatch(/HTTP 503: injected 503$/u);
+  });
+
+  test('501 Not Implemented is what the server lacks, not a failure of the server: scoring is unsupported, as on one server', async () => {
+    const noEcho = (_n: number, body: Record<string, unknown>): Fault | undefined =>
+      body.echo ? { kind: 'status', status: 501, body: JSON.stringify({ error: { message: 'echo is not implemented' } }) } : undefined;
+    const a = await serve({ fault: noEcho });
+    const b = await serve({ fault: noEcho });
+    const provider = pool([a.url, b.url], { retry: { ...FAST_RETRY, maxRetries: 0 } });
+    const error = await failure(provider.scoreContinuations([{ prompt: 'p ', continuation: 'x' }]));
+    expect(error.kind).toBe('unsupported');
+    expect(error.message).toContain('HTTP 501: echo is not implemented');
+    expect(provider.pool.servers.every((s) => s.failures === 0)).toBe(true);
+    expect((await provider.generate(prompts(2))).every((r) => r.server !== undefined)).toBe(true);
   });
 
   test('a cache hit is served whichever server gave the answer, and records no server', async () => {
