@@ -113,6 +113,18 @@ describe('a pool of servers', () => {
     expect(provider.pool.servers[0]!.lastError).toMatch(/HTTP 503: injected 503$/u);
   });
 
+  test('a server that stops answering (a timeout) is left out: its requests are answered by the other', async () => {
+    const hung = await serve({ latencyMs: 3_000 });
+    const b = await serve({ latencyMs: 5 });
+    const started = performance.now();
+    const provider = pool([hung.url, b.url], { concurrency: 2, retry: { ...FAST_RETRY, timeoutMs: 200, baseDelayMs: 60_000, maxDelayMs: 60_000 } });
+    const results = await provider.generate(prompts(10));
+    expect(results.every((r, i) => r.server === b.url && r.text === toyAnswer(`q ${i}`))).toBe(true);
+    expect(hung.stats.requests).toBeLessThanOrEqual(2);
+    expect(provider.pool.servers[0]!.lastError).toMatch(/no complete response within \d+ ms$/u);
+    expect(performance.now() - started).toBeLessThan(2_500);
+  });
+
   test('501 Not Implemented is what the server lacks, not a failure of the server: scoring is unsupported, as on one server', async () => {
     const noEcho = (_n: number, body: Record<string, unknown>): Fault | undefined =>
       body.echo ? { kind: 'status', status: 501, body: JSON.stringify({ error: { message: 'echo is not implemented' } }) } : undefined;
