@@ -39,7 +39,7 @@ export function officialLayout(subsets: readonly RolledSubset[]): OfficialResult
  * known (not for replay answers), after the official keys.
  */
 function officialRecord(r: LokalItemRecord): ExampleRecord {
-  const record = Object.assign({}, r.scores) as ExampleRecord & { missing?: true; cached?: true; truncated?: true; model_input?: unknown; prompt_tokens?: number; output_tokens?: number; server?: string };
+  const record = Object.assign({}, r.scores) as ExampleRecord & { missing?: true; cached?: true; truncated?: true; model_input?: unknown; prompt_tokens?: number; output_tokens?: number };
   record.targets = r.targets;
   record.prediction = r.prediction;
   if (r.truncated) record.truncated = true;
@@ -48,7 +48,8 @@ function officialRecord(r: LokalItemRecord): ExampleRecord {
   if (r.modelInput) record.model_input = r.modelInput;
   if (typeof r.promptTokens === 'number') record.prompt_tokens = r.promptTokens;
   if (typeof r.outputTokens === 'number') record.output_tokens = r.outputTokens;
-  if (r.server !== undefined) record.server = r.server;
+  // The pool's server that answered (several servers in OPENAI_BASE_URL), last: not one of eval.py's keys.
+  if (r.server !== undefined) Object.assign(record, { server: r.server });
   return record;
 }
 
