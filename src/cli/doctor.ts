@@ -7,7 +7,7 @@ import type { KalahiBudget, KalahiMCProtocol } from '../benchmarks/kalahi/settin
 import type { ModelRequirement } from '../core/benchmark.ts';
 import { splitModelList } from '../core/modelList.ts';
 import { resolveSettingsTree, sharedSettings } from '../core/settings.ts';
-import { CAPABILITIES, CAPABILITY_LABELS, greedyRepeatable, modelCapabilities, type CapabilityName, type ModelCapabilities } from '../models/capabilities.ts';
+import { CAPABILITIES, CAPABILITY_LABELS, capabilitiesPerServer, greedyRepeatable, modelCapabilities, type CapabilityName, type ModelCapabilities } from '../models/capabilities.ts';
 import { lokalModelOptions, modelSpec, ModelUnusableError, openLokalModel } from '../models/open.ts';
 import { probeProvider } from '../models/probe.ts';
 import { UsageError } from './usageError.ts';
@@ -87,6 +87,12 @@ export async function doctorCommand(argv: string[]): Promise<number> {
     lines.push('supports:');
     for (const name of CAPABILITIES) lines.push(`  ${capabilities[name].supported ? '✓' : '✗'} ${CAPABILITY_LABELS[name]} — ${capabilities[name].how}`);
     lines.push(`  ${repeatable.supported ? '✓' : '✗'} ${CAPABILITY_LABELS.deterministic} — ${repeatable.how}`);
+    // A run asks the first healthy server only: a server of the pool that can do less fails items when it answers.
+    const perServer = await capabilitiesPerServer(model);
+    const differ = perServer.flatMap(({ server, capabilities: own }) =>
+      CAPABILITIES.filter((name) => own[name].supported !== capabilities[name].supported).map((name) => `  ${own[name].supported ? '✓' : '✗'} ${server}: ${CAPABILITY_LABELS[name]} — ${own[name].how}`),
+    );
+    if (differ.length > 0) lines.push('servers that differ:', ...differ);
     lines.push('will work:');
     for (const v of doctorVerdicts(spec, capabilities)) lines.push(`  ${v.works ? '✓' : '✗'} ${v.task}${v.why ? ` — ${v.why}` : ''}`);
     process.stdout.write(`${lines.join('\n')}\n`);

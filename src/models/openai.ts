@@ -275,12 +275,12 @@ export class OpenAIProvider implements ModelProvider {
 
   /**
    * One POST for the capability probe (capabilities.ts), with the model and greedy decoding: the reply's JSON, or why
-   * there is none (an HTTP status with the server's message, a timeout); one retry at most. Several servers: the first
-   * healthy one is asked.
+   * there is none (an HTTP status with the server's message, a timeout); one retry at most. Several servers: `at`, else
+   * the first healthy one.
    */
-  async probe(endpoint: string, body: Record<string, unknown>): Promise<{ ok: true; json: unknown } | { ok: false; reason: string }> {
+  async probe(endpoint: string, body: Record<string, unknown>, at?: PoolServer): Promise<{ ok: true; json: unknown } | { ok: false; reason: string }> {
     const headers: Record<string, string> = this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {};
-    const server = this.pool.servers.find((s) => s.failures === 0) ?? this.pool.servers[0]!;
+    const server = at ?? this.pool.servers.find((s) => s.failures === 0) ?? this.pool.servers[0]!;
     try {
       const { json } = await postJson(`${server.url}${endpoint}`, { ...this.options.extraBody, model: this.model, temperature: 0, ...body }, {
         provider: PROVIDER,

@@ -176,6 +176,18 @@ describe('lokal doctor on several servers', () => {
       const allowed = await doctor({ OPENAI_BASE_URL: `${a.url},${c.url}`, LOKAL_ALLOW_MIXED_SERVERS: '1' });
       expect(allowed.code, allowed.err).toBe(0);
       expect(allowed.out).toContain(`servers:\n  ✓ ${a.url} — serves toy-model\n  ✓ ${c.url} — serves qwen\n`);
+      // Servers that can do different things: each is asked, and those differing from the first are named.
+      expect(same.out).not.toContain('servers that differ:');
+      const ollama = await startFakeOpenAIServer(SERVER_SHAPES.Ollama);
+      try {
+        const differ = await doctor({ OPENAI_BASE_URL: `${a.url},${ollama.url}` });
+        expect(differ.code, differ.err).toBe(0);
+        expect(differ.out).toContain(`servers that differ:\n  ✗ ${ollama.url}: scores given text after a prompt (completions with echo + logprobs) — `);
+        expect(differ.out).toContain(`  ✗ ${ollama.url}: scores a given chat reply (vLLM's prompt_logprobs) — /chat/completions with prompt_logprobs: returned no prompt_logprobs\n`);
+        expect(differ.out).not.toContain(`${a.url}: `);
+      } finally {
+        await ollama.close();
+      }
     } finally {
       await Promise.all([a.close(), b.close(), c.close()]);
     }
