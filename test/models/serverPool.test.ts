@@ -9,6 +9,7 @@ import { OpenAIProvider, type OpenAIProviderOptions } from '../../src/models/ope
 import { probeProvider } from '../../src/models/probe.ts';
 import { withCache } from '../../src/models/cache.ts';
 import { ProviderError } from '../../src/models/types.ts';
+import { ServerPool, type PoolServer } from '../../src/models/serverPool.ts';
 import { KALAHI_SETTINGS } from '../../src/benchmarks/kalahi/settings.ts';
 import { MULTILOKO_SETTINGS } from '../../src/benchmarks/multiloko/settings.ts';
 import { resolveSettingsTree } from '../../src/core/settings.ts';
@@ -49,6 +50,55 @@ async function failure(promise: Promise<unknown>): Promise<ProviderError> {
   }
   throw new Error('expected a ProviderError');
 }
+
+describe('ServerPool slots', () => {
+  const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+  test('one server: waiting requests start by priority, then arrival; at most `concurrency` at once', async () => {
+    const p = new ServerPool(['http://127.0.0.1:1/v1'], { concurrency: 2, baseDelayMs: 5, maxDelayMs: 20 });
+    const started: string[] = [];
+    const held = new Map<string, PoolServer>();
+    const ask = (name: string, priority?: number) => void p.acquire(priority).then((server) => (started.push(name), held.set(name, server)));
+    ask('a', 0);
+    ask('b', 1);
+    ask('plain 1');
+    ask('c', 2);
+    ask('a again', 0);
+    ask('b again', 1);
+    ask('plain 2');
+    await flush();
+    expect(started).toEqual(['a', 'b']);
+    for (const name of ['a', 'b', 'a again', 'b again', 'c', 'plain 1', 'plain 2']) {
+      p.release(held.get(name)!);
+      await flush();
+      expect(p.active).toBeLessThanOrEqual(2);
+    }
+    expect(started).toEqual(['a', 'b', 'a again', 'b again', 'c', 'plain 1', 'plain 2']);
+    expect(p.active).toBe(0);
+  });
+
+  test('the least busy server first; a failed one is left out until its backoff ends, doubling per failure', async () => {
+    let now = 0;
+    const p = new ServerPool(['http://127.0.0.1:1/v1', 'http://127.0.0.1:2/v1'], { concurrency: 2, baseDelayMs: 100, maxDelayMs: 250, now: () => now });
+    const [a, b] = p.servers as [PoolServer, PoolServer];
+    expect([await p.acquire(), await p.acquire(), await p.acquire()]).toEqual([a, b, a]);
+    p.release(a);
+    p.release(a);
+    p.release(b);
+    p.failed(a, 'HTTP 503');
+    expect([a.retryAt, a.lastError]).toEqual([100, 'HTTP 503']);
+    expect(await p.acquire()).toBe(b);
+    now = 100;
+    expect(await p.acquire()).toBe(a);
+    p.failed(a, 'HTTP 503');
+    p.failed(a, 'HTTP 503');
+    expect(a.retryAt).toBe(100 + 250);
+    p.succeeded(a);
+    expect([a.failures, a.retryAt, a.lastError]).toEqual([0, 0, undefined]);
+    // A request that failed on b is not given b again.
+    expect(await p.acquire(undefined, new Set([b]))).toBe(a);
+  });
+});
 
 describe('a pool of servers', () => {
   test('requests land on both servers, and each result names the server that answered it', async () => {
