@@ -252,7 +252,8 @@ export class OpenAIProvider implements ModelProvider {
           check: (reply) => parse(schema, reply, `${where}: POST ${endpoint}`),
         });
         this.pool.succeeded(server);
-        call.servers?.add(server.shown);
+        // Recorded per item: printable (no user info or query) and without the key, like every server-supplied field.
+        call.servers?.add(redact(server.shown, this.apiKey));
         // The server's backend configuration, for the run's fingerprint (OpenAI and vLLM send it; many servers do not).
         const fingerprint = (json as { system_fingerprint?: unknown }).system_fingerprint;
         if (typeof fingerprint === 'string' && fingerprint !== '') this.systemFingerprints.add(fingerprint);
