@@ -271,7 +271,9 @@ function issueError(issue: z.core.$ZodIssue, source: string, sections: readonly 
   if (variable) {
     const env = [SHARED_ENV, ...sections.map((s) => s.env)].find((table) => table[variable.name])?.[variable.name];
     const hint = env?.parse === flag ? '; use 1/true/yes/on or 0/false/no/off' : '';
-    return new LokalConfigError(variable.name, undefined, `${issue.message} (got ${previewText(variable.raw, 200)}${hint})`);
+    // A server URL's user info and query may hold credentials: echoed without them (CI logs are often public).
+    const raw = variable.name === 'OPENAI_BASE_URL' ? variable.raw.replace(/\/\/[^/@\s,]*@/gu, '//[redacted]@').replace(/[?#][^,]*/gu, '') : variable.raw;
+    return new LokalConfigError(variable.name, undefined, `${issue.message} (got ${previewText(raw, 200)}${hint})`);
   }
   if (issue.code === 'unrecognized_keys') {
     const section = sections.find((s) => issue.path[0] === s.key);

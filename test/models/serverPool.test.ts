@@ -297,6 +297,9 @@ describe('a malformed list', () => {
     expect(resolve('http://127.0.0.1:1/v1,,http://127.0.0.1:2/v1')).toThrow(/^OPENAI_BASE_URL: entry 2 of 3 is empty \(servers are separated by single commas\)/);
     expect(resolve('http://127.0.0.1:1/v1,mailto:x@example.com')).toThrow(/^OPENAI_BASE_URL: entry 2 of 2 must be an http:\/\/ or https:\/\/ URL, got "mailto:x@example.com"/);
     expect(resolve('a,,b')).toThrow(/^OPENAI_BASE_URL: entry 1 of 3 is not a URL: "a" \(got "a,,b"\)$/);
+    expect(resolve('http://u:pw@127.0.0.1:1/v1?token=t0k,,http://127.0.0.1:2/v1')).toThrow(
+      /^OPENAI_BASE_URL: entry 2 of 3 is empty \(servers are separated by single commas\) \(got "http:\/\/\[redacted\]@127\.0\.0\.1:1\/v1,,http:\/\/127\.0\.0\.1:2\/v1"\)$/,
+    );
     expect(resolve('http://127.0.0.1:1/v1,http://127.0.0.1:2/v1')).not.toThrow();
   });
 });
