@@ -1,9 +1,9 @@
 // A model that cannot answer fails the run once, at collection: child `vitest run` processes with a missing model
 // folder, a dtype the folder has no weights for, an OpenAI-compatible base URL on a closed port, and a pool of servers
-// all down or serving different models. Each must exit 1
-// with the one-line message once, declare no item test (so none fails), and end within a bounded time: Vitest's own
-// start-up is most of it (3–7 s measured by hand on the shared 2-core machine), so the bound here is loose enough for
-// a machine busy with other test files, and the server probe's wait is read from its message.
+// all down or serving different models. Each must exit 1 with the one-line message once, declare no item test (so none
+// fails), and end within a bounded time: Vitest's own start-up is most of it (3–7 s measured by hand on the shared
+// 2-core machine), so the bound here is loose enough for a machine busy with other test files, and the server probe's
+// wait is read from its message.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
