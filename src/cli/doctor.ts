@@ -7,7 +7,7 @@ import type { KalahiBudget, KalahiMCProtocol } from '../benchmarks/kalahi/settin
 import type { ModelRequirement } from '../core/benchmark.ts';
 import { splitModelList } from '../core/modelList.ts';
 import { resolveSettingsTree, sharedSettings } from '../core/settings.ts';
-import { CAPABILITIES, CAPABILITY_LABELS, greedyRepeatable, modelCapabilities, type CapabilityName, type ModelCapabilities } from '../models/capabilities.ts';
+import { CAPABILITIES, CAPABILITY_LABELS, capabilitiesPerServer, greedyRepeatable, modelCapabilities, type CapabilityName, type ModelCapabilities } from '../models/capabilities.ts';
 import { lokalModelOptions, modelSpec, ModelUnusableError, openLokalModel } from '../models/open.ts';
 import { probeProvider } from '../models/probe.ts';
 import { UsageError } from './usageError.ts';
@@ -18,7 +18,8 @@ export const DOCTOR_USAGE = `usage: lokal doctor [--model <provider string>]
   Asks the model (default: LOKAL_MODEL / lokal.config.json, else the default model) what it supports — chat messages,
   a plain prompt, scoring given text (completions with echo + logprobs; vLLM's prompt_logprobs), per-token
   log-probabilities of generated text, and whether two greedy calls return the same text — and prints which benchmark
-  tasks and settings will work with it.
+  tasks and settings will work with it. Several servers in OPENAI_BASE_URL: each is reached and its model ids listed;
+  servers of different models are refused unless LOKAL_ALLOW_MIXED_SERVERS=1.
 `;
 
 /** One task or setting and whether the model can run it: `✓ Kalahi MC, LOKAL_KALAHI_MC=letter`, or ✗ with the reason. */
@@ -70,15 +71,28 @@ export async function doctorCommand(argv: string[]): Promise<number> {
     throw configured ? error : new ModelUnusableError(spec, false, error);
   });
   try {
-    await probeProvider(model.kind, model.inner).catch((error: unknown) => {
+    const servers = await probeProvider(model.kind, model.inner).catch((error: unknown) => {
       throw configured ? error : new ModelUnusableError(spec, false, error);
     });
     const capabilities = await modelCapabilities(model);
     const repeatable = await greedyRepeatable(model);
     const where = model.inner.describe().settings.baseUrl;
-    const lines = [`lokal doctor: ${spec}${typeof where === 'string' ? ` at ${where}` : ''}`, 'supports:'];
+    const lines = [`lokal doctor: ${spec}${typeof where === 'string' ? ` at ${where}` : ''}`];
+    if (servers && servers.length > 1) {
+      // A pool (OPENAI_BASE_URL lists several): each server reached, and what it serves; capabilities are the first healthy one's.
+      lines.push('servers:');
+      for (const s of servers)
+        lines.push(`  ${s.down === undefined ? '✓' : '✗'} ${s.server} — ${s.down ?? (s.serves !== undefined ? `serves ${s.serves}` : `reached; its models are unknown (${s.unlisted})`)}`);
+    }
+    lines.push('supports:');
     for (const name of CAPABILITIES) lines.push(`  ${capabilities[name].supported ? '✓' : '✗'} ${CAPABILITY_LABELS[name]} — ${capabilities[name].how}`);
     lines.push(`  ${repeatable.supported ? '✓' : '✗'} ${CAPABILITY_LABELS.deterministic} — ${repeatable.how}`);
+    // A run asks the first healthy server only: a server of the pool that can do less fails items when it answers.
+    const perServer = await capabilitiesPerServer(model);
+    const differ = perServer.flatMap(({ server, capabilities: own }) =>
+      CAPABILITIES.filter((name) => own[name].supported !== capabilities[name].supported).map((name) => `  ${own[name].supported ? '✓' : '✗'} ${server}: ${CAPABILITY_LABELS[name]} — ${own[name].how}`),
+    );
+    if (differ.length > 0) lines.push('servers that differ:', ...differ);
     lines.push('will work:');
     for (const v of doctorVerdicts(spec, capabilities)) lines.push(`  ${v.works ? '✓' : '✗'} ${v.task}${v.why ? ` — ${v.why}` : ''}`);
     process.stdout.write(`${lines.join('\n')}\n`);

@@ -25,6 +25,28 @@ export const MODEL_SETTING = z
   .optional();
 
 /** Shared settings: the model, selection size, gates and output of every benchmark in the run. */
+/**
+ * One base URL, or several separated by commas: each an http(s) URL. A malformed entry is named with its position,
+ * its credentials and query left out (the line may be printed in CI logs).
+ */
+function checkServerList(text: string, ctx: z.RefinementCtx): void {
+  const entries = text.split(',').map((entry) => entry.trim());
+  // The first malformed entry only, as the provider reports it: one line.
+  for (const [i, entry] of entries.entries()) {
+    const at = entries.length === 1 ? '' : `entry ${i + 1} of ${entries.length} `;
+    const shown = JSON.stringify(entry.replace(/\/\/[^/@]*@/u, '//[redacted]@').replace(/[?#].*$/u, ''));
+    if (entry === '') return ctx.addIssue({ code: 'custom', message: `${at}is empty (servers are separated by single commas)` });
+    let url: URL;
+    try {
+      url = new URL(entry);
+    } catch {
+      return ctx.addIssue({ code: 'custom', message: entries.length === 1 ? 'Invalid URL' : `${at}is not a URL: ${shown}` });
+    }
+    // One URL's scheme is checked by the provider, as before lists were accepted.
+    if (entries.length > 1 && url.protocol !== 'http:' && url.protocol !== 'https:') return ctx.addIssue({ code: 'custom', message: `${at}must be an http:// or https:// URL, got ${shown}` });
+  }
+}
+
 export const SHARED_SETTINGS_SHAPE = {
   /** Provider string: `replay:<file>`, `transformers:<id|path>`, `llama:<.gguf|ollama:name>`, `openai:<model>`; several, comma-separated (modelList.ts). */
   model: MODEL_SETTING,
@@ -79,8 +101,10 @@ export const SHARED_SETTINGS_SHAPE = {
   llamaThreads: z.number().int().positive().optional(),
   /** openai: requests in flight at once. */
   concurrency: z.number().int().positive().optional(),
-  /** openai: server base URL (the API key is read from OPENAI_API_KEY only, never from files). */
-  baseUrl: z.string().url().optional(),
+  /** openai: server base URL, or several separated by commas (the API key is read from OPENAI_API_KEY only, never from files). */
+  baseUrl: z.string().superRefine(checkServerList).optional(),
+  /** openai: accept servers of one pool that serve different model ids. */
+  allowMixedServers: z.boolean().optional(),
   /** openai: time limit of one HTTP attempt, in ms. */
   requestTimeout: z.number().int().positive().max(2 ** 31 - 1).optional(),
   /** openai: time limit of one request with all its retries and waits, in ms. */
@@ -168,6 +192,7 @@ export const SHARED_ENV: Record<string, EnvField> = {
   LOKAL_LLAMA_THREADS: { field: 'llamaThreads', parse: number },
   LOKAL_CONCURRENCY: { field: 'concurrency', parse: number },
   OPENAI_BASE_URL: { field: 'baseUrl', parse: trimmed },
+  LOKAL_ALLOW_MIXED_SERVERS: { field: 'allowMixedServers', parse: flag },
   LOKAL_REQUEST_TIMEOUT: { field: 'requestTimeout', parse: number },
   LOKAL_REQUEST_BUDGET: { field: 'requestBudget', parse: number },
   LOKAL_RECORD_PROMPTS: { field: 'recordPrompts', parse: lowerCase },
@@ -246,7 +271,9 @@ function issueError(issue: z.core.$ZodIssue, source: string, sections: readonly 
   if (variable) {
     const env = [SHARED_ENV, ...sections.map((s) => s.env)].find((table) => table[variable.name])?.[variable.name];
     const hint = env?.parse === flag ? '; use 1/true/yes/on or 0/false/no/off' : '';
-    return new LokalConfigError(variable.name, undefined, `${issue.message} (got ${previewText(variable.raw, 200)}${hint})`);
+    // A server URL's user info and query may hold credentials: echoed without them (CI logs are often public).
+    const raw = variable.name === 'OPENAI_BASE_URL' ? variable.raw.replace(/\/\/[^/@\s,]*@/gu, '//[redacted]@').replace(/[?#][^,]*/gu, '') : variable.raw;
+    return new LokalConfigError(variable.name, undefined, `${issue.message} (got ${previewText(raw, 200)}${hint})`);
   }
   if (issue.code === 'unrecognized_keys') {
     const section = sections.find((s) => issue.path[0] === s.key);

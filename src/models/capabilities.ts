@@ -95,6 +95,26 @@ export async function modelCapabilities(model: LokalModel): Promise<ModelCapabil
   return { chat: { supported: chat, how: chat ? 'the tokenizer has a chat template' : 'the tokenizer has no chat template' }, prompt: local, scorePrompt: local, scoreChat: local, tokenLogprobs: local };
 }
 
+/** A server of a pool as capabilitiesPerServer needs it (serverPool.ts). */
+interface ProbedServer {
+  shown: string;
+  failures: number;
+}
+
+/**
+ * Each healthy server of a pool (OPENAI_BASE_URL lists several) asked on its own, for `lokal doctor`: a run asks the
+ * first healthy one only, so servers that differ are named there. Empty for one server or another provider.
+ */
+export async function capabilitiesPerServer(model: LokalModel): Promise<Array<{ server: string; capabilities: ModelCapabilities }>> {
+  const inner = model.inner as ModelProvider & { probe?: (endpoint: string, body: Record<string, unknown>, at?: ProbedServer) => ReturnType<Probe>; pool?: { servers: ProbedServer[] } };
+  const servers = inner.pool?.servers ?? [];
+  if (model.kind !== 'openai' || typeof inner.probe !== 'function' || servers.length < 2) return [];
+  const probe = inner.probe.bind(inner);
+  return Promise.all(
+    servers.filter((s) => s.failures === 0).map(async (s) => ({ server: s.shown, capabilities: await serverCapabilities((endpoint, body) => probe(endpoint, body, s)) })),
+  );
+}
+
 /** Two greedy calls with the same request: the same text, or the two texts that differ (a replay file: recorded). */
 export async function greedyRepeatable(model: LokalModel): Promise<Capability> {
   if (model.kind === 'replay') return { supported: true, how: 'replies are read from the file' };

@@ -131,6 +131,11 @@ export interface PostOptions<T = unknown> {
    * `choices`) fails that attempt like a 5xx: retried, and never returned.
    */
   check?: (json: unknown) => T;
+  /**
+   * Not retried here: a refused or dropped connection, a timeout or a 5xx ends the request after that attempt, so a
+   * pool of servers (serverPool.ts) can send it to another server at once.
+   */
+  failFast?: boolean;
 }
 
 export interface PostResult<T = unknown> {
@@ -224,6 +229,7 @@ export async function postJson<T = unknown>(url: string, body: unknown, options:
       lastStatus = undefined;
     }
     if (attempt >= policy.maxRetries) break;
+    if (options.failFast && isServerFailureKind(lastKind, lastStatus?.status)) break;
     delay ??= backoffMs(attempt, policy, options.random);
     if (performance.now() + delay >= deadline) {
       budgetSpent = true;
@@ -236,6 +242,19 @@ export async function postJson<T = unknown>(url: string, body: unknown, options:
   const message = `POST ${where} failed after ${attempts} attempt${attempts === 1 ? '' : 's'}${budget}: ${lastReason}`;
   if (lastKind === 'http' && lastStatus) throw new HttpStatusError(provider, lastStatus.status, lastStatus.serverMessage, message);
   throw new ProviderError(provider, lastKind, message);
+}
+
+/** 5xx but 501: Not Implemented says what the server lacks (a feature), not that it is down. */
+const serverDown = (status: number) => status >= 500 && status !== 501;
+
+function isServerFailureKind(kind: string, status: number | undefined): boolean {
+  return kind === 'network' || kind === 'timeout' || (kind === 'http' && status !== undefined && serverDown(status));
+}
+
+/** A request's failure that says the server is down or broken (what `failFast` does not retry). */
+export function isServerFailure(error: unknown): boolean {
+  if (error instanceof HttpStatusError) return serverDown(error.status);
+  return error instanceof ProviderError && (error.kind === 'network' || error.kind === 'timeout');
 }
 
 /** The `error.message` of an OpenAI-style error body, else the start of the body. */

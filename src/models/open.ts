@@ -33,6 +33,7 @@ type ModelSettings = Pick<
   | 'llamaThreads'
   | 'concurrency'
   | 'baseUrl'
+  | 'allowMixedServers'
   | 'requestTimeout'
   | 'requestBudget'
 >;
@@ -66,7 +67,7 @@ export function lokalModelOptions(config: ModelSettings): LokalModelOptions {
     prefixCacheTokens: config.prefixCacheTokens,
   });
   const retry = defined({ timeoutMs: config.requestTimeout, totalTimeoutMs: config.requestBudget });
-  const openai: OpenAIProviderOptions = defined({ baseUrl: config.baseUrl, concurrency: config.concurrency, retry: Object.keys(retry).length > 0 ? retry : undefined });
+  const openai: OpenAIProviderOptions = defined({ baseUrl: config.baseUrl, concurrency: config.concurrency, allowMixedServers: config.allowMixedServers, retry: Object.keys(retry).length > 0 ? retry : undefined });
   return {
     replay: { onMissing: config.missing },
     transformers,

@@ -1,8 +1,8 @@
 // `openai:<model>`: any OpenAI-compatible server (vLLM, llama.cpp server, Ollama, TGI, OpenAI). Chat completions
 // for generation; completions with echo + logprobs (prompts) or vLLM's prompt_logprobs (chat) for scoring.
 import { z } from 'zod';
-import { createLimiter, type Limiter } from './concurrency.ts';
-import { DEFAULT_RETRY_POLICY, HttpStatusError, checkRetryPolicy, postJson, redact, safeUrl, type RetryPolicy } from './http.ts';
+import { DEFAULT_RETRY_POLICY, HttpStatusError, checkRetryPolicy, isServerFailure, postJson, redact, redactJson, safeUrl, type RetryPolicy } from './http.ts';
+import { parseServerList, ServerPool, type PoolServer } from './serverPool.ts';
 import {
   ProviderError,
   type ChatMessage,
@@ -22,20 +22,28 @@ const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 /** OpenAI accepts at most 4 stop sequences; the rest are cut after the answer arrives. */
 const MAX_SERVER_STOPS = 4;
 
-/** One request of an item: the time spent in its HTTP calls, the item's abort signal and key (its turn for a free slot). */
+/**
+ * One request of an item: the time spent in its HTTP calls, the item's abort signal and key (its turn for a free slot),
+ * and the servers that answered its calls.
+ */
 interface RequestCall {
   ms: number;
   signal?: AbortSignal;
   itemKey?: string;
+  servers?: Set<string>;
 }
 
+const newCall = (signal: AbortSignal | undefined, itemKey: string | undefined): RequestCall => ({ ms: 0, signal, itemKey, servers: new Set() });
+
 export interface OpenAIProviderOptions {
-  /** Default: OPENAI_BASE_URL, else https://api.openai.com/v1. */
+  /** Default: OPENAI_BASE_URL, else https://api.openai.com/v1. Several servers: their URLs separated by commas. */
   baseUrl?: string;
   /** Default: OPENAI_API_KEY (may be absent for local servers). Never printed or stored. */
   apiKey?: string;
-  /** Requests in flight at once (default 8; LOKAL_CONCURRENCY overrides). */
+  /** Requests in flight at once, per server (default 8; LOKAL_CONCURRENCY overrides). */
   concurrency?: number;
+  /** Accept servers of one pool that serve different model ids (default: LOKAL_ALLOW_MIXED_SERVERS, else refused). */
+  allowMixedServers?: boolean;
   /**
    * Retry and timeout settings (defaults in DEFAULT_RETRY_POLICY): `timeoutMs` per attempt (120 s), `totalTimeoutMs`
    * per request, every attempt and wait included (5 min), `maxRetries` (5), `maxResponseBytes` (64 MiB).
@@ -99,6 +107,17 @@ const CompletionResponse = z
   })
   .passthrough();
 
+const ModelList = z.object({ data: z.array(z.object({ id: z.string() }).passthrough()).min(1) }).passthrough();
+
+/** A reply's JSON with the key replaced wherever the server echoed it; undefined when it is not JSON. */
+function redactJsonText(text: string, secret: string | undefined): unknown {
+  try {
+    return redactJson(JSON.parse(text), secret);
+  } catch {
+    return undefined;
+  }
+}
+
 function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing (missing)';
   if (value === null) return 'null';
@@ -146,11 +165,15 @@ function usageCounts(usage: z.infer<typeof Usage> | null | undefined): Pick<Mode
 }
 
 export class OpenAIProvider implements ModelProvider {
+  /** The first server's base URL (the only one, unless OPENAI_BASE_URL lists several). */
   readonly baseUrl: string;
+  /** Every server's base URL, in the order given. */
+  readonly baseUrls: string[];
   readonly concurrency: number;
+  readonly allowMixedServers: boolean;
   private readonly apiKey?: string;
   private readonly policy: RetryPolicy;
-  private readonly limiter: Limiter;
+  readonly pool: ServerPool;
 
   constructor(
     readonly model: string,
@@ -158,16 +181,18 @@ export class OpenAIProvider implements ModelProvider {
   ) {
     const vars = options.env ?? process.env;
     if (model.trim() === '') throw new ProviderError(PROVIDER, 'config', 'empty model name: use openai:<model served by the server>');
-    this.baseUrl = (options.baseUrl ?? vars.OPENAI_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
     const source = options.baseUrl !== undefined ? 'the base URL' : vars.OPENAI_BASE_URL !== undefined ? 'OPENAI_BASE_URL' : 'the default base URL';
-    checkBaseUrl(this.baseUrl, source, options.apiKey ?? vars.OPENAI_API_KEY);
+    this.baseUrls = parseServerList(options.baseUrl ?? vars.OPENAI_BASE_URL ?? DEFAULT_BASE_URL, source);
+    this.baseUrls.forEach((url, i) => checkBaseUrl(url, this.baseUrls.length === 1 ? source : `${source} entry ${i + 1} of ${this.baseUrls.length}`, options.apiKey ?? vars.OPENAI_API_KEY));
+    this.baseUrl = this.baseUrls[0]!;
+    this.allowMixedServers = options.allowMixedServers ?? ['1', 'true', 'yes', 'on'].includes((vars.LOKAL_ALLOW_MIXED_SERVERS ?? '').trim().toLowerCase());
     this.apiKey = options.apiKey ?? vars.OPENAI_API_KEY ?? undefined;
     const concurrency = options.concurrency ?? (vars.LOKAL_CONCURRENCY ? Number(vars.LOKAL_CONCURRENCY) : 8);
     if (!Number.isInteger(concurrency) || concurrency < 1)
       throw new ProviderError(PROVIDER, 'config', `concurrency must be a positive integer (LOKAL_CONCURRENCY), got ${concurrency}`);
     this.concurrency = concurrency;
-    this.limiter = createLimiter(concurrency);
     this.policy = checkRetryPolicy({ ...DEFAULT_RETRY_POLICY, ...options.retry }, PROVIDER);
+    this.pool = new ServerPool(this.baseUrls, { concurrency, baseDelayMs: this.policy.baseDelayMs, maxDelayMs: this.policy.maxDelayMs });
   }
 
   /** Every `system_fingerprint` the server's responses carried, in the order first seen. */
@@ -180,7 +205,8 @@ export class OpenAIProvider implements ModelProvider {
       ...(this.options.revision ? { revision: this.options.revision } : {}),
       ...(this.systemFingerprints.size > 0 ? { systemFingerprint: [...this.systemFingerprints].join(',') } : {}),
       settings: {
-        baseUrl: safeUrl(this.baseUrl),
+        // Several servers: the pool, in the order given (the cache key and the fingerprint name the pool, not the server).
+        baseUrl: this.baseUrls.map(safeUrl).join(','),
         temperature: 0,
         defaultMaxNewTokens: DEFAULT_MAX_NEW_TOKENS,
         ...(this.options.extraBody ? { extraBody: this.options.extraBody } : {}),
@@ -201,41 +227,63 @@ export class OpenAIProvider implements ModelProvider {
 
   /**
    * One HTTP call inside the concurrency limit; `call.ms` accumulates the time spent in calls. A reply that does not
-   * fit `schema` is retried like a server error and, if it stays so, fails the item (so it is never cached).
+   * fit `schema` is retried like a server error and, if it stays so, fails the item (so it is never cached). With
+   * several servers, a server that fails the call is left out for a while and the call goes to another one.
    */
-  private post<T>(endpoint: string, body: Record<string, unknown>, call: RequestCall, schema: z.ZodType<T>, where: string): Promise<T> {
+  private async post<T>(endpoint: string, body: Record<string, unknown>, call: RequestCall, schema: z.ZodType<T>, where: string): Promise<T> {
     const headers: Record<string, string> = this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {};
-    return this.limiter(async () => {
-      // Its item was cancelled while it waited for a free slot (Ctrl-C): the server is not asked.
-      call.signal?.throwIfAborted();
+    const several = this.pool.servers.length > 1;
+    const priority = this.turnOf(call.itemKey);
+    const tried = new Set<PoolServer>();
+    const failures: string[] = [];
+    for (;;) {
+      const server = await this.pool.acquire(priority, tried);
       const started = performance.now();
       try {
-        const { json } = await postJson(`${this.baseUrl}${endpoint}`, { ...this.options.extraBody, ...body }, {
+        // Its item was cancelled while it waited for a free slot (Ctrl-C): the server is not asked.
+        call.signal?.throwIfAborted();
+        const { json } = await postJson(`${server.url}${endpoint}`, { ...this.options.extraBody, ...body }, {
           provider: PROVIDER,
           headers,
           policy: this.policy,
           secret: this.apiKey,
           onRetry: this.options.onRetry,
+          failFast: several,
           check: (reply) => parse(schema, reply, `${where}: POST ${endpoint}`),
         });
+        this.pool.succeeded(server);
+        // Recorded per item: printable (no user info or query) and without the key, like every server-supplied field.
+        call.servers?.add(redact(server.shown, this.apiKey));
         // The server's backend configuration, for the run's fingerprint (OpenAI and vLLM send it; many servers do not).
         const fingerprint = (json as { system_fingerprint?: unknown }).system_fingerprint;
         if (typeof fingerprint === 'string' && fingerprint !== '') this.systemFingerprints.add(fingerprint);
         return json;
+      } catch (error) {
+        if (!several || !isServerFailure(error) || call.signal?.aborted) throw error;
+        const reason = (error as Error).message.replace(/^\[[^\]]*\] /u, '');
+        this.pool.failed(server, reason);
+        tried.add(server);
+        failures.push(reason);
+        if (!this.pool.hasOther(tried))
+          throw new ProviderError(PROVIDER, (error as ProviderError).kind, `${where}: every server of the pool failed: ${failures.join('; ')}`, { cause: error });
+        this.options.onRetry?.({ attempt: tried.size, delayMs: 0, reason: `${reason} (asking another server)` });
       } finally {
         call.ms += performance.now() - started;
+        this.pool.release(server);
       }
-    }, this.turnOf(call.itemKey));
+    }
   }
 
   /**
    * One POST for the capability probe (capabilities.ts), with the model and greedy decoding: the reply's JSON, or why
-   * there is none (an HTTP status with the server's message, a timeout); one retry at most.
+   * there is none (an HTTP status with the server's message, a timeout); one retry at most. Several servers: `at`, else
+   * the first healthy one.
    */
-  async probe(endpoint: string, body: Record<string, unknown>): Promise<{ ok: true; json: unknown } | { ok: false; reason: string }> {
+  async probe(endpoint: string, body: Record<string, unknown>, at?: PoolServer): Promise<{ ok: true; json: unknown } | { ok: false; reason: string }> {
     const headers: Record<string, string> = this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {};
+    const server = at ?? this.pool.servers.find((s) => s.failures === 0) ?? this.pool.servers[0]!;
     try {
-      const { json } = await postJson(`${this.baseUrl}${endpoint}`, { ...this.options.extraBody, model: this.model, temperature: 0, ...body }, {
+      const { json } = await postJson(`${server.url}${endpoint}`, { ...this.options.extraBody, model: this.model, temperature: 0, ...body }, {
         provider: PROVIDER,
         headers,
         policy: { ...this.policy, maxRetries: Math.min(1, this.policy.maxRetries) },
@@ -248,14 +296,37 @@ export class OpenAIProvider implements ModelProvider {
     }
   }
 
+  /**
+   * The model ids a server lists at GET /models (OpenAI, vLLM, llama.cpp server, Ollama and TGI serve it), or why it
+   * lists none (an HTTP status, a timeout, a reply without `data[].id`).
+   */
+  async servedModels(server: PoolServer): Promise<{ ok: true; ids: string[] } | { ok: false; reason: string }> {
+    const headers: Record<string, string> = this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {};
+    try {
+      const response = await fetch(`${server.url}/models`, { headers: { accept: 'application/json', ...headers }, signal: AbortSignal.timeout(Math.min(this.policy.timeoutMs, 30_000)) });
+      const text = await response.text();
+      if (!response.ok) return { ok: false, reason: `GET /models: HTTP ${response.status}` };
+      const parsed = ModelList.safeParse(redactJsonText(text, this.apiKey));
+      if (!parsed.success) return { ok: false, reason: 'GET /models: no data[].id in the reply' };
+      return { ok: true, ids: [...new Set(parsed.data.data.map((m) => m.id))].sort() };
+    } catch (error) {
+      return { ok: false, reason: `GET /models: ${redact((error as Error).message, this.apiKey)}` };
+    }
+  }
+
   async generate(requests: GenerateRequest[]): Promise<GenerateResult[]> {
     return Promise.all(
       requests.map(async (req, i) => {
-        const call: RequestCall = { ms: 0, signal: req.signal, itemKey: req.itemKey };
+        const call = newCall(req.signal, req.itemKey);
         const answer = await this.generateOne(req, `request ${i}${req.itemKey ? ` (${req.itemKey})` : ''}`, call);
-        return { ...answer, latencyMs: call.ms, cached: false };
+        return { ...answer, latencyMs: call.ms, cached: false, ...this.answeredBy(call) };
       }),
     );
+  }
+
+  /** With several servers, which answered the request's calls (printable URLs, comma-joined); one server: nothing. */
+  private answeredBy(call: RequestCall): { server?: string } {
+    return this.pool.servers.length > 1 && call.servers && call.servers.size > 0 ? { server: [...call.servers].join(',') } : {};
   }
 
   /** The answer, what was sent (the prompt, or the messages the server renders), and the server's token counts. */
@@ -305,7 +376,7 @@ export class OpenAIProvider implements ModelProvider {
     return Promise.all(
       requests.map(async (req, i) => {
         const where = `request ${i}${req.itemKey ? ` (${req.itemKey})` : ''}`;
-        const call: RequestCall = { ms: 0, signal: req.signal, itemKey: req.itemKey };
+        const call = newCall(req.signal, req.itemKey);
         if ((req.prompt === undefined) === (req.messages === undefined))
           throw new ProviderError(PROVIDER, 'config', `${where}: exactly one of prompt and messages must be given`);
         const scored =
@@ -313,7 +384,7 @@ export class OpenAIProvider implements ModelProvider {
             ? await this.scoreChat(req.messages, req.continuation, where, prefixLengths, call)
             : await this.scorePrompt(req.prompt!, req.continuation, where, call);
         const input = req.messages !== undefined ? { messages: req.messages } : { text: req.prompt! };
-        return { input, ...scored, latencyMs: call.ms, cached: false };
+        return { input, ...scored, latencyMs: call.ms, cached: false, ...this.answeredBy(call) };
       }),
     );
   }

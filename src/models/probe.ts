@@ -4,6 +4,7 @@
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { safeUrl } from './http.ts';
+import type { PoolServer, ServerPool } from './serverPool.ts';
 import { ProviderError, type ModelProvider } from './types.ts';
 
 /** Connection failures that a server being started (or a network blip) can cause: retried until the wait is spent. */
@@ -63,9 +64,69 @@ export async function probeServer(baseUrl: string, options: ServerProbeOptions =
   }
 }
 
-/** The provider loaded (transformers:/llama: `load()`) or its server reachable (openai: `baseUrl`); other kinds as they are. */
-export async function probeProvider(kind: string, provider: ModelProvider, options: ServerProbeOptions = {}): Promise<void> {
-  const inner = provider as ModelProvider & { load?: () => Promise<unknown>; baseUrl?: unknown };
+/** What probeServers needs of the OpenAI-compatible provider (openai.ts). */
+export interface ServerPoolProvider {
+  model: string;
+  pool: ServerPool;
+  allowMixedServers: boolean;
+  servedModels(server: PoolServer): Promise<{ ok: true; ids: string[] } | { ok: false; reason: string }>;
+}
+
+/** One server of the pool as probed: why it is down, or what it serves (the model asked for, else every id it lists). */
+export interface ServerCheck {
+  server: string;
+  down?: string;
+  serves?: string;
+  /** Why the server's model ids are unknown (GET /models failed). */
+  unlisted?: string;
+}
+
+const reasonOf = (error: unknown) => (error as Error).message.replace(/^\[[^\]]*\] /u, '').replace(/: start the server or set OPENAI_BASE_URL$/u, '');
+
+/**
+ * Every server of the pool reached (probeServer each, at once): one down is left out for its backoff, all down is one
+ * network error naming each; servers serving different models are one config error naming each server and its model,
+ * unless LOKAL_ALLOW_MIXED_SERVERS=1 (a pool's answers may not depend on which server gave them: docs/models.md).
+ */
+export async function probeServers(provider: ServerPoolProvider, options: ServerProbeOptions = {}): Promise<ServerCheck[]> {
+  const servers = provider.pool.servers;
+  if (servers.length === 1) {
+    await probeServer(servers[0]!.url, options);
+    return [{ server: servers[0]!.shown }];
+  }
+  const reached = await Promise.allSettled(servers.map((server) => probeServer(server.url, options)));
+  const checks: ServerCheck[] = servers.map((server, i) => {
+    const result = reached[i]!;
+    return result.status === 'rejected' ? { server: server.shown, down: reasonOf(result.reason) } : { server: server.shown };
+  });
+  if (checks.every((check) => check.down !== undefined))
+    throw new ProviderError('openai', 'network', `every server of OPENAI_BASE_URL is down: ${checks.map((check) => check.down).join('; ')}: start one or fix OPENAI_BASE_URL`);
+  servers.forEach((server, i) => {
+    if (checks[i]!.down !== undefined) provider.pool.failed(server, checks[i]!.down!);
+  });
+  await Promise.all(
+    servers.map(async (server, i) => {
+      if (checks[i]!.down !== undefined) return;
+      const listed = await provider.servedModels(server);
+      if (!listed.ok) checks[i]!.unlisted = listed.reason;
+      else checks[i]!.serves = listed.ids.includes(provider.model) ? provider.model : listed.ids.join(', ');
+    }),
+  );
+  const known = checks.filter((check) => check.serves !== undefined);
+  if (!provider.allowMixedServers && new Set(known.map((check) => check.serves)).size > 1)
+    throw new ProviderError(
+      'openai',
+      'config',
+      `the servers of OPENAI_BASE_URL serve different models: ${known.map((check) => `${check.server} serves ${check.serves}`).join('; ')}: give servers of one model, or set LOKAL_ALLOW_MIXED_SERVERS=1`,
+    );
+  return checks;
+}
+
+/** The provider loaded (transformers:/llama: `load()`) or its servers reachable (openai: every one of its pool); other kinds as they are. */
+export async function probeProvider(kind: string, provider: ModelProvider, options: ServerProbeOptions = {}): Promise<ServerCheck[] | undefined> {
+  const inner = provider as ModelProvider & { load?: () => Promise<unknown>; baseUrl?: unknown; pool?: unknown };
   if ((kind === 'transformers' || kind === 'llama') && typeof inner.load === 'function') await inner.load();
+  else if (kind === 'openai' && inner.pool !== undefined) return probeServers(inner as unknown as ServerPoolProvider, options);
   else if (kind === 'openai' && typeof inner.baseUrl === 'string') await probeServer(inner.baseUrl, options);
+  return undefined;
 }

@@ -38,6 +38,8 @@ export interface ModelUsage {
   promptTokens?: number | null;
   /** Tokens the model generated for the answer (a final end-of-sequence token and tokens past a stop string included). */
   outputTokens?: number | null;
+  /** openai: with several servers (OPENAI_BASE_URL lists them), the one that answered, its URL without credentials or query. */
+  server?: string;
 }
 
 export interface GenerateResult extends ModelUsage {
@@ -67,6 +69,8 @@ export interface ContinuationResult {
   tokenCount: number;
   latencyMs: number;
   cached: boolean;
+  /** As ModelUsage's: the server that answered (several servers only). */
+  server?: string;
 }
 
 export interface ModelDescription {

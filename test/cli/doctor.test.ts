@@ -143,3 +143,53 @@ describe('MultiLoKo on a chat-only server', () => {
     expect(chat.modelRequirements!('openai:toy')).toEqual([]);
   });
 });
+
+describe('lokal doctor on several servers', () => {
+  async function doctor(env: Record<string, string>): Promise<{ code: number; out: string; err: string }> {
+    for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
+    const out: string[] = [];
+    const err: string[] = [];
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (out.push(String(chunk)), true));
+    const writeErr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (err.push(String(chunk)), true));
+    try {
+      return { code: await main(['doctor', '--model', 'openai:toy-model']), out: out.join(''), err: err.join('') };
+    } finally {
+      write.mockRestore();
+      writeErr.mockRestore();
+      vi.unstubAllEnvs();
+    }
+  }
+
+  test('each server is reached and named with its model; different models are refused in one line unless allowed', async () => {
+    const a = await startFakeOpenAIServer({ models: ['toy-model'] });
+    const b = await startFakeOpenAIServer({ models: ['toy-model'] });
+    const c = await startFakeOpenAIServer({ models: ['qwen'] });
+    try {
+      const same = await doctor({ OPENAI_BASE_URL: `${a.url},${b.url}` });
+      expect(same.code, same.err).toBe(0);
+      expect(same.out).toContain(`lokal doctor: openai:toy-model at ${a.url},${b.url}\nservers:\n  ✓ ${a.url} — serves toy-model\n  ✓ ${b.url} — serves toy-model\nsupports:\n`);
+      const mixed = await doctor({ OPENAI_BASE_URL: `${a.url},${c.url}` });
+      expect(mixed.code).not.toBe(0);
+      const line = `the servers of OPENAI_BASE_URL serve different models: ${a.url} serves toy-model; ${c.url} serves qwen: give servers of one model, or set LOKAL_ALLOW_MIXED_SERVERS=1`;
+      expect(mixed.err).toContain(line);
+      expect(mixed.err.split('\n').filter((l) => l.includes('serve different models'))).toHaveLength(1);
+      const allowed = await doctor({ OPENAI_BASE_URL: `${a.url},${c.url}`, LOKAL_ALLOW_MIXED_SERVERS: '1' });
+      expect(allowed.code, allowed.err).toBe(0);
+      expect(allowed.out).toContain(`servers:\n  ✓ ${a.url} — serves toy-model\n  ✓ ${c.url} — serves qwen\n`);
+      // Servers that can do different things: each is asked, and those differing from the first are named.
+      expect(same.out).not.toContain('servers that differ:');
+      const ollama = await startFakeOpenAIServer(SERVER_SHAPES.Ollama);
+      try {
+        const differ = await doctor({ OPENAI_BASE_URL: `${a.url},${ollama.url}` });
+        expect(differ.code, differ.err).toBe(0);
+        expect(differ.out).toContain(`servers that differ:\n  ✗ ${ollama.url}: scores given text after a prompt (completions with echo + logprobs) — `);
+        expect(differ.out).toContain(`  ✗ ${ollama.url}: scores a given chat reply (vLLM's prompt_logprobs) — /chat/completions with prompt_logprobs: returned no prompt_logprobs\n`);
+        expect(differ.out).not.toContain(`${a.url}: `);
+      } finally {
+        await ollama.close();
+      }
+    } finally {
+      await Promise.all([a.close(), b.close(), c.close()]);
+    }
+  });
+});

@@ -1,6 +1,6 @@
 // A small OpenAI-compatible HTTP server with a deterministic toy "model", for tests, benches and trying the
 // `openai:` provider without a real server. Speaks /v1/chat/completions (incl. vLLM's prompt_logprobs) and
-// /v1/completions (incl. echo + logprobs), with injectable latency and faults (429, 5xx, dropped connections).
+// /v1/completions (incl. echo + logprobs) and GET /v1/models, with injectable latency and faults (429, 5xx, dropped connections).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -52,6 +52,8 @@ export interface FakeServerOptions {
   /** Chooses a fault for the n-th request (1-based) or returns undefined to answer normally. */
   fault?: (n: number, body: Record<string, unknown>) => Fault | undefined;
   port?: number;
+  /** The ids GET /models lists (default ['toy-model']); null: no such route (404). */
+  models?: string[] | null;
 }
 
 export interface FakeServerStats {
@@ -67,6 +69,7 @@ export interface FakeServer {
   url: string;
   stats: FakeServerStats;
   options: FakeServerOptions;
+  port: number;
   close(): Promise<void>;
 }
 
@@ -199,6 +202,12 @@ export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Pr
       send(res, 401, { error: { message: `invalid API key: ${req.headers.authorization ?? '(none)'}` } });
       return;
     }
+    if (req.method === 'GET' && (req.url ?? '').replace(/^\/v1/, '') === '/models') {
+      const ids = options.models === undefined ? ['toy-model'] : options.models;
+      if (ids === null) send(res, 404, { error: { message: `no route GET ${req.url}` } });
+      else send(res, 200, { object: 'list', data: ids.map((id) => ({ id, object: 'model', owned_by: 'toy' })) });
+      return;
+    }
     let body: Record<string, unknown>;
     try {
       body = JSON.parse(raw);
@@ -238,6 +247,7 @@ export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Pr
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/v1`,
+    port,
     stats,
     options,
     close: () =>

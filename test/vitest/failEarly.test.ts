@@ -1,14 +1,16 @@
 // A model that cannot answer fails the run once, at collection: child `vitest run` processes with a missing model
-// folder, a dtype the folder has no weights for, and an OpenAI-compatible base URL on a closed port. Each must exit 1
-// with the one-line message once, declare no item test (so none fails), and end within a bounded time: Vitest's own
-// start-up is most of it (3–7 s measured by hand on the shared 2-core machine), so the bound here is loose enough for
-// a machine busy with other test files, and the server probe's wait is read from its message.
+// folder, a dtype the folder has no weights for, an OpenAI-compatible base URL on a closed port, and a pool of servers
+// all down or serving different models. Each must exit 1 with the one-line message once, declare no item test (so none
+// fails), and end within a bounded time: Vitest's own start-up is most of it (3–7 s measured by hand on the shared
+// 2-core machine), so the bound here is loose enough for a machine busy with other test files, and the server probe's
+// wait is read from its message.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { writeTinyModel } from '../support/tinyModel.ts';
+import { startFakeOpenAIServer } from '../support/fakeOpenAIServer.ts';
 import { MULTILOKO_EVAL, datasetSpec, runVitest, writeDataset } from './helpers.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-fail-early-'));
@@ -89,5 +91,28 @@ describe('a model that cannot answer fails the run once, at collection', { timeo
     expect(Number(attempts)).toBeGreaterThanOrEqual(2);
     expect(Number(waited)).toBeLessThanOrEqual(3);
     expect(outcome.seconds).toBeLessThan(BOUND_SECONDS);
+  });
+
+  test('every server of a pool down: once, naming each server and its error', async () => {
+    const ports = [await closedPort(), await closedPort()];
+    const outcome = await runWith('pool-down', { LOKAL_MODEL: 'openai:toy', OPENAI_BASE_URL: ports.map((port) => `http://127.0.0.1:${port}/v1`).join(',') });
+    expectFailedOnce(
+      outcome,
+      new RegExp(`LOKAL_MODEL=openai:toy cannot be used: .*every server of OPENAI_BASE_URL is down: ${ports.map((port) => `nothing accepts connections at http://127\\.0\\.0\\.1:${port}/v1 \\(ECONNREFUSED[^)]*\\)`).join('; ')}`, 'u'),
+    );
+    expect(outcome.seconds).toBeLessThan(BOUND_SECONDS);
+  });
+
+  test('servers of a pool serving different models: once, naming each server and its model', async () => {
+    const a = await startFakeOpenAIServer({ models: ['toy'] });
+    const b = await startFakeOpenAIServer({ models: ['other'] });
+    try {
+      const outcome = await runWith('pool-mixed', { LOKAL_MODEL: 'openai:toy', OPENAI_BASE_URL: `${a.url},${b.url}` });
+      const escape = (text: string) => text.replace(/[.]/gu, '\\.');
+      expectFailedOnce(outcome, new RegExp(`serve different models: ${escape(a.url)} serves toy; ${escape(b.url)} serves other: give servers of one model, or set LOKAL_ALLOW_MIXED_SERVERS=1`, 'u'));
+      expect(a.stats.answered + b.stats.answered).toBe(0);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
   });
 });

@@ -156,6 +156,35 @@ describe.skipIf(!hasData)(titleUnless('real Italian data with an OpenAI-compatib
   });
 });
 
+describe.skipIf(!hasData)(titleUnless('a pool of servers (OPENAI_BASE_URL lists two)', ARCHIVE), () => {
+  test('each item records the server that answered it; servers of different models stop the run at its start', async () => {
+    const a = await startFakeOpenAIServer({ latencyMs: 20 });
+    const b = await startFakeOpenAIServer({ latencyMs: 20 });
+    const other = await startFakeOpenAIServer({ models: ['another-model'] });
+    try {
+      const env = { LOKAL_MODEL: 'openai:toy-model', OPENAI_BASE_URL: `${a.url},${b.url}`, LOKAL_CONCURRENCY: '1', LOKAL_CACHE: 'off' };
+      const pooled = await evalsRun('pool', env);
+      expect(a.stats.answered + b.stats.answered).toBe(LIMIT);
+      expect(pooled.items.map((r) => r.server).sort()).toEqual(
+        [...Array<string>(a.stats.answered).fill(a.url), ...Array<string>(b.stats.answered).fill(b.url)].sort(),
+      );
+      const written = readFileSync(path.join(dir, 'pool', 'multiloko.json'), 'utf8');
+      const recorded = (url: string) => written.split(new RegExp(`"server":\\s*"${url.replace(/[.]/gu, '\\.')}"`, 'u')).length - 1;
+      expect(recorded(a.url)).toBe(a.stats.answered);
+      expect(recorded(b.url)).toBe(b.stats.answered);
+
+      const mixed = await runVitest(['run', '--project', 'evals', MULTILOKO_EVAL], {
+        LOKAL_MULTILOKO: ARCHIVE, LOKAL_LIMIT: '2', LOKAL_OUTPUT: path.join(dir, 'mixed'), ...env, OPENAI_BASE_URL: `${a.url},${other.url}`,
+      });
+      expect(mixed.code, show(mixed)).toBe(1);
+      expect(mixed.stdout + mixed.stderr).toContain(`the servers of OPENAI_BASE_URL serve different models: ${a.url} serves toy-model; ${other.url} serves another-model`);
+      expect(other.stats.answered).toBe(0);
+    } finally {
+      await Promise.all([a.close(), b.close(), other.close()]);
+    }
+  });
+});
+
 describe.skipIf(!hasData)(titleUnless('the default model', ARCHIVE), () => {
   test('without LOKAL_MODEL the run asks transformers:onnx-community/Qwen2.5-0.5B-Instruct (offline here: a clear error)', async () => {
     const run = await runVitest(['run', '--project', 'evals', MULTILOKO_EVAL], {

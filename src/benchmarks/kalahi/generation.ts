@@ -42,5 +42,6 @@ export async function measureKalahiGeneration(model: ModelProvider, row: KalahiR
     modelInput: recordedInput(result.input, settings.recordPrompts),
     promptTokens: recordedCount(result.promptTokens),
     outputTokens: recordedCount(result.outputTokens),
+    ...(result.server !== undefined ? { server: result.server } : {}),
   };
 }

@@ -80,6 +80,9 @@ export async function measureKalahiMC(model: ModelProvider, row: KalahiRow, item
   // Every reference follows the same prompt: the first answer says what it was.
   record.modelInput = recordedInput(results[0]?.input, recordPrompts);
   record.promptTokens = recordedCount(results[0]?.promptTokens);
+  // The references may be scored on different servers of a pool: each that answered, once.
+  const servers = [...new Set(results.flatMap((r) => (r.server ?? '').split(',').filter((s) => s !== '')))];
+  if (servers.length > 0) record.server = servers.join(',');
   return record;
 }
 
@@ -109,5 +112,6 @@ export async function measureKalahiLetter(model: ModelProvider, row: KalahiRow, 
   const record = kalahiLetterRecord(row, options, result.text, { latencyMs: result.latencyMs, cached: result.cached });
   record.modelInput = recordedInput(result.input, recordPrompts);
   record.promptTokens = recordedCount(result.promptTokens);
+  if (result.server !== undefined) record.server = result.server;
   return record;
 }

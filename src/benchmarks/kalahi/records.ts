@@ -77,6 +77,8 @@ export interface KalahiMCRecord {
    */
   modelInput?: RecordedInput | null;
   promptTokens?: number | null;
+  /** With several servers (OPENAI_BASE_URL lists them), those that answered, comma-joined; absent otherwise. */
+  server?: string;
 }
 
 /** One metric over a reply: per-reference values, max over relevant, diff against the irrelevant max, acc. */
@@ -107,6 +109,8 @@ export interface KalahiGenerationRecord {
   modelInput?: RecordedInput | null;
   promptTokens?: number | null;
   outputTokens?: number | null;
+  /** As `KalahiMCRecord.server`. */
+  server?: string;
 }
 
 export interface KalahiPromptRecord {

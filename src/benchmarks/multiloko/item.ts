@@ -23,6 +23,7 @@ export async function askModel(model: ModelProvider, request: GenerateRequest): 
     input: result.input,
     promptTokens: result.promptTokens,
     outputTokens: result.outputTokens,
+    ...(result.server !== undefined ? { server: result.server } : {}),
   };
 }
 

@@ -172,6 +172,7 @@ export async function prepareMultiLoKo(settings: MultiLoKoSettings, clauses: Par
         modelInput: recordedInput(answer.input, redact && settings.recordPrompts !== 'off' ? 'hash' : settings.recordPrompts),
         promptTokens: recordedCount(answer.promptTokens),
         outputTokens: recordedCount(answer.outputTokens),
+        ...(answer.server !== undefined ? { server: answer.server } : {}),
       };
       // As `lokal score` writes it: chrF scored only the first CHRF_MAX_HYPOTHESIS_CODE_POINTS of a runaway prediction.
       if (scored.truncated) record.truncated = true;

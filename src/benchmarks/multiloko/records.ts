@@ -92,6 +92,8 @@ export interface LokalItemRecord {
   /** Tokens of that prompt and of the model's output, as the provider counts them; null when it does not know. */
   promptTokens?: number | null;
   outputTokens?: number | null;
+  /** With several servers (OPENAI_BASE_URL lists them), the one that answered, without credentials or query; absent otherwise. */
+  server?: string;
   /** chrF scored the first CHRF_MAX_HYPOTHESIS_CODE_POINTS of a longer prediction; absent otherwise. */
   truncated?: true;
 }

@@ -36,7 +36,7 @@ export function officialLayout(subsets: readonly RolledSubset[]): OfficialResult
 }
 
 /**
- * `{ ...scores, targets, prediction, missing?, cached?, model_input?, prompt_tokens?, output_tokens? }` with
+ * `{ ...scores, targets, prediction, missing?, cached?, model_input?, prompt_tokens?, output_tokens?, server? }` with
  * Object.assign (one per item of the run; the spread costs more). What the model saw and its token counts only where
  * known (not for replay answers), after the official keys.
  */
@@ -53,6 +53,8 @@ function officialRecord(r: LokalItemRecord): ExampleRecord {
   if (r.modelInput) record.model_input = r.modelInput;
   if (typeof r.promptTokens === 'number') record.prompt_tokens = r.promptTokens;
   if (typeof r.outputTokens === 'number') record.output_tokens = r.outputTokens;
+  // The pool's server that answered (several servers in OPENAI_BASE_URL), last: not one of eval.py's keys.
+  if (r.server !== undefined) Object.assign(record, { server: r.server });
   return record;
 }
 

@@ -1,0 +1,305 @@
+// Several OpenAI-compatible servers behind one provider (OPENAI_BASE_URL lists them): real HTTP servers on 127.0.0.1.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, test } from 'vitest';
+import { startFakeOpenAIServer, toyAnswer, type Fault, type FakeServer, type FakeServerOptions } from '../support/fakeOpenAIServer.ts';
+import { freePort } from '../support/freePort.ts';
+import { OpenAIProvider, type OpenAIProviderOptions } from '../../src/models/openai.ts';
+import { probeProvider } from '../../src/models/probe.ts';
+import { withCache } from '../../src/models/cache.ts';
+import { ProviderError } from '../../src/models/types.ts';
+import { ServerPool, type PoolServer } from '../../src/models/serverPool.ts';
+import { KALAHI_SETTINGS } from '../../src/benchmarks/kalahi/settings.ts';
+import { MULTILOKO_SETTINGS } from '../../src/benchmarks/multiloko/settings.ts';
+import { resolveSettingsTree } from '../../src/core/settings.ts';
+
+const FAST_RETRY = { baseDelayMs: 5, maxDelayMs: 20, timeoutMs: 5_000 };
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'lokal-pool-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+let servers: FakeServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  servers = [];
+});
+
+async function serve(options: FakeServerOptions = {}): Promise<FakeServer> {
+  const server = await startFakeOpenAIServer(options);
+  servers.push(server);
+  return server;
+}
+
+const pool = (urls: string[], options: OpenAIProviderOptions = {}) =>
+  new OpenAIProvider('toy-model', { baseUrl: urls.join(','), env: {}, retry: FAST_RETRY, ...options });
+
+const prompts = (n: number, tag = 'q') => Array.from({ length: n }, (_, i) => ({ prompt: `${tag} ${i}`, maxNewTokens: 40, itemKey: `${tag}/${i}` }));
+
+function countBy(values: Array<string | undefined>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const v of values) out[String(v)] = (out[String(v)] ?? 0) + 1;
+  return out;
+}
+
+async function failure(promise: Promise<unknown>): Promise<ProviderError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(ProviderError);
+    return error as ProviderError;
+  }
+  throw new Error('expected a ProviderError');
+}
+
+describe('ServerPool slots', () => {
+  const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+  test('one server: waiting requests start by priority, then arrival; at most `concurrency` at once', async () => {
+    const p = new ServerPool(['http://127.0.0.1:1/v1'], { concurrency: 2, baseDelayMs: 5, maxDelayMs: 20 });
+    const started: string[] = [];
+    const held = new Map<string, PoolServer>();
+    const ask = (name: string, priority?: number) => void p.acquire(priority).then((server) => (started.push(name), held.set(name, server)));
+    ask('a', 0);
+    ask('b', 1);
+    ask('plain 1');
+    ask('c', 2);
+    ask('a again', 0);
+    ask('b again', 1);
+    ask('plain 2');
+    await flush();
+    expect(started).toEqual(['a', 'b']);
+    for (const name of ['a', 'b', 'a again', 'b again', 'c', 'plain 1', 'plain 2']) {
+      p.release(held.get(name)!);
+      await flush();
+      expect(p.active).toBeLessThanOrEqual(2);
+    }
+    expect(started).toEqual(['a', 'b', 'a again', 'b again', 'c', 'plain 1', 'plain 2']);
+    expect(p.active).toBe(0);
+  });
+
+  test('the least busy server first; a failed one is left out until its backoff ends, doubling per failure', async () => {
+    let now = 0;
+    const p = new ServerPool(['http://127.0.0.1:1/v1', 'http://127.0.0.1:2/v1'], { concurrency: 2, baseDelayMs: 100, maxDelayMs: 250, now: () => now });
+    const [a, b] = p.servers as [PoolServer, PoolServer];
+    expect([await p.acquire(), await p.acquire(), await p.acquire()]).toEqual([a, b, a]);
+    p.release(a);
+    p.release(a);
+    p.release(b);
+    p.failed(a, 'HTTP 503');
+    expect([a.retryAt, a.lastError]).toEqual([100, 'HTTP 503']);
+    expect(await p.acquire()).toBe(b);
+    now = 100;
+    expect(await p.acquire()).toBe(a);
+    p.failed(a, 'HTTP 503');
+    p.failed(a, 'HTTP 503');
+    expect(a.retryAt).toBe(100 + 250);
+    p.succeeded(a);
+    expect([a.failures, a.retryAt, a.lastError]).toEqual([0, 0, undefined]);
+    // A request that failed on b is not given b again.
+    expect(await p.acquire(undefined, new Set([b]))).toBe(a);
+  });
+});
+
+describe('a pool of servers', () => {
+  test('requests land on both servers, and each result names the server that answered it', async () => {
+    const a = await serve({ latencyMs: 20 });
+    const b = await serve({ latencyMs: 20 });
+    const provider = pool([a.url, b.url], { concurrency: 3 });
+    const results = await provider.generate(prompts(24));
+    results.forEach((r, i) => expect(r.text).toBe(toyAnswer(`q ${i}`)));
+    const counts = countBy(results.map((r) => r.server));
+    expect(counts).toEqual({ [a.url]: a.stats.answered, [b.url]: b.stats.answered });
+    expect(a.stats.answered).toBeGreaterThan(0);
+    expect(b.stats.answered).toBeGreaterThan(0);
+    expect(a.stats.answered + b.stats.answered).toBe(24);
+    // LOKAL_CONCURRENCY counts per server.
+    expect(a.stats.maxInFlight).toBeLessThanOrEqual(3);
+    expect(b.stats.maxInFlight).toBeLessThanOrEqual(3);
+    expect(provider.describe().settings.baseUrl).toBe(`${a.url},${b.url}`);
+  });
+
+  test('the least busy server gets the request: a slow server answers fewer', async () => {
+    const slow = await serve({ latencyMs: 250 });
+    const fast = await serve({ latencyMs: 5 });
+    const results = await pool([slow.url, fast.url], { concurrency: 2 }).generate(prompts(40));
+    expect(results.every((r, i) => r.text === toyAnswer(`q ${i}`))).toBe(true);
+    expect(slow.stats.answered + fast.stats.answered).toBe(40);
+    expect(fast.stats.answered).toBeGreaterThan(3 * slow.stats.answered);
+  });
+
+  test('a server killed midway: every item is still answered, by the server its record names', async () => {
+    let a: FakeServer;
+    let closing: Promise<void> | undefined;
+    a = await serve({
+      latencyMs: 30,
+      // After its 6th request the server goes away, with requests in flight.
+      fault: (n) => {
+        if (n === 6) closing = a.close();
+        return undefined;
+      },
+    });
+    const b = await serve({ latencyMs: 30 });
+    const retries: string[] = [];
+    const provider = pool([a.url, b.url], { concurrency: 4, onRetry: (info) => retries.push(info.reason) });
+    const results = await provider.generate(prompts(30));
+    await closing;
+    results.forEach((r, i) => expect(r.text).toBe(toyAnswer(`q ${i}`)));
+    const counts = countBy(results.map((r) => r.server));
+    expect(Object.keys(counts).sort()).toEqual([a.url, b.url].sort());
+    expect(counts[b.url]).toBe(b.stats.answered);
+    expect(counts[a.url]).toBeLessThanOrEqual(a.stats.answered);
+    expect(counts[a.url]! + counts[b.url]!).toBe(30);
+    expect(retries.some((reason) => reason.includes(a.url) && reason.endsWith('(asking another server)'))).toBe(true);
+  });
+
+  test('a server answering 503 is left out for a backoff: its requests go to the other server at once', async () => {
+    const broken = await serve({ fault: () => ({ kind: 'status', status: 503 }) });
+    const b = await serve({ latencyMs: 10 });
+    const provider = pool([broken.url, b.url], { concurrency: 2, retry: { ...FAST_RETRY, baseDelayMs: 60_000, maxDelayMs: 60_000 } });
+    const results = await provider.generate(prompts(20));
+    expect(results.every((r, i) => r.server === b.url && r.text === toyAnswer(`q ${i}`))).toBe(true);
+    // Asked once per slot before the first failure marked it: not once per request, and never retried in place.
+    expect(broken.stats.requests).toBeLessThanOrEqual(2);
+    expect(provider.pool.servers[0]!.lastError).toMatch(/HTTP 503: injected 503$/u);
+  });
+
+  test('a server that stops answering (a timeout) is left out: its requests are answered by the other', async () => {
+    const hung = await serve({ latencyMs: 3_000 });
+    const b = await serve({ latencyMs: 5 });
+    const started = performance.now();
+    const provider = pool([hung.url, b.url], { concurrency: 2, retry: { ...FAST_RETRY, timeoutMs: 200, baseDelayMs: 60_000, maxDelayMs: 60_000 } });
+    const results = await provider.generate(prompts(10));
+    expect(results.every((r, i) => r.server === b.url && r.text === toyAnswer(`q ${i}`))).toBe(true);
+    expect(hung.stats.requests).toBeLessThanOrEqual(2);
+    expect(provider.pool.servers[0]!.lastError).toMatch(/no complete response within \d+ ms$/u);
+    expect(performance.now() - started).toBeLessThan(2_500);
+  });
+
+  test('501 Not Implemented is what the server lacks, not a failure of the server: scoring is unsupported, as on one server', async () => {
+    const noEcho = (_n: number, body: Record<string, unknown>): Fault | undefined =>
+      body.echo ? { kind: 'status', status: 501, body: JSON.stringify({ error: { message: 'echo is not implemented' } }) } : undefined;
+    const a = await serve({ fault: noEcho });
+    const b = await serve({ fault: noEcho });
+    const provider = pool([a.url, b.url], { retry: { ...FAST_RETRY, maxRetries: 0 } });
+    const error = await failure(provider.scoreContinuations([{ prompt: 'p ', continuation: 'x' }]));
+    expect(error.kind).toBe('unsupported');
+    expect(error.message).toContain('HTTP 501: echo is not implemented');
+    expect(provider.pool.servers.every((s) => s.failures === 0)).toBe(true);
+    expect((await provider.generate(prompts(2))).every((r) => r.server !== undefined)).toBe(true);
+  });
+
+  test('a cache hit is served whichever server gave the answer, and records no server', async () => {
+    const a = await serve();
+    const b = await serve();
+    const file = path.join(tmp, 'pool-cache.jsonl');
+    const first = await withCache(pool([a.url, b.url], { concurrency: 2 }), { file, env: {} }).generate(prompts(12));
+    expect(new Set(first.map((r) => r.server))).toEqual(new Set([a.url, b.url]));
+    const asked = a.stats.requests + b.stats.requests;
+    // The answers of the server now gone are served from the cache as well as the others'.
+    await a.close();
+    const again = await withCache(pool([a.url, b.url], { concurrency: 2 }), { file, env: {} }).generate(prompts(12));
+    expect(again.map((r) => r.text)).toEqual(first.map((r) => r.text));
+    expect(again.every((r) => r.cached && r.server === undefined)).toBe(true);
+    expect(a.stats.requests + b.stats.requests).toBe(asked);
+  });
+
+  test('scoring requests spread too, and name their server', async () => {
+    const a = await serve();
+    const b = await serve();
+    const results = await pool([a.url, b.url], { concurrency: 1 }).scoreContinuations(
+      Array.from({ length: 8 }, (_, i) => ({ prompt: `p${i} `, continuation: 'ok', itemKey: `s/${i}` })),
+    );
+    expect(results.every((r) => r.tokenCount === 2 && (r.server === a.url || r.server === b.url))).toBe(true);
+    expect(a.stats.answered).toBeGreaterThan(0);
+    expect(b.stats.answered).toBeGreaterThan(0);
+  });
+
+  test('one server: results carry no server field (the fingerprint names it)', async () => {
+    const a = await serve();
+    const [result] = await pool([a.url]).generate(prompts(1));
+    expect(result!.server).toBeUndefined();
+  });
+});
+
+describe('the pool at the start of a run', () => {
+  test('servers serving different model ids are refused in one line naming each, unless allowed', async () => {
+    const a = await serve({ models: ['toy-model'] });
+    const b = await serve({ models: ['other-model', 'third-model'] });
+    const error = await failure(probeProvider('openai', pool([a.url, b.url])));
+    expect(error.kind).toBe('config');
+    expect(error.message).toBe(
+      `[openai] the servers of OPENAI_BASE_URL serve different models: ${a.url} serves toy-model; ${b.url} serves other-model, third-model: give servers of one model, or set LOKAL_ALLOW_MIXED_SERVERS=1`,
+    );
+    expect(error.message).not.toContain('\n');
+    const allowed = await probeProvider('openai', new OpenAIProvider('toy-model', { baseUrl: `${a.url},${b.url}`, env: { LOKAL_ALLOW_MIXED_SERVERS: '1' } }));
+    expect(allowed).toEqual([
+      { server: a.url, serves: 'toy-model' },
+      { server: b.url, serves: 'other-model, third-model' },
+    ]);
+  });
+
+  test('servers that all list the model asked for pass, whatever else they list; one without GET /models is not compared', async () => {
+    const a = await serve({ models: ['toy-model'] });
+    const b = await serve({ models: ['llama', 'toy-model'] });
+    const c = await serve({ models: null });
+    const checks = await probeProvider('openai', pool([a.url, b.url, c.url]));
+    expect(checks).toEqual([
+      { server: a.url, serves: 'toy-model' },
+      { server: b.url, serves: 'toy-model' },
+      { server: c.url, unlisted: 'GET /models: HTTP 404' },
+    ]);
+  });
+
+  test('a server down at the start is left out; the run goes on with the others', async () => {
+    const down = `http://127.0.0.1:${await freePort()}/v1`;
+    const b = await serve();
+    const provider = pool([down, b.url], { concurrency: 2 });
+    const checks = await probeProvider('openai', provider, { refusedWaitMs: 200 });
+    expect(checks![0]!.down).toMatch(/^nothing accepts connections at http:\/\/127\.0\.0\.1:\d+\/v1 \(ECONNREFUSED/);
+    const results = await provider.generate(prompts(6));
+    expect(results.every((r) => r.server === b.url)).toBe(true);
+  });
+
+  test('all servers down: one error naming each server', async () => {
+    const urls = [`http://127.0.0.1:${await freePort()}/v1`, `http://127.0.0.1:${await freePort()}/v1`];
+    const error = await failure(probeProvider('openai', pool(urls), { refusedWaitMs: 200 }));
+    expect(error.kind).toBe('network');
+    expect(error.message).toMatch(/^\[openai\] every server of OPENAI_BASE_URL is down: nothing accepts connections at /);
+    for (const url of urls) expect(error.message).toContain(`nothing accepts connections at ${url} (ECONNREFUSED`);
+    expect(error.message).not.toContain('\n');
+    // Without the probe, a request fails once it has failed on every server, each named.
+    const request = await failure(pool(urls).generate(prompts(1)));
+    expect(request.message).toMatch(/every server of the pool failed/);
+    for (const url of urls) expect(request.message).toContain(url);
+  });
+});
+
+describe('a malformed list', () => {
+  test('an empty, non-http or unparsable entry is one line naming it and its position', () => {
+    const error = (baseUrl: string) => {
+      try {
+        new OpenAIProvider('m', { env: { OPENAI_BASE_URL: baseUrl } });
+      } catch (e) {
+        expect(e).toBeInstanceOf(ProviderError);
+        return (e as Error).message;
+      }
+      throw new Error('expected a config error');
+    };
+    expect(error('http://127.0.0.1:1/v1,,http://127.0.0.1:2/v1')).toBe('[openai] OPENAI_BASE_URL entry 2 of 3 is empty (servers are separated by single commas)');
+    expect(error('http://127.0.0.1:1/v1, ftp://files.example/v1')).toBe('[openai] OPENAI_BASE_URL entry 2 of 2 must be an http:// or https:// URL, got "ftp:" (ftp://files.example/v1)');
+    expect(error('localhost 8000, http://127.0.0.1:2/v1')).toBe('[openai] OPENAI_BASE_URL entry 1 of 2 is not a URL: "localhost 8000"');
+    expect(error('http://127.0.0.1:1/v1,http://user:pw@127.0.0.1:2/v1')).toMatch(/^\[openai\] OPENAI_BASE_URL entry 2 of 2 must not contain credentials/);
+    expect(error('http://127.0.0.1:1/v1,http://user:pw@127.0.0.1:2/v1')).not.toContain('pw');
+  });
+
+  test('the settings name the entry too', () => {
+    const resolve = (value: string) => () => resolveSettingsTree([MULTILOKO_SETTINGS, KALAHI_SETTINGS], {}, { cwd: tmp, env: { OPENAI_BASE_URL: value } });
+    expect(resolve('http://127.0.0.1:1/v1,,http://127.0.0.1:2/v1')).toThrow(/^OPENAI_BASE_URL: entry 2 of 3 is empty \(servers are separated by single commas\)/);
+    expect(resolve('http://127.0.0.1:1/v1,mailto:x@example.com')).toThrow(/^OPENAI_BASE_URL: entry 2 of 2 must be an http:\/\/ or https:\/\/ URL, got "mailto:x@example.com"/);
+    expect(resolve('a,,b')).toThrow(/^OPENAI_BASE_URL: entry 1 of 3 is not a URL: "a" \(got "a,,b"\)$/);
+    expect(resolve('http://u:pw@127.0.0.1:1/v1?token=t0k,,http://127.0.0.1:2/v1')).toThrow(
+      /^OPENAI_BASE_URL: entry 2 of 3 is empty \(servers are separated by single commas\) \(got "http:\/\/\[redacted\]@127\.0\.0\.1:1\/v1,,http:\/\/127\.0\.0\.1:2\/v1"\)$/,
+    );
+    expect(resolve('http://127.0.0.1:1/v1,http://127.0.0.1:2/v1')).not.toThrow();
+  });
+});
