@@ -1,6 +1,6 @@
 // Several OpenAI-compatible servers behind one provider (OPENAI_BASE_URL lists them, comma-separated): each request
 // goes to the least busy healthy server with a free slot (LOKAL_CONCURRENCY per server); a server that fails is left
-// out for a backoff and then tried again. With one server, slots go as in concurrency.ts: by priority, then arrival.
+// out for a backoff and then tried again. Slots go by priority, then arrival.
 import { safeUrl } from './http.ts';
 import { ProviderError } from './types.ts';
 
