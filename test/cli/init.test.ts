@@ -165,6 +165,13 @@ describe('lokal init: .gitignore', () => {
     expect(read(dir, '.gitignore')).toBe('/data/*\r\n!/data/README.md\r\n.vitest-reports/\r\nresults/\r\n\r\n# vitest-lokal: run outputs and downloaded datasets (lokal init)\r\n.lokal-cache/\r\n');
   });
 
+  test.skipIf(!hasMkfifo)('a FIFO as .gitignore is not read (a read would wait forever): the lines to add are named instead', { timeout: 10_000 }, async () => {
+    const dir = project();
+    const fifo = makeFifo(path.join(dir, '.gitignore'));
+    expect(await initCommand([], dir)).toBe(0);
+    expect(out).toContain(`lokal init: ${fifo}: cannot read .gitignore: it is a FIFO (named pipe); only regular files are read; add these lines to it yourself: results/ .lokal-cache/ .vitest-reports/ data/\n`);
+  });
+
   test('every line there already: the file is not touched', async () => {
     const dir = project();
     const all = 'results\n.lokal-cache\n.vitest-reports\ndata\n';
