@@ -23,8 +23,8 @@ export const INIT_USAGE = `usage: lokal init [--ci github] [--shards <n>] [--ite
   current project, which must be an ES module ("type": "module" in package.json), and adds results/, .lokal-cache/,
   .vitest-reports/ and data/ to its .gitignore. With --ci github also .github/workflows/evals.yml: the evals in <n>
   shards (1 to 64, default 2), merged into one roll-up that applies the gates, writes the step summary and uploads
-  results/; each shard's time limit assumes <r> items per second (default ${DEFAULT_ITEMS_PER_SECOND}). Existing files are never
-  overwritten. Then it says what to install when the configured model's packages are missing.
+  results/; a shard's time limit assumes <r> items per second (default ${DEFAULT_ITEMS_PER_SECOND}). Existing files are
+  never overwritten. Then it says what to install when the configured model's packages are missing.
 `;
 
 const WORKFLOW = '.github/workflows/evals.yml';

@@ -24,7 +24,7 @@ export const MERGE_MINUTES = 15;
 /** Folder of the model weights in CI (LOKAL_MODEL_CACHE), cached between runs per model id. */
 export const MODEL_CACHE_DIR = '.lokal-models';
 
-/** The items of the largest shard, at most: Vitest gives each shard ceil(files / shards) files, the largest here. */
+/** The items of the largest shard, at most: Vitest gives a shard at most ceil(files / shards) files; the largest here. */
 export function largestShard(counts: readonly ItemCount[], shards: number): { items: number; files: ItemCount[] } {
   const perShard = Math.ceil(counts.length / shards);
   const files = [...counts].sort((a, b) => b.items - a.items).slice(0, perShard);
