@@ -150,7 +150,8 @@ ${timeoutComment}
           key: lokal-responses-\${{ hashFiles('lokal.config.json', 'data/**') }}-\${{ env.LOKAL_MODEL }}-\${{ matrix.shard }}-\${{ github.run_id }}
           restore-keys: |
             lokal-responses-\${{ hashFiles('lokal.config.json', 'data/**') }}-\${{ env.LOKAL_MODEL }}-\${{ matrix.shard }}-
-      # The model's weights (the default model's are ~0.5 GB) downloaded once per model, not by every shard of every run.
+      # The model's weights (the default model's are ~0.5 GB) downloaded once per model, not by every shard of every run;
+      # per shard too, as Vitest gives a shard the same files each run and Kalahi's shard also loads its metrics' models.
       - name: Model id
         id: model
         run: |
@@ -159,7 +160,9 @@ ${MODEL_ID_SCRIPT}
         uses: actions/cache@v4
         with:
           path: ${MODEL_CACHE_DIR}
-          key: lokal-models-\${{ steps.model.outputs.id }}
+          key: lokal-models-\${{ steps.model.outputs.id }}-\${{ matrix.shard }}
+          restore-keys: |
+            lokal-models-\${{ steps.model.outputs.id }}-
       ${VLLM_STEP_MARKER} (vLLM's container; needs a GPU runner). Uncomment, and
       # set LOKAL_MODEL: openai:Qwen/Qwen2.5-0.5B-Instruct and OPENAI_BASE_URL: http://localhost:8000/v1 in env above.
       # - name: OpenAI-compatible server (vLLM)

@@ -281,7 +281,8 @@ describe('lokal init --ci github: .github/workflows/evals.yml', () => {
     expect(yaml.env.LOKAL_MODEL_CACHE).toBe('.lokal-models');
     const weights = shards.steps.find((s) => s.with?.path === '.lokal-models')!;
     expect(weights.uses).toMatch(/^actions\/cache@v\d+$/u);
-    expect(weights.with?.key).toBe('lokal-models-${{ steps.model.outputs.id }}');
+    expect(weights.with?.key).toBe('lokal-models-${{ steps.model.outputs.id }}-${{ matrix.shard }}');
+    expect(String(weights.with?.['restore-keys']).trim()).toBe('lokal-models-${{ steps.model.outputs.id }}-');
     expect(shards.steps.findIndex((s) => s.id === 'model')).toBeLessThan(shards.steps.indexOf(weights));
     expect(shards.steps.indexOf(weights)).toBeLessThan(shards.steps.findIndex((s) => s.run?.includes('--shard')));
     // The data is cached, and fetched only on a miss.
