@@ -88,7 +88,7 @@ export async function initCommand(argv: string[], root = process.cwd()): Promise
     const timeout = shardTimeout(largest.items, itemsPerSecond);
     if (timeout.capped && !existsSync(path.join(root, WORKFLOW)))
       notes.push(
-        `the workflow's largest shard (${largest.items} items at ${itemsPerSecond} items/s) needs about ${timeout.needed} min, more than a GitHub-hosted job's ${MAX_JOB_MINUTES}: ` +
+        `the workflow's largest shard (${largest.items.toLocaleString('en-US')} items at ${itemsPerSecond} items/s) needs about ${timeout.needed} min, more than a GitHub-hosted job's ${MAX_JOB_MINUTES}: ` +
           'set LOKAL_LIMIT (items per group) in its env, or use a faster model (an openai: server) and --items-per-second',
       );
   }

@@ -360,7 +360,7 @@ describe('lokal init --ci github: .github/workflows/evals.yml', () => {
     expect(comment).toContain('at an assumed 0.25 items/s');
     expect(comment).toContain('--items-per-second <n>');
     expect(comment).toContain('The largest shard runs at most 37,750 items (evals/multiloko.eval.ts: 37,750 items, its full size, as no data was there): 2532 min, capped at 360');
-    expect(out).toContain('lokal init: the workflow\'s largest shard (37750 items at 0.25 items/s) needs about 2532 min, more than a GitHub-hosted job\'s 360');
+    expect(out).toContain('lokal init: the workflow\'s largest shard (37,750 items at 0.25 items/s) needs about 2532 min, more than a GitHub-hosted job\'s 360');
   });
 
   test('with the data in the project, its items are counted with the project\'s settings', async () => {
