@@ -12,7 +12,7 @@ import { benchmarkModel, resolveSettingsTree } from '../core/settings.ts';
 import { readRegularTextSync } from '../data/filesSync.ts';
 import { DEFAULT_MODEL } from '../models/defaults.ts';
 import { extendGitignore, gitignoreLines } from '../init/gitignore.ts';
-import { DEFAULT_ITEMS_PER_SECOND, githubWorkflow, largestShard, MAX_JOB_MINUTES, MODEL_CACHE_DIR, shardTimeout } from '../init/githubWorkflow.ts';
+import { DEFAULT_ITEMS_PER_SECOND, fittingLimit, githubWorkflow, largestShard, MAX_JOB_MINUTES, MODEL_CACHE_DIR, shardTimeout } from '../init/githubWorkflow.ts';
 import { evalItemCounts } from '../init/itemCounts.ts';
 import { missingModelPackages, missingPackagesLine } from '../init/modelPackages.ts';
 import { projectFiles } from '../init/projectFiles.ts';
@@ -89,7 +89,7 @@ export async function initCommand(argv: string[], root = process.cwd()): Promise
     if (timeout.capped && !existsSync(path.join(root, WORKFLOW)))
       notes.push(
         `the workflow's largest shard (${largest.items.toLocaleString('en-US')} items at ${itemsPerSecond} items/s) needs about ${timeout.needed} min, more than a GitHub-hosted job's ${MAX_JOB_MINUTES}: ` +
-          'set LOKAL_LIMIT (items per group) in its env, or use a faster model (an openai: server) and --items-per-second',
+          `LOKAL_LIMIT: ${fittingLimit(counts, shards, itemsPerSecond)} (items per group) in its env fits it, or use a faster model (an openai: server) and --items-per-second`,
       );
   }
   const written: string[] = [];

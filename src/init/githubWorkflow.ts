@@ -37,6 +37,16 @@ export function shardTimeout(items: number, itemsPerSecond: number): { minutes: 
   return { minutes: Math.min(needed, MAX_JOB_MINUTES), needed, capped: needed > MAX_JOB_MINUTES };
 }
 
+/**
+ * The largest LOKAL_LIMIT (items per group) under which every shard fits a job's limit at the assumed speed: the
+ * items a job has time for, shared among the groups of the shard with the most.
+ */
+export function fittingLimit(counts: readonly ItemCount[], shards: number, itemsPerSecond: number): number {
+  const perShard = Math.ceil(counts.length / shards);
+  const groups = [...counts].sort((a, b) => b.groups - a.groups).slice(0, perShard).reduce((sum, c) => sum + c.groups, 0);
+  return Math.floor(((MAX_JOB_MINUTES - SETUP_MINUTES) * 60 * itemsPerSecond) / Math.max(groups, 1));
+}
+
 export interface WorkflowOptions {
   shards: number;
   /** Each eval file's item tests (src/init/itemCounts.ts). */
@@ -86,7 +96,9 @@ export function githubWorkflow({ shards, counts, itemsPerSecond = DEFAULT_ITEMS_
       `assumed ${itemsPerSecond} items/s (to change it, edit the number, or delete this file and run ` +
       `\`npx lokal init --ci github --items-per-second <n>\`). The largest shard runs at most ${plural(largest.items, 'item')} ` +
       `(${from}): ${timeout.needed} min` +
-      (timeout.capped ? `, capped at ${MAX_JOB_MINUTES}, a GitHub-hosted job's limit: set LOKAL_LIMIT (items per group) in env to fit.` : '.'),
+      (timeout.capped
+        ? `, capped at ${MAX_JOB_MINUTES}, a GitHub-hosted job's limit: LOKAL_LIMIT: ${fittingLimit(counts, shards, itemsPerSecond)} (items per group) in env fits it.`
+        : '.'),
     '    ',
   );
   return `# The benchmarks in CI, written by \`npx lokal init --ci github\` (vitest-lokal): the eval files run in ${shards} shards

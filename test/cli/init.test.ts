@@ -361,6 +361,17 @@ describe('lokal init --ci github: .github/workflows/evals.yml', () => {
     expect(comment).toContain('--items-per-second <n>');
     expect(comment).toContain('The largest shard runs at most 37,750 items (evals/multiloko.eval.ts: 37,750 items, its full size, as no data was there): 2532 min, capped at 360');
     expect(out).toContain('lokal init: the workflow\'s largest shard (37,750 items at 0.25 items/s) needs about 2532 min, more than a GitHub-hosted job\'s 360');
+    // The limit that fits: (360 − 15) × 60 × 0.25 = 5,175 items among MultiLoKo's 151 subsets: 34 each (5,134 items:
+    // 20,536 s = 342.3 min → 343, + 15 = 358).
+    expect(comment).toContain('LOKAL_LIMIT: 34 (items per group) in env fits it.');
+    expect(out).toContain('LOKAL_LIMIT: 34 (items per group) in its env fits it');
+    expect(shardTimeout(151 * 34, 0.25)).toEqual({ minutes: 358, needed: 358, capped: false });
+    // Without data, a limit in the settings caps the full sizes' groups alike: 151 × 34 and 34 of Kalahi's 150.
+    const limited = project();
+    writeFileSync(path.join(limited, 'lokal.config.json'), JSON.stringify({ limit: 34 }));
+    expect((await evalItemCounts(limited, {})).map((c) => [c.items, c.groups, c.source])).toEqual([[5134, 151, 'full size'], [34, 1, 'full size']]);
+    expect(await initCommand(['--ci', 'github'], limited)).toBe(0);
+    expect((parse(read(limited, '.github/workflows/evals.yml')) as Workflow).jobs.evals!['timeout-minutes']).toBe(358);
   });
 
   test('with the data in the project, its items are counted with the project\'s settings', async () => {
@@ -371,8 +382,8 @@ describe('lokal init --ci github: .github/workflows/evals.yml', () => {
     writeFileSync(path.join(dir, 'data', 'kalahi', 'filipino.csv'), `${header}\n1,1,e,t,P,A,A,C\n2,1,e,t,Q,A,A,C\n3,2,e,t,R,A,A,C\n`);
     const multilokoItems = (await loadMultiLoKo(path.join(dir, 'data', 'benchmark_data'), 'dev')).subsets.reduce((sum, s) => sum + s.items.length, 0);
     expect(await evalItemCounts(dir, {})).toEqual([
-      { benchmark: 'multiloko', file: 'evals/multiloko.eval.ts', items: multilokoItems, source: 'data' },
-      { benchmark: 'kalahi', file: 'evals/kalahi.eval.ts', items: 3, source: 'data' },
+      { benchmark: 'multiloko', file: 'evals/multiloko.eval.ts', items: multilokoItems, groups: (await loadMultiLoKo(path.join(dir, 'data', 'benchmark_data'), 'dev')).subsets.length, source: 'data' },
+      { benchmark: 'kalahi', file: 'evals/kalahi.eval.ts', items: 3, groups: 1, source: 'data' },
     ]);
     // The settings choose the items: a limit per group, a language.
     writeFileSync(path.join(dir, 'lokal.config.json'), JSON.stringify({ limit: 2, multiloko: { languages: ['italian'] } }));
