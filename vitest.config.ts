@@ -30,6 +30,9 @@ const ownTests = {
   // Test files share their worker process: a fresh fork per file cost ~0.6 s of CPU each (170 files). The tests keep
   // no state in modules or the environment (vi.stubEnv is undone in afterAll), which a shared worker would leak.
   isolate: false,
+  // GitHub's workflow parser imports its schema as JSON without `with { type: 'json' }`, which Node refuses and Vite,
+  // transforming the package, allows (test/cli/init.test.ts validates the workflow `lokal init` writes with it).
+  server: { deps: { inline: ['@actions/workflow-parser'] } },
 };
 
 // Three projects: the project's own tests ("unit", and "slow" for the few that take a minute) and the benchmark

@@ -30,9 +30,10 @@ export const COMMAND_USAGE: Record<string, string> = {
         2 to 10 results files or folders side by side, each paired with the first (the baseline gate's paired tests, Holm);
         name= labels a run (else the model its results name).
 `,
-  init: `init [--ci github] [--shards <n>]
-        Set up this project: vitest.config.ts, evals/*.eval.ts, lokal.config.json; with --ci github a sharded
-        GitHub Actions workflow (.github/workflows/evals.yml). Never overwrites a file.
+  init: `init [--ci github] [--shards <n>] [--items-per-second <r>]
+        Set up this project: vitest.config.ts, evals/*.eval.ts, lokal.config.json, .gitignore lines; with --ci github
+        a sharded GitHub Actions workflow (.github/workflows/evals.yml; shards 1 to 64, each timed at <r> items/s).
+        Never overwrites a file; says what to install when the model's packages are missing.
 `,
 };
 

@@ -1,23 +1,35 @@
-// `lokal init [--ci github] [--shards N]`: sets up the current project as the README's "Set up" does — the Vitest
-// config, one eval file per built-in benchmark, lokal.config.json — and, with --ci github, a sharded GitHub Actions
-// workflow. It never overwrites a file: what exists is listed as skipped. The project must be an ES module (the eval
-// files use top-level await), so a package.json without "type": "module" stops it before anything is written.
+// `lokal init [--ci github] [--shards N] [--items-per-second R]`: sets up the current project as the README's "Set up"
+// does — the Vitest config, one eval file per built-in benchmark, lokal.config.json, the .gitignore lines of what a run
+// writes — and, with --ci github, a sharded GitHub Actions workflow. It never overwrites a file: what exists is listed
+// as skipped (a .gitignore is extended, its lines kept). The project must be an ES module (the eval files use
+// top-level await), so a package.json without "type": "module" stops it before anything is written. Then it checks
+// that the configured model's packages are installed, since without them every eval file fails at collection.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { BENCHMARKS } from '../benchmarks/index.ts';
+import { benchmarkModel, resolveSettingsTree } from '../core/settings.ts';
 import { readRegularTextSync } from '../data/filesSync.ts';
-import { githubWorkflow } from '../init/githubWorkflow.ts';
+import { DEFAULT_MODEL } from '../models/defaults.ts';
+import { extendGitignore, gitignoreLines } from '../init/gitignore.ts';
+import { DEFAULT_ITEMS_PER_SECOND, fittingLimit, githubWorkflow, largestShard, MAX_JOB_MINUTES, MODEL_CACHE_DIR, shardTimeout } from '../init/githubWorkflow.ts';
+import { evalItemCounts } from '../init/itemCounts.ts';
+import { missingModelPackages, missingPackagesLine } from '../init/modelPackages.ts';
 import { projectFiles } from '../init/projectFiles.ts';
 import { UsageError } from './usageError.ts';
 
-export const INIT_USAGE = `usage: lokal init [--ci github] [--shards <n>]
-  Writes vitest.config.ts, evals/multiloko.eval.ts, evals/kalahi.eval.ts and lokal.config.json (the model and the
-  data folders) into the current project, which must be an ES module ("type": "module" in package.json). With
-  --ci github also .github/workflows/evals.yml: the evals in <n> shards (default 2), merged into one roll-up that
-  applies the gates, writes the step summary and uploads results/. Existing files are never overwritten.
+export const INIT_USAGE = `usage: lokal init [--ci github] [--shards <n>] [--items-per-second <r>]
+  Writes vitest.config.ts, evals/multiloko.eval.ts, evals/kalahi.eval.ts and lokal.config.json (the model) into the
+  current project, which must be an ES module ("type": "module" in package.json), and adds results/, .lokal-cache/,
+  .vitest-reports/ and data/ to its .gitignore. With --ci github also .github/workflows/evals.yml: the evals in <n>
+  shards (1 to 64, default 2), merged into one roll-up that applies the gates, writes the step summary and uploads
+  results/; a shard's time limit assumes <r> items per second (default ${DEFAULT_ITEMS_PER_SECOND}). Existing files are
+  never overwritten. Then it says what to install when the configured model's packages are missing.
 `;
 
 const WORKFLOW = '.github/workflows/evals.yml';
+/** Largest .gitignore read and extended. */
+const MAX_GITIGNORE_BYTES = 16 * 2 ** 20;
 /** Largest package.json read (npm's own are a few kilobytes). */
 const MAX_MANIFEST_BYTES = 16 * 2 ** 20;
 
@@ -43,7 +55,11 @@ function notAnEsModule(root: string): string | undefined {
 }
 
 export async function initCommand(argv: string[], root = process.cwd()): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ci: { type: 'string' }, shards: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { ci: { type: 'string' }, shards: { type: 'string' }, 'items-per-second': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
   if (values.help) {
     process.stdout.write(INIT_USAGE);
     return 0;
@@ -53,6 +69,10 @@ export async function initCommand(argv: string[], root = process.cwd()): Promise
   if (values.shards !== undefined && values.ci === undefined) throw new UsageError('lokal init: --shards applies to the CI workflow: add --ci github');
   const shards = values.shards === undefined ? 2 : Number(values.shards);
   if (!/^\d+$/u.test(values.shards ?? '2') || shards < 1 || shards > 64) throw new UsageError(`lokal init: --shards must be an integer from 1 to 64 (got ${JSON.stringify(values.shards)})`);
+  const rate = values['items-per-second'];
+  if (rate !== undefined && values.ci === undefined) throw new UsageError('lokal init: --items-per-second applies to the CI workflow: add --ci github');
+  const itemsPerSecond = rate === undefined ? DEFAULT_ITEMS_PER_SECOND : Number(rate);
+  if (!/^\d*\.?\d+$/u.test(rate ?? '1') || !(itemsPerSecond > 0)) throw new UsageError(`lokal init: --items-per-second must be a number above 0 (got ${JSON.stringify(rate)})`);
 
   const problem = notAnEsModule(root);
   if (problem) {
@@ -60,7 +80,18 @@ export async function initCommand(argv: string[], root = process.cwd()): Promise
     return 1;
   }
   const files = projectFiles();
-  if (values.ci === 'github') files[WORKFLOW] = githubWorkflow(shards);
+  const notes: string[] = [];
+  if (values.ci === 'github') {
+    const counts = await evalItemCounts(root);
+    files[WORKFLOW] = githubWorkflow({ shards, counts, itemsPerSecond });
+    const largest = largestShard(counts, shards);
+    const timeout = shardTimeout(largest.items, itemsPerSecond);
+    if (timeout.capped && !existsSync(path.join(root, WORKFLOW)))
+      notes.push(
+        `the workflow's largest shard (${largest.items.toLocaleString('en-US')} items at ${itemsPerSecond} items/s) needs about ${timeout.needed} min, more than a GitHub-hosted job's ${MAX_JOB_MINUTES}: ` +
+          `LOKAL_LIMIT: ${fittingLimit(counts, shards, itemsPerSecond)} (items per group) in its env fits it, or use a faster model (an openai: server) and --items-per-second`,
+      );
+  }
   const written: string[] = [];
   const skipped: string[] = [];
   for (const [file, text] of Object.entries(files)) {
@@ -74,8 +105,44 @@ export async function initCommand(argv: string[], root = process.cwd()): Promise
     writeFileSync(target, text, { flag: 'wx' });
     written.push(file);
   }
+  const gitignore = updateGitignore(root, gitignoreLines(values.ci === 'github' ? { modelCache: MODEL_CACHE_DIR } : {}));
   for (const file of written) process.stdout.write(`lokal init: wrote ${file}\n`);
   for (const file of skipped) process.stdout.write(`lokal init: skipped ${file} (it exists; not overwritten)\n`);
+  if (gitignore) process.stdout.write(`lokal init: ${gitignore}\n`);
+  for (const missing of missingModelPackages(configuredModels(root), root)) notes.push(missingPackagesLine(missing));
+  for (const note of notes) process.stdout.write(`lokal init: ${note}\n`);
   process.stdout.write('next: `npx lokal data fetch` (the datasets, into data/), then `npx vitest run`\n');
   return 0;
+}
+
+/** Writes or extends the project's .gitignore; what it did, or undefined when every line was there. */
+function updateGitignore(root: string, lines: readonly string[]): string | undefined {
+  const file = path.join(root, '.gitignore');
+  let existing: string | undefined;
+  try {
+    existing = existsSync(file) ? readRegularTextSync(file, '.gitignore', MAX_GITIGNORE_BYTES) : undefined;
+  } catch (error) {
+    // a FIFO or an oversized file is left alone, as package.json's checks leave it
+    return `${(error as Error).message}; add these lines to it yourself: ${lines.join(' ')}`;
+  }
+  const text = extendGitignore(existing, lines);
+  if (text === undefined) return undefined;
+  writeFileSync(file, text);
+  const added = text.slice(existing?.length ?? 0).split(/\r?\n/u).filter((line) => line && !line.startsWith('#'));
+  return `${existing === undefined ? 'wrote .gitignore' : 'added to .gitignore'}: ${added.join(' ')}`;
+}
+
+/** Every model setting a run of this project uses (the shared one, each benchmark's own), the default when none. */
+function configuredModels(root: string): string[] {
+  let tree;
+  try {
+    tree = resolveSettingsTree(
+      BENCHMARKS.map((b) => b.settings),
+      {},
+      { cwd: root },
+    );
+  } catch {
+    return []; // a settings mistake is the run's to report, with its fix
+  }
+  return BENCHMARKS.map((b) => benchmarkModel(tree, b.settings).model ?? `transformers:${DEFAULT_MODEL}`);
 }

@@ -1,12 +1,12 @@
 // What `lokal init` writes into a project: the README's setup (vitest.config.ts, one eval file per built-in
-// benchmark) and a lokal.config.json naming the model and where the data is, as docs/settings.md describes them.
+// benchmark) and a lokal.config.json naming the model, as docs/settings.md describes it. The data paths are left to
+// their defaults (data/, data/kalahi): a benchmark whose data is absent there is skipped with a line saying how to get
+// it, whereas a configured path that does not exist fails the run.
 import { DEFAULT_MODEL } from '../models/defaults.ts';
 
-/** The model and data settings a new project starts from: the default model, the folders `lokal data fetch` fills. */
+/** The settings a new project starts from: the default model, named so that it is easy to change. */
 export const INIT_SETTINGS = {
   model: `transformers:${DEFAULT_MODEL}`,
-  multiloko: { data: 'data' },
-  kalahi: { data: 'data/kalahi' },
 } as const;
 
 const evalFile = (benchmark: string) =>

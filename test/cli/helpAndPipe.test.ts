@@ -29,7 +29,7 @@ describe('lokal <command> --help', () => {
     [['data', 'fetch'], /^usage: lokal data fetch \[--dir data\] \[--only multiloko\|kalahi\]\n/u],
     [['compare'], /^usage: lokal compare \[name=\]<results\.json\|results folder> /u],
     [['doctor'], /^usage: lokal doctor \[--model <provider string>\]\n/u],
-    [['init'], /^usage: lokal init \[--ci github\] \[--shards <n>\]\n/u],
+    [['init'], /^usage: lokal init \[--ci github\] \[--shards <n>\] \[--items-per-second <r>\]\n/u],
   ];
   for (const [words, usage] of cases) {
     for (const flag of ['--help', '-h']) {

@@ -1,17 +1,25 @@
-// `lokal init`, in process against temporary projects: the files of the README's setup and
-// lokal.config.json, never an overwrite (skips listed), the ES-module check, and --ci github's workflow parsed as YAML
-// with its jobs and steps checked — the optional vLLM step too, once uncommented. test/cli/initRun.test.ts runs what
-// it writes.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// `lokal init`, in process against temporary projects: the files of the README's setup and lokal.config.json (no
+// data paths), the .gitignore written or extended, never an overwrite (skips listed), the ES-module check, the line
+// naming the model's missing packages, and --ci github's workflow validated by GitHub's own workflow parser
+// (@actions/workflow-parser) and parsed as YAML with its jobs and steps checked — the optional vLLM step too, once
+// uncommented, and the time limits worked out by hand. test/cli/initRun.test.ts runs what it writes.
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
 import { parse } from 'yaml';
 import { KALAHI_SETTINGS } from '../../src/benchmarks/kalahi/settings.ts';
 import { MULTILOKO_SETTINGS } from '../../src/benchmarks/multiloko/settings.ts';
 import { initCommand } from '../../src/cli/init.ts';
-import { resolveSettingsTree } from '../../src/core/settings.ts';
-import { VLLM_STEP_MARKER } from '../../src/init/githubWorkflow.ts';
+import { kalahi as KALAHI, multiloko as MULTILOKO } from '../../src/benchmarks/index.ts';
+import { resolveSettingsTree, sectionSettings } from '../../src/core/settings.ts';
+import { loadMultiLoKo } from '../../src/benchmarks/multiloko/data/multiloko.ts';
+import { subsetLanguage } from '../../src/benchmarks/multiloko/names.ts';
+import { shardTimeout, VLLM_STEP_MARKER } from '../../src/init/githubWorkflow.ts';
+import { evalItemCounts } from '../../src/init/itemCounts.ts';
 import { hasMkfifo, makeFifo } from '../support/fifo.ts';
 
 const dirs: string[] = [];
@@ -53,12 +61,19 @@ describe('lokal init', () => {
     expect(read(dir, 'evals/kalahi.eval.ts')).toBe("import { benchmarkSuite } from 'vitest-lokal/vitest';\nimport { kalahi } from 'vitest-lokal/benchmarks';\nawait benchmarkSuite(kalahi);\n");
     // The model and data settings, read back by the settings reader as a run reads them.
     const tree = resolveSettingsTree([MULTILOKO_SETTINGS, KALAHI_SETTINGS], {}, { cwd: dir, env: {} });
-    expect(tree).toMatchObject({ model: 'transformers:onnx-community/Qwen2.5-0.5B-Instruct', multiloko: { data: 'data' }, kalahi: { data: 'data/kalahi' } });
+    expect(tree).toMatchObject({ model: 'transformers:onnx-community/Qwen2.5-0.5B-Instruct' });
+    // No data paths: absent data at the default folders is skipped with a line, where a configured path would fail.
+    expect(JSON.parse(read(dir, 'lokal.config.json'))).toEqual({ model: 'transformers:onnx-community/Qwen2.5-0.5B-Instruct' });
+    expect(MULTILOKO.dataConfigured(sectionSettings(tree, MULTILOKO_SETTINGS))).toBe(false);
+    expect(KALAHI.dataConfigured(sectionSettings(tree, KALAHI_SETTINGS))).toBe(false);
     expect(existsSync(path.join(dir, '.github'))).toBe(false);
     // docs/setup.md shows the file as written.
     const documented = /## `lokal init`[\s\S]*?```json\n([\s\S]*?)```/u.exec(readFileSync(new URL('../../docs/setup.md', import.meta.url), 'utf8'))![1]!;
     expect(JSON.parse(read(dir, 'lokal.config.json'))).toEqual(JSON.parse(documented));
-    expect(out.split('\n').filter((l) => l.startsWith('lokal init: wrote'))).toEqual(['vitest.config.ts', 'evals/multiloko.eval.ts', 'evals/kalahi.eval.ts', 'lokal.config.json'].map((f) => `lokal init: wrote ${f}`));
+    expect(out.split('\n').filter((l) => l.startsWith('lokal init: wrote'))).toEqual([
+      ...['vitest.config.ts', 'evals/multiloko.eval.ts', 'evals/kalahi.eval.ts', 'lokal.config.json'].map((f) => `lokal init: wrote ${f}`),
+      'lokal init: wrote .gitignore: results/ .lokal-cache/ .vitest-reports/ data/',
+    ]);
   });
 
   test('never overwrites: existing files are kept byte for byte and listed as skipped; the rest is written', async () => {
@@ -98,9 +113,126 @@ describe('lokal init', () => {
     await expect(initCommand(['--ci', 'gitlab'], dir)).rejects.toThrow('--ci must be "github" (got "gitlab")');
     await expect(initCommand(['--ci', 'github', '--shards', '0'], dir)).rejects.toThrow('--shards must be an integer from 1 to 64 (got "0")');
     await expect(initCommand(['--ci', 'github', '--shards', '2.5'], dir)).rejects.toThrow('--shards must be an integer');
+    await expect(initCommand(['--ci', 'github', '--shards', '65'], dir)).rejects.toThrow('--shards must be an integer from 1 to 64 (got "65")');
+    await expect(initCommand(['--ci', 'github', '--shards=-1'], dir)).rejects.toThrow('--shards must be an integer from 1 to 64 (got "-1")');
     await expect(initCommand(['--shards', '3'], dir)).rejects.toThrow('--shards applies to the CI workflow');
+    for (const rate of ['0', '-1', 'fast', '1e3', ''])
+      await expect(initCommand(['--ci', 'github', `--items-per-second=${rate}`], dir)).rejects.toThrow(`--items-per-second must be a number above 0 (got ${JSON.stringify(rate)})`);
+    await expect(initCommand(['--items-per-second', '2'], dir)).rejects.toThrow('--items-per-second applies to the CI workflow');
     await expect(initCommand(['evals'], dir)).rejects.toThrow('unexpected argument "evals"');
     expect(existsSync(path.join(dir, 'vitest.config.ts'))).toBe(false);
+  });
+});
+
+describe('lokal init: .gitignore', () => {
+  const LINES = ['results/', '.lokal-cache/', '.vitest-reports/', 'data/'];
+  const rules = (text: string) => text.split(/\r?\n/u).filter((l) => l && !l.startsWith('#'));
+
+  test('a project without one gets the run outputs and the data; with --ci github also the model weights folder', async () => {
+    const dir = project();
+    expect(await initCommand([], dir)).toBe(0);
+    expect(rules(read(dir, '.gitignore'))).toEqual(LINES);
+    const ci = project();
+    expect(await initCommand(['--ci', 'github'], ci)).toBe(0);
+    expect(rules(read(ci, '.gitignore'))).toEqual([...LINES, '.lokal-models/']);
+    // The folder the workflow caches the weights in is the one it names as the model cache.
+    expect((parse(read(ci, '.github/workflows/evals.yml')) as Workflow).env.LOKAL_MODEL_CACHE).toBe('.lokal-models');
+  });
+
+  test('a user\'s .gitignore keeps every line in its order; lines already there in any spelling are not added again', async () => {
+    const dir = project();
+    const mine = 'node_modules/\n# my outputs\n/results\n*.log\n';
+    writeFileSync(path.join(dir, '.gitignore'), mine);
+    expect(await initCommand([], dir)).toBe(0);
+    const text = read(dir, '.gitignore');
+    expect(text.startsWith(mine)).toBe(true);
+    expect(rules(text)).toEqual(['node_modules/', '/results', '*.log', '.lokal-cache/', '.vitest-reports/', 'data/']);
+    expect(out).toContain('lokal init: added to .gitignore: .lokal-cache/ .vitest-reports/ data/\n');
+    // Again: nothing added, nothing said; --ci github then adds only its own folder.
+    out = '';
+    expect(await initCommand([], dir)).toBe(0);
+    expect(read(dir, '.gitignore')).toBe(text);
+    expect(out).not.toContain('.gitignore');
+    expect(await initCommand(['--ci', 'github'], dir)).toBe(0);
+    expect(rules(read(dir, '.gitignore'))).toEqual([...rules(text), '.lokal-models/']);
+    expect(read(dir, '.gitignore').startsWith(text)).toBe(true);
+  });
+
+  test('a user\'s finer rules for a folder are left alone (no `data/` over `data/*` and `!data/README.md`); CRLF and no final newline kept', async () => {
+    const dir = project();
+    writeFileSync(path.join(dir, '.gitignore'), '/data/*\r\n!/data/README.md\r\n.vitest-reports/\r\nresults/');
+    expect(await initCommand([], dir)).toBe(0);
+    expect(read(dir, '.gitignore')).toBe('/data/*\r\n!/data/README.md\r\n.vitest-reports/\r\nresults/\r\n\r\n# vitest-lokal: run outputs and downloaded datasets (lokal init)\r\n.lokal-cache/\r\n');
+  });
+
+  test.skipIf(!hasMkfifo)('a FIFO as .gitignore is not read (a read would wait forever): the lines to add are named instead', { timeout: 10_000 }, async () => {
+    const dir = project();
+    const fifo = makeFifo(path.join(dir, '.gitignore'));
+    expect(await initCommand([], dir)).toBe(0);
+    expect(out).toContain(`lokal init: ${fifo}: cannot read .gitignore: it is a FIFO (named pipe); only regular files are read; add these lines to it yourself: results/ .lokal-cache/ .vitest-reports/ data/\n`);
+  });
+
+  test('every line there already: the file is not touched', async () => {
+    const dir = project();
+    const all = 'results\n.lokal-cache\n.vitest-reports\ndata\n';
+    writeFileSync(path.join(dir, '.gitignore'), all);
+    expect(await initCommand([], dir)).toBe(0);
+    expect(read(dir, '.gitignore')).toBe(all);
+  });
+});
+
+describe('lokal init: the configured model\'s packages', () => {
+  const install = 'ONNXRUNTIME_NODE_INSTALL=skip npm install --save-dev @huggingface/transformers@4.3.1 onnxruntime-node@1.30.0';
+  const fakePackage = (dir: string, name: string) => {
+    mkdirSync(path.join(dir, 'node_modules', name), { recursive: true });
+    writeFileSync(path.join(dir, 'node_modules', name, 'package.json'), JSON.stringify({ name }));
+  };
+  const lines = () => out.split('\n').filter((l) => l.includes(' needs '));
+
+  test('the default model without @huggingface/transformers and onnxruntime-node: one line with the install command and the models that need neither', async () => {
+    const dir = project();
+    expect(await initCommand([], dir)).toBe(0);
+    expect(lines()).toEqual([
+      'lokal init: the model transformers:onnx-community/Qwen2.5-0.5B-Instruct needs @huggingface/transformers and onnxruntime-node ' +
+        `(@huggingface/transformers, onnxruntime-node not installed here): \`${install}\`; or set "model" in lokal.config.json to a model ` +
+        'that needs no package: replay:<predictions.jsonl> (answers from a file) or openai:<model> with OPENAI_BASE_URL (a server) — docs/models.md',
+    ]);
+  });
+
+  test('one of the two missing: named; both installed (here or in a parent folder, as npm workspaces put them): nothing said', async () => {
+    const parent = project();
+    const dir = path.join(parent, 'packages', 'app');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'app', type: 'module' }));
+    fakePackage(parent, '@huggingface/transformers');
+    expect(await initCommand([], dir)).toBe(0);
+    expect(lines()).toHaveLength(1);
+    expect(lines()[0]).toContain('(onnxruntime-node not installed here)');
+    out = '';
+    fakePackage(dir, 'onnxruntime-node');
+    expect(await initCommand([], dir)).toBe(0);
+    expect(lines()).toEqual([]);
+  });
+
+  test('the model of an existing lokal.config.json is the one checked: replay: and openai: need nothing, llama: node-llama-cpp', async () => {
+    for (const [model, expected] of [
+      ['replay:predictions.jsonl', []],
+      ['openai:gpt-4o-mini', []],
+      ['llama:model.gguf', ['lokal init: the model llama:model.gguf needs node-llama-cpp (node-llama-cpp not installed here): `NODE_LLAMA_CPP_SKIP_DOWNLOAD=true npm install --save-dev node-llama-cpp@3.21.1`']],
+    ] as const) {
+      out = '';
+      const dir = project();
+      writeFileSync(path.join(dir, 'lokal.config.json'), JSON.stringify({ model }));
+      expect(await initCommand([], dir)).toBe(0);
+      expect(lines().map((l) => l.replace(/; or set .*/u, ''))).toEqual(expected);
+    }
+    // A benchmark's own model is checked too.
+    out = '';
+    const dir = project();
+    writeFileSync(path.join(dir, 'lokal.config.json'), JSON.stringify({ model: 'replay:p.jsonl', kalahi: { model: 'transformers:some/model' } }));
+    expect(await initCommand([], dir)).toBe(0);
+    expect(lines()).toHaveLength(1);
+    expect(lines()[0]).toMatch(/^lokal init: the model transformers:some\/model needs /u);
   });
 });
 
@@ -110,13 +242,20 @@ interface Step {
   if?: string;
   uses?: string;
   run?: string;
+  env?: Record<string, string>;
   with?: Record<string, unknown>;
 }
 interface Workflow {
   on: Record<string, unknown>;
   permissions: Record<string, string>;
   env: Record<string, string>;
-  jobs: Record<string, { needs?: string; if?: string; strategy?: { 'fail-fast': boolean; matrix: { shard: number[] } }; steps: Step[] }>;
+  jobs: Record<string, { needs?: string; if?: string; 'timeout-minutes': number; strategy?: { 'fail-fast': boolean; matrix: { shard: number[] } }; steps: Step[] }>;
+}
+
+/** What GitHub's own workflow parser (the one behind the Actions extension of VS Code) finds wrong in a workflow. */
+function workflowErrors(content: string): string[] {
+  const parsed = parseWorkflow({ name: 'evals.yml', content }, new NoOperationTraceWriter());
+  return parsed.context.errors.getErrors().map((e) => e.message);
 }
 
 describe('lokal init --ci github: .github/workflows/evals.yml', () => {
@@ -134,8 +273,18 @@ describe('lokal init --ci github: .github/workflows/evals.yml', () => {
     expect(yaml.env.LOKAL_REDACT).toBe('auto');
     const shards = yaml.jobs.evals!;
     expect(shards.strategy).toEqual({ 'fail-fast': false, matrix: { shard: [1, 2, 3] } });
-    const runs = (steps: Step[]) => steps.filter((s) => s.run).map((s) => s.run!.trim());
+    const runs = (steps: Step[]) => steps.filter((s) => s.run && s.id !== 'model').map((s) => s.run!.trim());
     expect(runs(shards.steps)).toEqual(['npm ci', 'npx lokal data fetch', 'npx vitest run --shard=${{ matrix.shard }}/3 --reporter=blob']);
+    // npm 10 runs install scripts whatever allowScripts says: onnxruntime-node's download of GPU files is skipped.
+    for (const job of [shards, yaml.jobs.merge!]) expect(job.steps.find((s) => s.run === 'npm ci')!.env).toEqual({ ONNXRUNTIME_NODE_INSTALL: 'skip' });
+    // The model's weights: transformers.js's download cache in the project, cached per model id, before the evals.
+    expect(yaml.env.LOKAL_MODEL_CACHE).toBe('.lokal-models');
+    const weights = shards.steps.find((s) => s.with?.path === '.lokal-models')!;
+    expect(weights.uses).toMatch(/^actions\/cache@v\d+$/u);
+    expect(weights.with?.key).toBe('lokal-models-${{ steps.model.outputs.id }}-${{ matrix.shard }}');
+    expect(String(weights.with?.['restore-keys']).trim()).toBe('lokal-models-${{ steps.model.outputs.id }}-');
+    expect(shards.steps.findIndex((s) => s.id === 'model')).toBeLessThan(shards.steps.indexOf(weights));
+    expect(shards.steps.indexOf(weights)).toBeLessThan(shards.steps.findIndex((s) => s.run?.includes('--shard')));
     // The data is cached, and fetched only on a miss.
     const data = shards.steps.find((s) => s.id === 'data')!;
     expect(data.uses).toMatch(/^actions\/cache@v\d+$/u);
@@ -165,6 +314,88 @@ describe('lokal init --ci github: .github/workflows/evals.yml', () => {
     expect(merge.steps.findIndex((s) => s.run?.includes('--merge-reports'))).toBeLessThan(merge.steps.indexOf(upload));
     // Every action is pinned to a major version.
     for (const step of [...shards.steps, ...merge.steps]) if (step.uses) expect(step.uses).toMatch(/^actions\/[a-z-]+@v\d+$/u);
+  });
+
+  test('GitHub\'s workflow parser finds nothing wrong, whatever the options; and it does find a mistake', async () => {
+    for (const args of [[], ['--shards', '1'], ['--shards', '64'], ['--items-per-second', '2'], ['--items-per-second', '0.001']]) {
+      const { text } = await workflow(args);
+      expect(workflowErrors(text), args.join(' ')).toEqual([]);
+    }
+    // The validator is not blind: a context the job key cannot use, and an unknown step key.
+    const { text } = await workflow([]);
+    expect(workflowErrors(text.replace('timeout-minutes: 15', 'timeout-minutes: ${{ steps.model.outputs.id }}'))).toEqual(expect.arrayContaining([expect.stringMatching(/Unrecognized named-value: 'steps'/u)]));
+    expect(workflowErrors(text.replace('      - run: npm ci\n', '      - run: npm ci\n        sudo: true\n'))).toEqual(expect.arrayContaining([expect.stringMatching(/Unexpected value 'sudo'/u)]));
+  });
+
+  test('the "Model id" step prints the run\'s model for the weights\' cache key: LOKAL_MODEL, else the config\'s, else the default', async () => {
+    const { yaml } = await workflow([]);
+    const script = yaml.jobs.evals!.steps.find((s) => s.id === 'model')!.run!;
+    const id = (files: Record<string, string>, env: Record<string, string> = {}) => {
+      const dir = project();
+      for (const [file, text] of Object.entries(files)) writeFileSync(path.join(dir, file), text);
+      const output = path.join(dir, 'github-output');
+      const { LOKAL_MODEL: _model, LOKAL_CONFIG: _config, ...rest } = process.env;
+      execFileSync('bash', ['-e', '-c', script], { cwd: dir, env: { ...rest, ...env, GITHUB_OUTPUT: output } });
+      return readFileSync(output, 'utf8');
+    };
+    expect(id({})).toBe('id=transformers:onnx-community/Qwen2.5-0.5B-Instruct\n');
+    expect(id({ 'lokal.config.json': '{ "model": "openai:gpt-4o-mini" }' })).toBe('id=openai:gpt-4o-mini\n');
+    expect(id({ 'lokal.config.json': '{ "model": "openai:gpt-4o-mini" }' }, { LOKAL_MODEL: 'transformers:a/b,openai:c' })).toBe('id=transformers:a/b openai:c\n');
+    expect(id({ 'other.json': '{ "model": "llama:m.gguf" }' }, { LOKAL_CONFIG: 'other.json' })).toBe('id=llama:m.gguf\n');
+    expect(id({ 'lokal.config.json': '{ nope' })).toBe('id=transformers:onnx-community/Qwen2.5-0.5B-Instruct\n');
+  });
+
+  test('time limits worked out by hand: 15 min of setup plus the largest shard\'s items at the assumed speed, capped at 360', async () => {
+    // No data: the full sizes, MultiLoKo's 37,750 dev items and Kalahi's 150 prompts.
+    const full = (await workflow(['--items-per-second', '2'])).yaml;
+    // 2 shards, one file each: the larger is MultiLoKo; 37,750 / 2 = 18,875 s = 314.6 min → 315, + 15 = 330.
+    expect(full.jobs.evals!['timeout-minutes']).toBe(330);
+    expect(full.jobs.merge!['timeout-minutes']).toBe(15);
+    // 1 shard: both files; 37,900 / 2 = 18,950 s = 315.8 min → 316, + 15 = 331.
+    expect((await workflow(['--shards', '1', '--items-per-second', '2'])).yaml.jobs.evals!['timeout-minutes']).toBe(331);
+    // The default 0.25 items/s: 37,750 / 0.25 = 151,000 s = 2,516.7 min → 2,517 + 15 = 2,532, over a hosted job's 360.
+    const { text, yaml } = await workflow([]);
+    expect(yaml.jobs.evals!['timeout-minutes']).toBe(360);
+    const comment = text.split('\n').filter((l) => /^ {4}# /u.test(l)).map((l) => l.slice(6)).join(' ');
+    expect(comment).toContain('at an assumed 0.25 items/s');
+    expect(comment).toContain('--items-per-second <n>');
+    expect(comment).toContain('The largest shard runs at most 37,750 items (evals/multiloko.eval.ts: 37,750 items, its full size, as no data was there): 2532 min, capped at 360');
+    expect(out).toContain('lokal init: the workflow\'s largest shard (37,750 items at 0.25 items/s) needs about 2532 min, more than a GitHub-hosted job\'s 360');
+    // The limit that fits: (360 − 15) × 60 × 0.25 = 5,175 items among MultiLoKo's 151 subsets: 34 each (5,134 items:
+    // 20,536 s = 342.3 min → 343, + 15 = 358).
+    expect(comment).toContain('LOKAL_LIMIT: 34 (items per group) in env fits it.');
+    expect(out).toContain('LOKAL_LIMIT: 34 (items per group) in its env fits it');
+    expect(shardTimeout(151 * 34, 0.25)).toEqual({ minutes: 358, needed: 358, capped: false });
+    // Without data, a limit in the settings caps the full sizes' groups alike: 151 × 34 and 34 of Kalahi's 150.
+    const limited = project();
+    writeFileSync(path.join(limited, 'lokal.config.json'), JSON.stringify({ limit: 34 }));
+    expect((await evalItemCounts(limited, {})).map((c) => [c.items, c.groups, c.source])).toEqual([[5134, 151, 'full size'], [34, 1, 'full size']]);
+    expect(await initCommand(['--ci', 'github'], limited)).toBe(0);
+    expect((parse(read(limited, '.github/workflows/evals.yml')) as Workflow).jobs.evals!['timeout-minutes']).toBe(358);
+  });
+
+  test('with the data in the project, its items are counted with the project\'s settings', async () => {
+    const dir = project();
+    cpSync(fileURLToPath(new URL('../../data/fixtures/multiloko', import.meta.url)), path.join(dir, 'data', 'benchmark_data'), { recursive: true });
+    mkdirSync(path.join(dir, 'data', 'kalahi'));
+    const header = 'prompt_variation_id,prompt_id,category,topic,prompt,best_answer,relevant_answers,irrelevant_answers';
+    writeFileSync(path.join(dir, 'data', 'kalahi', 'filipino.csv'), `${header}\n1,1,e,t,P,A,A,C\n2,1,e,t,Q,A,A,C\n3,2,e,t,R,A,A,C\n`);
+    const multilokoItems = (await loadMultiLoKo(path.join(dir, 'data', 'benchmark_data'), 'dev')).subsets.reduce((sum, s) => sum + s.items.length, 0);
+    expect(await evalItemCounts(dir, {})).toEqual([
+      { benchmark: 'multiloko', file: 'evals/multiloko.eval.ts', items: multilokoItems, groups: (await loadMultiLoKo(path.join(dir, 'data', 'benchmark_data'), 'dev')).subsets.length, source: 'data' },
+      { benchmark: 'kalahi', file: 'evals/kalahi.eval.ts', items: 3, groups: 1, source: 'data' },
+    ]);
+    // The settings choose the items: a limit per group, a language.
+    writeFileSync(path.join(dir, 'lokal.config.json'), JSON.stringify({ limit: 2, multiloko: { languages: ['italian'] } }));
+    const italian = (await loadMultiLoKo(path.join(dir, 'data', 'benchmark_data'), 'dev')).subsets.filter((s) => subsetLanguage(s) === 'italian');
+    const counted = await evalItemCounts(dir, {});
+    expect(counted.map((c) => c.items)).toEqual([italian.reduce((sum, s) => sum + Math.min(2, s.items.length), 0), 2]);
+    // By hand: at 0.01 items/s, 1 shard holds both files.
+    const items = counted[0]!.items + 2;
+    expect(await initCommand(['--ci', 'github', '--shards', '1', '--items-per-second', '0.01'], dir)).toBe(0);
+    expect((parse(read(dir, '.github/workflows/evals.yml')) as Workflow).jobs.evals!['timeout-minutes']).toBe(15 + Math.ceil(items / 0.01 / 60));
+    expect(read(dir, '.github/workflows/evals.yml')).toContain('counted in the data');
+    expect(shardTimeout(items, 0.01)).toEqual({ minutes: 15 + Math.ceil((items * 100) / 60), needed: 15 + Math.ceil((items * 100) / 60), capped: false });
   });
 
   test('the default is 2 shards', async () => {

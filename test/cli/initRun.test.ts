@@ -37,8 +37,11 @@ describe.skipIf(!haveData)(haveData ? 'lokal init, then its files and its workfl
     const init = await shellInProject('npx lokal init --ci github', project);
     expect(init.code, show('lokal init', init)).toBe(0);
     expect(init.stdout).toContain('lokal init: wrote .github/workflows/evals.yml');
+    // The project has the model's packages (linked from this checkout): nothing to install is named.
+    expect(init.stdout, show('lokal init', init)).not.toMatch(/the model \S+ needs /u);
+    expect(init.stdout).toContain('lokal init: wrote .gitignore: results/ .lokal-cache/ .vitest-reports/ data/ .lokal-models/');
     workflow = parse(readFileSync(path.join(project, '.github', 'workflows', 'evals.yml'), 'utf8')) as Workflow;
-    // The data where lokal.config.json (as init wrote it) looks: data/ and data/kalahi.
+    // The data where a run looks when lokal.config.json (as init wrote it) names no data path: data/ and data/kalahi.
     mkdirSync(path.join(project, 'data'));
     symlinkSync(MULTILOKO, path.join(project, 'data', 'benchmark_data.tar.xz.enc'));
     symlinkSync(KALAHI, path.join(project, 'data', 'kalahi'), 'dir');

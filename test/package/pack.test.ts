@@ -3,10 +3,11 @@
 // set up with the README's own commands ("Install": npm init, the light install of the tarball beside vitest and
 // @vitest/ui). Without the optional ONNX runtime there: the tarball's file
 // list, the export map's targets, plain-Node imports, the bin without tsx, `tsc --noEmit` over the user's files, a
-// replay run whose exact-match score is known by construction, an OpenAI-compatible run against the fake server, and
-// a `transformers:` model refused with the install command. Then the README's runtime install, and a run on a
-// generated tiny model (MultiLoKo and Kalahi from ../shared/data); then node-llama-cpp as the README installs it, and
-// the same model as model.gguf through llama: (results, response cache, fingerprint, lokal compare).
+// replay run whose exact-match score is known by construction, an OpenAI-compatible run against the fake server,
+// a `transformers:` model refused with the install command, and `lokal init` naming that command. Then the README's
+// runtime install, and a run on a generated tiny model (MultiLoKo and Kalahi from ../shared/data); then
+// node-llama-cpp as the README installs it, and the same model as model.gguf through llama: (results, response
+// cache, fingerprint, lokal compare).
 // Needs the npm registry (skipped, saying so, when npm cannot reach it); takes a few minutes.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -495,6 +496,21 @@ describe.skipIf(problem !== undefined)(problem ? `the packed package (skipped: $
       expect(output, show(vitest)).not.toMatch(/Cannot find (package|module)|ERR_MODULE_NOT_FOUND/u);
       expect(vitest.stdout).toMatch(/Tests +no tests/u);
     }, 300_000);
+
+    test('`lokal init --ci github` after the light install: one line saying what the default model needs installed', async () => {
+      setUp();
+      // A project of its own under this one: the light install's node_modules is its parent's, as in a workspace.
+      const sub = path.join(project, 'init-light');
+      mkdirSync(sub);
+      writeFileSync(path.join(sub, 'package.json'), JSON.stringify({ name: 'init-light', private: true, type: 'module' }));
+      const init = await run(process.execPath, [path.join(installed, 'bin', 'lokal.js'), 'init', '--ci', 'github'], sub);
+      expect(init.code, show(init)).toBe(0);
+      const lines = init.stdout.split('\n').filter((line) => line.includes(RUNTIME_INSTALL));
+      expect(lines, show(init)).toHaveLength(1);
+      expect(lines[0]).toMatch(/^lokal init: the model transformers:\S+ needs @huggingface\/transformers and onnxruntime-node .*replay:.*openai:/u);
+      expect(existsSync(path.join(sub, '.github', 'workflows', 'evals.yml'))).toBe(true);
+      expect(readFileSync(path.join(sub, '.gitignore'), 'utf8')).toContain('results/');
+    }, 120_000);
 
     test('with the runtime installed as the README says: a generated tiny model runs MultiLoKo and Kalahi, with their tables and results', async () => {
       setUp();

@@ -1,0 +1,74 @@
+// How many item tests each eval file `lokal init` writes will run, for the workflow's timeouts: counted from the data
+// where it is (with the project's settings: split, languages, subsets, variants, limit), else the published full size.
+import { KALAHI_SETTINGS } from '../benchmarks/kalahi/settings.ts';
+import { MULTILOKO_SETTINGS, type MultiLoKoSettings } from '../benchmarks/multiloko/settings.ts';
+import { resolveSettingsTree, sectionSettings, type SettingsTree } from '../core/settings.ts';
+import type { KalahiSettings } from '../benchmarks/kalahi/config.ts';
+
+/**
+ * Full sizes when the data is absent. MultiLoKo's dev split: 31 languages of 250 questions, each language's own
+ * subset plus, for the 30 other than English, its human and machine translations into and out of English
+ * (31 + 4 × 30 = 151 subsets, 37,750 items; github.com/facebookresearch/multiloko). Kalahi: 150 prompts in its
+ * default variant, `full` (github.com/aisingapore/kalahi).
+ */
+export const FULL_ITEMS = { multiloko: 37_750, kalahi: 150 } as const;
+/** Groups (a limit applies to each) of the full sizes: MultiLoKo's 151 subsets, Kalahi's one variant. */
+export const FULL_GROUPS = { multiloko: 151, kalahi: 1 } as const;
+
+/** One eval file's item count and where it comes from. */
+export interface ItemCount {
+  benchmark: 'multiloko' | 'kalahi';
+  /** The eval file `lokal init` writes for the benchmark. */
+  file: string;
+  items: number;
+  /** Its groups (MultiLoKo's subsets, Kalahi's variants): `limit` (LOKAL_LIMIT) caps the items of each. */
+  groups: number;
+  /** `data`: counted in the project's data; `full size`: the data is absent or unreadable. */
+  source: 'data' | 'full size';
+}
+
+type Counted = { items: number; groups: number };
+
+async function multilokoItems(settings: MultiLoKoSettings, root: string, env: Readonly<Record<string, string | undefined>>): Promise<Counted> {
+  const [{ loadMultiLoKo }, { selectSubsets }] = await Promise.all([import('../benchmarks/multiloko/data/multiloko.ts'), import('../benchmarks/multiloko/select.ts')]);
+  const dataset = await loadMultiLoKo(settings.data, settings.split, { cwd: root, env });
+  const selected = selectSubsets(dataset, settings);
+  return { items: selected.reduce((sum, s) => sum + s.items.length, 0), groups: selected.length };
+}
+
+async function kalahiItems(settings: KalahiSettings, root: string, env: Readonly<Record<string, string | undefined>>): Promise<Counted> {
+  const [{ loadKalahi }, { resolveKalahiConfig }] = await Promise.all([import('../benchmarks/kalahi/data.ts'), import('../benchmarks/kalahi/config.ts')]);
+  const config = resolveKalahiConfig(settings);
+  let sum = 0;
+  for (const variant of config.variants) {
+    const { rows } = await loadKalahi(config.location, variant, { cwd: root, env });
+    sum += settings.limit === undefined ? rows.length : Math.min(settings.limit, rows.length);
+  }
+  return { items: sum, groups: config.variants.length };
+}
+
+/** The item tests of each built-in benchmark's eval file in the project at `root` (its lokal.config.json and env). */
+export async function evalItemCounts(root: string, env: Readonly<Record<string, string | undefined>> = process.env): Promise<ItemCount[]> {
+  let tree: SettingsTree = {};
+  try {
+    tree = resolveSettingsTree([MULTILOKO_SETTINGS, KALAHI_SETTINGS], {}, { cwd: root, env });
+  } catch {
+    // a settings mistake is the run's to report; the counts fall back to the full sizes
+  }
+  const count = async (benchmark: ItemCount['benchmark'], counted: () => Promise<Counted>): Promise<ItemCount> => {
+    const file = `evals/${benchmark}.eval.ts`;
+    try {
+      return { benchmark, file, ...(await counted()), source: 'data' };
+    } catch {
+      // absent data is skipped by the run with its line; the timeout then covers the data a later fetch brings
+      // every group of the full sizes has the same number of items, so a limit caps each alike
+      const perGroup = FULL_ITEMS[benchmark] / FULL_GROUPS[benchmark];
+      const limit = typeof tree.limit === 'number' ? Math.min(tree.limit, perGroup) : perGroup;
+      return { benchmark, file, items: FULL_GROUPS[benchmark] * limit, groups: FULL_GROUPS[benchmark], source: 'full size' };
+    }
+  };
+  return [
+    await count('multiloko', () => multilokoItems(sectionSettings<MultiLoKoSettings>(tree, MULTILOKO_SETTINGS), root, env)),
+    await count('kalahi', () => kalahiItems(sectionSettings<KalahiSettings>(tree, KALAHI_SETTINGS), root, env)),
+  ];
+}
