@@ -102,7 +102,7 @@ export interface LokalSubsetAggregate extends LokalSubsetInfo {
   failed: number;
   skipped: number;
   /** Means of every metric over the scored items (eval.py's per-language figures); absent when nothing was scored. */
-  means?: Record<MultiLoKoMetric | 'edit_distance_first', number>;
+  means?: Record<MultiLoKoMetric | 'edit_distance_first', number> & { f1_words?: number };
   /** Scored items answered from the response cache, and those the model answered (with their summed latency: cache hits excluded). */
   cached: number;
   modelCalls: number;

@@ -1,0 +1,41 @@
+// One Intl.Segmenter (ICU word boundaries, UAX #29 plus dictionaries for Thai, Lao, Khmer, Burmese, Chinese and
+// Japanese) per language, built on first use and kept: building one costs far more than segmenting a short answer.
+import { multilokoLanguageTag } from './multilokoLanguageTags.ts';
+
+export interface WordSegmenter {
+  segmenter: Intl.Segmenter;
+  /** The tag asked for (undefined: the language has none) and the locale Intl resolved the segmenter to. */
+  tag: string | undefined;
+  locale: string;
+  /** Why the root locale's rules were used instead of the language's; absent when the language's locale is supported. */
+  fallback?: string;
+}
+
+const cache = new Map<string, WordSegmenter>();
+
+/** The word segmenter of a MultiLoKo language name (`japanese`), falling back to the root locale when needed. */
+export function wordSegmenter(language: string): WordSegmenter {
+  let found = cache.get(language);
+  if (found) return found;
+  const tag = multilokoLanguageTag(language);
+  const supported = tag !== undefined && Intl.Segmenter.supportedLocalesOf([tag]).length > 0;
+  if (supported) {
+    const segmenter = new Intl.Segmenter(tag, { granularity: 'word' });
+    found = { segmenter, tag, locale: segmenter.resolvedOptions().locale };
+  } else {
+    // 'und' asks for the root locale (Intl resolves it to the host's default): ICU's default word rules, which still
+    // find words in every script (the dictionaries for Thai, Chinese, Japanese … apply in any locale).
+    const segmenter = new Intl.Segmenter('und', { granularity: 'word' });
+    const locale = segmenter.resolvedOptions().locale;
+    const fallback = tag === undefined ? `${language} (no BCP-47 tag known, used ${locale})` : `${language} (Intl.Segmenter does not support ${tag}, used ${locale})`;
+    found = { segmenter, tag, locale, fallback };
+  }
+  cache.set(language, found);
+  return found;
+}
+
+/** One line naming the languages segmented with the root locale's rules; undefined when there are none. */
+export function wordSegmenterFallbackLine(languages: Iterable<string>): string | undefined {
+  const reasons = [...new Set(languages)].map((l) => wordSegmenter(l).fallback).filter((r): r is string => r !== undefined);
+  return reasons.length === 0 ? undefined : `f1_words segmented with the root locale's word rules: ${reasons.join('; ')}`;
+}
