@@ -1,5 +1,7 @@
 // The HTML report: one self-contained file (inline CSS, SVG charts rendered at build time, one small inline script for
 // the item search) made from a run's results files, optionally against a baseline run.
+import { localVsEnglishSection } from './localVsEnglishHtml.ts';
+import { localVsEnglishView } from './localVsEnglishView.ts';
 import { createHash } from 'node:crypto';
 import type { Interval } from '../core/statistics/index.ts';
 import { SCRIPT, STYLE } from './assets.ts';
@@ -223,6 +225,7 @@ ${words ? html`<p class="note">F1 words: eval.py's token F1 over the words ICU f
 ${charts.em ? html`<figure class="chart" id="chart-multiloko-em">${raw(charts.em)}<figcaption>EM × 100 of each language's local questions; the black rule is the 95% Wilson interval from the per-item EMs${baseline ? '; grey: the baseline' : ''}.</figcaption></figure>` : ''}
 ${languageTable}
 ${charts.effects && anyEffect ? html`<figure class="chart" id="chart-multiloko-effects">${raw(charts.effects)}<figcaption>MTE and LE × 100 per language with 95% intervals (lower is better: a positive effect means the model does worse on the other side).</figcaption></figure>` : ''}
+${localVsEnglishSection(localVsEnglishView(view.subsets))}
 <h3>Every subset</h3>${subsetTable}
 <h3>Gates</h3>${gatesTable(view.gates, view.gatesNotApplied, view.gatesPassed, 'multiloko-gates')}
 ${fingerprint}
