@@ -1,10 +1,11 @@
 // Where f1_words and eval.py's f1 differ, per script, on real MultiLoKo text (the tables in docs/multiloko.md):
-//   npx tsx scripts/f1-words-table.ts <benchmark_data folder or benchmark_data.tar.xz.enc> <official_prompts.json>
+//   npx tsx scripts/f1-words-table.ts <benchmark_data folder or benchmark_data.tar.xz.enc>
 // 1. The dev questions of every language the dataset holds: each target of an item with several targets scored as the
 //    prediction against the item's other targets (accepted answers graded against each other).
-// 2. The official prompts' five few-shot answers per language (all 31): each answer's first word (ICU) scored as the
-//    prediction against the whole answer — a probe of partial answers, not a model's predictions.
+// 2. The official prompts' five few-shot answers per language (all 31, as this package stores them): each answer's first
+//    word (ICU) scored as the prediction against the whole answer — a probe of partial answers, not a model's predictions.
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { loadMultiLoKo } from '../src/benchmarks/multiloko/data/multiloko.ts';
 import { normalizeAnswer } from '../src/benchmarks/multiloko/metrics/normalizeAnswer.ts';
 import { tokenF1 } from '../src/benchmarks/multiloko/metrics/tokenF1.ts';
@@ -51,8 +52,9 @@ function print(title: string): void {
   rows.clear();
 }
 
-const [data, prompts] = process.argv.slice(2);
-if (!data || !prompts) throw new Error('usage: npx tsx scripts/f1-words-table.ts <benchmark_data or .tar.xz.enc> <official_prompts.json>');
+const [data] = process.argv.slice(2);
+if (!data) throw new Error('usage: npx tsx scripts/f1-words-table.ts <benchmark_data folder or benchmark_data.tar.xz.enc>');
+const prompts = fileURLToPath(new URL('../src/benchmarks/multiloko/prompts/multiloko/prompts.json', import.meta.url));
 
 const dataset = await loadMultiLoKo(data, 'dev');
 let items = 0;
@@ -67,12 +69,12 @@ for (const subset of dataset.subsets) {
 }
 print(`1. Accepted answers against each other: ${dataset.subsets.map((s) => s.key).join(', ')} (${items} items)`);
 
-const official = JSON.parse(readFileSync(prompts, 'utf8')) as { fewshot_examples: Record<string, Array<{ answer: string }>> };
-for (const [language, examples] of Object.entries(official.fewshot_examples)) {
-  for (const { answer } of examples) {
+const official = JSON.parse(readFileSync(prompts, 'utf8')) as { languages: Record<string, { fewshotExamples: Array<{ answer: string }> }> };
+for (const [language, { fewshotExamples }] of Object.entries(official.languages)) {
+  for (const { answer } of fewshotExamples) {
     const target = normalizeAnswer(answer);
     const first = wordTokens(target, wordSegmenter(language).segmenter)[0];
     if (first !== undefined) add(scriptOf(language), first, [target], language);
   }
 }
-print(`2. First word of each official few-shot answer against the whole answer (${Object.keys(official.fewshot_examples).length} languages)`);
+print(`2. First word of each official few-shot answer against the whole answer (${Object.keys(official.languages).length} languages)`);
