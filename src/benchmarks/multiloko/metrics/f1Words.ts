@@ -4,8 +4,8 @@
 import { requireTargets } from './requireTargets.ts';
 import { tokenF1Single } from './tokenF1.ts';
 
-// ASCII letters, digits and spaces only: UAX #29 never breaks between letters and digits (WB5, WB8–WB10) and always
-// around a space (WB3d joins only spaces), so the words are the space-separated pieces, found without ICU.
+// ASCII letters, digits and spaces only: Unicode word boundaries (UAX 29) never break between letters and digits
+// (WB5, WB8–WB10) and always around a space (WB3d joins only spaces), so the words are the space-separated pieces.
 const ASCII_WORDS = /^[A-Za-z0-9 ]*$/;
 
 /** The word-like segments of a (normalised) text, in order; punctuation, symbols and spaces are dropped. */

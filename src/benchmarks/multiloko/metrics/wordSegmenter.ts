@@ -1,4 +1,4 @@
-// One Intl.Segmenter (ICU word boundaries, UAX #29 plus dictionaries for Thai, Lao, Khmer, Burmese, Chinese and
+// One Intl.Segmenter (ICU word boundaries: Unicode UAX 29 plus dictionaries for Thai, Lao, Khmer, Burmese, Chinese and
 // Japanese) per language, built on first use and kept: building one costs far more than segmenting a short answer.
 import { multilokoLanguageTag } from './multilokoLanguageTags.ts';
 
