@@ -1,6 +1,7 @@
 // One Intl.Segmenter (ICU word boundaries: Unicode UAX 29 plus dictionaries for Thai, Lao, Khmer, Burmese, Chinese and
 // Japanese) per language, built on first use and kept: building one costs far more than segmenting a short answer.
 import { multilokoLanguageTag } from './multilokoLanguageTags.ts';
+import { summariseList } from '../../../data/errors.ts';
 
 export interface WordSegmenter {
   segmenter: Intl.Segmenter;
@@ -27,15 +28,16 @@ export function wordSegmenter(language: string): WordSegmenter {
     // find words in every script (the dictionaries for Thai, Chinese, Japanese … apply in any locale).
     const segmenter = new Intl.Segmenter('und', { granularity: 'word' });
     const locale = segmenter.resolvedOptions().locale;
-    const fallback = tag === undefined ? `${language} (no BCP-47 tag known, used ${locale})` : `${language} (Intl.Segmenter does not support ${tag}, used ${locale})`;
+    const fallback = tag === undefined ? 'no BCP-47 tag known' : `Intl.Segmenter does not support ${tag}`;
     found = { segmenter, tag, locale, fallback };
   }
   cache.set(language, found);
   return found;
 }
 
-/** One line naming the languages segmented with the root locale's rules; undefined when there are none. */
+/** One line naming the languages segmented with the root locale's rules (the first few, then a count); undefined when none. */
 export function wordSegmenterFallbackLine(languages: Iterable<string>): string | undefined {
-  const reasons = [...new Set(languages)].map((l) => wordSegmenter(l).fallback).filter((r): r is string => r !== undefined);
-  return reasons.length === 0 ? undefined : `f1_words segmented with the root locale's word rules: ${reasons.join('; ')}`;
+  const fallbacks = [...new Set(languages)].map((language) => ({ language, ...wordSegmenter(language) })).filter((w) => w.fallback !== undefined);
+  if (fallbacks.length === 0) return undefined;
+  return `f1_words segmented with the root locale's word rules (${fallbacks[0]!.locale}) for ${summariseList(fallbacks, (w) => `${w.language} (${w.fallback})`)}`;
 }
