@@ -4,13 +4,14 @@
 import { requireTargets } from './requireTargets.ts';
 import { tokenF1Single } from './tokenF1.ts';
 
-// ASCII letters, digits and spaces only: Unicode word boundaries (UAX 29) never break between letters and digits
-// (WB5, WB8–WB10) and always around a space (WB3d joins only spaces), so the words are the space-separated pieces.
-const ASCII_WORDS = /^[A-Za-z0-9 ]*$/;
+// Latin-script letters, ASCII digits and spaces only: Unicode word boundaries (UAX 29) never break between letters and
+// digits (WB5, WB8–WB10) and always around a space (WB3d joins only spaces), so the words are the space-separated
+// pieces, found without ICU (every Latin-script code point is a word letter to ICU; the tests check it against Intl).
+const LATIN_WORDS = /^[\p{Script=Latin}0-9 ]*$/u;
 
 /** The word-like segments of a (normalised) text, in order; punctuation, symbols and spaces are dropped. */
 export function wordTokens(text: string, segmenter: Intl.Segmenter): string[] {
-  if (ASCII_WORDS.test(text)) return text.split(' ').filter((w) => w !== '');
+  if (LATIN_WORDS.test(text)) return text.split(' ').filter((w) => w !== '');
   const words: string[] = [];
   for (const s of segmenter.segment(text)) if (s.isWordLike) words.push(s.segment);
   return words;
