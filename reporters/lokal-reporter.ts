@@ -88,7 +88,8 @@ export default class LokalReporter implements Reporter {
       shared = sharedSettings(tree);
       // The gates' grammar too (their scopes need the data, which the suites load).
       const names = BENCHMARKS.map((b) => b.name);
-      routeClauses(tree.thresholds, names, names[0]!);
+      const routed = routeClauses(tree.thresholds, names, names[0]!);
+      for (const b of BENCHMARKS) for (const clause of routed.get(b.name) ?? []) b.checkClause?.(clause);
       requireOutputFolder(path.resolve(root, shared.output));
       requireSeparateOutputs(tree, BENCHMARKS, root);
       if (!splitModelList(shared.model ?? '').every((m) => m.startsWith('replay:'))) requireCacheFile(shared.cacheFile ?? DEFAULT_CACHE_FILE, shared.cache ?? 'readwrite');

@@ -160,6 +160,11 @@ export interface BenchmarkDefinition<Settings = any, Item = any, Info extends Gr
   dataHint: string;
   /** Whether the data location was configured (a configured but missing location fails instead of skipping). */
   dataConfigured(settings: Settings): boolean;
+  /**
+   * Mistakes in one of its LOKAL_THRESHOLDS clauses that need no data (an unknown figure, a bound off the scale), thrown
+   * as a ThresholdError before any test runs, so a run stops with one line; scopes are checked by `prepare`.
+   */
+  checkClause?(clause: ParsedClause): void;
   /** Reads the data and settings; throws a DataError `not-found` when the default data location is absent. */
   prepare(settings: Settings, clauses: ParsedClause[]): Promise<BenchmarkPlan<Item, Info, Rec, Agg>>;
   /** A group's figures from its info and its item tests (runner side and reporter side alike). */

@@ -15,6 +15,8 @@ export interface GateOutcome {
   bound: number;
   pass: boolean;
   message: string;
+  /** The figure's 95% interval where the gate reports one (a share of items: Wilson's). */
+  interval?: { low: number; high: number };
 }
 
 /** Outcomes of a run's gates, and the clauses that named nothing in the run. */
@@ -117,11 +119,15 @@ export function formatFigure(value: number): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(4);
 }
 
-/** Judges one measured figure against a bound; the message names the figure, its value and the bound. */
-export function judge(gate: string, figure: string, value: number, op: GateOp, bound: number): GateOutcome {
+/**
+ * Judges one measured figure against a bound; the message names the figure, its value (with its 95% interval when
+ * given: the value decides, the interval says how sure) and the bound.
+ */
+export function judge(gate: string, figure: string, value: number, op: GateOp, bound: number, interval?: { low: number; high: number }): GateOutcome {
   const pass = holds(value, op, bound);
-  const message = `${figure} = ${formatFigure(value)}, ${pass ? 'meets' : 'must be'} ${OP_SIGNS[op]} ${formatFigure(bound)} (gate ${gate})`;
-  return { gate, figure, value, op, bound, pass, message };
+  const shown = interval ? `${formatFigure(value)} (95% CI ${formatFigure(interval.low)}–${formatFigure(interval.high)})` : formatFigure(value);
+  const message = `${figure} = ${shown}, ${pass ? 'meets' : 'must be'} ${OP_SIGNS[op]} ${formatFigure(bound)} (gate ${gate})`;
+  return { gate, figure, value, op, bound, pass, message, ...(interval ? { interval: { low: interval.low, high: interval.high } } : {}) };
 }
 
 /** A gate whose figure has no value fails: a gate must see what it guards. */

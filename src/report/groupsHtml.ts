@@ -5,6 +5,8 @@ import { drillRows, filterBar, promptDetails, VERDICT_OPTIONS, type DrillRow } f
 import { escapeHtml, html, type Html } from './escape.ts';
 import type { FigureValueJson, GroupItemJson, GroupsResultsJson } from './groupsResults.ts';
 import { itemPrompt } from './multiloko.ts';
+import { errorCategorySection } from './errorChart.ts';
+import { ERROR_CATEGORIES, type ErrorCategory } from '../benchmarks/multiloko/metrics/errorCategory.ts';
 
 const DASH = '–';
 const OP: Record<string, string> = { '>=': '≥', '<=': '≤', '>': '>', '<': '<' };
@@ -62,12 +64,15 @@ function items(r: GroupsResultsJson, id: string): Html {
     const accepted = Array.isArray(item.accepted) ? item.accepted : undefined;
     const targets = `${accepted ? e(cellText(accepted.join('\n'))) : ''}${item.targets?.length ? `${accepted ? '\n' : ''}<span class="label">normalised</span> ${e(cellText(item.targets.join(' | ')))}` : ''}`;
     const scores = r.figures.map((f) => `${f.label} ${num(item.scores[f.name], f.top === 100 ? 1 : 2)}`).join(' · ');
-    const html = `<tr data-subset="${e(g.key)}" data-verdict="${e(verdict)}"><td>${e(g.name)}</td><td class="id">${e(String(item.id))}</td>${withQuestion ? `<td>${e(cellText(typeof item.question === 'string' ? item.question : ''))}</td>` : ''}<td>${targets}</td><td>${outputCell(item)}</td><td class="scores">${e(scores)}</td><td class="verdict">${e(VERDICT[item.verdict] ?? item.verdict)}</td></tr>`;
-    return { filters: { subset: g.key, verdict }, html };
+    const error = typeof item.error === 'string' && (ERROR_CATEGORIES as readonly string[]).includes(item.error) ? item.error : undefined;
+    const html = `<tr data-subset="${e(g.key)}" data-verdict="${e(verdict)}"><td>${e(g.name)}</td><td class="id">${e(String(item.id))}</td>${withQuestion ? `<td>${e(cellText(typeof item.question === 'string' ? item.question : ''))}</td>` : ''}<td>${targets}</td><td>${outputCell(item)}</td><td class="scores">${e(scores)}</td><td class="verdict">${e(VERDICT[item.verdict] ?? item.verdict)}${error && error !== 'correct' ? `\n<span class="note">${e(error)}</span>` : ''}</td></tr>`;
+    return { filters: { subset: g.key, verdict, ...(error ? { error } : {}) }, html };
   });
+  const withError = records.some(({ item }) => typeof item.error === 'string');
   const filters = [
     { name: 'subset', all: 'all groups', options: r.groups.map((g): [string, string] => [g.key, `${g.name} (${g.records.length})`]) },
     { name: 'verdict', all: 'any verdict', options: VERDICT_OPTIONS },
+    ...(withError ? [{ name: 'error', all: 'any error category', options: ERROR_CATEGORIES.map((c): [string, string] => [c, `${c} (${records.filter(({ item }) => item.error === c).length})`]) }] : []),
   ];
   return html`<section class="drill" data-drill id="${id}-items"><h3>Items</h3>
 ${filterBar('id, question, targets, answer…', filters)}
@@ -84,6 +89,7 @@ export function groupsSection(r: GroupsResultsJson): Html {
 <p class="meta">${r.model ? html`Model <strong>${r.model}</strong> · ` : ''}${String(r.overall.scored)} of ${String(r.overall.total)} items</p>
 <table id="${id}-groups"><thead><tr><th>Group</th><th class="num">Items</th>${r.figures.map((f) => html`<th class="num">${label(f)}</th>`)}</tr></thead>
 <tbody>${r.groups.map((g) => row(g.key, g.key, g))}${r.groups.length > 1 ? row('all', 'all', r.overall) : ''}</tbody></table>
+${errorCategorySection(r.groups.map((g) => ({ language: g.key, key: g.key, ...(g.errors ? { errors: g.errors as Record<ErrorCategory, number> } : {}) })), { id, rowLabel: 'Group', items: "Each group's items" })}
 <h3>Gates</h3>${gates(r, `${id}-gates`)}
 ${baselineTests(r, id)}
 ${items(r, id)}

@@ -3,6 +3,7 @@
 import { markdownCell } from './markdown.ts';
 import type { GroupsResultsJson } from './groupsResults.ts';
 import { figureText } from './groupsSummary.ts';
+import { ERROR_CATEGORIES } from '../benchmarks/multiloko/metrics/errorCategory.ts';
 
 const OP: Record<string, string> = { '>=': '≥', '<=': '≤', '>': '>', '<': '<' };
 const num = (v: number | null | undefined, digits: number) => (v === null || v === undefined || !Number.isFinite(v) ? '–' : v.toFixed(digits));
@@ -17,7 +18,14 @@ export function groupsMarkdown(results: GroupsResultsJson): string[] {
   const header = ['Group', 'Items', ...results.figures.map((f) => `${markdownCell(f.label)} [${Math.round(results.confidence * 100)}% ${f.kind === 'proportion' ? 'Wilson' : 'quasi-Wilson'}]`)];
   const rows = results.groups.map((g) => [markdownCell(g.key), String(g.scored), ...results.figures.map((f) => figureText(g.figures[f.name], f.top))]);
   if (results.groups.length > 1) rows.push(['**all**', String(results.overall.scored), ...results.figures.map((f) => figureText(results.overall.figures[f.name], f.top))]);
-  lines.push(...table(header, rows), '', '**Gates**', '');
+  lines.push(...table(header, rows), '');
+  // Items per error category (MultiLoKo's rules) for each group, when the file records them.
+  const counted = results.groups.filter((g) => g.errors);
+  if (counted.length) {
+    const total = (e: Record<string, number>) => ERROR_CATEGORIES.reduce((n, c) => n + (e[c] ?? 0), 0);
+    lines.push('**Error categories** (items)', '', ...table(['Group', 'Items', ...ERROR_CATEGORIES], counted.map((g) => [markdownCell(g.key), String(total(g.errors!)), ...ERROR_CATEGORIES.map((c) => String(g.errors![c] ?? 0))])), '');
+  }
+  lines.push('**Gates**', '');
   if (results.gates.length === 0 && results.gates_not_applied.length === 0) lines.push('No gates were set.');
   else {
     lines.push(...table(['Outcome', 'Gate', 'Value', 'Bound', 'Message'], results.gates.map((g) => [g.pass ? '✅ met' : '❌ missed', markdownCell(g.gate), num(g.value, 4), `${OP[g.op] ?? markdownCell(g.op)} ${num(g.bound, 4)}`, markdownCell(g.message)]), new Set([0, 1, 4])));

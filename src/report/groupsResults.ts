@@ -48,6 +48,8 @@ export interface GroupJson {
   missing: number;
   failed: number;
   figures: Record<string, FigureValueJson | null>;
+  /** Items per error category (MultiLoKo's rules: docs/multiloko.md); absent in files of older runs. */
+  errors?: Record<string, number>;
   records: GroupItemJson[];
 }
 

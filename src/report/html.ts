@@ -14,6 +14,8 @@ import { multilokoView, type Effect, type GateRow, type MultiLoKoItem, type Mult
 import type { ReportInput } from './types.ts';
 import { cellText } from './cellText.ts';
 export { COMPRESSED_ROWS_ABOVE } from './drill.ts';
+import { errorCategorySection } from './errorChart.ts';
+import { ERROR_CATEGORIES } from '../benchmarks/multiloko/metrics/errorCategory.ts';
 import { drillRows, filterBar, promptDetails, VERDICT_MARK, VERDICT_OPTIONS, type DrillRow, type SharedStart } from './drill.ts';
 import { groupsSection, sectionId } from './groupsHtml.ts';
 
@@ -164,12 +166,14 @@ function promptPrefixes(prefixes: ReadonlyMap<string, SharedStart>): Html {
 function multilokoDrill(view: MultiLoKoView, baseline: MultiLoKoView | undefined): Html {
   const items = view.subsets.flatMap((s) => s.items);
   const withQuestion = items.some((i) => i.question !== undefined);
+  const withError = items.some((i) => i.error !== undefined);
   const base = new Map<string, MultiLoKoItem>();
   for (const s of baseline?.subsets ?? []) for (const i of s.items) base.set(`${s.key}\u0000${i.id}`, i);
   const names = new Map(view.subsets.map((s) => [s.key, s.name]));
   const filters = [
     { name: 'subset', all: 'all subsets', options: view.subsets.map((s): [string, string] => [s.key, `${s.name} (${s.items.length})`]) },
     { name: 'verdict', all: 'any verdict', options: VERDICT_OPTIONS },
+    ...(withError ? [{ name: 'error', all: 'any error category', options: ERROR_CATEGORIES.map((c): [string, string] => [c, `${c} (${items.filter((i) => i.error === c).length})`]) }] : []),
     ...(baseline ? [{ name: 'change', all: 'any change vs baseline', options: CHANGE_OPTIONS }] : []),
   ];
   const e = escapeHtml;
@@ -180,9 +184,9 @@ function multilokoDrill(view: MultiLoKoView, baseline: MultiLoKoView | undefined
     const changed = baseline ? change(i.verdict, b?.verdict) : undefined;
     let row = `<tr data-subset="${e(i.subset)}" data-verdict="${e(i.verdict)}"${changed ? ` data-change="${changed}"` : ''}><td>${e(names.get(i.subset))}</td><td class="id">${e(i.id)}</td>`;
     if (withQuestion) row += `<td>${e(i.question ?? '')}</td>`;
-    row += `<td>${e(i.targets.join('\n'))}</td><td>${multilokoOutput(i, prefixes.get(i.subset))}</td><td class="scores">${e(multilokoScores(i.scores))}</td><td class="verdict">${e(VERDICT_MARK[i.verdict])}</td>`;
+    row += `<td>${e(i.targets.join('\n'))}</td><td>${multilokoOutput(i, prefixes.get(i.subset))}</td><td class="scores">${e(multilokoScores(i.scores))}</td><td class="verdict">${e(VERDICT_MARK[i.verdict])}${i.error && i.error !== 'correct' ? `\n<span class="note">${e(i.error)}</span>` : ''}</td>`;
     if (baseline) row += `<td>${b ? `${e(VERDICT_MARK[b.verdict])}\n${e(b.missing ? '(no answer)' : cellText(b.raw ?? b.prediction))}` : '<span class="note">not in baseline</span>'}</td>`;
-    rows.push({ filters: { subset: i.subset, verdict: i.verdict, ...(changed ? { change: changed } : {}) }, html: `${row}</tr>` });
+    rows.push({ filters: { subset: i.subset, verdict: i.verdict, ...(i.error ? { error: i.error } : {}), ...(changed ? { change: changed } : {}) }, html: `${row}</tr>` });
   }
   return html`<section class="drill" data-drill id="multiloko-items"><h3>Items</h3>
 ${withQuestion ? '' : html`<p class="note">The results file holds no question texts: items are listed by id. Targets and the scored answer are eval.py's normalised strings.</p>`}
@@ -226,6 +230,7 @@ ${charts.em ? html`<figure class="chart" id="chart-multiloko-em">${raw(charts.em
 ${languageTable}
 ${charts.effects && anyEffect ? html`<figure class="chart" id="chart-multiloko-effects">${raw(charts.effects)}<figcaption>MTE and LE × 100 per language with 95% intervals (lower is better: a positive effect means the model does worse on the other side).</figcaption></figure>` : ''}
 ${localVsEnglishSection(localVsEnglishView(view.subsets))}
+${errorCategorySection(local.map((r) => ({ language: r.language, key: r.subset.key, ...(r.subset.errors ? { errors: r.subset.errors } : {}) })))}
 <h3>Every subset</h3>${subsetTable}
 <h3>Gates</h3>${gatesTable(view.gates, view.gatesNotApplied, view.gatesPassed, 'multiloko-gates')}
 ${fingerprint}

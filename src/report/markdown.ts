@@ -7,6 +7,7 @@ import { KALAHI_METRICS, kalahiView, type KalahiView } from './kalahi.ts';
 import { multilokoView, type GateRow, type MultiLoKoView } from './multiloko.ts';
 import type { ReportInput } from './types.ts';
 import { groupsMarkdown } from './groupsMarkdown.ts';
+import { ERROR_CATEGORIES, type ErrorCategory } from '../benchmarks/multiloko/metrics/errorCategory.ts';
 
 const DASH = '–';
 
@@ -86,6 +87,23 @@ function changeLines(rows: readonly Comparison[], pooled: Comparison | undefined
   ];
 }
 
+/** Items per error category for each local language (first rule that holds); nothing for a file without categories. */
+function errorCategoryLines(view: MultiLoKoView): string[] {
+  const rows = view.languages.filter((r) => r.subset.errors);
+  if (rows.length === 0) return [];
+  const count = (errors: Record<ErrorCategory, number>) => ERROR_CATEGORIES.reduce((n, c) => n + errors[c], 0);
+  return [
+    '**Error categories** (items)',
+    '',
+    ...table(
+      ['Language', 'Items', ...ERROR_CATEGORIES],
+      rows.map((r) => [markdownCell(r.language), String(count(r.subset.errors!)), ...ERROR_CATEGORIES.map((c) => String(r.subset.errors![c]))]),
+      new Set(ERROR_CATEGORIES.map((_, i) => i + 1).concat(ERROR_CATEGORIES.length + 1)),
+    ),
+    '',
+  ];
+}
+
 function multilokoMarkdown(view: MultiLoKoView, baseline: MultiLoKoView | undefined, confidence: number, alpha: number, modelLabel: string | undefined): string[] {
   const h = view.headline;
   const lines = [`### MultiLoKo · ${markdownCell(modelLabel ?? view.model)}`, ''];
@@ -115,6 +133,7 @@ function multilokoMarkdown(view: MultiLoKoView, baseline: MultiLoKoView | undefi
       new Set([1, 2]),
     ),
     '',
+    ...errorCategoryLines(view),
     '**Gates**',
     '',
     ...gateLines(view.gates, view.gatesNotApplied),

@@ -2,6 +2,7 @@
 // means and headline are shown where present and are what the recomputation must agree with).
 import { boundedMeanInterval, wilsonInterval, normalQuantile, pairedDifference, type Interval } from '../core/statistics/index.ts';
 import type { GateOutcomeJson, MultiLoKoItemJson, MultiLoKoResultsJson } from './types.ts';
+import { countErrorCategories, ERROR_CATEGORIES, type ErrorCategory } from '../benchmarks/multiloko/metrics/errorCategory.ts';
 
 export type Verdict = 'correct' | 'wrong' | 'missing';
 
@@ -21,6 +22,8 @@ export interface MultiLoKoItem {
   em: number;
   missing: boolean;
   verdict: Verdict;
+  /** The record's error category; undefined in files written before categories were recorded. */
+  error?: ErrorCategory;
 }
 
 /** The prompt as fed, as the report shows it: its text, or only its SHA-256 (LOKAL_RECORD_PROMPTS=hash, redaction). */
@@ -45,6 +48,8 @@ export interface MultiLoKoSubset {
   /** F1 over word segments, where the file's items carry it (t-interval as F1). */
   f1Words?: Interval;
   missing: number;
+  /** Items per error category; undefined when no item records one. */
+  errors?: Record<ErrorCategory, number>;
 }
 
 /** A difference of two EMs (MTE or LE) with its interval and how the interval was made. */
@@ -143,6 +148,7 @@ function item(subset: string, id: string, record: MultiLoKoItemJson, extra: Reco
   }
   const em = scores.em ?? 0;
   const missing = record.missing === true;
+  const error = typeof record.error === 'string' && (ERROR_CATEGORIES as readonly string[]).includes(record.error) ? (record.error as ErrorCategory) : undefined;
   const targets = Array.isArray(record.targets) ? record.targets.map((t) => text(t) ?? '') : record.targets === undefined ? [] : [text(record.targets) ?? ''];
   return {
     subset,
@@ -157,6 +163,7 @@ function item(subset: string, id: string, record: MultiLoKoItemJson, extra: Reco
     em,
     missing,
     verdict: missing ? 'missing' : em >= 1 ? 'correct' : 'wrong',
+    ...(error ? { error } : {}),
   };
 }
 
@@ -191,6 +198,7 @@ export function multilokoSubsets(results: MultiLoKoResultsJson, confidence = 0.9
     const f1 = scores('f1');
     const chrf = scores('chrf');
     const f1Words = scores('f1_words');
+    const errors = items.flatMap((i) => (i.error ? [i.error] : []));
     out.push({
       key,
       name: typeof summary?.name === 'string' ? summary.name : subsetName(key, parsed),
@@ -205,6 +213,7 @@ export function multilokoSubsets(results: MultiLoKoResultsJson, confidence = 0.9
       chrf: chrf.length ? boundedMeanInterval(chrf, 100, confidence) : undefined,
       ...(f1Words.length ? { f1Words: boundedMeanInterval(f1Words, 1, confidence) } : {}),
       missing: items.filter((i) => i.missing).length,
+      ...(errors.length ? { errors: countErrorCategories(errors) } : {}),
     });
   }
   return out;

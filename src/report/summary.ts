@@ -6,6 +6,7 @@ import { emChart, emChartData, kalahiChart, kalahiChartData, standaloneSvg } fro
 import { KALAHI_METRICS, kalahiView, type KalahiView } from './kalahi.ts';
 import { multilokoView, type GateRow, type MultiLoKoView } from './multiloko.ts';
 import type { KalahiResultsJson, MultiLoKoResultsJson, RunResults } from './types.ts';
+import { ERROR_CATEGORIES } from '../benchmarks/multiloko/metrics/errorCategory.ts';
 
 const DASH = '–';
 const fixed = (v: number | null | undefined, digits: number, scale = 1) => (v === null || v === undefined || !Number.isFinite(v) ? DASH : (v * scale).toFixed(digits));
@@ -27,6 +28,8 @@ export function multilokoSummaryText(view: MultiLoKoView): string {
   );
   const languages = view.languages.filter((r) => r.subset.em);
   if (languages.length) lines.push(`EM × 100 per language [95% Wilson]: ${languages.map((r) => `${r.language} ${interval(r.subset.em!, 2, 100)}`).join(' · ')}.`);
+  const withErrors = view.languages.filter((r) => r.subset.errors);
+  if (withErrors.length) lines.push(`Error categories (items: ${ERROR_CATEGORIES.join('/')}): ${withErrors.map((r) => `${r.language} ${ERROR_CATEGORIES.map((c) => r.subset.errors![c]).join('/')}`).join(' · ')}.`);
   lines.push(gatesLine(view.gates));
   return lines.join('\n');
 }

@@ -67,6 +67,14 @@ describe('a dataset benchmark from a 10-item JSONL', () => {
     expect(europe.figures.em.low).toBeCloseTo(wilsonClosedForm(4, 5)[0], 12);
     // New Delhi against "Delhi": F1 of the token sets by hand, 2·(1·½)/(1+½) = 2/3, but "Delhi" is also a target: 1.
     expect(results.groups[1].records[2].scores).toEqual({ em: 1, f1: 1 });
+    // Error categories (MultiLoKo's rules): "sparta" for "athens" and "pokhara" for "kathmandu" share the script and
+    // under 0.7 of their letters, so wrong; each group's counts are the count of its records' categories.
+    expect(europe.records.map((r: { error: string }) => r.error)).toEqual(['correct', 'correct', 'correct', 'correct', 'wrong']);
+    for (const g of results.groups as Array<{ errors: Record<string, number>; records: Array<{ error: string }> }>) {
+      const counts: Record<string, number> = { correct: 0, empty: 0, verbose: 0, truncated: 0, near: 0, wrong_script: 0, wrong: 0 };
+      for (const r of g.records) counts[r.error]!++;
+      expect(g.errors).toEqual(counts);
+    }
 
     const html = readFileSync(path.join(output, 'report.html'), 'utf8');
     expect(html).toContain('<section id="bench-capitals" data-benchmark="capitals"><h2>capitals</h2>');
@@ -76,9 +84,9 @@ describe('a dataset benchmark from a 10-item JSONL', () => {
     expect(html).toContain('<section class="drill" data-drill id="bench-capitals-items">');
     expect(html).toContain('<select data-filter="subset" aria-label="all groups"><option value="">all groups</option><option value="europe">capitals · europe (5)</option>');
     const rows = drillRowsOf(html, 'bench-capitals-items');
-    expect(rows.map((r) => r.filters)).toContainEqual({ subset: 'asia', verdict: 'wrong' });
+    expect(rows.map((r) => r.filters)).toContainEqual({ subset: 'asia', verdict: 'wrong', error: 'wrong' });
     const nepal = rows.find((r) => r.html.includes('<td class="id">7</td>'))!;
-    expect(nepal.filters).toEqual({ subset: 'asia', verdict: 'wrong' });
+    expect(nepal.filters).toEqual({ subset: 'asia', verdict: 'wrong', error: 'wrong' });
     expect(nepal.html).toContain('<td>What is the capital of Nepal?</td><td>Kathmandu\n<span class="label">normalised</span> kathmandu</td><td><span class="label">raw output</span> Pokhara\n<span class="label">normalised</span> pokhara</td>');
     expect(results.groups[1].records[1]).toMatchObject({ question: 'What is the capital of Nepal?', accepted: ['Kathmandu'] });
     expect(html).toContain('data-verdict="missed"');
@@ -87,6 +95,11 @@ describe('a dataset benchmark from a 10-item JSONL', () => {
     expect(markdown).toContain('### capitals · replay:');
     expect(markdown).toContain(`| **all** | 10 | 0.800 [${low10}, ${high10}] |`);
     expect(markdown).toContain('| ❌ missed | capitals.asia.f1&gt;=0.9 | 0.8000 | ≥ 0.9000 |');
+    // Error categories per group in the step summary and the report (bars, counts, the drill-down's filter).
+    expect(markdown).toContain('| europe | 5 | 4 | 0 | 0 | 0 | 0 | 0 | 1 |');
+    expect(html).toContain('id="chart-bench-capitals-errors"');
+    expect(html).toContain('data-key="errors.europe.wrong">1</td>');
+    expect(html).toContain('<select data-filter="error" aria-label="any error category"><option value="">any error category</option><option value="correct">correct (8)</option>');
   }, 120_000);
 
   test('against a baseline: a 5-item drop on 10 items is "too few items to tell" (exit 0); lokal compare sets the runs side by side', async () => {

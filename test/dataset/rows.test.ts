@@ -109,11 +109,14 @@ describe('prompts', () => {
 describe('scoring', () => {
   test("MultiLoKo's normalisation or none; the named metrics only", () => {
     // normalize_answer: lower case, punctuation and English articles removed: "The Rome." → "rome".
-    expect(scoreAnswer(' The Rome. ', ['Rome'], ['em', 'f1'], 'multiloko')).toEqual({ prediction: 'rome', targets: ['rome'], scores: { em: 1, f1: 1 } });
-    expect(scoreAnswer(' The Rome. ', ['Rome'], ['em'], 'none')).toEqual({ prediction: 'The Rome.', targets: ['Rome'], scores: { em: 0 } });
+    expect(scoreAnswer(' The Rome. ', ['Rome'], ['em', 'f1'], 'multiloko')).toEqual({ prediction: 'rome', targets: ['rome'], scores: { em: 1, f1: 1 }, error: 'correct' });
+    // Unnormalised, "Rome" is inside "The Rome.": verbose.
+    expect(scoreAnswer(' The Rome. ', ['Rome'], ['em'], 'none')).toEqual({ prediction: 'The Rome.', targets: ['Rome'], scores: { em: 0 }, error: 'verbose' });
     // Token F1 by hand: "new york city" against "york": precision 1/3, recall 1, F1 = 2·(1/3)/(4/3) = 0.5.
     expect(scoreAnswer('New York City', ['York'], ['f1'], 'multiloko').scores.f1).toBe(0.5);
     // Edit similarity: difflib's ratio 2·M/T; "roma" vs "rome": 3 matching of 8 characters → 0.75.
     expect(scoreAnswer('Roma', ['Rome'], ['edit_similarity'], 'multiloko').scores.edit_similarity).toBe(0.75);
+    // The category needs edit similarity even when it is not named: 0.75 ≥ 0.7, near.
+    expect(scoreAnswer('Roma', ['Rome'], ['em'], 'multiloko').error).toBe('near');
   });
 });

@@ -79,6 +79,12 @@ describe('evals runs in child vitest processes', () => {
         expect(s.means[metric], `${s.key}.${metric}`).toBe(reference[s.key]![metric]);
       }
     }
+    // Each subset's error-category counts are the count of its item records' `error` in the same file.
+    for (const s of summary.subsets) {
+      const counts: Record<string, number> = { correct: 0, empty: 0, verbose: 0, truncated: 0, near: 0, wrong_script: 0, wrong: 0 };
+      for (const value of Object.values(results[s.key]!)) if (typeof value === 'object' && value !== null) counts[(value as { error: string }).error]!++;
+      expect(s.errors, s.key).toEqual(counts);
+    }
     expect(summary.items).toEqual({ selected: 72, scored: 72, missing: 6, failed: 0, skipped: 0, cached: 0 });
     // Replay: no prompt is sent and predictions are scored as given.
     expect(summary.prompt).toMatchObject({ mode: 'none', fewshot: 'none', shots: 0, extraction: false });

@@ -49,6 +49,11 @@ describe('a bad setting stops the run with one line and exit 1', { timeout: 180_
     expect(line).toBe('lokal: LOKAL_THRESHOLDS clause "em>>x": expected [<benchmark>.][<scope>.]<figure><op><number>, e.g. em>=0.30, italian.em>=0.35, kalahi.mc1>=0.40');
   });
 
+  test('a gate on an unknown error category', async () => {
+    const line = oneLineFailure(await evals('bad-category', { LOKAL_THRESHOLDS: 'em>=0.3, italian.error.typo<=0.1' }));
+    expect(line).toBe('lokal: LOKAL_THRESHOLDS clause "italian.error.typo<=0.1": unknown error category "typo"; categories: correct, empty, verbose, truncated, near, wrong_script, wrong');
+  });
+
   test('an unknown key in the settings file', async () => {
     const file = path.join(dir, 'typo.config.json');
     writeFileSync(file, '{ "limt": 3 }\n');

@@ -127,6 +127,8 @@ describe('LokalRunner', () => {
       modelMs: 0,
       prompts: [{ ...CHAT, items: 2 }],
       means: { em: 0.5, f1: 0.75, bleu: 35, chrf: 70, edit_distance: 0.5, edit_similarity: 0.75, edit_distance_first: 2 },
+      // Categories come from the records' strings: both predictions are '' against the target 'x'.
+      errors: { correct: 0, empty: 2, verbose: 0, truncated: 0, near: 0, wrong_script: 0, wrong: 0 },
     });
   });
 

@@ -110,13 +110,16 @@ export function defineDatasetBenchmark(input: DatasetBenchmarkOptions): DatasetB
             targets: redact ? scored.targets.map(redactedText) : scored.targets,
             scores: scored.scores,
             correct,
+            error: scored.error,
             missing: answer.missing,
             cached: answer.cached,
             modelInput: recordedInput(answer.input, redact && s.recordPrompts !== 'off' ? 'hash' : s.recordPrompts),
           };
           const figures = metrics.map((m) => `${m} ${Number(scored.scores[m]!.toFixed(3))}`).join(' · ');
           const said = answer.missing ? 'no prediction (scored as empty)' : redact ? record.answer : `said ${quote(answer.text.trim())}`;
-          const verdict = `${answer.missing ? '∅' : correct ? '✓' : '✗'} ${figures} · ${said}${redact ? '' : ` · targets ${item.targets.slice(0, 3).map(quote).join(' | ')}`}`;
+          // A wrong answer's verdict ends with its error category, as MultiLoKo's does.
+          const error = !correct && !answer.missing ? ` · error ${scored.error}` : '';
+          const verdict = `${answer.missing ? '∅' : correct ? '✓' : '✗'} ${figures} · ${said}${redact ? '' : ` · targets ${item.targets.slice(0, 3).map(quote).join(' | ')}`}${error}`;
           await context.annotate(verdict, answer.missing ? 'missing' : correct ? 'correct' : 'wrong');
           if (s.strict && !correct) return { record, failures: [`strict mode: ${answer.missing ? 'no prediction' : 'wrong answer'} for ${itemKey}: ${verdict}`] };
           // Vitest UI fails a wrong answer with its verdict line (src/vitest decides), as for the built-in benchmarks.

@@ -2,6 +2,7 @@
 import type { GroupInfo } from '../../core/benchmark.ts';
 import type { RecordedInput } from '../../models/recordedInput.ts';
 import type { DatasetMetric } from './options.ts';
+import type { ErrorCategory } from '../multiloko/metrics/errorCategory.ts';
 
 export interface DatasetRecord {
   id: string | number;
@@ -18,6 +19,8 @@ export interface DatasetRecord {
   scores: Partial<Record<DatasetMetric, number>>;
   /** Exact match against any target (the item's verdict, whatever metrics are named). */
   correct: boolean;
+  /** MultiLoKo's error category of the scored strings; absent in records of older runs. */
+  error?: ErrorCategory;
   /** A replay file without a row for the item (scored as ''). */
   missing: boolean;
   cached: boolean;

@@ -1,6 +1,7 @@
 // A dataset benchmark's roll-up: the table of groups with each metric's interval, the gates (thresholds and the
 // baseline), and the results file in the shared groups layout (src/report/groupsResults.ts), which the HTML report,
 // the step summary, Vitest UI's summary and `lokal compare` render for any benchmark.
+import { countErrorCategories } from '../multiloko/metrics/errorCategory.ts';
 import type { BenchmarkReport, ReportContext, RolledGroup } from '../../core/benchmark.ts';
 import { baselineFileFor } from '../../core/baseline/index.ts';
 import { comparedNothing, noBaselineFileReason } from '../../core/baseline/comparedNothing.ts';
@@ -38,6 +39,7 @@ function figure(records: readonly DatasetRecord[], metric: DatasetMetric): Figur
 
 function groupJson(spec: DatasetReportSpec, g: DatasetRolled): GroupJson {
   const a = g.aggregate;
+  const errors = g.records.flatMap((r) => (r.error ? [r.error] : []));
   return {
     key: a.key,
     name: a.name,
@@ -47,10 +49,12 @@ function groupJson(spec: DatasetReportSpec, g: DatasetRolled): GroupJson {
     missing: a.missing,
     failed: a.failed,
     figures: Object.fromEntries(spec.metrics.map((m) => [m, figure(g.records, m)])),
+    ...(errors.length > 0 ? { errors: countErrorCategories(errors) } : {}),
     records: g.records.map((r) => ({
       id: r.id,
       verdict: r.missing ? 'missing' : r.correct ? 'correct' : 'wrong',
       scores: r.scores as Record<string, number>,
+      ...(r.error ? { error: r.error } : {}),
       ...(r.question === undefined ? {} : { question: r.question }),
       ...(r.accepted ? { accepted: r.accepted } : {}),
       answer: r.answer,

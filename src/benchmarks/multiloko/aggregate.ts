@@ -1,6 +1,7 @@
 // A subset's figures from its item records: each id once (eval.py's dict: first position, last value), then the means.
 import { MULTILOKO_METRICS } from './metrics/metricNames.ts';
 import { languageMeans } from './metrics/languageMeans.ts';
+import { errorCounts } from './errorCounts.ts';
 import type { GateRecord, ItemView } from '../../core/benchmark.ts';
 import type { LokalItemRecord, LokalPromptUse, LokalSubsetAggregate, LokalSubsetInfo } from './records.ts';
 
@@ -61,6 +62,8 @@ export function aggregateSubset(info: LokalSubsetInfo, items: ReadonlyArray<Item
     ...(modelDescription ? { modelDescription } : {}),
   };
   if (scores.length > 0) aggregate.means = languageMeans(scores);
+  const errors = errorCounts(records);
+  if (errors) aggregate.errors = errors;
   return aggregate;
 }
 

@@ -5,6 +5,7 @@
 // modules when they run.
 import { defineBenchmark } from '../../core/benchmark.ts';
 import { aggregateSubset, uniqueRecords } from './aggregate.ts';
+import { multilokoGate } from './gates.ts';
 import type { MultiLoKoItem } from './data/schema.ts';
 import type { LokalItemRecord, LokalSubsetAggregate, LokalSubsetInfo } from './records.ts';
 import { MULTILOKO_SETTINGS, type MultiLoKoSettings } from './settings.ts';
@@ -16,6 +17,7 @@ export const multiloko = defineBenchmark<MultiLoKoSettings, MultiLoKoItem, Lokal
   resultsFile: 'multiloko.json',
   dataHint: 'set LOKAL_MULTILOKO to benchmark_data.tar.xz.enc or the extracted folder, or run `npx lokal data fetch --only multiloko`',
   dataConfigured: (settings) => settings.data !== undefined,
+  checkClause: (clause) => void multilokoGate(clause),
 
   async prepare(settings, clauses) {
     const { prepareMultiLoKo } = await import('./plan.ts');

@@ -13,6 +13,7 @@ import { chooseFewshot, extractsAnswers, promptUse, resolvePromptMode } from './
 import { scoreExample } from './metrics/scoreExample.ts';
 import { f1Words } from './metrics/f1Words.ts';
 import { wordSegmenter } from './metrics/wordSegmenter.ts';
+import { errorCategory } from './metrics/errorCategory.ts';
 import { splitModelList } from '../../core/modelList.ts';
 import { modelSpec } from '../../models/open.ts';
 import { recordedCount, recordedInput } from '../../models/recordedInput.ts';
@@ -91,7 +92,7 @@ function planGroups(dataset: MultiLoKoDataset, settings: MultiLoKoSettings, spec
 function groupVerdict(info: LokalSubsetInfo, aggregate: LokalSubsetAggregate, gates: readonly Gate[], baseline: Baseline | undefined, tolerance: number): GroupVerdict {
   const outcomes: GateOutcome[] = [];
   if (aggregate.means) {
-    outcomes.push(...judgeSubset(gates, { key: info.key, name: info.name, local: !info.translated, means: aggregate.means }));
+    outcomes.push(...judgeSubset(gates, { key: info.key, name: info.name, local: !info.translated, means: aggregate.means, errors: aggregate.errors }));
     const vsBaseline = baseline && judgeAgainstBaseline(baseline, tolerance, info.key, `${info.name} EM`, aggregate.means.em);
     if (vsBaseline) outcomes.push(vsBaseline);
   }
@@ -167,6 +168,7 @@ export async function prepareMultiLoKo(settings: MultiLoKoSettings, clauses: Par
         prompt: promptUse(mode, subset.questionLanguage, rendered?.fewshot, extract),
         targets: scored.targets,
         scores: scored.scores,
+        error: errorCategory(scored.prediction, scored.targets, scored.scores.edit_similarity),
         latencyMs: answer.latencyMs,
         cached: answer.cached,
         missing: answer.missing,

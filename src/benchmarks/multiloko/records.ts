@@ -2,6 +2,7 @@
 // Vitest's task meta, so they survive blob reports and --merge-reports).
 import type { GroupInfo } from '../../core/benchmark.ts';
 import type { ExampleScores, MultiLoKoMetric } from './metrics/metricNames.ts';
+import type { ErrorCategory } from './metrics/errorCategory.ts';
 import type { ModelDescription } from '../../models/types.ts';
 import type { RecordedInput } from '../../models/recordedInput.ts';
 
@@ -76,6 +77,8 @@ export interface LokalItemRecord {
   /** Normalised targets. */
   targets: string[];
   scores: ExampleScores;
+  /** What kind of answer it was (errorCategory of prediction, targets and edit similarity); absent in older records. */
+  error?: ErrorCategory;
   latencyMs: number;
   cached: boolean;
   /** The replay file had no answer: scored as the empty string. */
@@ -103,6 +106,8 @@ export interface LokalSubsetAggregate extends LokalSubsetInfo {
   skipped: number;
   /** Means of every metric over the scored items (eval.py's per-language figures); absent when nothing was scored. */
   means?: Record<MultiLoKoMetric | 'edit_distance_first', number> & { f1_words?: number };
+  /** Items per error category over the same items as the means; absent when nothing was scored and in older records. */
+  errors?: Record<ErrorCategory, number>;
   /** Scored items answered from the response cache, and those the model answered (with their summed latency: cache hits excluded). */
   cached: number;
   modelCalls: number;

@@ -5,9 +5,11 @@ import { groupMetrics } from './metrics/groupMetrics.ts';
 import type { ExampleRecord, MultiLoKoMetric } from './metrics/metricNames.ts';
 import { baselineAverage, judgeAgainstBaseline, type Baseline } from './baseline.ts';
 import type { LokalItemRecord, LokalSubsetAggregate } from './records.ts';
+import type { ErrorCategory } from './metrics/errorCategory.ts';
+import { errorCounts, itemError } from './errorCounts.ts';
 import type { ModelDescription } from '../../models/types.ts';
 import { summariseHeadline, type HeadlineSummary } from './headline.ts';
-import { judgeCross, judgeSubset, unmatchedScopes, type CrossFigures, type Gate, type GateOutcome } from './gates.ts';
+import { judgeCross, judgeCrossErrors, judgeSubset, unmatchedScopes, type CrossFigures, type Gate, type GateOutcome } from './gates.ts';
 import { summariseCalls, summarisePrompts, type CallSummary, type PromptSummary } from './usage.ts';
 import { hasItems, judgeAgainstBaselineItems, type BaselineComparison } from './baselineGate.ts';
 import { comparedNothing } from '../../core/baseline/comparedNothing.ts';
@@ -40,9 +42,12 @@ export function officialLayout(subsets: readonly RolledSubset[]): OfficialResult
  * known (not for replay answers), after the official keys.
  */
 function officialRecord(r: LokalItemRecord): ExampleRecord {
-  const record = Object.assign({}, r.scores) as ExampleRecord & { missing?: true; cached?: true; truncated?: true; model_input?: unknown; prompt_tokens?: number; output_tokens?: number };
+  const record = Object.assign({}, r.scores) as ExampleRecord & { error?: ErrorCategory; missing?: true; cached?: true; truncated?: true; model_input?: unknown; prompt_tokens?: number; output_tokens?: number };
   record.targets = r.targets;
   record.prediction = r.prediction;
+  // Our extra key right after eval.py's (and edit_distance_first), as `lokal score` writes it.
+  const error = itemError(r);
+  if (error !== undefined) record.error = error;
   if (r.truncated) record.truncated = true;
   if (r.missing) record.missing = true;
   if (r.cached) record.cached = true;
@@ -186,7 +191,7 @@ export function judgeRun(
   for (const s of subsets) {
     const a = s.aggregate;
     if (!a.means) continue;
-    outcomes.push(...judgeSubset(settings.gates, { key: a.key, name: a.name, local: !a.translated, means: a.means }));
+    outcomes.push(...judgeSubset(settings.gates, { key: a.key, name: a.name, local: !a.translated, means: a.means, errors: errorCounts(s.records) }));
     const vsBaseline = tolerance && judgeAgainstBaseline(tolerance, settings.baselineTolerance, a.key, `${a.name} EM`, a.means.em);
     if (vsBaseline) outcomes.push(withFallback(vsBaseline));
     if (vsBaseline) compared++;
@@ -205,6 +210,7 @@ export function judgeRun(
         : undefined,
     ),
   );
+  if (local) outcomes.push(...judgeCrossErrors(settings.gates, local.subsets.map((key) => errorCounts(subsets.find((s) => s.aggregate.key === key)!.records))));
   let comparison: BaselineComparison | undefined;
   if (paired) {
     try {
@@ -261,7 +267,7 @@ export interface RunSummary {
   /** The leaderboard figures: average EM over the local subsets ± 2 SE, gap, min, max; MTE and LE (headline.ts). */
   headline: HeadlineSummary | null;
   groups: GroupSummary[];
-  subsets: Array<Pick<LokalSubsetAggregate, 'key' | 'name' | 'language' | 'translated' | 'selected' | 'total' | 'scored' | 'missing' | 'failed' | 'skipped' | 'cached' | 'prompts'> & { translation: string | null; means: Record<string, number> | null; intervals: Partial<Record<MultiLoKoMetric, MetricInterval>> }>;
+  subsets: Array<Pick<LokalSubsetAggregate, 'key' | 'name' | 'language' | 'translated' | 'selected' | 'total' | 'scored' | 'missing' | 'failed' | 'skipped' | 'cached' | 'prompts'> & { translation: string | null; means: Record<string, number> | null; intervals: Partial<Record<MultiLoKoMetric, MetricInterval>>; errors: Record<ErrorCategory, number> | null }>;
   /** 95% bootstrap intervals of the headline figures (average EM, gap, MTE, LE), with the resamples and seed. */
   intervals: HeadlineIntervals | null;
   gates: GateOutcome[];
@@ -319,6 +325,7 @@ export function summariseRun(
       prompts: a.prompts ?? [],
       means: a.means ?? null,
       intervals: subsetIntervals(records),
+      errors: errorCounts(records),
     })),
     intervals: options.intervals === false ? null : headlineIntervals(subsets) ?? null,
     gates: judged.outcomes,

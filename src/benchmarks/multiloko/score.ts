@@ -11,6 +11,7 @@ import { contentLanguage } from './metrics/normalizeAnswerForLanguage.ts';
 import { scoresOf, type ExampleBatch } from './exampleBatch.ts';
 import type { ScoreThreads } from './scoreThreads.ts';
 import type { ExampleRecord, ExampleScores } from './metrics/metricNames.ts';
+import { errorCategory, type ErrorCategory } from './metrics/errorCategory.ts';
 
 export interface ScoreOptions {
   /** What a dataset item without a prediction becomes: scored as '' and flagged (default), or left out as eval.py does. */
@@ -37,6 +38,8 @@ export interface ScoreProblems {
 }
 
 export interface ScoredRecord extends ExampleRecord {
+  /** What kind of answer it was (errorCategory), after eval.py's keys and edit_distance_first. */
+  error: ErrorCategory;
   /** No prediction was given: scored as the empty answer. */
   missing?: true;
   /** chrF scored only the first CHRF_MAX_HYPOTHESIS_CODE_POINTS code points of a longer prediction. */
@@ -85,6 +88,7 @@ function scoredRecord(scores: ExampleScores, targets: string[], prediction: stri
     edit_distance_first: scores.edit_distance_first,
     targets,
     prediction,
+    error: errorCategory(prediction, targets, scores.edit_similarity),
   };
 }
 

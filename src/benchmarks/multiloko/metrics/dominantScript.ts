@@ -1,0 +1,33 @@
+// The writing system most of a text's letters belong to, by the Unicode Script property (\p{Script=…}).
+
+/**
+ * Unicode Script values (the `Script` property as is, not Script_Extensions) covering the 31 MultiLoKo languages and
+ * their neighbours; letters of any other script, and letters whose Script is Common or Inherited (e.g. Japanese `ー`),
+ * count as `other`. Japanese is not merged: kana and kanji are Hiragana, Katakana and Han, and the most letters win.
+ */
+export const LETTER_SCRIPTS = [
+  'Latin', 'Cyrillic', 'Greek', 'Arabic', 'Hebrew', 'Devanagari', 'Bengali', 'Tamil', 'Telugu', 'Gujarati', 'Kannada',
+  'Malayalam', 'Gurmukhi', 'Oriya', 'Sinhala', 'Thai', 'Lao', 'Khmer', 'Myanmar', 'Han', 'Hiragana', 'Katakana',
+  'Hangul', 'Georgian', 'Armenian', 'Ethiopic', 'Tibetan', 'Mongolian', 'Thaana', 'Syriac',
+] as const;
+export type LetterScript = (typeof LETTER_SCRIPTS)[number] | 'other';
+
+// One alternative per script, then any other letter: the group that matched names the letter's script.
+const LETTER = new RegExp([...LETTER_SCRIPTS.map((s) => `(\\p{Script=${s}})`), '(\\p{L})'].join('|'), 'gu');
+
+/** The Script with the most letters in `text` (ties: the earlier in LETTER_SCRIPTS, `other` last); null without letters. */
+export function dominantScript(text: string): LetterScript | null {
+  const counts = new Array<number>(LETTER_SCRIPTS.length + 1).fill(0);
+  for (const match of text.matchAll(LETTER)) {
+    for (let g = 1; g < match.length; g++) {
+      if (match[g] !== undefined) {
+        counts[g - 1]!++;
+        break;
+      }
+    }
+  }
+  let best = -1;
+  for (let i = 0; i < counts.length; i++) if (counts[i]! > 0 && (best < 0 || counts[i]! > counts[best]!)) best = i;
+  if (best < 0) return null;
+  return best < LETTER_SCRIPTS.length ? LETTER_SCRIPTS[best]! : 'other';
+}
