@@ -1,4 +1,6 @@
 // `lokal score`: MultiLoKo's eval.py as a command (same arguments, same JSON), with problems reported, not raised.
+import { wordSegmenterFallbackLine } from '../benchmarks/multiloko/metrics/wordSegmenter.ts';
+import { contentLanguage } from '../benchmarks/multiloko/metrics/normalizeAnswerForLanguage.ts';
 import { fingerprintLine, scoreFingerprint } from '../benchmarks/multiloko/scoreFingerprint.ts';
 import { fileSha256 } from '../core/sha256.ts';
 import { parseArgs } from 'node:util';
@@ -67,6 +69,8 @@ export async function scoreCommand(argv: string[]): Promise<number> {
   }
   const { problems } = output;
   for (const line of describeProblems(problems, dataset)) say(`lokal score: ${line}\n`);
+  const wordRules = wordSegmenterFallbackLine(output.languages.map((l) => contentLanguage(l.key)));
+  if (wordRules) say(`lokal score: ${wordRules}\n`);
   // What makes this file comparable (the baseline gate and lokal compare check it): the subsets scored, the scorer, the predictions.
   const scored = new Set(output.languages.map((l) => l.key));
   const fingerprint = scoreFingerprint(dataset.subsets.filter((s) => scored.has(s.key)), { file: values.predictions!, sha256: await fileSha256(values.predictions!) });

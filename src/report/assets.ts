@@ -39,6 +39,7 @@ tr[data-verdict=missing] td.verdict { color: var(--warn); }
 .label { color: var(--muted); font-size: 11px; text-transform: uppercase; letter-spacing: .03em; }
 .scores { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; white-space: nowrap; }
 details > summary { cursor: pointer; }
+ul.ids { text-align: left; max-height: 20em; overflow: auto; margin: 4px 0; padding-left: 1.2em; font-size: 12px; white-space: normal; }
 .prompt-text { white-space: pre-wrap; max-height: 24em; overflow: auto; margin-top: 4px; padding: 4px 6px; background: var(--bg-alt); font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; }
 table.choices { font-size: 12px; margin: 4px 0; }
 table.items table.choices td { white-space: normal; overflow-wrap: normal; word-break: normal; max-width: none; }

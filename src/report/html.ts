@@ -1,5 +1,7 @@
 // The HTML report: one self-contained file (inline CSS, SVG charts rendered at build time, one small inline script for
 // the item search) made from a run's results files, optionally against a baseline run.
+import { localVsEnglishSection } from './localVsEnglishHtml.ts';
+import { localVsEnglishView } from './localVsEnglishView.ts';
 import { createHash } from 'node:crypto';
 import type { Interval } from '../core/statistics/index.ts';
 import { SCRIPT, STYLE } from './assets.ts';
@@ -109,6 +111,7 @@ function multilokoScores(s: Record<string, number>): string {
   const parts: string[] = [];
   if (s.em !== undefined) parts.push(`EM ${s.em}`);
   if (s.f1 !== undefined) parts.push(`F1 ${s.f1.toFixed(2)}`);
+  if (s.f1_words !== undefined) parts.push(`F1 words ${s.f1_words.toFixed(2)}`);
   if (s.chrf !== undefined) parts.push(`chrF ${s.chrf.toFixed(1)}`);
   if (s.bleu !== undefined) parts.push(`BLEU ${s.bleu.toFixed(1)}`);
   if (s.edit_similarity !== undefined) parts.push(`edit sim ${s.edit_similarity.toFixed(2)}`);
@@ -211,11 +214,14 @@ function multilokoSection(view: MultiLoKoView, baseline: MultiLoKoView | undefin
       html`<tr><td>${r.language}</td><td class="num">${r.subset.items.length}${r.subset.missing ? html` <span class="ci">(${r.subset.missing} ∅)</span>` : ''}</td>${figureCell(`em.${r.subset.key}`, r.subset.em, 100, 2)}${effectCell(`mte.human.${r.language}`, r.mte.human)}${effectCell(`mte.machine.${r.language}`, r.mte.machine)}${effectCell(`le.human.${r.language}`, r.le.human)}${effectCell(`le.machine.${r.language}`, r.le.machine)}</tr>\n`,
   )}</tbody></table>
 <p class="note">× 100. MTE (mother tongue effect) = EM on the local questions − EM on the same questions translated into English; LE (locality effect) = EM on the local questions − EM on English-sourced questions translated into the language. Their intervals: the paired differences' normal interval when both files hold the same ids, else two independent proportions.</p>`;
-  const subsetTable = html`<table id="multiloko-subsets"><thead><tr><th>Subset</th><th class="num">Items</th><th class="num">Missing</th><th class="num">EM [95% Wilson]</th><th class="num">F1 [95% quasi-Wilson]</th><th class="num">chrF [95% quasi-Wilson]</th></tr></thead>
+  // F1 over word segments beside eval.py's F1, where the file's items carry it.
+  const words = view.subsets.some((s) => s.f1Words);
+  const subsetTable = html`<table id="multiloko-subsets"><thead><tr><th>Subset</th><th class="num">Items</th><th class="num">Missing</th><th class="num">EM [95% Wilson]</th><th class="num">F1 [95% quasi-Wilson]</th>${words ? html`<th class="num">F1 words [95% quasi-Wilson]</th>` : ''}<th class="num">chrF [95% quasi-Wilson]</th></tr></thead>
 <tbody>${view.subsets.map(
     (s) =>
-      html`<tr><td>${s.name}</td><td class="num">${s.items.length}</td><td class="num">${s.missing}</td>${figureCell(`subset.em.${s.key}`, s.em, 100, 2)}${figureCell(`subset.f1.${s.key}`, s.f1, 100, 2)}${figureCell(`subset.chrf.${s.key}`, s.chrf, 1, 2)}</tr>\n`,
-  )}</tbody></table>`;
+      html`<tr><td>${s.name}</td><td class="num">${s.items.length}</td><td class="num">${s.missing}</td>${figureCell(`subset.em.${s.key}`, s.em, 100, 2)}${figureCell(`subset.f1.${s.key}`, s.f1, 100, 2)}${words ? figureCell(`subset.f1_words.${s.key}`, s.f1Words, 100, 2) : ''}${figureCell(`subset.chrf.${s.key}`, s.chrf, 1, 2)}</tr>\n`,
+  )}</tbody></table>
+${words ? html`<p class="note">F1 words: eval.py's token F1 over the words ICU finds in the text's language (Intl.Segmenter), not over whitespace tokens; not an official figure. It differs from F1 in scripts written without spaces.</p>` : ''}`;
   return html`<section id="multiloko"><h2>MultiLoKo</h2>
 <p class="meta">Model <strong>${view.model}</strong>${view.split ? html` · split <code>${view.split}</code>` : ''} · ${view.subsets.length} subsets · ${view.subsets.reduce((n, s) => n + s.items.length, 0)} items${baseline ? html` · baseline <strong>${baseline.model}</strong>` : ''}</p>
 <h3>Leaderboard</h3>${leaderboard}
@@ -223,6 +229,7 @@ function multilokoSection(view: MultiLoKoView, baseline: MultiLoKoView | undefin
 ${charts.em ? html`<figure class="chart" id="chart-multiloko-em">${raw(charts.em)}<figcaption>EM × 100 of each language's local questions; the black rule is the 95% Wilson interval from the per-item EMs${baseline ? '; grey: the baseline' : ''}.</figcaption></figure>` : ''}
 ${languageTable}
 ${charts.effects && anyEffect ? html`<figure class="chart" id="chart-multiloko-effects">${raw(charts.effects)}<figcaption>MTE and LE × 100 per language with 95% intervals (lower is better: a positive effect means the model does worse on the other side).</figcaption></figure>` : ''}
+${localVsEnglishSection(localVsEnglishView(view.subsets))}
 ${errorCategorySection(local.map((r) => ({ language: r.language, key: r.subset.key, ...(r.subset.errors ? { errors: r.subset.errors } : {}) })))}
 <h3>Every subset</h3>${subsetTable}
 <h3>Gates</h3>${gatesTable(view.gates, view.gatesNotApplied, view.gatesPassed, 'multiloko-gates')}

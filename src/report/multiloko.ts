@@ -45,6 +45,8 @@ export interface MultiLoKoSubset {
   em?: Interval;
   f1?: Interval;
   chrf?: Interval;
+  /** F1 over word segments, where the file's items carry it (t-interval as F1). */
+  f1Words?: Interval;
   missing: number;
   /** Items per error category; undefined when no item records one. */
   errors?: Record<ErrorCategory, number>;
@@ -107,7 +109,7 @@ export interface MultiLoKoView {
 
 /** Top-level keys that are not subsets: eval.py's aggregates, the run's summary, `lokal score`'s problems. */
 const NOT_SUBSETS = new Set(['group_metrics', 'summary', 'lokal']);
-const METRICS = ['em', 'f1', 'bleu', 'chrf', 'edit_distance', 'edit_similarity', 'edit_distance_first'];
+const METRICS = ['em', 'f1', 'bleu', 'chrf', 'edit_distance', 'edit_similarity', 'edit_distance_first', 'f1_words'];
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : v === null || v === undefined ? undefined : typeof v === 'object' ? JSON.stringify(v) : String(v));
@@ -195,6 +197,7 @@ export function multilokoSubsets(results: MultiLoKoResultsJson, confidence = 0.9
     const scores = (m: string) => items.map((i) => i.scores[m]).filter((v): v is number => v !== undefined);
     const f1 = scores('f1');
     const chrf = scores('chrf');
+    const f1Words = scores('f1_words');
     const errors = items.flatMap((i) => (i.error ? [i.error] : []));
     out.push({
       key,
@@ -208,6 +211,7 @@ export function multilokoSubsets(results: MultiLoKoResultsJson, confidence = 0.9
       em: proportionInterval(items.map((i) => i.em), confidence),
       f1: f1.length ? boundedMeanInterval(f1, 1, confidence) : undefined,
       chrf: chrf.length ? boundedMeanInterval(chrf, 100, confidence) : undefined,
+      ...(f1Words.length ? { f1Words: boundedMeanInterval(f1Words, 1, confidence) } : {}),
       missing: items.filter((i) => i.missing).length,
       ...(errors.length ? { errors: countErrorCategories(errors) } : {}),
     });

@@ -59,7 +59,7 @@ describe('lokal score on the fixture', () => {
     const out = JSON.parse(run.stdout);
     expect(Object.keys(out)).toEqual(['italian', 'group_metrics', 'lokal']);
     // Python dict order: 002 first (first seen), its last row wins; then 001; then the missing third item.
-    const ids = Object.keys(out.italian).filter((k) => !METRICS.includes(k) && k !== 'edit_distance_first');
+    const ids = Object.keys(out.italian).filter((k) => !METRICS.includes(k) && k !== 'edit_distance_first' && k !== 'f1_words');
     expect(ids).toEqual(['002_po.txt', '001_colosseo.txt', '003_repubblica.txt']);
     expect(out.italian['002_po.txt'].prediction).toBe('652 km');
     expect(out.italian['002_po.txt'].em).toBe(1);
@@ -69,6 +69,11 @@ describe('lokal score on the fixture', () => {
     expect(out.italian.em).toBe((1 + 1 + 0) / 3);
     expect(out.group_metrics.average_em).toBe(out.italian.em);
     expect(out.group_metrics.gap_em).toBe(0);
+    // Beside f1: f1_words per item (Italian words are its whitespace tokens here), their mean and its group figures.
+    const items = ['002_po.txt', '001_colosseo.txt', '003_repubblica.txt'].map((id) => out.italian[id]);
+    for (const item of items) expect(item.f1_words).toBe(item.f1);
+    expect(out.italian.f1_words).toBe((items[0].f1_words + items[1].f1_words + items[2].f1_words) / 3);
+    expect(out.group_metrics.average_f1_words).toBe(out.italian.f1_words);
     expect(run.stderr).toMatch(/1 prediction rows name a language not in the dataset: "klingon"/);
     expect(run.stderr).toMatch(/1 prediction rows have an id not in their language: italian\/"no_such_id" \(line 3\)/);
     expect(run.stderr).toMatch(/1 ids are predicted more than once \(the last row wins\): italian\/"002_po.txt" \(lines 1, 5\)/);

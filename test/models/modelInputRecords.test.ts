@@ -208,7 +208,7 @@ describe('an OpenAI-compatible server: the messages or prompt sent, and usage.pr
       expect(record.promptTokens).toBe(codePoints(promptText));
       expect(record.outputTokens).toBe(Math.min(64, codePoints(toyAnswer(promptText))));
       const official = json.italian[String(record.id)];
-      expect(Object.keys(official)).toEqual(['em', 'f1', 'bleu', 'chrf', 'edit_distance', 'edit_similarity', 'targets', 'prediction', 'edit_distance_first', 'model_input', 'prompt_tokens', 'output_tokens']);
+      expect(Object.keys(official)).toEqual(['em', 'f1', 'bleu', 'chrf', 'edit_distance', 'edit_similarity', 'targets', 'prediction', 'edit_distance_first', 'f1_words', 'error', 'model_input', 'prompt_tokens', 'output_tokens']);
       expect(official).toMatchObject({ model_input: { messages: sent }, prompt_tokens: record.promptTokens, output_tokens: record.outputTokens });
     });
   });

@@ -75,7 +75,7 @@ describe('evals runs in child vitest processes', () => {
     // The runner's suite aggregates (summary) agree with the per-language means of the official layout.
     const summary = results.summary!;
     for (const s of summary.subsets) {
-      for (const metric of ['em', 'f1', 'bleu', 'chrf', 'edit_distance', 'edit_similarity']) {
+      for (const metric of ['em', 'f1', 'bleu', 'chrf', 'edit_distance', 'edit_similarity', 'f1_words']) {
         expect(s.means[metric], `${s.key}.${metric}`).toBe(reference[s.key]![metric]);
       }
     }

@@ -11,6 +11,8 @@ import { judgeSubset, multilokoGate, type Gate } from './gates.ts';
 import { askModel, verdictLine } from './item.ts';
 import { chooseFewshot, extractsAnswers, promptUse, resolvePromptMode } from './promptChoice.ts';
 import { scoreExample } from './metrics/scoreExample.ts';
+import { f1Words } from './metrics/f1Words.ts';
+import { wordSegmenter } from './metrics/wordSegmenter.ts';
 import { errorCategory } from './metrics/errorCategory.ts';
 import { splitModelList } from '../../core/modelList.ts';
 import { modelSpec } from '../../models/open.ts';
@@ -152,6 +154,8 @@ export async function prepareMultiLoKo(settings: MultiLoKoSettings, clauses: Par
       const extract = extractsAnswers(settings.extract, model.kind);
       const scoredText = extract ? (await loadItemPrompts()).scoredAnswer(answer.text, { extract, mode, language: subset.questionLanguage, setting: settings.prompt }) : answer.text;
       const scored = scoreExample(scoredText, item.targets);
+      // Beside eval.py's f1: the same F1 over words of the question language (ICU word segments).
+      scored.scores.f1_words = f1Words(scored.prediction, scored.targets, wordSegmenter(subset.questionLanguage).segmenter);
       const record: LokalItemRecord = {
         subset: subset.key,
         id: item.id,

@@ -107,7 +107,7 @@ export interface LokalSubsetAggregate extends LokalSubsetInfo {
   failed: number;
   skipped: number;
   /** Means of every metric over the scored items (eval.py's per-language figures); absent when nothing was scored. */
-  means?: Record<MultiLoKoMetric | 'edit_distance_first', number>;
+  means?: Record<MultiLoKoMetric | 'edit_distance_first', number> & { f1_words?: number };
   /** Items per error category over the same items as the means; absent when nothing was scored and in older records. */
   errors?: Record<ErrorCategory, number>;
   /** Scored items answered from the response cache, and those the model answered (with their summed latency: cache hits excluded). */

@@ -17,6 +17,7 @@ import { multilokoFingerprint } from './fingerprint.ts';
 import { comparabilityLines } from '../../core/fingerprint.ts';
 import { resolveRedaction } from '../../core/redact.ts';
 import { callsLine } from './callsLine.ts';
+import { wordSegmenterFallbackLine } from './metrics/wordSegmenter.ts';
 import { errorTableLines } from './errorTable.ts';
 
 
@@ -67,6 +68,8 @@ export function reportMultiLoKo(rolled: ReadonlyArray<RolledGroup<LokalItemRecor
   if (summary.intervals) lines.push(...headlineIntervalLines(summary.intervals));
   lines.push(...errorTableLines(summary.subsets));
   lines.push(`lokal: ${describePrompts(summary.prompt, summary.model)}; ${callsLine(summary, context.root)}`);
+  const wordRules = wordSegmenterFallbackLine(subsets.map((s) => s.aggregate.questionLanguage));
+  if (wordRules) lines.push(`lokal: MultiLoKo ${wordRules}`);
   const redaction = resolveRedaction(context.settings.redact);
   if (redaction.on) lines.push(`lokal: MultiLoKo redacted (${redaction.reason}): names, annotations, results and the report carry ids, hashes and figures, no question, prompt, target or answer text`);
   lines.push(...gateLines(judged.outcomes, judged.notApplied));

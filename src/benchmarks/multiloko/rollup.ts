@@ -16,6 +16,7 @@ import { comparedNothing } from '../../core/baseline/comparedNothing.ts';
 import { unmeasured } from '../../core/gates.ts';
 import { summariseList } from '../../data/errors.ts';
 import { headlineIntervals, subsetIntervals, type HeadlineIntervals, type MetricInterval } from './intervals.ts';
+import { localVsEnglish, type LocalVsEnglish } from './localVsEnglish.ts';
 import { comparabilityJson, comparabilityOutcome, compareFingerprints, type ComparabilityJson, type Comparability, type Fingerprint } from '../../core/fingerprint.ts';
 
 export interface RolledSubset {
@@ -280,6 +281,8 @@ export interface RunSummary {
   fingerprint?: Fingerprint;
   /** With LOKAL_BASELINE: how this run's fingerprint differs from the baseline's. */
   comparability?: ComparabilityJson;
+  /** Per language with a question asked both in it and in English: the 2×2 table of right/wrong, McNemar's p. */
+  local_vs_english?: LocalVsEnglish;
 }
 
 export function summariseRun(
@@ -333,5 +336,12 @@ export function summariseRun(
     ...(judged.baseline ? { baseline: judged.baseline } : {}),
     ...(options.fingerprint ? { fingerprint: options.fingerprint } : {}),
     ...(judged.comparability ? { comparability: comparabilityJson(judged.comparability) } : {}),
+    ...localVsEnglishField(subsets),
   };
+}
+
+/** `{ local_vs_english }` when some language has a pair in the run; nothing otherwise. */
+function localVsEnglishField(subsets: readonly RolledSubset[]): { local_vs_english?: LocalVsEnglish } {
+  const block = localVsEnglish(subsets);
+  return Object.keys(block).length > 0 ? { local_vs_english: block } : {};
 }

@@ -5,6 +5,9 @@ import type { MultiLoKoItem } from './data/schema.ts';
 import type { PredictionRow } from './data/predictions.ts';
 import { assembleOrderedResults, resultsObject, writeOrderedResultsJson, type LanguageExamples, type OfficialResults, type OrderedResults } from './metrics/assembleResults.ts';
 import { scoreExample } from './metrics/scoreExample.ts';
+import { f1Words } from './metrics/f1Words.ts';
+import { wordSegmenter } from './metrics/wordSegmenter.ts';
+import { contentLanguage } from './metrics/normalizeAnswerForLanguage.ts';
 import { scoresOf, type ExampleBatch } from './exampleBatch.ts';
 import type { ScoreThreads } from './scoreThreads.ts';
 import type { ExampleRecord, ExampleScores } from './metrics/metricNames.ts';
@@ -208,11 +211,14 @@ function finishScoring(plan: ScorePlan, options: ScoreOptions, scoredAt: (langua
   const languages: LanguageExamples[] = [];
   for (let l = 0; l < plan.languages.length; l++) {
     const { key, examples: planned } = plan.languages[l]!;
+    const { segmenter } = wordSegmenter(contentLanguage(key));
     const examples: Array<{ id: string | number; record: ScoredRecord }> = [];
     for (let e = 0; e < planned.length; e++) {
       const example = planned[e]!;
       const { scores, prediction, targets, truncated } = scoredAt(l, e);
       const record = scoredRecord(scores, targets, prediction);
+      // Beside eval.py's f1: the same F1 over words of the text's language (ICU word segments).
+      record.f1_words = f1Words(prediction, targets, segmenter);
       if (truncated) record.truncated = truncated;
       if (example.lines.length === 0) record.missing = true;
       examples.push({ id: example.item.id, record });

@@ -4,7 +4,7 @@
 import { MetricsError } from '../../../metrics/errors.ts';
 import { groupMetrics } from './groupMetrics.ts';
 import { languageMeans } from './languageMeans.ts';
-import { EXTRA_METRICS, MULTILOKO_METRICS, type ExampleRecord, type ExtraMetric, type MultiLoKoMetric } from './metricNames.ts';
+import { EXTRA_METRICS, LANGUAGE_METRICS, MULTILOKO_METRICS, type ExampleRecord, type ExtraMetric, type MultiLoKoMetric } from './metricNames.ts';
 import { pythonFloatRepr } from '../../../core/python/pythonJson.ts';
 import type { PythonSumMode } from '../../../core/python/pythonSum.ts';
 
@@ -36,6 +36,7 @@ export interface OrderedResults {
 }
 
 const OFFICIAL = new Set<string>(MULTILOKO_METRICS);
+const LANGUAGE_METRIC_KEYS = new Set<string>(LANGUAGE_METRICS);
 const RECORD_KEYS = new Set<string>([...MULTILOKO_METRICS, ...EXTRA_METRICS, 'targets', 'prediction']);
 // The prefixes' key for the first record key, which opens the record with `{` instead of `,`.
 const FIRST_RECORD_KEY = `{${MULTILOKO_METRICS[0]}`;
@@ -86,6 +87,13 @@ export function assembleOrderedResults(languages: ReadonlyArray<LanguageExamples
         if (entries.has(typedKey(metric))) continue;
         entries.set(typedKey(metric), { id: metric, value: languageMean[metric]! });
         written[metric] = languageMean[metric]!;
+      }
+      // f1_words where every record of the language has it (a scorer that knows the text's language adds it).
+      for (const metric of LANGUAGE_METRICS) {
+        const mean = languageMean[metric];
+        if (mean === undefined || entries.has(typedKey(metric))) continue;
+        entries.set(typedKey(metric), { id: metric, value: mean });
+        written[metric] = mean;
       }
     }
     means.push(written);
@@ -260,6 +268,11 @@ class PyJsonWriter {
         if (RECORD_KEYS.has(k)) continue;
         const v = (record as unknown as Record<string, unknown>)[k];
         if (v === undefined) continue;
+        // A metric is a Python float (`1.0`), as the official ones are written.
+        if (typeof v === 'number' && LANGUAGE_METRIC_KEYS.has(k)) {
+          pieces.push(',' + this.line(level + 1) + JSON.stringify(k) + ': ' + pythonFloatRepr(v));
+          continue;
+        }
         const start = this.parts.length;
         this.value(v, level + 1, `${where}.${k}`);
         pieces.push(',' + this.line(level + 1) + JSON.stringify(k) + ': ', ...this.parts.splice(start));

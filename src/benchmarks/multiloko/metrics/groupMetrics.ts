@@ -1,12 +1,12 @@
 // eval.py's group_metrics (docs/metrics.md#means-and-group-metrics): across languages, average (builtin sum / count), max, min, gap = max - min.
 import { MetricsError } from '../../../metrics/errors.ts';
-import { ALL_METRICS, MULTILOKO_METRICS } from './metricNames.ts';
+import { ALL_METRICS, LANGUAGE_METRICS, MULTILOKO_METRICS } from './metricNames.ts';
 import { pythonSum, type PythonSumMode } from '../../../core/python/pythonSum.ts';
 
 export interface GroupMetricsOptions {
   /** Python ≤ 3.11 'fold' (default) or ≥ 3.12 'neumaier' summation for the averages. */
   sum?: PythonSumMode;
-  /** Metrics to aggregate; default: the official six, plus edit_distance_first when every entry has it. */
+  /** Metrics to aggregate; default: the official six, plus edit_distance_first and f1_words each when every entry has it. */
   metrics?: readonly string[];
 }
 
@@ -16,8 +16,10 @@ export function groupMetrics(means: ReadonlyArray<Readonly<Record<string, number
   if (means.length === 0) {
     throw new MetricsError('groupMetrics: no languages (the reference divides by 0 and takes max() of nothing)', 'means');
   }
-  const metrics =
-    opts.metrics ?? (means.every((m) => typeof m.edit_distance_first === 'number') ? ALL_METRICS : MULTILOKO_METRICS);
+  const metrics = opts.metrics ?? [
+    ...(means.every((m) => typeof m.edit_distance_first === 'number') ? ALL_METRICS : MULTILOKO_METRICS),
+    ...LANGUAGE_METRICS.filter((metric) => means.every((m) => typeof m[metric] === 'number')),
+  ];
   const out: Record<string, number> = {};
   for (const metric of metrics) {
     const values = means.map((m, i) => {

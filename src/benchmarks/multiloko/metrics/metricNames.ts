@@ -8,6 +8,10 @@ export type MultiLoKoMetric = (typeof MULTILOKO_METRICS)[number];
 export const EXTRA_METRICS = ['edit_distance_first'] as const;
 export type ExtraMetric = (typeof EXTRA_METRICS)[number];
 
+/** Extra metrics that need the text's language, so only some scorers add them; a mean is taken where every record has one. */
+export const LANGUAGE_METRICS = ['f1_words'] as const;
+export type LanguageMetric = (typeof LANGUAGE_METRICS)[number];
+
 /** Every metric we compute per example, official ones first. */
 export const ALL_METRICS = [...MULTILOKO_METRICS, ...EXTRA_METRICS] as const;
 export type AnyMetric = MultiLoKoMetric | ExtraMetric;
@@ -21,6 +25,8 @@ export interface ExampleScores {
   edit_similarity: number;
   /** extra: README's metric the script forgot */
   edit_distance_first: number;
+  /** extra: token F1 over ICU word segments in the text's language (f1Words); set where the language is known. */
+  f1_words?: number;
 }
 
 /** One scored example as eval.py stores it: scores plus the normalised targets and prediction. */
