@@ -11,15 +11,19 @@ function regularSize(fd: number, file: string, action: string): number {
   return stats.size;
 }
 
-/** Whether `file` (symlinks followed) is a regular file; a DataError naming what it is otherwise (a FIFO is not opened for reading). */
-export function checkRegularFileSync(file: string, what: string): void {
-  const action = `cannot read ${what}`;
-  let fd: number;
+/** Opens `file` without blocking (a FIFO opens at once, then is refused by regularSize); an I/O DataError otherwise. */
+function openNonBlocking(file: string, action: string): number {
   try {
-    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    return openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
     throw ioError(file, action, error);
   }
+}
+
+/** Whether `file` (symlinks followed) is a regular file; a DataError naming what it is otherwise (a FIFO is not opened for reading). */
+export function checkRegularFileSync(file: string, what: string): void {
+  const action = `cannot read ${what}`;
+  const fd = openNonBlocking(file, action);
   try {
     regularSize(fd, file, action);
   } finally {
@@ -30,12 +34,7 @@ export function checkRegularFileSync(file: string, what: string): void {
 /** The UTF-8 text of a regular file of at most `maxBytes` (`what` names it in messages); a FIFO, device or folder is refused before a byte is read. */
 export function readRegularTextSync(file: string, what: string, maxBytes: number): string {
   const action = `cannot read ${what}`;
-  let fd: number;
-  try {
-    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  } catch (error) {
-    throw ioError(file, action, error);
-  }
+  const fd = openNonBlocking(file, action);
   try {
     const size = regularSize(fd, file, action);
     const tooLarge = () => new DataError(file, `${action}: it is larger than ${maxBytes} bytes, more than a ${what} may be`, { code: 'too-large' });
