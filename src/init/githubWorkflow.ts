@@ -182,7 +182,8 @@ ${MODEL_ID_SCRIPT}
       #     docker run -d --name vllm --gpus all -p 8000:8000 vllm/vllm-openai:latest --model Qwen/Qwen2.5-0.5B-Instruct
       #     timeout 900 sh -c 'until curl -sf http://localhost:8000/v1/models; do sleep 5; done'
       - name: Evals, shard \${{ matrix.shard }} of ${shards}
-        run: npx vitest run --shard=\${{ matrix.shard }}/${shards} --reporter=blob
+        # --passWithNoTests: with more shards than eval files Vitest gives the last shards none, which is a success.
+        run: npx vitest run --shard=\${{ matrix.shard }}/${shards} --reporter=blob --passWithNoTests
       - name: Blob report
         if: \${{ !cancelled() }}
         uses: actions/upload-artifact@v4

@@ -274,7 +274,7 @@ describe('lokal init --ci github: .github/workflows/evals.yml', () => {
     const shards = yaml.jobs.evals!;
     expect(shards.strategy).toEqual({ 'fail-fast': false, matrix: { shard: [1, 2, 3] } });
     const runs = (steps: Step[]) => steps.filter((s) => s.run && s.id !== 'model').map((s) => s.run!.trim());
-    expect(runs(shards.steps)).toEqual(['npm ci', 'npx lokal data fetch', 'npx vitest run --shard=${{ matrix.shard }}/3 --reporter=blob']);
+    expect(runs(shards.steps)).toEqual(['npm ci', 'npx lokal data fetch', 'npx vitest run --shard=${{ matrix.shard }}/3 --reporter=blob --passWithNoTests']);
     // npm 10 runs install scripts whatever allowScripts says: onnxruntime-node's download of GPU files is skipped.
     for (const job of [shards, yaml.jobs.merge!]) expect(job.steps.find((s) => s.run === 'npm ci')!.env).toEqual({ ONNXRUNTIME_NODE_INSTALL: 'skip' });
     // The model's weights: transformers.js's download cache in the project, cached per model id, before the evals.
@@ -401,7 +401,7 @@ describe('lokal init --ci github: .github/workflows/evals.yml', () => {
   test('the default is 2 shards', async () => {
     const { yaml } = await workflow([]);
     expect(yaml.jobs.evals!.strategy!.matrix.shard).toEqual([1, 2]);
-    expect(yaml.jobs.evals!.steps.some((s) => s.run === 'npx vitest run --shard=${{ matrix.shard }}/2 --reporter=blob')).toBe(true);
+    expect(yaml.jobs.evals!.steps.some((s) => s.run === 'npx vitest run --shard=${{ matrix.shard }}/2 --reporter=blob --passWithNoTests')).toBe(true);
   });
 
   test('the OpenAI-compatible server step is commented out, and uncommented it is a step running vLLM\'s container before the evals', async () => {

@@ -103,4 +103,13 @@ describe.skipIf(!haveData)(haveData ? 'lokal init, then its files and its workfl
     expect(stepSummary).toMatch(/MultiLoKo/u);
     expect(stepSummary).toMatch(/Kalahi/u);
   }, 900_000);
+
+  test('a shard left without eval files (3 shards over 2 files) passes: the workflow\'s command with --shards 3', async () => {
+    const shardCommand = workflow.jobs.evals!.steps.map((s) => s.run?.trim()).find((r) => r?.includes('--shard'))!;
+    const command = shardCommand.replaceAll('${{ matrix.shard }}/2', '3/3').replace(/--outputFile=\S+/u, '');
+    expect(command).toContain('--shard=3/3');
+    const run = await shellInProject(`${command} --outputFile=${path.join(work, 'blob-3-3.json')}`, project, env);
+    expect(run.code, show(command, run)).toBe(0);
+    expect(existsSync(path.join(work, 'blob-3-3.json')), 'its (empty) blob report for the merge job').toBe(true);
+  }, 300_000);
 });
