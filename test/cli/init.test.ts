@@ -35,12 +35,17 @@ function project(manifest: object | string | null = { name: 'p', type: 'module' 
 let out: string;
 let err: string;
 beforeEach(() => {
+  // The project's own settings only: CI exports LOKAL_MULTILOKO and LOKAL_KALAHI, which would point init at its data.
+  for (const name of Object.keys(process.env).filter((n) => n.startsWith('LOKAL_'))) vi.stubEnv(name, undefined);
   out = '';
   err = '';
   vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((out += String(chunk)), true));
   vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((err += String(chunk)), true));
 });
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+});
 
 const read = (dir: string, file: string) => readFileSync(path.join(dir, file), 'utf8');
 
