@@ -73,7 +73,11 @@ function commandHelp(name: string, rest: readonly string[]): string | undefined 
  * A reader that stops early (`lokal score … | head -1`) closes the pipe: the rest of the output has nowhere to go,
  * which is no error of ours, so the process ends quietly instead of printing an EPIPE stack.
  */
+let endsQuietly = false;
 function endQuietlyOnClosedPipe(): void {
+  // Once per process: main() called again (tests, a host program) must not pile up listeners.
+  if (endsQuietly) return;
+  endsQuietly = true;
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code !== 'EPIPE') throw error;

@@ -33,3 +33,10 @@ test('a mistyped command: did you mean, and no usage text', async () => {
   expect(await main(['frobnicate'])).toBe(2);
   expect(err).toBe('lokal: unknown command "frobnicate" (lokal --help lists the commands)\n');
 });
+
+test('main() run again and again listens for a closed pipe once (no MaxListenersExceededWarning in the output)', async () => {
+  const before = [process.stdout.listenerCount('error'), process.stderr.listenerCount('error')];
+  for (let i = 0; i < 12; i++) expect(await main(['kalahi', 'score', '--nope'])).toBe(2);
+  const added = [process.stdout.listenerCount('error') - before[0]!, process.stderr.listenerCount('error') - before[1]!];
+  expect(added.every((n) => n <= 1), `listeners added: ${added}`).toBe(true);
+});
