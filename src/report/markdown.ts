@@ -8,6 +8,8 @@ import { multilokoView, type GateRow, type MultiLoKoView } from './multiloko.ts'
 import type { ReportInput } from './types.ts';
 import { groupsMarkdown } from './groupsMarkdown.ts';
 import { ERROR_CATEGORIES, type ErrorCategory } from '../benchmarks/multiloko/metrics/errorCategory.ts';
+import type { LocalVsEnglish } from '../benchmarks/multiloko/localVsEnglish.ts';
+import { formatMcNemarP, localVsEnglishRows, questionsLabel } from '../benchmarks/multiloko/localVsEnglishTable.ts';
 
 const DASH = '–';
 
@@ -104,7 +106,23 @@ function errorCategoryLines(view: MultiLoKoView): string[] {
   ];
 }
 
-function multilokoMarkdown(view: MultiLoKoView, baseline: MultiLoKoView | undefined, confidence: number, alpha: number, modelLabel: string | undefined): string[] {
+/** The terminal's local-vs-English rows (summary.local_vs_english, one pair per language); nothing without a pair. */
+function localVsEnglishLines(block: LocalVsEnglish | undefined): string[] {
+  const rows = localVsEnglishRows(block);
+  if (rows.length === 0) return [];
+  return [
+    '**Local vs English** (questions paired by id, EM: right in both, in English only, in the language only, in neither; English only ≫ local only: knows it but cannot say it; every pair in summary.local\\_vs\\_english)',
+    '',
+    ...table(
+      ['Language', 'Questions', 'Paired', 'Both', 'English only', 'Local only', 'Neither', 'McNemar p'],
+      rows.map((r) => [markdownCell(r.language), questionsLabel(r), ...[r.pair.paired, r.pair.both_right, r.pair.english_only, r.pair.local_only, r.pair.both_wrong].map(String), formatMcNemarP(r.pair.mcnemar_p)]),
+      new Set([2, 3, 4, 5, 6, 7]),
+    ),
+    '',
+  ];
+}
+
+function multilokoMarkdown(view: MultiLoKoView, baseline: MultiLoKoView | undefined, confidence: number, alpha: number, modelLabel: string | undefined, vsEnglish: LocalVsEnglish | undefined): string[] {
   const h = view.headline;
   const lines = [`### MultiLoKo · ${markdownCell(modelLabel ?? view.model)}`, ''];
   if (h) {
@@ -134,6 +152,7 @@ function multilokoMarkdown(view: MultiLoKoView, baseline: MultiLoKoView | undefi
     ),
     '',
     ...errorCategoryLines(view),
+    ...localVsEnglishLines(vsEnglish),
     '**Gates**',
     '',
     ...gateLines(view.gates, view.gatesNotApplied),
@@ -180,7 +199,8 @@ export function stepSummaryMarkdown(input: ReportInput, alpha = 0.05): string {
   const parts: string[] = [`## ${markdownCell(input.title ?? 'vitest-lokal results')}`, ''];
   if (input.multiloko) {
     const base = input.baseline?.multiloko ? multilokoView(input.baseline.multiloko, confidence) : undefined;
-    parts.push(...multilokoMarkdown(multilokoView(input.multiloko, confidence), base, confidence, alpha, input.modelLabel), '');
+    const vsEnglish = input.multiloko.summary?.local_vs_english as LocalVsEnglish | undefined;
+    parts.push(...multilokoMarkdown(multilokoView(input.multiloko, confidence), base, confidence, alpha, input.modelLabel, vsEnglish), '');
   }
   if (input.kalahi) {
     const base = input.baseline?.kalahi ? kalahiView(input.baseline.kalahi, confidence) : undefined;

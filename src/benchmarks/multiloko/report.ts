@@ -19,6 +19,7 @@ import { resolveRedaction } from '../../core/redact.ts';
 import { callsLine } from './callsLine.ts';
 import { wordSegmenterFallbackLine } from './metrics/wordSegmenter.ts';
 import { errorTableLines } from './errorTable.ts';
+import { localVsEnglishTableLines } from './localVsEnglishTable.ts';
 
 
 /** Gates, baseline and the run summary over every subset (`intervals: false` skips the headline bootstrap). */
@@ -67,6 +68,7 @@ export function reportMultiLoKo(rolled: ReadonlyArray<RolledGroup<LokalItemRecor
   if (summary.headline) lines.push(...headlineLines(summary.headline, { model: context.modelLabel ?? summary.model ?? '?', prompt: describePrompts(summary.prompt), leaderboard: context.modelLabel === undefined }));
   if (summary.intervals) lines.push(...headlineIntervalLines(summary.intervals));
   lines.push(...errorTableLines(summary.subsets));
+  lines.push(...localVsEnglishTableLines(summary.local_vs_english));
   lines.push(`lokal: ${describePrompts(summary.prompt, summary.model)}; ${callsLine(summary, context.root)}`);
   const wordRules = wordSegmenterFallbackLine(subsets.map((s) => s.aggregate.questionLanguage));
   if (wordRules) lines.push(`lokal: MultiLoKo ${wordRules}`);
