@@ -144,11 +144,13 @@ function multilokoMarkdown(view: MultiLoKoView, baseline: MultiLoKoView | undefi
       '',
     );
   }
+  // The F1-over-words mean per language, a column only when the file's items carry f1_words (older runs do not).
+  const words = view.languages.some((r) => r.subset.f1Words);
   lines.push(
     ...table(
-      ['Language', 'Items', `EM × 100 [${Math.round(confidence * 100)}% Wilson]`],
-      view.languages.map((r) => [markdownCell(r.language), String(r.subset.items.length), withInterval(r.subset.em, 2, 100)]),
-      new Set([1, 2]),
+      ['Language', 'Items', `EM × 100 [${Math.round(confidence * 100)}% Wilson]`, ...(words ? ['F1 words × 100'] : [])],
+      view.languages.map((r) => [markdownCell(r.language), String(r.subset.items.length), withInterval(r.subset.em, 2, 100), ...(words ? [fixed(r.subset.f1Words?.value, 2, 100)] : [])]),
+      new Set([1, 2, 3]),
     ),
     '',
     ...errorCategoryLines(view),
