@@ -5,5 +5,3 @@ export { SUMMARY_TEST_NAME } from './summaryTest.ts';
 export { lokalTest, ModelPool } from './fixtures.ts';
 export { registerMatchers } from './matchers.ts';
 export { BENCHMARKS, registerBenchmark, type LokalMatchers, type Targets } from '../benchmarks/index.ts';
-export { collectGroups, type CollectedRun, type CollectedBenchmark } from './collect.ts';
-export { groupAggregate } from './runner.ts';
