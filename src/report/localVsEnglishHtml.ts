@@ -1,5 +1,6 @@
 // The report's "Local vs English" section: per language a small table of questions right in both, in English only, in
 // the language only and in neither, each count opening the list of its items, with McNemar's exact p.
+import { formatMcNemarP } from '../benchmarks/multiloko/localVsEnglishTable.ts';
 import { escapeHtml, html, raw, type Html } from './escape.ts';
 import type { MultiLoKoItem } from './multiloko.ts';
 import type { VsEnglishLanguage, VsEnglishPair } from './localVsEnglishView.ts';
@@ -24,7 +25,6 @@ function cell(key: string, ids: readonly string[], questions?: ReadonlyMap<strin
   return html`<td class="num" data-key="${key}" data-value="${String(ids.length)}"><details><summary>${String(ids.length)}</summary><ul class="ids">${raw(list)}</ul></details></td>`;
 }
 
-const pValue = (p: number) => (p < 0.0001 ? p.toExponential(1) : p.toFixed(4));
 
 function row(language: string, pair: VsEnglishPair): Html {
   const t = pair.table;
@@ -32,7 +32,7 @@ function row(language: string, pair: VsEnglishPair): Html {
   const questions = new Map(pair.local.items.map((i) => [i.id, i]));
   const what = pair.direction === 'to-english' ? `${language}'s questions` : 'English questions';
   const unpaired = t.unpairedEnglish.length + t.unpairedLocal.length;
-  return html`<tr><td>${what} · ${pair.kind} translation<br><span class="ci">${pair.local.name} vs ${pair.english.name}${unpaired ? ` (${unpaired} unpaired, left out)` : ''}</span></td><td class="num" data-key="${key}.paired">${String(t.paired)}</td>${cell(`${key}.both_right`, t.bothRight)}${cell(`${key}.english_only`, t.englishOnly, questions)}${cell(`${key}.local_only`, t.localOnly, questions)}${cell(`${key}.both_wrong`, t.bothWrong)}<td class="num" data-key="${key}.p" data-value="${String(t.p)}">${pValue(t.p)}</td></tr>\n`;
+  return html`<tr><td>${what} · ${pair.kind} translation<br><span class="ci">${pair.local.name} vs ${pair.english.name}${unpaired ? ` (${unpaired} unpaired, left out)` : ''}</span></td><td class="num" data-key="${key}.paired">${String(t.paired)}</td>${cell(`${key}.both_right`, t.bothRight)}${cell(`${key}.english_only`, t.englishOnly, questions)}${cell(`${key}.local_only`, t.localOnly, questions)}${cell(`${key}.both_wrong`, t.bothWrong)}<td class="num" data-key="${key}.p" data-value="${String(t.p)}">${formatMcNemarP(t.p)}</td></tr>\n`;
 }
 
 /** The section; empty when no language has a question asked both in it and in English. */

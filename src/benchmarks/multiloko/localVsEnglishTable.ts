@@ -12,7 +12,7 @@ export interface LocalVsEnglishRow {
   pair: LocalVsEnglishPair;
 }
 
-/** McNemar's p as the HTML report prints it: 4 decimals, below 0.0001 in exponent form (one digit). */
+/** McNemar's p as every table prints it (terminal, step summary, report): 4 decimals, below 0.0001 in exponent form (one digit). */
 export function formatMcNemarP(p: number): string {
   return p < 0.0001 ? p.toExponential(1) : p.toFixed(4);
 }
