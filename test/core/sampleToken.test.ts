@@ -1,0 +1,91 @@
+// Sampled decoding of one token: the filtered distribution against hand-computed probabilities, the draws against
+// it by a chi-square bound, and the edges (greedy, T → 0, top_p = 1, one token, ties).
+import { describe, expect, test } from 'vitest';
+import { sampleToken, samplingDistribution } from '../../src/core/sampleToken.ts';
+import { seededUniform } from '../../src/core/statistics/index.ts';
+import { trialSeed } from '../../src/core/trialSeed.ts';
+
+// Logits T·ln(w) make softmax(logits / T) exactly w / Σw: weights 2, 4, 1, 3 → probabilities 0.2, 0.4, 0.1, 0.3.
+const T = 0.5;
+const logits = [2, 4, 1, 3].map((w) => T * Math.log(w));
+
+function counts(settings: { temperature: number; topP: number }, draws: number, seed: number): number[] {
+  const uniform = seededUniform(seed);
+  const seen = [0, 0, 0, 0];
+  for (let i = 0; i < draws; i++) seen[sampleToken(logits, settings, uniform)]!++;
+  return seen;
+}
+
+/** Pearson's χ² of observed counts against expected probabilities (tokens with p = 0 must not be seen: Infinity). */
+function chiSquare(observed: readonly number[], expected: readonly number[]): number {
+  const n = observed.reduce((a, b) => a + b, 0);
+  let sum = 0;
+  observed.forEach((o, i) => {
+    const e = n * expected[i]!;
+    sum += e === 0 ? (o === 0 ? 0 : Infinity) : (o - e) ** 2 / e;
+  });
+  return sum;
+}
+
+// χ² critical values at 0.001 (any statistics table): a correct sampler exceeds them once in a thousand seeds.
+const CHI2_001 = { 2: 13.816, 3: 16.266 };
+const DRAWS = 30_000;
+
+describe('samplingDistribution and sampleToken', () => {
+  test('top_p = 0.8 keeps 0.4 + 0.3 + 0.2 (the smallest prefix reaching 0.8), renormalised to 4/9, 3/9, 2/9', () => {
+    const distribution = samplingDistribution(logits, { temperature: T, topP: 0.8 });
+    expect(distribution.map((d) => d.token)).toEqual([1, 3, 0]);
+    const expected = [4 / 9, 3 / 9, 2 / 9];
+    distribution.forEach((d, i) => expect(d.p).toBeCloseTo(expected[i]!, 14));
+  });
+
+  test('draws follow the nucleus distribution (χ², 2 degrees of freedom) and not the unfiltered one', () => {
+    const seen = counts({ temperature: T, topP: 0.8 }, DRAWS, trialSeed(1, 'sampling', 0));
+    expect(seen[2]).toBe(0);
+    expect(chiSquare(seen, [2 / 9, 4 / 9, 0, 3 / 9])).toBeLessThan(CHI2_001[2]);
+    // The check tells the two apart: these draws fail it against the unfiltered 0.2/0.4/0.1/0.3.
+    const unfiltered = [0.2, 0.4, 0.1, 0.3];
+    expect(chiSquare(seen, unfiltered)).toBeGreaterThan(1000);
+  });
+
+  test('top_p = 1 keeps every token: draws follow 0.2, 0.4, 0.1, 0.3 (χ², 3 degrees of freedom)', () => {
+    expect(samplingDistribution(logits, { temperature: T, topP: 1 })).toHaveLength(4);
+    const seen = counts({ temperature: T, topP: 1 }, DRAWS, trialSeed(1, 'sampling', 1));
+    expect(chiSquare(seen, [0.2, 0.4, 0.1, 0.3])).toBeLessThan(CHI2_001[3]);
+    // And the check fails against the nucleus distribution (token 2 was drawn, which it forbids).
+    expect(chiSquare(seen, [2 / 9, 4 / 9, 0, 3 / 9])).toBe(Infinity);
+    // Seven tokens whose probabilities, most probable first, sum to 0.9999999999999998 in doubles are all kept.
+    const seven = Array.from({ length: 7 }, (_, i) => Math.log(i + 1) / 3);
+    expect(samplingDistribution(seven, { temperature: 0.7, topP: 1 })).toHaveLength(7);
+  });
+
+  test('temperature 0 is the argmax and draws nothing; T → 0 converges to it', () => {
+    const noDraw = () => {
+      throw new Error('greedy decoding drew a number');
+    };
+    expect(sampleToken(logits, { temperature: 0, topP: 0.5 }, noDraw)).toBe(1);
+    // Equal largest logits: the lower index.
+    expect(sampleToken([0, 2, 2], { temperature: 0, topP: 1 }, noDraw)).toBe(1);
+    // T = 10⁻³: exp((ln 3 − ln 4)·0.5/10⁻³) ≈ 10⁻⁶², so the top token holds all the mass.
+    expect(samplingDistribution(logits, { temperature: 1e-3, topP: 1 })).toEqual([{ token: 1, p: 1 }]);
+    expect(counts({ temperature: 1e-3, topP: 1 }, 1000, 5)).toEqual([0, 1000, 0, 0]);
+  });
+
+  test('one token, masked tokens and ties in the nucleus', () => {
+    expect(sampleToken([3.5], { temperature: 1.3, topP: 0.2 }, seededUniform(1))).toBe(0);
+    expect(samplingDistribution([0, -Infinity, 0], { temperature: 1, topP: 1 })).toEqual([{ token: 0, p: 0.5 }, { token: 2, p: 0.5 }]);
+    // Logits 1, 1, 0 at T = 1: e/(2e + 1) ≈ 0.42 each; top_p = 0.4 keeps one of the tied pair, the lower index.
+    expect(samplingDistribution([1, 1, 0], { temperature: 1, topP: 0.4 })).toEqual([{ token: 0, p: 1 }]);
+    expect(samplingDistribution([1, 1, 0], { temperature: 1, topP: 0.5 }).map((d) => d.token)).toEqual([0, 1]);
+  });
+
+  test('rejects bad settings and logits', () => {
+    const u = seededUniform(1);
+    expect(() => sampleToken([], { temperature: 1, topP: 1 }, u)).toThrow(/no logits/u);
+    expect(() => sampleToken([1, Number.NaN], { temperature: 1, topP: 1 }, u)).toThrow(/logit 1 is NaN/u);
+    expect(() => sampleToken([1], { temperature: -0.1, topP: 1 }, u)).toThrow(/temperature must be a number ≥ 0/u);
+    expect(() => sampleToken([1], { temperature: 1, topP: 0 }, u)).toThrow(/top_p must be in \(0, 1\]/u);
+    expect(() => sampleToken([1], { temperature: 1, topP: 1.5 }, u)).toThrow(/top_p/u);
+    expect(() => sampleToken([-Infinity, -Infinity], { temperature: 1, topP: 1 }, u)).toThrow(/every logit is -Infinity/u);
+  });
+});
