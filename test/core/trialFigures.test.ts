@@ -28,7 +28,7 @@ describe('subsetTrialFigures', () => {
     const uniform = seededRandom(11);
     const items = Array.from({ length: 40 }, () => {
       const p = uniform();
-      return Array.from({ length: 6 }, () => (uniform() < p ? 1 : 0));
+      return Array.from({ length: 6 }, (): number => (uniform() < p ? 1 : 0));
     });
     const seed = 99;
     const resamples = 500;
