@@ -17,7 +17,7 @@ export interface VarianceComponents {
 /**
  * The variance components of per-trial scores grouped by item (`items[i]` holds item i's trial scores). MSB =
  * Σ_i n_i (ȳ_i − ȳ)² / (m − 1), MSW as above, n₀ = (N − Σ n_i² / N) / (m − 1) (Searle, Casella and McCulloch,
- * "Variance Components", §3.6; n₀ = k when every item has k trials). Null below two items or without a second trial.
+ * "Variance Components"; n₀ = k when every item has k trials). Null below two items or without a second trial.
  */
 export function varianceComponents(items: ReadonlyArray<readonly number[]>): VarianceComponents | null {
   const m = items.length;
