@@ -42,8 +42,13 @@ const isBinary = (y: number) => y === 0 || y === 1;
  */
 export function subsetTrialFigures(items: ReadonlyArray<readonly number[]>, options: TrialFigureOptions = {}): SubsetTrialFigures {
   if (items.length === 0) throw new RangeError('subsetTrialFigures: no items');
-  const counts = items.map((trials) => trials.length);
-  const fewestTrials = Math.min(...counts);
+  // A loop, not Math.min(...counts): spreading a pooled headline's tens of thousands of items risks the call stack.
+  let fewestTrials = Infinity;
+  let mostTrials = 0;
+  for (const trials of items) {
+    fewestTrials = Math.min(fewestTrials, trials.length);
+    mostTrials = Math.max(mostTrials, trials.length);
+  }
   if (fewestTrials === 0) throw new RangeError('subsetTrialFigures: an item without trials');
   const { ks: askedKs, ...bootstrap } = options;
   const figure = (perItem: readonly number[]): TrialFigure => {
@@ -64,7 +69,7 @@ export function subsetTrialFigures(items: ReadonlyArray<readonly number[]>, opti
   return {
     items: items.length,
     fewestTrials,
-    mostTrials: Math.max(...counts),
+    mostTrials,
     mean: figure(items.map(meanOf)),
     passAt,
     passHat,
