@@ -69,6 +69,10 @@ describe('subsetTrialFigures', () => {
     const continuous = subsetTrialFigures([[0.5, 1], [0.25, 0]], { resamples: 100 });
     expect(continuous.passAt.size).toBe(0);
     expect(continuous.mean.value).toBeCloseTo((0.75 + 0.125) / 2, 15);
+    // Eight trials asked, one item holds two: counted, and the default ks stop at 2.
+    const short = subsetTrialFigures([[1, 0, 1, 1, 0, 1, 1, 1], [1, 0]], { asked: 8, resamples: 10 });
+    expect([short.itemsShort, short.fewestTrials, [...short.passAt.keys()]]).toEqual([1, 2, [1, 2]]);
+    expect(subsetTrialFigures([[1, 0]], { resamples: 10 }).itemsShort).toBe(0);
     expect(() => subsetTrialFigures([[1, 0, 1], [1, 0]], { ks: [3] })).toThrow(/pass@3 needs 3 trials of every item; the fewest is 2/u);
     const single = subsetTrialFigures([[1], [0], [1]], { resamples: 100 });
     expect(single.variance).toBeNull();

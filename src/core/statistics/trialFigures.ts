@@ -18,6 +18,8 @@ export interface SubsetTrialFigures {
   /** Fewest and most trials an item holds. */
   fewestTrials: number;
   mostTrials: number;
+  /** Items holding fewer trials than `asked` (0 without it): a replay file may lack some, and the figures use what is there. */
+  itemsShort: number;
   /** Mean over items of each item's mean score over its trials. */
   mean: TrialFigure;
   /** Mean over items of pass@k, for each k given (or 1 … fewestTrials); only when every score is 0 or 1. */
@@ -31,6 +33,8 @@ export interface SubsetTrialFigures {
 export interface TrialFigureOptions extends BootstrapOptions {
   /** The ks of pass@k and pass^k (each at most every item's trial count); default 1 … the fewest trials. */
   ks?: readonly number[];
+  /** The trials asked per item, to count the items that hold fewer. */
+  asked?: number;
 }
 
 const isBinary = (y: number) => y === 0 || y === 1;
@@ -45,12 +49,14 @@ export function subsetTrialFigures(items: ReadonlyArray<readonly number[]>, opti
   // A loop, not Math.min(...counts): spreading a pooled headline's tens of thousands of items risks the call stack.
   let fewestTrials = Infinity;
   let mostTrials = 0;
+  let itemsShort = 0;
   for (const trials of items) {
     fewestTrials = Math.min(fewestTrials, trials.length);
     mostTrials = Math.max(mostTrials, trials.length);
+    if (options.asked !== undefined && trials.length < options.asked) itemsShort++;
   }
   if (fewestTrials === 0) throw new RangeError('subsetTrialFigures: an item without trials');
-  const { ks: askedKs, ...bootstrap } = options;
+  const { ks: askedKs, asked: _asked, ...bootstrap } = options;
   const figure = (perItem: readonly number[]): TrialFigure => {
     const result = clusterBootstrap(perItem, meanOf, bootstrap);
     return { value: result.value, low: result.low, high: result.high, se: result.se };
@@ -70,6 +76,7 @@ export function subsetTrialFigures(items: ReadonlyArray<readonly number[]>, opti
     items: items.length,
     fewestTrials,
     mostTrials,
+    itemsShort,
     mean: figure(items.map(meanOf)),
     passAt,
     passHat,
