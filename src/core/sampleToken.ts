@@ -25,8 +25,9 @@ function check(logits: ArrayLike<number>, { temperature, topP }: SamplingSetting
 }
 
 /**
- * The tokens a draw can pick and their probabilities, most probable first (ties: lower index first): softmax of
- * logits / T, cut to the smallest prefix whose probability reaches top_p, renormalised. Temperature 0: the argmax alone.
+ * The tokens a draw can pick and their probabilities: softmax of logits / T, cut to the smallest set of most probable
+ * tokens (ties: lower index first) whose probability reaches top_p, renormalised, most probable first. top_p = 1 keeps
+ * every token with p > 0 in index order (no sort of a 150,000-token vocabulary). Temperature 0: the argmax alone.
  */
 export function samplingDistribution(logits: ArrayLike<number>, settings: SamplingSettings): Array<{ token: number; p: number }> {
   check(logits, settings);
@@ -38,7 +39,9 @@ export function samplingDistribution(logits: ArrayLike<number>, settings: Sampli
   let total = 0;
   for (const w of weights) total += w.p;
   for (const w of weights) w.p /= total;
+  if (settings.topP === 1) return weights.filter((w) => w.p > 0);
   weights.sort((a, b) => b.p - a.p || a.token - b.token);
+  // Rounding can leave the sum of all a hair below top_p: then every token is kept.
   let kept = weights.length;
   let cumulative = 0;
   for (let i = 0; i < weights.length; i++) {
@@ -48,7 +51,6 @@ export function samplingDistribution(logits: ArrayLike<number>, settings: Sampli
       break;
     }
   }
-  // top_p = 1 keeps every token even when rounding leaves the sum a hair below 1 (the loop above then found no cut).
   const nucleus = weights.slice(0, kept).filter((w) => w.p > 0);
   let mass = 0;
   for (const w of nucleus) mass += w.p;

@@ -49,14 +49,16 @@ describe('samplingDistribution and sampleToken', () => {
   });
 
   test('top_p = 1 keeps every token: draws follow 0.2, 0.4, 0.1, 0.3 (χ², 3 degrees of freedom)', () => {
-    expect(samplingDistribution(logits, { temperature: T, topP: 1 })).toHaveLength(4);
+    // In index order: no sort at top_p = 1.
+    expect(samplingDistribution(logits, { temperature: T, topP: 1 }).map((d) => d.token)).toEqual([0, 1, 2, 3]);
     const seen = counts({ temperature: T, topP: 1 }, DRAWS, trialSeed(1, 'sampling', 1));
     expect(chiSquare(seen, [0.2, 0.4, 0.1, 0.3])).toBeLessThan(CHI2_001[3]);
     // And the check fails against the nucleus distribution (token 2 was drawn, which it forbids).
     expect(chiSquare(seen, [2 / 9, 4 / 9, 0, 3 / 9])).toBe(Infinity);
-    // Seven tokens whose probabilities, most probable first, sum to 0.9999999999999998 in doubles are all kept.
+    // Seven tokens whose probabilities, most probable first, sum to 0.9999999999999998 in doubles: a top_p of
+    // 1 − 2⁻⁵³ (the largest double below 1) is never reached, and every token is kept.
     const seven = Array.from({ length: 7 }, (_, i) => Math.log(i + 1) / 3);
-    expect(samplingDistribution(seven, { temperature: 0.7, topP: 1 })).toHaveLength(7);
+    expect(samplingDistribution(seven, { temperature: 0.7, topP: 1 - 2 ** -53 })).toHaveLength(7);
   });
 
   test('temperature 0 is the argmax and draws nothing; T → 0 converges to it', () => {
@@ -66,8 +68,11 @@ describe('samplingDistribution and sampleToken', () => {
     expect(sampleToken(logits, { temperature: 0, topP: 0.5 }, noDraw)).toBe(1);
     // Equal largest logits: the lower index.
     expect(sampleToken([0, 2, 2], { temperature: 0, topP: 1 }, noDraw)).toBe(1);
-    // T = 10⁻³: exp((ln 3 − ln 4)·0.5/10⁻³) ≈ 10⁻⁶², so the top token holds all the mass.
-    expect(samplingDistribution(logits, { temperature: 1e-3, topP: 1 })).toEqual([{ token: 1, p: 1 }]);
+    // T = 10⁻³: exp((ln 3 − ln 4)·0.5/10⁻³) ≈ 10⁻⁶², so the top token holds all the mass to double precision.
+    const cold = samplingDistribution(logits, { temperature: 1e-3, topP: 1 });
+    expect(cold.map((d) => d.p > 1e-60)).toEqual([false, true, false, false]);
+    expect(cold[1]).toEqual({ token: 1, p: 1 });
+    expect(samplingDistribution(logits, { temperature: 1e-3, topP: 0.9 })).toEqual([{ token: 1, p: 1 }]);
     expect(counts({ temperature: 1e-3, topP: 1 }, 1000, 5)).toEqual([0, 1000, 0, 0]);
   });
 
