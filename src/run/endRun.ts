@@ -33,6 +33,8 @@ export interface RunEndInput {
   /** Settings given to the reporter; LOKAL_* variables and lokal.config.json are read again here. */
   settings?: SettingsTree | undefined;
   root: string;
+  /** Where the LOKAL_* variables are read (process.env unless given). */
+  env?: Readonly<Record<string, string | undefined>>;
   /** The file GITHUB_STEP_SUMMARY names, if any. */
   stepSummary?: string | undefined;
   /** Each line for the terminal. */
@@ -79,7 +81,7 @@ export async function endRun(input: RunEndInput): Promise<RunEnd> {
   }
   if (run.benchmarks.length === 0) return end;
   try {
-    const tree = resolveSettingsTree(registry.map((b) => b.settings), input.settings, { cwd: root });
+    const tree = resolveSettingsTree(registry.map((b) => b.settings), input.settings, { cwd: root, ...(input.env ? { env: input.env } : {}) });
     // Gates given now win; otherwise those the test run recorded (so a merge judges like its shards).
     const names = registry.map((b) => b.name);
     const clauses = routeClauses(tree.thresholds ?? run.thresholds, names, names[0]!);
