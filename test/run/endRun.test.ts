@@ -35,7 +35,7 @@ const ASIA: Rec[] = [
 
 /** A toy group as the runner aggregates it, with the accuracy given by hand. */
 function group(key: 'europe' | 'asia', records: Rec[], accuracy: number | null, model?: string) {
-  const info: GroupInfo = { benchmark: 'toy', key, name: `toy · ${key}`, order: key === 'europe' ? 0 : 1, selected: key === 'europe' ? 3 : 2, total: key === 'europe' ? 3 : 2, model };
+  const info: GroupInfo = { benchmark: 'toy', key, name: `toy · ${key}`, order: key === 'europe' ? 0 : 1, selected: key === 'europe' ? 3 : 2, total: key === 'europe' ? 3 : 2, model, thresholds: undefined };
   return { aggregate: { ...info, scored: records.length, accuracy } as GroupInfo, records };
 }
 

@@ -32,7 +32,7 @@ function group(key: 'europe' | 'asia', model: string, answered: number) {
     const id = (key === 'europe' ? 1 : 6) + i;
     return i < answered ? { record: record(id, key, country, capital), state: 'passed' } : { record: undefined, state: 'skipped' };
   });
-  const info: GroupInfo = { benchmark: 'capitals', key, name: `capitals · ${key}`, order: key === 'europe' ? 0 : 1, selected: 5, total: 5, model };
+  const info: GroupInfo = { benchmark: 'capitals', key, name: `capitals · ${key}`, order: key === 'europe' ? 0 : 1, selected: 5, total: 5, model, thresholds: undefined };
   return { aggregate: definition.aggregate(info, items, undefined) as GroupInfo, records: items.flatMap((i) => (i.record ? [i.record] : [])) };
 }
 
