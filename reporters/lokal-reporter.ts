@@ -1,7 +1,9 @@
-// The roll-up reporter for every registered benchmark: prints each benchmark's tables, writes its results file
-// (`multiloko.json`, `kalahi.json`, …) and judges its gates — a missed gate makes the process exit non-zero. Works
-// from task meta alone, so `--merge-reports` gives the same results. A run in which every benchmark was skipped for
-// want of data fails too: a green run that measured nothing would let a CI gate pass silently.
+// The roll-up reporter for every registered benchmark: it gathers what Vitest reports (the groups from task meta, the
+// eval files that never finished, the interrupt, the -t filter) and hands it to src/run/endRun.ts, which prints each
+// benchmark's tables, writes its results file (`multiloko.json`, `kalahi.json`, …) and judges its gates — a missed
+// gate makes the process exit non-zero. Works from task meta alone, so `--merge-reports` gives the same results. A run
+// in which every benchmark was skipped for want of data fails too: a green run that measured nothing would let a CI
+// gate pass silently.
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, TestSpecification, Vitest } from 'vitest/node';
 import type { BenchmarkDefinition } from '../src/core/benchmark.ts';
 import { ThresholdError } from '../src/core/gates.ts';

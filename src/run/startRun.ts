@@ -10,15 +10,15 @@ import { DEFAULT_CACHE_FILE } from '../models/cache.ts';
 import { requireSeparateOutputs } from './runFiles.ts';
 
 /** The run's shared settings, once every check passed; throws the first mistake found. */
-export function checkRunStart(registry: readonly BenchmarkDefinition[], settings: SettingsTree | undefined, root: string): SharedSettings {
-  const tree = resolveSettingsTree(registry.map((b) => b.settings), settings, { cwd: root });
+export function checkRunStart(registry: readonly BenchmarkDefinition[], settings: SettingsTree | undefined, root: string, env: Readonly<Record<string, string | undefined>> = process.env): SharedSettings {
+  const tree = resolveSettingsTree(registry.map((b) => b.settings), settings, { cwd: root, env });
   const shared = sharedSettings(tree);
   // The gates' grammar too (their scopes need the data, which the suites load).
   const names = registry.map((b) => b.name);
   const routed = routeClauses(tree.thresholds, names, names[0]!);
   for (const b of registry) for (const clause of routed.get(b.name) ?? []) b.checkClause?.(clause);
   requireOutputFolder(path.resolve(root, shared.output));
-  requireSeparateOutputs(tree, registry, root);
+  requireSeparateOutputs(tree, registry, root, env);
   if (!splitModelList(shared.model ?? '').every((m) => m.startsWith('replay:'))) requireCacheFile(shared.cacheFile ?? DEFAULT_CACHE_FILE, shared.cache ?? 'readwrite');
   return shared;
 }
