@@ -1,10 +1,10 @@
 // `lokal compare <results>...`: 2–10 runs side by side in the terminal, and as an HTML file with the chart and each
 // later run's paired tests against the first. A run is a results folder (multiloko.json / kalahi.json) or one file.
-import { labelledPath, modelLabels } from '../core/modelList.ts';
+import { labelledPath } from '../core/modelList.ts';
 import { stat } from 'node:fs/promises';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { terminalLines, terminalText } from '../core/terminalText.ts';
+import { runLabels } from '../run/runLabels.ts';
 import { checkOutputPath } from './output.ts';
 
 export const COMPARE_USAGE = `usage: lokal compare [name=]<results.json|results folder> [name=]<results.json|folder>... [-o compare.html] [--no-html] [--allow <field,…>]
@@ -20,23 +20,6 @@ export const COMPARE_USAGE = `usage: lokal compare [name=]<results.json|results 
   run's other figures are). Every comparable table is shown; exit 1 only when nothing comparable is left. Other model
   differences are what a comparison is for: they are printed, never refused.
 `;
-
-/** Run labels for tables and the chart legend: `#2 <model>`, the model taken from the results where they record it. */
-type LabelledResults = { multiloko?: { summary?: { model?: unknown } }; kalahi?: { variants?: Record<string, { model?: unknown }> }; others?: Array<{ model?: unknown }> };
-
-/** The model a results file names (its summary's, else its first Kalahi variant's, else its first other benchmark's), or the file's name. */
-function runModel(results: LabelledResults, source: string): string {
-  const model = results.multiloko?.summary?.model ?? Object.values(results.kalahi?.variants ?? {})[0]?.model ?? results.others?.[0]?.model;
-  return typeof model === 'string' && model !== '' ? model : path.basename(source);
-}
-
-/**
- * `#1 qwen3`, `#2 ora.jsonl`, …: each run's number and label — the one given (a labelled LOKAL_MODEL entry; empty: none), else the
- * shortest tail of its model string no other run ends with (modelLabels), so legends and columns tell runs apart.
- */
-export function runLabels(runs: ReadonlyArray<{ results: LabelledResults; source: string; label?: string }>): string[] {
-  return modelLabels(runs.map((r) => ({ spec: runModel(r.results, r.source), ...(r.label ? { label: r.label } : {}) }))).map((label, i) => `#${i + 1} ${label}`);
-}
 
 export async function compareCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { output: { type: 'string', short: 'o' }, 'no-html': { type: 'boolean' }, allow: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });

@@ -1,31 +1,11 @@
 // The roll-up walk: every group suite in the reported modules, by benchmark. Aggregates come from suite meta (written
 // by the lokal runner); a group split over several suites (the same key in two files) is re-aggregated from its items.
 import type { TestModule, TestSuite } from 'vitest/node';
-import type { BenchmarkDefinition, GroupInfo, ItemView, RolledGroup } from '../core/benchmark.ts';
+import type { BenchmarkDefinition, GroupInfo, ItemView } from '../core/benchmark.ts';
+import type { CollectedBenchmark, CollectedRun } from '../run/collected.ts';
 import { combineStatus, groupStatus, type GroupStatus } from './completeness.ts';
 import './meta.ts';
 import { groupTests } from './views.ts';
-
-export interface CollectedBenchmark {
-  definition: BenchmarkDefinition;
-  groups: Array<RolledGroup<unknown, GroupInfo>>;
-  /** Keys of the groups whose tests did not all finish (a worker died, the run was cut short), in group order. */
-  missing: string[];
-  /** The model of these groups: a run listing several models rolls each up on its own, in the order first seen. */
-  model: string | undefined;
-  /** Item tests of this benchmark (and model) that were skipped — by a `-t` filter when the run has one — and of all. */
-  skippedItems: number;
-  items: number;
-  /** Keys of the groups that lost items to skipping (a group the filter skipped entirely included), in group order. */
-  cutGroups: string[];
-}
-
-export interface CollectedRun {
-  benchmarks: CollectedBenchmark[];
-  /** The gate clauses the test run recorded (used when the reporter is given none). */
-  thresholds: string | undefined;
-  warnings: string[];
-}
 
 interface Entry {
   info: GroupInfo;

@@ -1,6 +1,6 @@
 // Ctrl-C in a terminal signals every process of the foreground group, Vitest's forked workers too: by default a worker
 // dies at once, Vitest reports "Worker exited unexpectedly" as an unhandled error, and the answers in flight are lost,
-// while the main process is cancelling the run to write what finished (reporters/interrupt.ts). A worker of an evals
+// while the main process is cancelling the run to write what finished (src/run/interrupt.ts). A worker of an evals
 // run leaves SIGINT to the main process (which stops it after its grace period) and ends itself only when that is gone.
 
 let installed = false;

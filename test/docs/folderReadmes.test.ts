@@ -55,9 +55,9 @@ describe('folder READMEs name their files', () => {
 
   test('the name rules: a bare name in its folder, a path from the root or the folder, run outputs not checked', () => {
     const names = (text: string) => namedFiles('src/vitest/README.md', text).map((n) => [n.name, n.resolved ?? null]);
-    expect(names('`runner.ts` and `reporters/interrupt.ts`, see src/core/settings.ts; writes `kalahi.json`')).toEqual([
+    expect(names('`runner.ts` and `reporters/console-reporter.ts`, see src/core/settings.ts; writes `kalahi.json`')).toEqual([
       ['runner.ts', 'src/vitest/runner.ts'],
-      ['reporters/interrupt.ts', 'reporters/interrupt.ts'],
+      ['reporters/console-reporter.ts', 'reporters/console-reporter.ts'],
       ['src/core/settings.ts', 'src/core/settings.ts'],
     ]);
     expect(names('`gone.ts`')).toEqual([['gone.ts', null]]);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { MultiLoKoResultsJson } from '../../src/report/types.ts';
 import { markdownCell, stepSummaryMarkdown } from '../../src/report/markdown.ts';
-import { reportPath, writeRunOutputs } from '../../reporters/runOutputs.ts';
+import { reportPath, writeRunOutputs } from '../../src/run/runOutputs.ts';
 import { flipItems, lastRun, multilokoReplayRun } from './fixtures.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-run-outputs-'));

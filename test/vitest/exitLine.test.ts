@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { ExitReasons } from '../../reporters/exitLine.ts';
+import { ExitReasons } from '../../src/run/exitLine.ts';
 import { runVitest } from './helpers.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-exit-line-'));

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { REPO_ROOT, runVitest } from '../vitest/helpers.ts';
-import { requireSeparateOutputs } from '../../reporters/runFiles.ts';
+import { requireSeparateOutputs } from '../../src/run/runFiles.ts';
 import { BENCHMARKS } from '../../src/benchmarks/index.ts';
 import { resolveSettingsTree } from '../../src/core/settings.ts';
 import { capitals } from '../toy/toyBenchmark.ts';

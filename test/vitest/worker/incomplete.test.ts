@@ -1,14 +1,13 @@
-// No partial run passes for a complete one: a child Vitest run of the toy benchmark whose item 4 SIGKILLs its own
-// worker (as the OOM killer would) must leave the previous complete toy.json alone, write toy.incomplete.json with
-// complete: false and the groups that did not finish, fail the gates over them, exit 1 and say the worker exited.
+// No partial run passes for a complete one, end to end: a child Vitest run of the toy benchmark whose item 4 SIGKILLs
+// its own worker (as the OOM killer would) must leave the previous complete toy.json alone, write toy.incomplete.json
+// with complete: false and the groups that did not finish, fail the gates over them, exit 1 and say the worker exited.
 // A -t filter that skips the whole benchmark leaves its results file alone and blames no runner configuration; one
-// that keeps part of it writes the incomplete file with the filter as the reason. A run in which no item finished
-// writes nothing, so an earlier incomplete file keeps the items it has.
+// that keeps part of it writes the incomplete file with the filter as the reason. The rules' other cases (no item
+// finished, a filter keeping one group) are test/run/endRun.test.ts's, on hand-built runs.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { startFakeOpenAIServer } from '../../support/fakeOpenAIServer.ts';
 import { MULTILOKO_EVAL, runVitest } from '../../vitest/helpers.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-incomplete-'));
@@ -59,26 +58,6 @@ describe('a worker that dies mid-run', () => {
     expect(readdirSync(output).sort()).toEqual(['toy.incomplete.json', 'toy.json']);
   });
 
-  test('before any item finished: nothing written, an earlier incomplete file kept, exit 1, the reason named', { timeout: 120_000 }, async () => {
-    const { output } = setUp('none-finished');
-    const earlier = `${JSON.stringify({ benchmark: 'toy', complete: false, note: 'an earlier interrupted run' })}\n`;
-    writeFileSync(path.join(output, 'toy.incomplete.json'), earlier);
-    // Items 2 and 3 wait on a server that answers in a minute; item 1 kills the worker a second in.
-    const server = await startFakeOpenAIServer({ latencyMs: 60_000 });
-    try {
-      const run = await runVitest(['run', '--config', CONFIG], { TOY_KILL_ITEM: '1', LOKAL_MODEL: 'openai:toy', OPENAI_BASE_URL: server.url, LOKAL_CACHE: 'off', LOKAL_OUTPUT: output });
-      const show = `${run.stdout}\n${run.stderr}`;
-      expect(run.code, show).toBe(1);
-      expect(run.stdout).toContain('lokal: toy: INCOMPLETE run: a Vitest worker exited unexpectedly');
-      expect(run.stdout).toMatch(/lokal: toy: no item finished, so no results file is written \(\S*toy\.json and toy\.incomplete\.json left as they were\)/u);
-      expect(readdirSync(output).sort()).toEqual(['toy.incomplete.json', 'toy.json']);
-      expect(readFileSync(path.join(output, 'toy.json'), 'utf8')).toBe(PREVIOUS);
-      expect(readFileSync(path.join(output, 'toy.incomplete.json'), 'utf8')).toBe(earlier);
-    } finally {
-      await server.close();
-    }
-  });
-
   test('a worker that dies while collecting: no results written, exit 1, the file and the reason named', { timeout: 120_000 }, async () => {
     const { output, predictions } = setUp('collecting');
     const run = await runVitest(['run', '--config', CONFIG], { TOY_KILL_COLLECT: '1', LOKAL_MODEL: `replay:${predictions}`, LOKAL_OUTPUT: output });
@@ -110,21 +89,6 @@ describe('a -t filter', () => {
     expect(readFileSync(path.join(output, 'toy.json'), 'utf8')).toBe(PREVIOUS);
     expect(show).not.toContain('configure the lokal runner');
     expect(run.stdout).toContain('lokal: toy: every test was skipped (a -t filter or .skip); its results file is left as it was');
-  });
-
-  test('that keeps one group: the incomplete file names the filter, the complete file is left as it was', { timeout: 120_000 }, async () => {
-    const { output, predictions } = setUp('one-group');
-    const run = await runVitest(['run', '--config', CONFIG, '-t', 'europe'], { LOKAL_MODEL: `replay:${predictions}`, LOKAL_OUTPUT: output });
-    const show = `${run.stdout}\n${run.stderr}`;
-    expect(run.code, show).toBe(1);
-    expect(show).not.toContain('configure the lokal runner');
-    expect(readFileSync(path.join(output, 'toy.json'), 'utf8')).toBe(PREVIOUS);
-    const results = JSON.parse(readFileSync(path.join(output, 'toy.incomplete.json'), 'utf8'));
-    expect(results.complete).toBe(false);
-    expect(results.incomplete_reason).toBe('a -t filter (/europe/) kept 3 of 5 items');
-    expect(results.missing_subsets).toEqual(['asia']);
-    expect(Object.keys(results.continents)).toEqual(['europe']);
-    expect(run.stdout).toContain('lokal: toy: INCOMPLETE run: a -t filter (/europe/) kept 3 of 5 items: asia');
   });
 
   test('that keeps one MultiLoKo item of 21: the incomplete file, and the line says the answer was read', { timeout: 180_000 }, async () => {

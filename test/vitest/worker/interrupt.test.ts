@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { RunInterrupt, signalExitCode } from '../../../reporters/interrupt.ts';
+import { RunInterrupt, signalExitCode } from '../../../src/run/interrupt.ts';
 import { startFakeOpenAIServer, type FakeServer } from '../../support/fakeOpenAIServer.ts';
 import { childEnvironment, REPO_ROOT } from '../../vitest/helpers.ts';
 

@@ -3,12 +3,12 @@
 // response cache) or another output — LOKAL_REPORT=results/multiloko.json would replace the results with HTML.
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import type { BenchmarkDefinition } from '../src/core/benchmark.ts';
-import { incompleteResultsFile } from '../src/core/incomplete.ts';
-import { listModels, modelFolderNames, splitModelList } from '../src/core/modelList.ts';
-import { outputClash, type RunPath } from '../src/core/runPaths.ts';
-import { LokalConfigError, sectionSettings, sharedSettings, type SettingsTree } from '../src/core/settings.ts';
-import { DEFAULT_CACHE_FILE } from '../src/models/cache.ts';
+import type { BenchmarkDefinition } from '../core/benchmark.ts';
+import { incompleteResultsFile } from '../core/incomplete.ts';
+import { listModels, modelFolderNames, splitModelList } from '../core/modelList.ts';
+import { outputClash, type RunPath } from '../core/runPaths.ts';
+import { LokalConfigError, sectionSettings, sharedSettings, type SettingsTree } from '../core/settings.ts';
+import { DEFAULT_CACHE_FILE } from '../models/cache.ts';
 import { reportPath } from './runOutputs.ts';
 
 /** The files a dataset loader reads in its folder (JSONL, CSV, the encrypted archive and its stages). */

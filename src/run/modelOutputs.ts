@@ -2,11 +2,11 @@
 // modelSlugs), its report.html beside them, and the models side by side — the table `lokal compare` prints on those
 // files, and `<output>/compare.html` — with the first model listed as the reference.
 import path from 'node:path';
-import { modelFolderNames, modelLabels } from '../src/core/modelList.ts';
-import { writeFileAtomic } from '../src/core/io.ts';
-import type { HeadlineSummary } from '../src/benchmarks/multiloko/headline.ts';
-import { modelsLeaderboardLines } from '../src/benchmarks/multiloko/headlineTable.ts';
-import type { RunResults } from '../src/report/types.ts';
+import { modelFolderNames, modelLabels } from '../core/modelList.ts';
+import { writeFileAtomic } from '../core/io.ts';
+import type { HeadlineSummary } from '../benchmarks/multiloko/headline.ts';
+import { modelsLeaderboardLines } from '../benchmarks/multiloko/headlineTable.ts';
+import type { RunResults } from '../report/types.ts';
 import { runResults, writeRunOutputs, type RunOutputsOptions } from './runOutputs.ts';
 
 /** The models with the labels given them in LOKAL_MODEL (`qwen3=replay:…`), in modelList's form. */
@@ -64,8 +64,8 @@ export async function writeModelOutputs(options: ModelOutputsOptions): Promise<s
   }
   // One leaderboard with a row per model, named as in the comparison below (not one single-row table per model).
   for (const line of leaderboardOfModels([...options.written].map(([model, texts]) => ({ name: names.get(model)!, results: runResults(texts) })))) log(line);
-  const { MAX_RUNS, MIN_RUNS, compareRuns, compareRunsText } = await import('../src/report/compareRuns.ts');
-  const { runLabels } = await import('../src/cli/compare.ts');
+  const { MAX_RUNS, MIN_RUNS, compareRuns, compareRunsText } = await import('../report/compareRuns.ts');
+  const { runLabels } = await import('./runLabels.ts');
   const listed = [...options.written]
     .map(([model, texts]) => ({ source: path.resolve(options.root, options.output, options.folders.get(model) ?? ''), results: runResults(texts), ...(options.labels?.has(model) ? { label: options.labels.get(model)! } : {}) }))
     .filter((r) => r.results.multiloko || r.results.kalahi);
@@ -78,7 +78,7 @@ export async function writeModelOutputs(options: ModelOutputsOptions): Promise<s
   try {
     const comparison = compareRuns(runs);
     for (const line of compareRunsText(runs, comparison)) log(line);
-    const { renderCompareHtml } = await import('../src/report/compareHtml.ts');
+    const { renderCompareHtml } = await import('../report/compareHtml.ts');
     const file = path.resolve(options.root, options.output, 'compare.html');
     await writeFileAtomic(file, await renderCompareHtml(runs, comparison, 'vitest-lokal · comparing models'));
     log(`lokal: wrote ${path.relative(process.cwd(), file) || file} (the models side by side; the first is the reference)`);

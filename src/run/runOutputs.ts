@@ -2,9 +2,9 @@
 // unless LOKAL_REPORT moves it or says `off`) and, in a GitHub Actions job, the Markdown summary appended to the file
 // GITHUB_STEP_SUMMARY names. The report modules (vega) load only in runs that write a report, preloaded while the tests run.
 import path from 'node:path';
-import { appendFileOrRestore } from '../src/core/io.ts';
-import { isGroupsResults } from '../src/report/groupsResults.ts';
-import type { ReportInput, RunResults } from '../src/report/types.ts';
+import { appendFileOrRestore } from '../core/io.ts';
+import { isGroupsResults } from '../report/groupsResults.ts';
+import type { ReportInput, RunResults } from '../report/types.ts';
 
 export interface RunOutputsOptions {
   /** Results texts of this run, by benchmark name (MultiLoKo, Kalahi and results in the groups layout have a report section). */
@@ -38,7 +38,7 @@ export interface RunOutputs {
 
 /** Starts loading the report modules in the background (a failure surfaces, if ever, when the report is written). */
 export function preloadReportModules(): void {
-  import('../src/report/index.ts').catch(() => undefined);
+  import('../report/index.ts').catch(() => undefined);
 }
 
 /** Where the report goes, or undefined when it is turned off. */
@@ -72,12 +72,12 @@ export async function writeRunOutputs(options: RunOutputsOptions): Promise<RunOu
   const run = runResults(options.results, options.objects);
   const shown = options.incomplete?.size ? runResults(new Map([...options.results, ...options.incomplete]), options.objects) : run;
   if (!shown.multiloko && !shown.kalahi && !shown.others) return {};
-  const report = await import('../src/report/index.ts');
+  const report = await import('../report/index.ts');
   const input: ReportInput = { ...shown, ...(options.modelLabel ? { modelLabel: options.modelLabel } : {}) };
   if (options.baseline) {
     try {
       const baseline = report.readRunResults(path.resolve(options.root, options.baseline));
-      input.baseline = options.redact ? (await import('../src/report/redactResults.ts')).redactedBaseline(baseline) : baseline;
+      input.baseline = options.redact ? (await import('../report/redactResults.ts')).redactedBaseline(baseline) : baseline;
     } catch (error) {
       log(`lokal: the report shows no baseline: ${path.relative(process.cwd(), path.resolve(options.root, options.baseline))} could not be read (${(error as Error).message.split('\n')[0]})`);
     }
@@ -97,7 +97,7 @@ export async function writeRunOutputs(options: RunOutputsOptions): Promise<RunOu
   }
   if (options.stepSummary && (run.multiloko || run.kalahi || run.others)) {
     try {
-      const { stepSummaryMarkdown } = await import('../src/report/markdown.ts');
+      const { stepSummaryMarkdown } = await import('../report/markdown.ts');
       // A failed append (a full disk) is cut back off: no partial table stays in the job summary.
       await appendFileOrRestore(options.stepSummary, stepSummaryMarkdown({ ...run, ...(options.modelLabel ? { modelLabel: options.modelLabel } : {}), ...(input.baseline ? { baseline: input.baseline } : {}) }));
       written.stepSummary = options.stepSummary;
