@@ -19,7 +19,7 @@ type Group = BenchmarkGroup<MultiLoKoItem, GroupInfo>;
 /** Every subset of the dataset as one group, as MultiLoKo's plan makes them (a subset's key and its items). */
 async function groupsOf(location: string): Promise<Group[]> {
   const dataset = await loadMultiLoKo(location, 'dev');
-  return dataset.subsets.map((s, order) => ({ info: { benchmark: 'multiloko', key: s.key, name: s.key, order, selected: s.items.length, total: s.items.length }, items: s.items }));
+  return dataset.subsets.map((s, order) => ({ info: { benchmark: 'multiloko', key: s.key, name: s.key, order, selected: s.items.length, total: s.items.length, model: undefined, thresholds: undefined }, items: s.items }));
 }
 
 const itemId = (item: MultiLoKoItem) => String(item.id);
