@@ -10,12 +10,6 @@ import { DEFAULT_ITEMS_PER_SECOND, SETUP_MINUTES } from '../init/githubWorkflow.
 import { partFile } from '../init/itemCounts.ts';
 import { UsageError } from './usageError.ts';
 
-export const PLAN_USAGE = `usage: lokal plan [--shards <n>] [--items-per-second <r>]
-  Prints, without calling a model, the items of each benchmark in this project (its lokal.config.json and LOKAL_*
-  settings) in <n> parts (1 to 64, default 1) as the part files of \`lokal init --ci github --shards <n>\` run them,
-  and each shard's time at <r> items per second (default ${DEFAULT_ITEMS_PER_SECOND}, the assumption of init's workflow).
-`;
-
 /** Whole hours and minutes, rounded up to the minute: `5 h 16 min`, `42 min`. */
 export function duration(seconds: number): string {
   const minutes = Math.ceil(seconds / 60);
