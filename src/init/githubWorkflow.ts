@@ -103,7 +103,8 @@ export function githubWorkflow({ shards, counts, itemsPerSecond = DEFAULT_ITEMS_
   );
   return `# The benchmarks in CI, written by \`npx lokal init --ci github\` (vitest-lokal): the eval files run in ${shards} shards
 # (Vitest splits them by file${shards > 1 ? `; evals/part-*-of-${String(shards).padStart(2, '0')}.eval.ts hold a part of every benchmark each, one file a shard` : ''}),
-# and one merge job rolls the shards up as one run would: it applies the gates, writes the step summary and uploads results/. Settings: lokal.config.json, overridden by the env below (docs/settings.md).
+# and one merge job rolls the shards up as one run would: it applies the gates, writes the step summary and uploads
+# results/. Settings: lokal.config.json, overridden by the env below (docs/settings.md).
 name: evals
 
 on:
