@@ -164,7 +164,7 @@ ${timeoutComment}
           restore-keys: |
             lokal-responses-\${{ hashFiles('lokal.config.json', 'data/**') }}-\${{ env.LOKAL_MODEL }}-\${{ matrix.shard }}-
       # The model's weights (the default model's are ~0.5 GB) downloaded once per model, not by every shard of every run;
-      # per shard too, as Vitest gives a shard the same files each run and a shard with Kalahi items loads its metrics' models.
+      # per shard too: Vitest gives a shard the same files each run, and Kalahi's part loads its metrics' models.
       - name: Model id
         id: model
         run: |
