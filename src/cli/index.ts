@@ -1,4 +1,4 @@
-// The `lokal` command: `score` (drop-in for MultiLoKo's eval.py), `data fetch`, `kalahi score`, `compare`, `init`. Only the usage text
+// The `lokal` command: `score` (drop-in for MultiLoKo's eval.py), `data fetch`, `kalahi score`, `compare`, `init`, `plan`. Only the usage text
 // loads up front; each command is its own module (its own file in the bundled dist/cli/), so `lokal --help` answers at once.
 import { isUsageError } from './usageError.ts';
 
@@ -34,6 +34,10 @@ export const COMMAND_USAGE: Record<string, string> = {
         Set up this project: vitest.config.ts, evals/*.eval.ts, lokal.config.json, .gitignore lines; with --ci github
         a sharded GitHub Actions workflow (.github/workflows/evals.yml; shards 1 to 64, each timed at <r> items/s).
         Never overwrites a file; says what to install when the model's packages are missing.
+`,
+  plan: `plan [--shards <n>] [--items-per-second <r>]
+        Without calling a model: each benchmark's items in this project, in <n> parts (1 to 64) as init's part files
+        run them, and each shard's time at <r> items/s: size --shards from it.
 `,
 };
 
@@ -93,6 +97,7 @@ const COMMANDS: Record<string, Command> = {
   compare: async (argv) => (await import('./compare.ts')).compareCommand(argv),
   doctor: async (argv) => (await import('./doctor.ts')).doctorCommand(argv),
   init: async (argv) => (await import('./init.ts')).initCommand(argv),
+  plan: async (argv) => (await import('./plan.ts')).planCommand(argv),
 };
 
 /** The commands `lokal` knows. */

@@ -13,7 +13,7 @@ import { readRegularTextSync } from '../data/filesSync.ts';
 import { DEFAULT_MODEL } from '../models/defaults.ts';
 import { extendGitignore, gitignoreLines } from '../init/gitignore.ts';
 import { DEFAULT_ITEMS_PER_SECOND, fittingLimit, githubWorkflow, largestShard, MAX_JOB_MINUTES, MODEL_CACHE_DIR, shardTimeout } from '../init/githubWorkflow.ts';
-import { evalItemCounts } from '../init/itemCounts.ts';
+import { evalFileCounts, evalItemCounts } from '../init/itemCounts.ts';
 import { missingModelPackages, missingPackagesLine } from '../init/modelPackages.ts';
 import { projectFiles } from '../init/projectFiles.ts';
 import { UsageError } from './usageError.ts';
@@ -23,7 +23,8 @@ export const INIT_USAGE = `usage: lokal init [--ci github] [--shards <n>] [--ite
   current project, which must be an ES module ("type": "module" in package.json), and adds results/, .lokal-cache/,
   .vitest-reports/ and data/ to its .gitignore. With --ci github also .github/workflows/evals.yml: the evals in <n>
   shards (1 to 64, default 2), merged into one roll-up that applies the gates, writes the step summary and uploads
-  results/; a shard's time limit assumes <r> items per second (default ${DEFAULT_ITEMS_PER_SECOND}). Existing files are
+  results/; with <n> above 1 the eval files are evals/part-01-of-<n>.eval.ts …, one a shard, each a part of every
+  benchmark; a shard's time limit assumes <r> items per second (default ${DEFAULT_ITEMS_PER_SECOND}). Existing files are
   never overwritten. Then it says what to install when the configured model's packages are missing.
 `;
 
@@ -79,10 +80,12 @@ export async function initCommand(argv: string[], root = process.cwd()): Promise
     process.stderr.write(`lokal init: ${problem}\n`);
     return 1;
   }
-  const files = projectFiles();
+  // A workflow of several shards: one part file per shard, each with a part of every benchmark (src/init/projectFiles.ts).
+  const parts = values.ci === 'github' ? shards : 1;
+  const files = projectFiles(parts);
   const notes: string[] = [];
   if (values.ci === 'github') {
-    const counts = await evalItemCounts(root);
+    const counts = evalFileCounts(await evalItemCounts(root), shards);
     files[WORKFLOW] = githubWorkflow({ shards, counts, itemsPerSecond });
     const largest = largestShard(counts, shards);
     const timeout = shardTimeout(largest.items, itemsPerSecond);
@@ -104,6 +107,11 @@ export async function initCommand(argv: string[], root = process.cwd()): Promise
     // 'wx': a file that appeared since the check is still not overwritten.
     writeFileSync(target, text, { flag: 'wx' });
     written.push(file);
+  }
+  // An eval file of a benchmark beside the part files runs it whole in one shard, on top of its parts.
+  if (parts > 1) {
+    const whole = ['multiloko', 'kalahi'].map((b) => `evals/${b}.eval.ts`).filter((f) => existsSync(path.join(root, f)));
+    if (whole.length > 0) notes.push(`${whole.join(' and ')} ${whole.length === 1 ? 'runs its benchmark' : 'run their benchmarks'} whole in one shard, besides the part files: delete ${whole.length === 1 ? 'it' : 'them'} to run each item once`);
   }
   const gitignore = updateGitignore(root, gitignoreLines(values.ci === 'github' ? { modelCache: MODEL_CACHE_DIR } : {}));
   for (const file of written) process.stdout.write(`lokal init: wrote ${file}\n`);

@@ -111,6 +111,11 @@ export interface BenchmarkPlan<Item, Info extends GroupInfo, Rec, Agg> {
   /** What the run's tasks need of the model named by `spec`; the model is asked only when something is needed. */
   modelRequirements?(spec: string): ModelRequirement[];
   testName(item: Item): string;
+  /**
+   * The item's own id within its group, the same whatever the settings (redaction changes test names): parts of the
+   * benchmark (`benchmarkSuite(b, { part: [i, n] })`) are cut by it. Without it, the test name is used.
+   */
+  itemId?(item: Item): string;
   runItem(item: Item, group: Info, context: ItemContext): Promise<ItemResult<Rec>>;
   judgeGroup(aggregate: Agg): GroupVerdict;
   /** Called when the file's tests are done (e.g. to free learned-metric models). */

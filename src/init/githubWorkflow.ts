@@ -5,7 +5,7 @@
 // --merge-reports). Written as text, not built from objects, so its comments (the optional vLLM server, the timeout's
 // assumption) survive.
 import { DEFAULT_MODEL } from '../models/defaults.ts';
-import type { ItemCount } from './itemCounts.ts';
+import type { FileCount } from './itemCounts.ts';
 
 /** The marker on the first line of the commented-out server step (tests uncomment it by this). */
 export const VLLM_STEP_MARKER = '# Optional: an OpenAI-compatible server in this job';
@@ -25,7 +25,7 @@ export const MERGE_MINUTES = 15;
 export const MODEL_CACHE_DIR = '.lokal-models';
 
 /** The items of the largest shard, at most: Vitest gives a shard at most ceil(files / shards) files; the largest here. */
-export function largestShard(counts: readonly ItemCount[], shards: number): { items: number; files: ItemCount[] } {
+export function largestShard(counts: readonly FileCount[], shards: number): { items: number; files: FileCount[] } {
   const perShard = Math.ceil(counts.length / shards);
   const files = [...counts].sort((a, b) => b.items - a.items).slice(0, perShard);
   return { items: files.reduce((sum, c) => sum + c.items, 0), files };
@@ -41,7 +41,7 @@ export function shardTimeout(items: number, itemsPerSecond: number): { minutes: 
  * The largest LOKAL_LIMIT (items per group) under which every shard fits a job's limit at the assumed speed: the
  * items a job has time for, shared among the groups of the shard with the most.
  */
-export function fittingLimit(counts: readonly ItemCount[], shards: number, itemsPerSecond: number): number {
+export function fittingLimit(counts: readonly FileCount[], shards: number, itemsPerSecond: number): number {
   const perShard = Math.ceil(counts.length / shards);
   const groups = [...counts].sort((a, b) => b.groups - a.groups).slice(0, perShard).reduce((sum, c) => sum + c.groups, 0);
   return Math.floor(((MAX_JOB_MINUTES - SETUP_MINUTES) * 60 * itemsPerSecond) / Math.max(groups, 1));
@@ -49,8 +49,8 @@ export function fittingLimit(counts: readonly ItemCount[], shards: number, items
 
 export interface WorkflowOptions {
   shards: number;
-  /** Each eval file's item tests (src/init/itemCounts.ts). */
-  counts: readonly ItemCount[];
+  /** Each eval file's item tests (src/init/itemCounts.ts's evalFileCounts: a part file per shard when shards > 1). */
+  counts: readonly FileCount[];
   itemsPerSecond?: number;
 }
 
@@ -102,8 +102,9 @@ export function githubWorkflow({ shards, counts, itemsPerSecond = DEFAULT_ITEMS_
     '    ',
   );
   return `# The benchmarks in CI, written by \`npx lokal init --ci github\` (vitest-lokal): the eval files run in ${shards} shards
-# (Vitest splits them by file), and one merge job rolls the shards up as one run would: it applies the gates, writes
-# the step summary and uploads results/. Settings: lokal.config.json, overridden by the env below (docs/settings.md).
+# (Vitest splits them by file${shards > 1 ? `; evals/part-*-of-${String(shards).padStart(2, '0')}.eval.ts hold a part of every benchmark each, one file a shard` : ''}),
+# and one merge job rolls the shards up as one run would: it applies the gates, writes the step summary and uploads
+# results/. Settings: lokal.config.json, overridden by the env below (docs/settings.md).
 name: evals
 
 on:
@@ -163,7 +164,7 @@ ${timeoutComment}
           restore-keys: |
             lokal-responses-\${{ hashFiles('lokal.config.json', 'data/**') }}-\${{ env.LOKAL_MODEL }}-\${{ matrix.shard }}-
       # The model's weights (the default model's are ~0.5 GB) downloaded once per model, not by every shard of every run;
-      # per shard too, as Vitest gives a shard the same files each run and Kalahi's shard also loads its metrics' models.
+      # per shard too: Vitest gives a shard the same files each run, and Kalahi's part loads its metrics' models.
       - name: Model id
         id: model
         run: |

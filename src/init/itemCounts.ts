@@ -16,7 +16,18 @@ export const FULL_ITEMS = { multiloko: 37_750, kalahi: 150 } as const;
 export const FULL_GROUPS = { multiloko: 151, kalahi: 1 } as const;
 
 /** One eval file's item count and where it comes from. */
-export interface ItemCount {
+export interface FileCount {
+  /** The eval file `lokal init` writes. */
+  file: string;
+  items: number;
+  /** Its groups (MultiLoKo's subsets, Kalahi's variants): `limit` (LOKAL_LIMIT) caps the items of each. */
+  groups: number;
+  /** `data`: counted in the project's data; `full size`: the data is absent or unreadable. */
+  source: 'data' | 'full size';
+}
+
+/** One benchmark's eval file's item count and where it comes from. */
+export interface ItemCount extends FileCount {
   benchmark: 'multiloko' | 'kalahi';
   /** The eval file `lokal init` writes for the benchmark. */
   file: string;
@@ -71,4 +82,35 @@ export async function evalItemCounts(root: string, env: Readonly<Record<string, 
     await count('multiloko', () => multilokoItems(sectionSettings<MultiLoKoSettings>(tree, MULTILOKO_SETTINGS), root, env)),
     await count('kalahi', () => kalahiItems(sectionSettings<KalahiSettings>(tree, KALAHI_SETTINGS), root, env)),
   ];
+}
+
+/** The part file `lokal init --ci github --shards n` writes for part `index` of `count`: every benchmark's part. */
+export function partFile(index: number, count: number): string {
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `evals/part-${two(index)}-of-${two(count)}.eval.ts`;
+}
+
+/**
+ * Items of part `index` (1..count) of `items`, as src/core/parts.ts cuts them: rank r goes to part
+ * ⌊(r + ½) × count / items⌋, so part p (0-based) holds the ranks from ⌈p × items / count − ½⌉ up to the next part's.
+ */
+export function partSize(items: number, index: number, count: number): number {
+  const start = (p: number) => Math.max(0, Math.ceil((p * items) / count - 0.5));
+  return start(index) - start(index - 1);
+}
+
+/**
+ * The files a workflow of `shards` shards runs: the benchmarks' own eval files for one shard, else one part file per
+ * shard holding every benchmark's part (each benchmark's groups spread over the parts: a limit per group caps 1/n of
+ * them in each). A part file's source is `data` only when every benchmark's count is.
+ */
+export function evalFileCounts(counts: readonly ItemCount[], shards: number): FileCount[] {
+  if (shards === 1) return [...counts];
+  const source = counts.every((c) => c.source === 'data') ? 'data' : 'full size';
+  return Array.from({ length: shards }, (_, i) => ({
+    file: partFile(i + 1, shards),
+    items: counts.reduce((sum, c) => sum + partSize(c.items, i + 1, shards), 0),
+    groups: counts.reduce((sum, c) => sum + c.groups, 0) / shards,
+    source,
+  }));
 }

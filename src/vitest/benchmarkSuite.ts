@@ -4,6 +4,7 @@
 import { afterAll, describe, test, type RunnerTestCase, type TestContext } from 'vitest';
 import type { BenchmarkDefinition, BenchmarkGroup, BenchmarkPlan, GateRecord, GroupInfo, ItemContext, BenchmarkMatchers } from '../core/benchmark.ts';
 import { routeClauses } from '../core/gates.ts';
+import { groupsOfPart, parsePart, partLabel, PartSpecError, type PartSpec } from '../core/parts.ts';
 import { requireCacheFile } from '../core/outputCheck.ts';
 import { terminalLines, terminalSafeError, terminalText } from '../core/terminalText.ts';
 import { splitModelList } from '../core/modelList.ts';
@@ -47,6 +48,8 @@ interface SuiteJob {
   wrongFails: boolean;
   /** Redaction is on: provider errors fail items with their status and kind only (src/models/withheldErrors.ts). */
   redact: boolean;
+  /** One part of several: its groups hold part of their items, so their gates are judged at the roll-up. */
+  part?: PartSpec;
 }
 
 type LokalContext = Pick<TestContext, 'task' | 'annotate'> & { lokalModels: ModelPool };
@@ -154,6 +157,11 @@ async function gateTest(job: SuiteJob, info: GroupInfo, { task, annotate, lokalM
   task.meta.lokalGate = record;
   const failed = verdict.outcomes.filter((o) => !o.pass);
   const met = verdict.outcomes.length ? ` · ${verdict.outcomes.length - failed.length}/${verdict.outcomes.length} gates met` : '';
+  if (job.part) {
+    // Part of the group's items: its figures are not the group's, which the end-of-run roll-up judges over every part.
+    await annotate(terminalText(`part ${partLabel(job.part)}: ${verdict.summary} (gates judged at the roll-up of every part)`), 'gate');
+    return;
+  }
   await annotate(terminalText(`${failed.length ? '✗' : '✓'} ${verdict.summary}${met}`), failed.length ? 'gate-failed' : 'gate');
   if (verdict.blocked) throw new Error(terminalLines(verdict.blocked));
   if (failed.length > 0) throw new Error(terminalLines(`${info.name}: gate missed\n${failed.map((o) => `  ${o.message}`).join('\n')}`));
@@ -200,11 +208,28 @@ async function specsServing(definition: BenchmarkDefinition, specs: readonly str
   return serving;
 }
 
+/** benchmarkSuite's options: a settings tree, and the part of the benchmark's items this file runs. */
+export type BenchmarkSuiteOptions = SettingsTree & {
+  /**
+   * `[i, n]` (or `'i/n'`): this file runs part i of n of the items, cut by src/core/parts.ts's rule (balanced, and
+   * stable across runs); the n part files together run every item once, and the reporter's roll-up judges the gates.
+   */
+  part?: readonly [number, number] | string;
+};
+
 /**
  * Declares a benchmark's tests in this eval file: `await benchmarkSuite(multiloko)`. Options are a settings tree
- * (`{ model, limit, multiloko: { split: 'dev' } }`) that lokal.config.json provides too and LOKAL_* variables override.
+ * (`{ model, limit, multiloko: { split: 'dev' } }`) that lokal.config.json provides too and LOKAL_* variables override,
+ * and `part` (`{ part: [2, 4] }`) to run one part of the items.
  */
-export async function benchmarkSuite<Settings>(definition: BenchmarkDefinition<Settings>, options: SettingsTree = {}): Promise<void> {
+export async function benchmarkSuite<Settings>(definition: BenchmarkDefinition<Settings>, suiteOptions: BenchmarkSuiteOptions = {}): Promise<void> {
+  const { part: partOption, ...options } = suiteOptions;
+  let part: PartSpec | undefined;
+  try {
+    part = partOption === undefined ? undefined : parsePart(partOption);
+  } catch (error) {
+    throw error instanceof PartSpecError ? terminalSafeError(new PartSpecError(`${definition.name}: ${error.message}`)) : error;
+  }
   registerBenchmark(definition);
   await registerMatchers(definition);
   const tree = resolveSettingsTree(
@@ -226,6 +251,12 @@ export async function benchmarkSuite<Settings>(definition: BenchmarkDefinition<S
     if (skipIfDataAbsent(definition.name, definition.dataConfigured(settings), error, definition.dataHint)) return;
     throw error;
   }
+  // One part of several: the plan's groups cut to the items of this part (part 1/1 is the whole run).
+  // (The plan is this file's own: cut in place, so a plan that is a class instance keeps its methods.)
+  if (part && part.count > 1) {
+    const whole = plan;
+    whole.groups = groupsOfPart(whole.groups, part, (item) => (whole.itemId ? whole.itemId(item) : whole.testName(item)));
+  }
   const specs = await specsServing(definition, splitModelList(modelSpec({ model: configuredModel })), modelOptions, names, modelSetting);
   if (specs.length === 0) {
     await plan.close?.();
@@ -234,7 +265,8 @@ export async function benchmarkSuite<Settings>(definition: BenchmarkDefinition<S
   // Several models (LOKAL_MODEL=a,b): the plan (data loading) is shared, one describe per model, run one after another.
   const wrongFails = wrongAnswersFail(tree.strict, inUiMode());
   const redact = resolveRedaction(shared.redact).on;
-  const jobs: SuiteJob[] = specs.map((spec) => ({ plan, definition, spec, modelOptions, wrongFails, redact }));
+  const parted = part && part.count > 1 ? { part } : {};
+  const jobs: SuiteJob[] = specs.map((spec) => ({ plan, definition, spec, modelOptions, wrongFails, redact, ...parted }));
   for (const job of jobs) {
     // At collection, before any item asks the model: a cache that cannot be written would lose every answer.
     if (!job.spec.startsWith('replay:') && job.modelOptions.cache) requireCacheFile(job.modelOptions.cache.file, job.modelOptions.cache.mode);
@@ -272,12 +304,12 @@ export async function benchmarkSuite<Settings>(definition: BenchmarkDefinition<S
     // A listed model left out (a replay file without this benchmark's rows): the groups name the one that runs.
     const job = jobs[0]!;
     // Listed first, run last (the lokal runner moves it behind the groups it sums up).
-    declareSummary({ definition, settings, clauses });
+    declareSummary({ definition, settings, clauses, ...parted });
     for (const group of plan.groups) declareGroup(job, group.info.model === undefined || group.info.model === job.spec ? group : groupOfModel(group, job.spec));
   } else {
     for (const job of jobs) {
       describe(terminalText(job.spec), () => {
-        declareSummary({ definition, settings, clauses, model: job.spec });
+        declareSummary({ definition, settings, clauses, model: job.spec, ...parted });
         for (const group of plan.groups) declareGroup(job, groupOfModel(group, job.spec));
         afterAll(async () => {
           job.model = undefined;

@@ -7,6 +7,7 @@ import { test } from 'vitest';
 import type { BenchmarkDefinition, BenchmarkReport, BenchmarkSummary, GroupInfo, MissedGate, RolledGroup } from '../core/benchmark.ts';
 import { terminalLines } from '../core/terminalText.ts';
 import type { ParsedClause } from '../core/gates.ts';
+import type { PartSpec } from '../core/parts.ts';
 import { groupAggregate } from './runner.ts';
 import { inShard } from './uiMode.ts';
 import { descendantTests, type RunnerTaskLike } from './views.ts';
@@ -23,6 +24,8 @@ interface SummaryJob {
   clauses: ParsedClause[];
   /** In a run listing several models, the model whose describe holds this summary (its groups alone are summed up). */
   model?: string;
+  /** One part of several (`benchmarkSuite(b, { part })`): its figures are the part's, the roll-up judges the run's. */
+  part?: PartSpec;
 }
 
 /** The groups of this benchmark in the file, rolled up from the runner's tasks as the reporter does from its test cases. */
@@ -59,8 +62,8 @@ async function summaryTest(job: SummaryJob, { task, annotate }: Pick<TestContext
   await annotate(summary.text, SUMMARY_ANNOTATION, attachment);
   // A run-wide or baseline gate has no gate test of its own: the summary fails on it, so Vitest (and its UI) show it.
   const unseen = (summary.missed ?? []).filter((m) => !shownByGroupGate(task.file as unknown as { tasks: RunnerTaskLike[] }, m));
-  // A shard holds part of the run: its run-wide figures are not the run's (the merged reports are judged instead).
-  if (unseen.length > 0 && !inShard()) {
+  // A shard or a part file holds part of the run: its run-wide figures are not the run's (the roll-up judges them).
+  if (unseen.length > 0 && !inShard() && !job.part) {
     const count = `${unseen.length} gate${unseen.length === 1 ? '' : 's'}`;
     throw new Error(terminalLines(`${job.definition.title}: ${count} missed over the run\n${unseen.map((m) => `  ${m.message}`).join('\n')}`));
   }

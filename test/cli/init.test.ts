@@ -19,7 +19,10 @@ import { resolveSettingsTree, sectionSettings } from '../../src/core/settings.ts
 import { loadMultiLoKo } from '../../src/benchmarks/multiloko/data/multiloko.ts';
 import { subsetLanguage } from '../../src/benchmarks/multiloko/names.ts';
 import { shardTimeout, VLLM_STEP_MARKER } from '../../src/init/githubWorkflow.ts';
-import { evalItemCounts } from '../../src/init/itemCounts.ts';
+import { evalItemCounts, partSize } from '../../src/init/itemCounts.ts';
+import { projectFiles } from '../../src/init/projectFiles.ts';
+import { assignParts } from '../../src/core/parts.ts';
+import { createHash } from 'node:crypto';
 import { hasMkfifo, makeFifo } from '../support/fifo.ts';
 
 const dirs: string[] = [];
@@ -84,12 +87,12 @@ describe('lokal init', () => {
   test('never overwrites: existing files are kept byte for byte and listed as skipped; the rest is written', async () => {
     const dir = project();
     mkdirSync(path.join(dir, 'evals'));
-    writeFileSync(path.join(dir, 'evals', 'kalahi.eval.ts'), '// mine\n');
+    writeFileSync(path.join(dir, 'evals', 'part-02-of-02.eval.ts'), '// mine\n');
     writeFileSync(path.join(dir, 'lokal.config.json'), '{ "limit": 3 }\n');
     expect(await initCommand(['--ci', 'github'], dir)).toBe(0);
-    expect(read(dir, 'evals/kalahi.eval.ts')).toBe('// mine\n');
+    expect(read(dir, 'evals/part-02-of-02.eval.ts')).toBe('// mine\n');
     expect(read(dir, 'lokal.config.json')).toBe('{ "limit": 3 }\n');
-    expect(out).toContain('lokal init: skipped evals/kalahi.eval.ts (it exists; not overwritten)\nlokal init: skipped lokal.config.json (it exists; not overwritten)\n');
+    expect(out).toContain('lokal init: skipped evals/part-02-of-02.eval.ts (it exists; not overwritten)\nlokal init: skipped lokal.config.json (it exists; not overwritten)\n');
     expect(out).toContain('lokal init: wrote .github/workflows/evals.yml\n');
     // A second init skips everything and changes nothing.
     const before = read(dir, '.github/workflows/evals.yml');
@@ -353,30 +356,31 @@ describe('lokal init --ci github: .github/workflows/evals.yml', () => {
   test('time limits worked out by hand: 15 min of setup plus the largest shard\'s items at the assumed speed, capped at 360', async () => {
     // No data: the full sizes, MultiLoKo's 37,750 dev items and Kalahi's 150 prompts.
     const full = (await workflow(['--items-per-second', '2'])).yaml;
-    // 2 shards, one file each: the larger is MultiLoKo; 37,750 / 2 = 18,875 s = 314.6 min → 315, + 15 = 330.
-    expect(full.jobs.evals!['timeout-minutes']).toBe(330);
+    // 2 shards, one part file each: 37,750 / 2 + 150 / 2 = 18,950 items / 2 = 9,475 s = 157.9 min → 158, + 15 = 173.
+    expect(full.jobs.evals!['timeout-minutes']).toBe(173);
     expect(full.jobs.merge!['timeout-minutes']).toBe(15);
     // 1 shard: both files; 37,900 / 2 = 18,950 s = 315.8 min → 316, + 15 = 331.
     expect((await workflow(['--shards', '1', '--items-per-second', '2'])).yaml.jobs.evals!['timeout-minutes']).toBe(331);
-    // The default 0.25 items/s: 37,750 / 0.25 = 151,000 s = 2,516.7 min → 2,517 + 15 = 2,532, over a hosted job's 360.
+    // The default 0.25 items/s: 18,950 / 0.25 = 75,800 s = 1,263.3 min → 1,264 + 15 = 1,279, over a hosted job's 360.
     const { text, yaml } = await workflow([]);
     expect(yaml.jobs.evals!['timeout-minutes']).toBe(360);
     const comment = text.split('\n').filter((l) => /^ {4}# /u.test(l)).map((l) => l.slice(6)).join(' ');
     expect(comment).toContain('at an assumed 0.25 items/s');
     expect(comment).toContain('--items-per-second <n>');
-    expect(comment).toContain('The largest shard runs at most 37,750 items (evals/multiloko.eval.ts: 37,750 items, its full size, as no data was there): 2532 min, capped at 360');
-    expect(out).toContain('lokal init: the workflow\'s largest shard (37,750 items at 0.25 items/s) needs about 2532 min, more than a GitHub-hosted job\'s 360');
-    // The limit that fits: (360 − 15) × 60 × 0.25 = 5,175 items among MultiLoKo's 151 subsets: 34 each (5,134 items:
-    // 20,536 s = 342.3 min → 343, + 15 = 358).
-    expect(comment).toContain('LOKAL_LIMIT: 34 (items per group) in env fits it.');
-    expect(out).toContain('LOKAL_LIMIT: 34 (items per group) in its env fits it');
-    expect(shardTimeout(151 * 34, 0.25)).toEqual({ minutes: 358, needed: 358, capped: false });
+    expect(comment).toContain('The largest shard runs at most 18,950 items (evals/part-01-of-02.eval.ts: 18,950 items, its full size, as no data was there): 1279 min, capped at 360');
+    expect(out).toContain('lokal init: the workflow\'s largest shard (18,950 items at 0.25 items/s) needs about 1279 min, more than a GitHub-hosted job\'s 360');
+    // The limit that fits: (360 − 15) × 60 × 0.25 = 5,175 items a part, which holds half of the 151 + 1 groups' items
+    // (76 groups' worth): 68 each (151 × 68 / 2 + 68 / 2 = 5,168 items: 20,672 s = 344.5 min → 345, + 15 = 360).
+    expect(comment).toContain('LOKAL_LIMIT: 68 (items per group) in env fits it.');
+    expect(out).toContain('LOKAL_LIMIT: 68 (items per group) in its env fits it');
+    expect(shardTimeout((151 * 68) / 2 + 68 / 2, 0.25)).toEqual({ minutes: 360, needed: 360, capped: false });
     // Without data, a limit in the settings caps the full sizes' groups alike: 151 × 34 and 34 of Kalahi's 150.
     const limited = project();
     writeFileSync(path.join(limited, 'lokal.config.json'), JSON.stringify({ limit: 34 }));
     expect((await evalItemCounts(limited, {})).map((c) => [c.items, c.groups, c.source])).toEqual([[5134, 151, 'full size'], [34, 1, 'full size']]);
     expect(await initCommand(['--ci', 'github'], limited)).toBe(0);
-    expect((parse(read(limited, '.github/workflows/evals.yml')) as Workflow).jobs.evals!['timeout-minutes']).toBe(358);
+    // 2 part files of 5,134 / 2 + 34 / 2 = 2,584 items: 10,336 s = 172.3 min → 173, + 15 = 188.
+    expect((parse(read(limited, '.github/workflows/evals.yml')) as Workflow).jobs.evals!['timeout-minutes']).toBe(188);
   });
 
   test('with the data in the project, its items are counted with the project\'s settings', async () => {
@@ -401,6 +405,53 @@ describe('lokal init --ci github: .github/workflows/evals.yml', () => {
     expect((parse(read(dir, '.github/workflows/evals.yml')) as Workflow).jobs.evals!['timeout-minutes']).toBe(15 + Math.ceil(items / 0.01 / 60));
     expect(read(dir, '.github/workflows/evals.yml')).toContain('counted in the data');
     expect(shardTimeout(items, 0.01)).toEqual({ minutes: 15 + Math.ceil((items * 100) / 60), needed: 15 + Math.ceil((items * 100) / 60), capped: false });
+  });
+
+  test('--shards n writes n part files, each a part of every benchmark; Vitest\'s --shard gives each shard exactly one, for n from 1 to 64', async () => {
+    const dir = project();
+    expect(await initCommand(['--ci', 'github', '--shards', '3'], dir)).toBe(0);
+    expect(existsSync(path.join(dir, 'evals', 'multiloko.eval.ts'))).toBe(false);
+    const second = read(dir, 'evals/part-02-of-03.eval.ts').split('\n');
+    expect(second.filter((l) => !l.startsWith('//'))).toEqual([
+      "import { benchmarkSuite } from 'vitest-lokal/vitest';",
+      "import { multiloko, kalahi } from 'vitest-lokal/benchmarks';",
+      'await benchmarkSuite(multiloko, { part: [2, 3] });',
+      'await benchmarkSuite(kalahi, { part: [2, 3] });',
+      '',
+    ]);
+    for (const n of [1, 2, 3, 4, 16, 64]) {
+      const files = Object.keys(projectFiles(n)).filter((f) => f.startsWith('evals/'));
+      expect(files).toHaveLength(n === 1 ? 2 : n);
+      // Vitest 4's BaseSequencer.shard: files sorted by the SHA-1 of their root-relative path, cut into runs of
+      // ⌊files / shards⌋ and, for the first files % shards shards, one more: n files over n shards are one each.
+      const sorted = files.map((f) => createHash('sha1').update(`/${f}`).digest('hex')).sort();
+      const base = Math.floor(files.length / n);
+      const sizes = Array.from({ length: n }, (_, i) => base + (i < files.length % n ? 1 : 0));
+      expect(sizes.reduce((a, b) => a + b, 0)).toBe(sorted.length);
+      if (n > 1) expect(new Set(sizes)).toEqual(new Set([1]));
+    }
+  });
+
+  test('part sizes worked out two ways: by the count formula and by cutting that many ids', () => {
+    for (const [items, n] of [[37_750, 64], [150, 64], [21, 64], [10, 4], [7, 3], [0, 4]] as const) {
+      const parts = assignParts(Array.from({ length: items }, (_, i) => `i${i}`), n);
+      for (let k = 1; k <= n; k++) expect(partSize(items, k, n), `${items} in ${n}, part ${k}`).toBe(parts.filter((p) => p === k - 1).length);
+    }
+    // By hand: 150 prompts in 64 parts, 22 of 3 and 42 of 2; 10 in 4: 2, 3, 2, 3.
+    expect(Array.from({ length: 4 }, (_, i) => partSize(10, i + 1, 4))).toEqual([2, 3, 2, 3]);
+    const kalahi = Array.from({ length: 64 }, (_, i) => partSize(150, i + 1, 64));
+    expect([kalahi.filter((s) => s === 3).length, kalahi.filter((s) => s === 2).length]).toEqual([22, 42]);
+  });
+
+  test('an eval file of a benchmark beside the part files is named: it would run its benchmark whole in one shard', async () => {
+    const dir = project();
+    mkdirSync(path.join(dir, 'evals'));
+    writeFileSync(path.join(dir, 'evals', 'multiloko.eval.ts'), '// an earlier init\n');
+    expect(await initCommand(['--ci', 'github', '--shards', '4'], dir)).toBe(0);
+    expect(out).toContain('lokal init: evals/multiloko.eval.ts runs its benchmark whole in one shard, besides the part files: delete it to run each item once\n');
+    out = '';
+    expect(await initCommand(['--ci', 'github', '--shards', '1'], project())).toBe(0);
+    expect(out).not.toContain('whole in one shard');
   });
 
   test('the default is 2 shards', async () => {

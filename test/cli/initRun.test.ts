@@ -11,6 +11,7 @@ import { parse } from 'yaml';
 import { loadKalahi } from '../../src/benchmarks/kalahi/data.ts';
 import { loadMultiLoKo } from '../../src/benchmarks/multiloko/data/multiloko.ts';
 import { installedProject, REPO_ROOT, shellInProject, type ShellRun } from '../support/installedPackage.ts';
+import { projectFiles } from '../../src/init/projectFiles.ts';
 
 const MULTILOKO = path.resolve(REPO_ROOT, '../shared/data/multiloko/benchmark_data.tar.xz.enc');
 const KALAHI = path.resolve(REPO_ROOT, '../shared/data/kalahi');
@@ -60,7 +61,7 @@ describe.skipIf(!haveData)(haveData ? 'lokal init, then its files and its workfl
 
   const results = (folder: string) => Object.fromEntries(['multiloko.json', 'kalahi.json'].map((f) => [f, JSON.parse(readFileSync(path.join(project, folder, f), 'utf8')) as Record<string, any>]));
 
-  test('`npx vitest run` passes in the project init set up: both benchmarks, every answer right', async () => {
+  test('`npx vitest run` passes in the project init set up (its 2 part files): both benchmarks, every answer right, as whole eval files give', async () => {
     const run = await shellInProject('npx vitest run', project, env);
     expect(run.code, show('vitest run', run)).toBe(0);
     expect(run.stdout, show('vitest run', run)).toMatch(/Test Files\s+2 passed \(2\)/u);
@@ -71,6 +72,22 @@ describe.skipIf(!haveData)(haveData ? 'lokal init, then its files and its workfl
     // The workflow's LOKAL_REDACT=auto with CI set: texts hashed in the results.
     expect(JSON.stringify(single['multiloko.json'])).toMatch(/sha256:[0-9a-f]{12}/u);
     renameSync(path.join(project, 'results'), path.join(project, 'results-single'));
+
+    // The part files init wrote give what one eval file per benchmark gives (init without --ci): every results figure.
+    const parts = readdirSync(path.join(project, 'evals')).sort();
+    expect(parts).toEqual(['part-01-of-02.eval.ts', 'part-02-of-02.eval.ts']);
+    renameSync(path.join(project, 'evals'), path.join(work, 'evals-parts'));
+    mkdirSync(path.join(project, 'evals'));
+    for (const [file, text] of Object.entries(projectFiles(1))) if (file.startsWith('evals/')) writeFileSync(path.join(project, file), text);
+    try {
+      const whole = await shellInProject('npx vitest run', project, env);
+      expect(whole.code, show('vitest run (whole files)', whole)).toBe(0);
+      expect(results('results')).toEqual(single);
+    } finally {
+      rmSync(path.join(project, 'evals'), { recursive: true });
+      rmSync(path.join(project, 'results'), { recursive: true, force: true });
+      renameSync(path.join(work, 'evals-parts'), path.join(project, 'evals'));
+    }
   }, 600_000);
 
   test('the workflow\'s shard commands, then its merge command, give the unsharded run\'s results and the step summary', async () => {

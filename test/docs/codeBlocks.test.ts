@@ -155,16 +155,39 @@ const COMMANDS: Array<{ match: RegExp; prepare?: (f: Fixture) => void; check: (r
     },
   },
   {
-    // docs/setup.md: init in the project the README set up: its files are kept, the workflow is added.
+    // docs/setup.md: init in the project the README set up: its files are kept, the workflow and 2 part files added,
+    // and the README's whole eval files named (they would run their benchmarks besides the parts).
     match: /^npx lokal init --ci github$/u,
     check: (r, f, command) => {
       expect(r.code, show(command, r)).toBe(0);
-      for (const file of ['vitest.config.ts', 'evals/multiloko.eval.ts', 'evals/kalahi.eval.ts', 'lokal.config.json']) {
+      for (const file of ['vitest.config.ts', 'lokal.config.json']) {
         expect(r.stdout, show(command, r)).toContain(`lokal init: skipped ${file} (it exists; not overwritten)`);
       }
+      expect(r.stdout).toContain('lokal init: wrote evals/part-01-of-02.eval.ts\nlokal init: wrote evals/part-02-of-02.eval.ts\n');
+      expect(r.stdout).toContain('lokal init: evals/multiloko.eval.ts and evals/kalahi.eval.ts run their benchmarks whole in one shard, besides the part files');
       expect(r.stdout).toContain('lokal init: wrote .github/workflows/evals.yml');
       expect(readFileSync(path.join(f.project, '.github', 'workflows', 'evals.yml'), 'utf8')).toContain('npx vitest run --shard=${{ matrix.shard }}/2 --reporter=blob');
+      expect(readFileSync(path.join(f.project, 'evals', 'part-02-of-02.eval.ts'), 'utf8')).toContain('await benchmarkSuite(multiloko, { part: [2, 2] });');
       expect(readJson(path.join(f.project, 'lokal.config.json'))).toEqual({ multiloko: { languages: ['italian'] } });
+      // The README's eval files stay the project's for the commands after this one.
+      for (const part of ['part-01-of-02', 'part-02-of-02']) rmSync(path.join(f.project, 'evals', `${part}.eval.ts`));
+    },
+  },
+  {
+    // docs/setup.md: the plan of the project the README set up (the Italian side; no Kalahi data there), in 4 parts.
+    match: /^npx lokal plan --shards 4 --items-per-second 2$/u,
+    check: (r, f, command) => {
+      expect(r.code, show(command, r)).toBe(0);
+      const total = Object.values(f.italianItems).reduce((a, b) => a + b, 0);
+      const parts = /^multiloko: ([\d,]+) items in 4 parts: ([\d, ]+)$/mu.exec(r.stdout);
+      expect(parts, show(command, r)).not.toBeNull();
+      expect(Number(parts![1]!.replaceAll(',', ''))).toBe(total);
+      const sizes = parts![2]!.split(', ').map((s) => Number(s.replaceAll(',', '')));
+      expect(sizes.reduce((a, b) => a + b, 0)).toBe(total);
+      expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
+      expect(r.stdout).toMatch(/^kalahi: no data \(a run skips it\): /mu);
+      // Each shard's time at 2 items/s, rounded up to the minute.
+      sizes.forEach((items, i) => expect(r.stdout).toContain(`  shard ${i + 1}/4 (evals/part-0${i + 1}-of-04.eval.ts): ${items.toLocaleString('en-US')} items, ${Math.ceil(items / 2 / 60)} min\n`));
     },
   },
 ];

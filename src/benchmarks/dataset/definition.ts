@@ -92,6 +92,7 @@ export function defineDatasetBenchmark(input: DatasetBenchmarkOptions): DatasetB
       const stop = options.stop ? [...options.stop] : typeof options.prompt === 'string' && !chat ? ['\n'] : undefined;
       return {
         groups,
+        itemId: (item) => String(item.id),
         testName: (item) => (redact || firstSlot === undefined ? String(item.id) : `${String(item.id)} · ${shorten(String(item.fields[firstSlot]), 60)}`),
         async runItem(item, _info, context) {
           const itemKey = `${name}/${String(item.id)}`;

@@ -119,6 +119,7 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
     groups,
     modelRequirements: (one) => kalahiModelRequirements(config, one),
     testName: redact ? (row) => `${row.promptVariationId} · ${row.category}` : kalahiTestName,
+    itemId: (row) => row.promptVariationId,
     async runItem(row, info, context) {
       const { measureKalahiMC, measureKalahiLetter, measureKalahiGeneration, learnedScorers } = await tasks;
       const model = (await context.model()).provider;

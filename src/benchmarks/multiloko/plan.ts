@@ -144,6 +144,7 @@ export async function prepareMultiLoKo(settings: MultiLoKoSettings, clauses: Par
         : [],
     // Redacted: the question's hash instead of its text (JUnit, the json reporter and CI logs carry test names).
     testName: redact ? (item) => `${String(item.id)} · ${item.question === undefined ? 'no question' : redactedText(item.question)}` : itemTestName,
+    itemId: (item) => String(item.id),
     async runItem(item, info, context) {
       const { subset, fewshot, index } = jobs.get(info.key)!;
       const itemKey = multilokoItemKey(subset.key, item.id);
