@@ -3,8 +3,7 @@
 // them beside each case.
 import { describe, expect, test } from 'vitest';
 import { f1Words, wordTokens } from '../../src/benchmarks/multiloko/metrics/f1Words.ts';
-import { wordSegmenter } from '../../src/benchmarks/multiloko/metrics/wordSegmenter.ts';
-import { wordSegmenterFallbackLine } from '../../src/benchmarks/multiloko/metrics/wordSegmenter.ts';
+import { segmenterForTag, wordSegmenter, wordSegmenterFallbackLine } from '../../src/benchmarks/multiloko/metrics/wordSegmenter.ts';
 import { MULTILOKO_LANGUAGE_TAGS, multilokoLanguageTag } from '../../src/benchmarks/multiloko/metrics/multilokoLanguageTags.ts';
 import { tokenF1 } from '../../src/benchmarks/multiloko/metrics/tokenF1.ts';
 import { normalizeAnswer } from '../../src/benchmarks/multiloko/metrics/normalizeAnswer.ts';
@@ -138,5 +137,16 @@ describe('segmenters per language', () => {
     // Many such folders: the first five, then a count.
     const many = wordSegmenterFallbackLine(Array.from({ length: 151 }, (_, i) => `lang${i}`))!;
     expect(many).toMatch(/for lang0 \(no BCP-47 tag known\), .*lang4 \(no BCP-47 tag known\), … \(146 more\)$/u);
+  });
+
+  test('a tag Intl.Segmenter does not support falls back to the root locale, naming the tag; a supported one does not', () => {
+    // qaa is a private-use code: no ICU locale data, so Intl.Segmenter.supportedLocalesOf leaves it out
+    expect(Intl.Segmenter.supportedLocalesOf(['qaa'])).toEqual([]);
+    const unknown = segmenterForTag('qaa');
+    expect([unknown.tag, unknown.fallback]).toEqual(['qaa', 'Intl.Segmenter does not support qaa']);
+    expect(unknown.locale).toBe(new Intl.Segmenter('und').resolvedOptions().locale);
+    expect(wordTokens('qapla batlh', unknown.segmenter)).toEqual(['qapla', 'batlh']);
+    const japanese = segmenterForTag('ja');
+    expect([japanese.fallback, japanese.locale]).toEqual([undefined, 'ja']);
   });
 });
