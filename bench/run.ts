@@ -1,5 +1,5 @@
 // `npm run bench`: every speed claim of the project, each measured against its baseline in this same run.
-// Usage: npm run bench [-- metrics logprobs score replay replay-full models http generation load inrun]   (default: all
+// Usage: npm run bench [-- metrics errors logprobs score replay replay-full models http generation load inrun]   (default: all
 // but the opt-in three. generation builds a 494M-parameter Qwen2.5-0.5B-shaped model and runs 32 items × 2 modes × 2
 // ways × 3 rounds: about 40 min a round on 2 cores; BENCH_GENERATION_ROUNDS, BENCH_GENERATION_ITEMS and
 // BENCH_GENERATION_MODEL (a built model folder) shorten it: 8 items, 1 round, 7 min; its llama: part runs on the
@@ -63,6 +63,35 @@ async function metrics(): Promise<void> {
     baseline: `Python ${fmt(baseline, 3)} s`,
     ratio: baseline / tsSeconds,
     goal: '≥ 5x faster',
+  });
+}
+
+/**
+ * The error categories and f1_words on 37,750 items (the full dev layout's count, answers in the 31 languages'
+ * scripts): scoring with them against scoreExample alone, in alternating rounds in this process (goal: ≤ 1.10x).
+ */
+async function errors(): Promise<void> {
+  const { errorAnalysisItems, scoreItems } = await import('./errorAnalysis.ts');
+  const items = errorAnalysisItems();
+  // Warm both paths (the JIT, and the 31 segmenters built on first use).
+  scoreItems(items, true);
+  scoreItems(items, false);
+  const withTimes: number[] = [];
+  const withoutTimes: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const sides = [() => withTimes.push(scoreItems(items, true).seconds), () => withoutTimes.push(scoreItems(items, false).seconds)];
+    for (const side of round % 2 ? sides.reverse() : sides) side();
+  }
+  const ratios = withTimes.map((t, i) => t / withoutTimes[i]!);
+  const count = items.length.toLocaleString('en');
+  console.log(`errors: ${count} items with error categories and f1_words, ${ROUNDS} alternating rounds: ${list(withTimes, 3)} s; scoreExample alone ${list(withoutTimes, 3)} s; per-round ratios ${list(ratios)}`);
+  rows.push({
+    benchmark: `error categories and f1_words, ${count} items in 31 scripts`,
+    subject: `${fmt(median(withTimes), 3)} s`,
+    baseline: `scoreExample alone ${fmt(median(withoutTimes), 3)} s`,
+    ratio: median(ratios),
+    ratioLabel: `${fmt(median(ratios))}x scoreExample alone's time`,
+    goal: '≤ 1.10x',
   });
 }
 
@@ -441,7 +470,7 @@ async function inrun(): Promise<void> {
   });
 }
 
-const benches: Record<string, () => Promise<void>> = { metrics, logprobs, score, replay, 'replay-full': replayFull, models, http, generation, load, inrun };
+const benches: Record<string, () => Promise<void>> = { metrics, errors, logprobs, score, replay, 'replay-full': replayFull, models, http, generation, load, inrun };
 /** Run only when named: they take far longer than the rest. */
 const OPT_IN = new Set(['generation', 'load', 'inrun']);
 
