@@ -60,7 +60,7 @@ export async function compareCommand(argv: string[]): Promise<number> {
   // The one settings reader validates the list (an unknown field is an error naming the nearest one).
   const allow = readConfigEnv({ LOKAL_BASELINE_ALLOW: values.allow ?? process.env.LOKAL_BASELINE_ALLOW }, []).baselineAllow ?? [];
   const { comparableRuns, runsComparability } = await import('../report/runsComparability.ts');
-  const { notComparableLine, differenceText } = await import('../core/fingerprint.ts');
+  const { notComparableLine, differenceText, runtimeNote } = await import('../core/fingerprint.ts');
   const checks = runsComparability(runs, allow);
   // A benchmark refused for a run is left out of that run alone: every comparable table is still shown (and the HTML lists it).
   const refusedLines: string[] = [];
@@ -78,6 +78,8 @@ export async function compareCommand(argv: string[]): Promise<number> {
     if (!checked) say(`${label}: not checked for comparability (a results file without a fingerprint)`);
     if (allowed.length) say(`${label}: accepted differences: ${allowed.map(differenceText).join('; ')}`);
     if (model.length) say(`${label}: models differ (reported, not refused): ${model.map(differenceText).join('; ')}`);
+    const note = runtimeNote(c.comparability);
+    if (note) say(`${label}: ${note}`);
   }
   const compared = comparableRuns(runs, checks);
   const comparison = compareRuns(compared);

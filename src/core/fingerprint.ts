@@ -33,9 +33,11 @@ export const FingerprintSchema = z.looseObject({
   protocol: FieldValue,
   /** The model's identity: provider, model, revision, dtype, file SHA-256, server fingerprint. */
   model: Parts,
+  /** The runtime's ICU and Unicode versions (runtimeVersions.ts); absent in files written before they were recorded. */
+  runtime: Parts.optional(),
 });
 export type Fingerprint = z.infer<typeof FingerprintSchema>;
-export type FingerprintField = ScoreField | 'model';
+export type FingerprintField = ScoreField | 'model' | 'runtime';
 
 export { sha256 } from './sha256.ts';
 
@@ -60,6 +62,7 @@ const EXPECTED: Record<string, string> = {
   model: PARTS,
   ...Object.fromEntries(['prompt', 'shots', 'fewshot', 'extraction', 'scorer'].map((f) => [f, SCALAR])),
   ...Object.fromEntries(['template', 'decoding', 'protocol'].map((f) => [f, `${SCALAR}, or ${PARTS}`])),
+  runtime: PARTS,
 };
 
 /** What a JSON value is, with a short preview of a scalar: `a string ("five")`, `a list`, `nothing`. */
@@ -101,6 +104,8 @@ export interface Comparability {
   allowed: FingerprintDifference[];
   /** Model differences: what a comparison is for. */
   model: FingerprintDifference[];
+  /** Runtime differences (ICU, Unicode): a note, never refused, since f1 and EM depend on neither. */
+  runtime: FingerprintDifference[];
   /** Fields one run does not know (an older file, a replay): not compared. */
   unknown: string[];
   /** Whether the baseline carried a fingerprint at all. */
@@ -149,7 +154,7 @@ const scoreModelPart = (d: FingerprintDifference) => d.field === 'model' && (SCO
 
 /** What differs between a run and its baseline; `allow` names score fields accepted (LOKAL_BASELINE_ALLOW). */
 export function compareFingerprints(current: Fingerprint | undefined, baseline: Fingerprint | undefined, allow: readonly string[] = []): Comparability {
-  if (!current || !baseline) return { refused: [], allowed: [], model: [], unknown: [], checked: false };
+  if (!current || !baseline) return { refused: [], allowed: [], model: [], runtime: [], unknown: [], checked: false };
   const unknown: string[] = [];
   const model = differences('model', current.model, baseline.model, unknown);
   const score = [...SCORE_FIELDS.flatMap((f) => differences(f, current[f], baseline[f], unknown)), ...model.filter(scoreModelPart)];
@@ -159,6 +164,8 @@ export function compareFingerprints(current: Fingerprint | undefined, baseline: 
     refused: score.filter((d) => !accepted(d)),
     allowed: score.filter(accepted),
     model: model.filter((d) => !scoreModelPart(d)),
+    // A file from before the runtime was recorded has none: nothing to note (not an unknown field either).
+    runtime: current.runtime && baseline.runtime ? differences('runtime', current.runtime, baseline.runtime, []) : [],
     unknown,
     checked: true,
   };
@@ -182,8 +189,19 @@ export function comparabilityLines(c: Comparability, baselineFile: string): stri
   const lines: string[] = [];
   if (c.allowed.length) lines.push(`accepted differences (LOKAL_BASELINE_ALLOW): ${c.allowed.map(differenceText).join('; ')}`);
   if (c.model.length) lines.push(`models differ (reported, not refused): ${c.model.map(differenceText).join('; ')}`);
+  const note = runtimeNote(c);
+  if (note) lines.push(note);
   if (c.unknown.length) lines.push(`not known in one of the runs, not compared: ${[...new Set(c.unknown)].join(', ')}`);
   return lines;
+}
+
+/**
+ * The note on a runtime difference: `runtime differs (a note, not refused: …): runtime.icu 74.2→78.2`. f1_words follows
+ * ICU's word segmentation and the error categories' script rule the Unicode version; f1 and EM depend on neither.
+ */
+export function runtimeNote(c: Comparability): string | undefined {
+  if (c.runtime.length === 0) return undefined;
+  return `runtime differs (a note, not refused: f1_words follows ICU's word segmentation, the script rule the Unicode version; f1 and EM depend on neither): ${c.runtime.map(differenceText).join('; ')}`;
 }
 
 /** What results files keep of the check. */
@@ -194,6 +212,8 @@ export function comparabilityJson(c: Comparability) {
     refused: c.refused.map(differenceText),
     allowed: c.allowed.map(differenceText),
     model: c.model.map(differenceText),
+    // Only when the runtimes differ, so files of runs on the same runtime keep their shape.
+    ...(c.runtime.length ? { runtime: c.runtime.map(differenceText) } : {}),
     unknown: [...new Set(c.unknown)],
   };
 }

@@ -7,6 +7,8 @@ import { KALAHI_METRICS, kalahiView, type KalahiView } from './kalahi.ts';
 import { multilokoView, type GateRow, type MultiLoKoView } from './multiloko.ts';
 import type { KalahiResultsJson, MultiLoKoResultsJson, RunResults } from './types.ts';
 import { ERROR_CATEGORIES } from '../benchmarks/multiloko/metrics/errorCategory.ts';
+import type { LocalVsEnglish } from '../benchmarks/multiloko/localVsEnglish.ts';
+import { formatMcNemarP, localVsEnglishRows, questionsLabel } from '../benchmarks/multiloko/localVsEnglishTable.ts';
 
 const DASH = '–';
 const fixed = (v: number | null | undefined, digits: number, scale = 1) => (v === null || v === undefined || !Number.isFinite(v) ? DASH : (v * scale).toFixed(digits));
@@ -18,7 +20,8 @@ function gatesLine(gates: readonly GateRow[]): string {
   return `Gates: ${gates.length - missed.length}/${gates.length} met${missed.length ? ` · missed: ${missed.map((g) => g.message).join(' · ')}` : '.'}`;
 }
 
-export function multilokoSummaryText(view: MultiLoKoView): string {
+/** `vsEnglish`: the results' summary.local_vs_english, one row per language as the terminal shows it. */
+export function multilokoSummaryText(view: MultiLoKoView, vsEnglish?: LocalVsEnglish): string {
   const h = view.headline;
   const lines = [`MultiLoKo · ${view.model}`];
   lines.push(
@@ -28,8 +31,16 @@ export function multilokoSummaryText(view: MultiLoKoView): string {
   );
   const languages = view.languages.filter((r) => r.subset.em);
   if (languages.length) lines.push(`EM × 100 per language [95% Wilson]: ${languages.map((r) => `${r.language} ${interval(r.subset.em!, 2, 100)}`).join(' · ')}.`);
+  // F1 words beside F1 only when the file's items carry f1_words (older runs do not).
+  const withWords = view.languages.filter((r) => r.subset.f1Words);
+  if (withWords.length) lines.push(`F1 / F1 words × 100 per language: ${withWords.map((r) => `${r.language} ${fixed(r.subset.f1?.value, 2, 100)} / ${fixed(r.subset.f1Words!.value, 2, 100)}`).join(' · ')}.`);
   const withErrors = view.languages.filter((r) => r.subset.errors);
   if (withErrors.length) lines.push(`Error categories (items: ${ERROR_CATEGORIES.join('/')}): ${withErrors.map((r) => `${r.language} ${ERROR_CATEGORIES.map((c) => r.subset.errors![c]).join('/')}`).join(' · ')}.`);
+  const pairs = localVsEnglishRows(vsEnglish);
+  if (pairs.length) {
+    const row = (r: (typeof pairs)[number]) => `${r.language} (${questionsLabel(r)}) ${[r.pair.both_right, r.pair.english_only, r.pair.local_only, r.pair.both_wrong].join('/')}, p ${formatMcNemarP(r.pair.mcnemar_p)}`;
+    lines.push(`Local vs English (EM, questions paired by id: right in both / only English / only local / neither, McNemar p): ${pairs.map(row).join(' · ')}.`);
+  }
   lines.push(gatesLine(view.gates));
   return lines.join('\n');
 }
@@ -57,7 +68,8 @@ function svgAttachment(svg: string | undefined): { contentType: string; body: st
 export async function multilokoSummary(results: MultiLoKoResultsJson, confidence = 0.95): Promise<{ text: string; attachment?: { contentType: string; body: string } }> {
   const view = multilokoView(results, confidence);
   const attachment = svgAttachment(await emChart(emChartData(view, undefined)));
-  return { text: multilokoSummaryText(view), ...(attachment ? { attachment } : {}) };
+  const vsEnglish = results.summary?.local_vs_english as LocalVsEnglish | undefined;
+  return { text: multilokoSummaryText(view, vsEnglish), ...(attachment ? { attachment } : {}) };
 }
 
 /** Kalahi's summary text and chart of figures per variant from its results. */

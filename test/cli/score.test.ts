@@ -1,6 +1,6 @@
 // `lokal score` end to end through the real bin, on the self-authored fixture and the real Italian archive.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync as makeTempDir, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync as makeTempDir, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path, { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -91,6 +91,25 @@ describe('lokal score on the fixture', () => {
     const result = JSON.parse(text);
     expect(result.italian.em).toBe(1);
     expect(result.italian['003_repubblica.txt']).toBeUndefined();
+  });
+
+  test('language folders Intl.Segmenter has no rules for: one line per run names them all, and their f1_words still come', () => {
+    const data = mkdtempSync(join(tmpdir(), 'lokal-score-unknown-'));
+    for (const folder of ['italian', 'klingon', 'quenya']) {
+      mkdirSync(join(data, folder));
+      copyFileSync(join(fixture, 'italian', 'dev.jsonl'), join(data, folder, 'dev.jsonl'));
+    }
+    const rows = ['italian', 'klingon', 'quenya'].map((language) => ({ language, id: '001_colosseo.txt', prediction: 'Roma Italia' }));
+    const out = join(data, 'scores.json');
+    const run = lokal(['score', '-d', data, '-s', 'dev', '-p', writeTemp('unknown.jsonl', jsonl(rows)), '-o', out]);
+    expect(run.code, run.stderr).toBe(0);
+    const root = new Intl.Segmenter('und').resolvedOptions().locale;
+    expect(run.stderr.split('\n').filter((line) => line.includes('word rules'))).toEqual([
+      `lokal score: f1_words segmented with the root locale's word rules (${root}) for klingon (no BCP-47 tag known), quenya (no BCP-47 tag known)`,
+    ]);
+    // 'roma italia' against the target 'roma': one of two words shared, P = 1/2, R = 1 → F1 = 2/3 (root rules split on the space)
+    const result = JSON.parse(readFileSync(out, 'utf8'));
+    expect(result.klingon['001_colosseo.txt'].f1_words).toBeCloseTo(2 / 3, 12);
   });
 
   test('CSV predictions: string ids, translated-subset keys', () => {

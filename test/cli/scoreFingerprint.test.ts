@@ -33,6 +33,7 @@ describe('lokal score fingerprint', () => {
     expect(results.lokal.fingerprint).toEqual({
       version: 1, benchmark: 'multiloko', data: { italian }, prompt: null, template: null, shots: null, fewshot: null, extraction: false,
       scorer: MULTILOKO_SCORER, decoding: null, protocol: null, model: { provider: 'predictions', model: predictions, sha256: hashOf(predictions) },
+      runtime: { icu: process.versions.icu, unicode: process.versions.unicode },
     });
     expect(run.stderr).toContain(`lokal score: fingerprint: data italian ${italian.slice(0, 8)}; scorer ${MULTILOKO_SCORER}; extraction false; model ${predictions} (sha256 ${hashOf(predictions).slice(0, 8)})`);
     expect(parseBaseline(readFileSync(out, 'utf8'), out).fingerprint).toEqual(results.lokal.fingerprint);

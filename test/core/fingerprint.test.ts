@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { comparabilityJson, comparabilityOutcome, compareFingerprints, FingerprintError, fieldPreview, notComparableLine, parseFingerprint, type Fingerprint } from '../../src/core/fingerprint.ts';
+import { comparabilityJson, comparabilityLines, comparabilityOutcome, compareFingerprints, FingerprintError, fieldPreview, notComparableLine, parseFingerprint, type Fingerprint } from '../../src/core/fingerprint.ts';
 import { fingerprintBlock } from '../../src/report/fingerprintHtml.ts';
 import { readConfigEnv, LokalConfigError } from '../../src/core/settings.ts';
 import { MULTILOKO_SETTINGS } from '../../src/benchmarks/multiloko/settings.ts';
@@ -40,7 +40,7 @@ describe('compareFingerprints', () => {
     const c = compareFingerprints(fingerprint({ prompt: 'chat' }), fingerprint());
     expect(c.refused).toEqual([{ field: 'prompt', baseline: 'base', current: 'chat' }]);
     expect(notComparableLine(c)).toBe('not comparable: prompt base→chat (baseline→this run; LOKAL_BASELINE_ALLOW=prompt accepts it)');
-    expect(compareFingerprints(fingerprint(), fingerprint())).toEqual({ refused: [], allowed: [], model: [], unknown: [], checked: true });
+    expect(compareFingerprints(fingerprint(), fingerprint())).toEqual({ refused: [], allowed: [], model: [], runtime: [], unknown: [], checked: true });
   });
 
   test('every differing score field is named, parts by name and hashes by their first 8 hex digits', () => {
@@ -87,6 +87,50 @@ describe('compareFingerprints', () => {
   });
 });
 
+describe('the runtime (ICU and Unicode versions)', () => {
+  const icu74 = fingerprint({ runtime: { icu: '74.2', unicode: '15.1' } });
+  const icu78 = fingerprint({ runtime: { icu: '78.2', unicode: '17.0' } });
+
+  test('every fingerprint records this process’s ICU and Unicode versions', () => {
+    const a = aggregate('italian', 'base');
+    expect(multilokoFingerprint([a], summarisePrompts([a]), dir).runtime).toEqual({ icu: process.versions.icu, unicode: process.versions.unicode });
+    const json = JSON.parse(reportKalahi([kalahiRun('max_length')], { clauses: [] }).resultsText!);
+    expect(json.fingerprint.runtime).toEqual({ icu: process.versions.icu, unicode: process.versions.unicode });
+    expect(process.versions.icu).toMatch(/^\d+\.\d+/u);
+  });
+
+  test('another ICU is a note, never refused: f1 and EM do not depend on it', () => {
+    const c = compareFingerprints(icu78, icu74);
+    expect(c.refused).toEqual([]);
+    expect(c.runtime).toEqual([
+      { field: 'runtime', part: 'icu', baseline: '74.2', current: '78.2' },
+      { field: 'runtime', part: 'unicode', baseline: '15.1', current: '17.0' },
+    ]);
+    expect(comparabilityOutcome(c, 'base.json')).toBeUndefined();
+    expect(comparabilityLines(c, 'base.json')).toEqual([
+      "runtime differs (a note, not refused: f1_words follows ICU's word segmentation, the script rule the Unicode version; f1 and EM depend on neither): runtime.icu 74.2→78.2; runtime.unicode 15.1→17.0",
+    ]);
+    expect(comparabilityJson(c)).toMatchObject({ comparable: true, runtime: ['runtime.icu 74.2→78.2', 'runtime.unicode 15.1→17.0'] });
+    expect(String(fingerprintBlock(icu78, icu74, 'fp'))).toContain('<code>runtime.icu 74.2→78.2</code> (a note: f1_words follows ICU, f1 and EM do not)');
+  });
+
+  test('the same runtime, or a file from before it was recorded: no note, and the file still reads', () => {
+    expect(comparabilityLines(compareFingerprints(icu78, icu78), 'base.json')).toEqual([]);
+    const older = compareFingerprints(icu78, fingerprint());
+    expect([older.runtime, older.unknown, comparabilityLines(older, 'base.json')]).toEqual([[], [], []]);
+    expect(comparabilityJson(older)).not.toHaveProperty('runtime');
+    expect(parseFingerprint(JSON.parse(JSON.stringify(fingerprint())), 'summary.fingerprint')!.runtime).toBeUndefined();
+    expect(String(fingerprintBlock(fingerprint(), undefined, 'fp'))).not.toContain('data-field="runtime"');
+    expect(String(fingerprintBlock(icu78, undefined, 'fp'))).toContain('<tr data-field="runtime"><th>runtime</th><td><code>icu: 78.2 · unicode: 17.0</code></td></tr>');
+  });
+
+  test('a malformed runtime is an error naming the field', () => {
+    expect(() => parseFingerprint({ ...fingerprint(), runtime: '78.2' }, 'summary.fingerprint')).toThrow(
+      'field "summary.fingerprint.runtime": is a string ("78.2"); expected an object of named strings, numbers, booleans or nulls',
+    );
+  });
+});
+
 describe('a malformed fingerprint', () => {
   const problem = (value: unknown) => {
     try {
@@ -99,7 +143,7 @@ describe('a malformed fingerprint', () => {
   };
 
   test('is an error naming the field and what it holds, never taken for a missing one', () => {
-    expect(problem('abc')).toBe('field "summary.fingerprint": is a string ("abc"); expected an object of the fingerprint\'s fields (version, benchmark, data, model, prompt, shots, fewshot, extraction, scorer, template, decoding, protocol)');
+    expect(problem('abc')).toBe('field "summary.fingerprint": is a string ("abc"); expected an object of the fingerprint\'s fields (version, benchmark, data, model, prompt, shots, fewshot, extraction, scorer, template, decoding, protocol, runtime)');
     expect(problem([fingerprint()])).toMatch(/^field "summary\.fingerprint": is a list; expected an object/u);
     expect(problem({ ...fingerprint(), shots: { n: 5 } })).toBe('field "summary.fingerprint.shots": is an object; expected a string, number, boolean or null');
     expect(problem({ ...fingerprint(), data: { italian: ['a'] } })).toBe('field "summary.fingerprint.data.italian": is a list; expected a string, number, boolean or null');

@@ -3,10 +3,9 @@
 // them beside each case.
 import { describe, expect, test } from 'vitest';
 import { f1Words, wordTokens } from '../../src/benchmarks/multiloko/metrics/f1Words.ts';
-import { wordSegmenter } from '../../src/benchmarks/multiloko/metrics/wordSegmenter.ts';
-import { wordSegmenterFallbackLine } from '../../src/benchmarks/multiloko/metrics/wordSegmenter.ts';
+import { segmenterForTag, wordSegmenter, wordSegmenterFallbackLine } from '../../src/benchmarks/multiloko/metrics/wordSegmenter.ts';
 import { MULTILOKO_LANGUAGE_TAGS, multilokoLanguageTag } from '../../src/benchmarks/multiloko/metrics/multilokoLanguageTags.ts';
-import { tokenF1 } from '../../src/benchmarks/multiloko/metrics/tokenF1.ts';
+import { tokenF1, tokenF1Single } from '../../src/benchmarks/multiloko/metrics/tokenF1.ts';
 import { normalizeAnswer } from '../../src/benchmarks/multiloko/metrics/normalizeAnswer.ts';
 import { seededRandom } from '../support/seededRandom.ts';
 
@@ -88,28 +87,61 @@ describe('equals eval.py f1 on space-separated Latin text', () => {
   });
 });
 
-describe('Latin-script text is split without ICU', () => {
+describe('text in Latin and the spaced alphabets is split without ICU', () => {
   const icuWords = (segmenter: Intl.Segmenter, text: string) => [...segmenter.segment(text)].filter((s) => s.isWordLike).map((s) => s.segment);
 
-  test('every Latin-script code point is a word letter to ICU: alone, between a letter and a digit, and doubled', () => {
-    const segmenter = wordSegmenter('italian').segmenter;
+  test('every Latin-script code point and letter of Cyrillic, Greek, Armenian, Georgian, Hebrew, Arabic is a word letter to ICU: alone, between a letter and a digit, and doubled', () => {
+    const spaced = /[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Armenian}\p{Script=Georgian}\p{Script=Hebrew}\p{Script=Arabic}]/u;
     const odd: string[] = [];
-    for (let cp = 0; cp < 0x110000; cp++) {
-      const ch = String.fromCodePoint(cp);
-      if (!/\p{Script=Latin}/u.test(ch)) continue;
-      for (const text of [ch, `x${ch}1`, `1${ch}x`, `${ch}${ch}`]) if (icuWords(segmenter, text).join('|') !== text) odd.push(`U+${cp.toString(16)}`);
+    let letters = 0;
+    for (const language of ['italian', 'russian', 'arabic', 'japanese']) {
+      const segmenter = wordSegmenter(language).segmenter;
+      for (let cp = 0; cp < 0x110000; cp++) {
+        const ch = String.fromCodePoint(cp);
+        if (!/\p{Script=Latin}/u.test(ch) && !(spaced.test(ch) && /\p{L}/u.test(ch))) continue;
+        letters++;
+        for (const text of [ch, `x${ch}1`, `1${ch}x`, `${ch}${ch}`, `ж${ch}ש`]) if (icuWords(segmenter, text).join('|') !== text) odd.push(`${language} U+${cp.toString(16)}`);
+        // the fast path takes exactly these code points
+        if (wordTokens(ch, segmenter).join('|') !== ch) odd.push(`fast path ${language} U+${cp.toString(16)}`);
+      }
     }
     expect(odd).toEqual([]);
+    expect(letters).toBeGreaterThan(4 * 3000);
+    // Hangul is not among them: ICU segments it otherwise (and marks and Katakana join only their own)
+    expect(wordTokens('서울특별시', wordSegmenter('korean').segmenter)).toEqual(icuWords(wordSegmenter('korean').segmenter, '서울특별시'));
   });
 
-  test('the same words as Intl.Segmenter gives, on 3,000 generated strings of Latin letters, digits and spaces', () => {
+  test('the same words as Intl.Segmenter gives, on 6,000 generated strings of Latin and spaced letters, digits, marks and spaces', () => {
     const random = seededRandom(7);
-    const ALPHABET = Array.from('abcXYZéßøªſﬀＡⅫʰ0189     ');
-    for (let i = 0; i < 3000; i++) {
-      const segmenter = wordSegmenter(['english', 'german', 'turkish', 'vietnamese'][i % 4]!).segmenter;
+    const ALPHABET = Array.from('abcXYZéßøªſﬀＡⅫʰ0189     жЁΩάաბשםعلىـ٣\u0301\u064e\u05b8\u200c۔・_');
+    for (let i = 0; i < 6000; i++) {
+      const segmenter = wordSegmenter(['english', 'german', 'turkish', 'vietnamese', 'russian', 'hebrew', 'arabic', 'farsi', 'urdu'][i % 9]!).segmenter;
       const text = Array.from({ length: Math.floor(random() * 20) }, () => ALPHABET[Math.floor(random() * ALPHABET.length)]).join('');
       expect(wordTokens(text, segmenter), JSON.stringify(text)).toEqual(icuWords(segmenter, text));
     }
+  });
+});
+
+describe('f1Words skips segmenting what cannot share a word', () => {
+  test('equals token F1 over ICU words of the prediction and of every target, on 6,000 generated answers in many scripts', () => {
+    const random = seededRandom(11);
+    const ALPHABET = Array.from('ab Roma 12 жЁ 東京都山梨県 กรุงเทพ שם علی ঢাকা 서울 ー°·€\u0301');
+    const text = () => Array.from({ length: Math.floor(random() * 10) }, () => ALPHABET[Math.floor(random() * ALPHABET.length)]).join('');
+    const languages = Object.keys(MULTILOKO_LANGUAGE_TAGS);
+    let zero = 0;
+    for (let i = 0; i < 6000; i++) {
+      const segmenter = wordSegmenter(languages[i % languages.length]!).segmenter;
+      const pred = text();
+      const targets = [text(), ...(random() < 0.3 ? [pred] : []), ...(random() < 0.5 ? [`${pred} ${text()}`] : [])];
+      const icu = (t: string) => [...segmenter.segment(t)].filter((s) => s.isWordLike).map((s) => s.segment);
+      const expected = Math.max(...targets.map((t) => tokenF1Single(icu(pred), icu(t))));
+      const got = f1Words(pred, targets, segmenter);
+      expect(got, JSON.stringify([pred, targets])).toBe(expected);
+      if (got === 0) zero++;
+    }
+    // both the shortcuts' cases and scored ones came up
+    expect(zero).toBeGreaterThan(500);
+    expect(zero).toBeLessThan(5500);
   });
 });
 
@@ -138,5 +170,16 @@ describe('segmenters per language', () => {
     // Many such folders: the first five, then a count.
     const many = wordSegmenterFallbackLine(Array.from({ length: 151 }, (_, i) => `lang${i}`))!;
     expect(many).toMatch(/for lang0 \(no BCP-47 tag known\), .*lang4 \(no BCP-47 tag known\), … \(146 more\)$/u);
+  });
+
+  test('a tag Intl.Segmenter does not support falls back to the root locale, naming the tag; a supported one does not', () => {
+    // qaa is a private-use code: no ICU locale data, so Intl.Segmenter.supportedLocalesOf leaves it out
+    expect(Intl.Segmenter.supportedLocalesOf(['qaa'])).toEqual([]);
+    const unknown = segmenterForTag('qaa');
+    expect([unknown.tag, unknown.fallback]).toEqual(['qaa', 'Intl.Segmenter does not support qaa']);
+    expect(unknown.locale).toBe(new Intl.Segmenter('und').resolvedOptions().locale);
+    expect(wordTokens('qapla batlh', unknown.segmenter)).toEqual(['qapla', 'batlh']);
+    const japanese = segmenterForTag('ja');
+    expect([japanese.fallback, japanese.locale]).toEqual([undefined, 'ja']);
   });
 });

@@ -217,7 +217,7 @@ describe.skipIf(problem !== undefined)(problem ? `the packed package (skipped: $
     expect(unresolved).toEqual([]);
     // Data files the modules read beside themselves.
     expect(files).toContain('dist/src/benchmarks/multiloko/prompts/multiloko/prompts.json');
-    expect(files).toContain('dist/src/benchmarks/kalahi/metrics/punkt-english/ortho_context.tab');
+    expect(files).toContain('dist/src/metrics/punkt-english/ortho_context.tab');
     // Each entry of the export map: types and JavaScript shipped, the TypeScript source (repository only) not.
     const manifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')) as RepoPackage;
     expect(Object.keys(manifest.exports)).toEqual(['.', './vitest', './runner', './reporter', './config', './benchmarks']);

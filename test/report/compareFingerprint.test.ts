@@ -82,6 +82,20 @@ describe('lokal compare and fingerprints', () => {
     expect(compared.stderr).toContain('#2 other (multiloko): models differ (reported, not refused): model.provider transformers→openai; model.model m1→m2');
   });
 
+  test('runs on another ICU are compared, with a note naming the versions; an older file without them gets none', () => {
+    const icu74 = run('icu74', { runtime: { icu: '74.2', unicode: '15.1' } });
+    const icu78 = run('icu78', { runtime: { icu: '78.2', unicode: '15.1' } });
+    const compared = lokal([icu74, icu78]);
+    expect(compared.code, compared.stderr).toBe(0);
+    expect(compared.stderr.trim().split('\n')).toEqual([
+      "lokal compare: #2 icu78 (multiloko): runtime differs (a note, not refused: f1_words follows ICU's word segmentation, the script rule the Unicode version; f1 and EM depend on neither): runtime.icu 74.2→78.2",
+    ]);
+    expect(compared.stdout).toContain('italian');
+    const older = lokal([base, icu78]);
+    expect(older.code, older.stderr).toBe(0);
+    expect(older.stderr).not.toContain('runtime');
+  });
+
   test('labels and fingerprint values from the results files are printed escaped, one line each', () => {
     // An OSC title sequence ended by BEL, then a right-to-left override.
     const hostile = 'evil\u001b]0;pwned\u0007\u202egnp.exe';

@@ -28,6 +28,36 @@ describe('summary annotation', () => {
     expect(summary!.svg!.match(/<path/gu)!.length).toBeGreaterThan(2);
   });
 
+  test('MultiLoKo: F1 words beside F1 per language, and the local-vs-English rows with McNemar p as the terminal prints it', async () => {
+    const scored = (em: number[], f1: number[], words: number[]) => Object.fromEntries(em.map((e, i) => [`q${i}`, { em: e, f1: f1[i], f1_words: words[i], prediction: 'p', targets: ['t'] }]));
+    const pair = (counts: [number, number, number, number], p: number) => ({
+      english: 'e', local: 'l', paired: counts.reduce((a, b) => a + b), both_right: counts[0], english_only: counts[1], local_only: counts[2], both_wrong: counts[3],
+      mcnemar_p: p, english_only_ids: [], local_only_ids: [], unpaired: { english: 0, local: 0 },
+    });
+    // McNemar by hand: 12 against 2 → 2 · (1 + 14 + 91) / 2^14 = 0.01294…; 30 against 0 → 2 / 2^30 = 1.86…e-9
+    const vsEnglish = {
+      italian: { to_english: { human: pair([20, 12, 2, 6], 212 / 16384), machine: pair([1, 1, 1, 1], 1) } },
+      french: { from_english: { machine: pair([5, 30, 0, 5], 2 / 2 ** 30) } },
+      german: { to_english: { human: { paired: 3 } } },
+    };
+    const results = {
+      italian: scored([1, 1, 0, 0], [1, 0.5, 0, 0.25], [1, 1, 0.5, 0]),
+      french: scored([0, 0, 0, 1], [0, 0, 0, 1], [0, 0.5, 0, 1]),
+      summary: { model: 'm', gates: [], local_vs_english: vsEnglish },
+    };
+    const lines = (await runSummary({ multiloko: results } as never))!.text.split('\n');
+    // italian F1 (1 + 0.5 + 0 + 0.25) / 4 = 43.75, words (1 + 1 + 0.5) / 4 = 62.50; french 1/4 = 25.00 and 1.5/4 = 37.50
+    expect(lines).toContain('F1 / F1 words × 100 per language: italian 43.75 / 62.50 · french 25.00 / 37.50.');
+    // the human translation of the language's own questions first; german's pair lacks counts: no row
+    expect(lines).toContain(
+      'Local vs English (EM, questions paired by id: right in both / only English / only local / neither, McNemar p): italian (own, human) 20/12/2/6, p 0.0129 · french (English, machine) 5/30/0/5, p 1.9e-9.',
+    );
+    expect(lines.at(-1)).toBe('Gates: none set.');
+    // older files: no f1_words, no pairs, no lines
+    const older = multilokoSummaryText(multilokoView({ italian: items(3, 4), summary: { model: 'm' } }), {});
+    expect(older).not.toMatch(/F1 words|Local vs English/u);
+  });
+
   test('Kalahi: MC1 per variant with its Wilson interval', () => {
     const text = kalahiSummaryText(kalahiView(hostileKalahi()));
     const right = KALAHI_MC1.filter((v) => v === 1).length;

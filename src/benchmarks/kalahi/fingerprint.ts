@@ -2,6 +2,7 @@
 // generation budget, chrF variant, learned metrics' models), decoding, the scorer and the model. Prompts go to the
 // model verbatim through its own chat template, which is part of the model's identity.
 import type { Fingerprint } from '../../core/fingerprint.ts';
+import { runtimeVersions } from '../../core/runtimeVersions.ts';
 import { modelIdentity } from '../../models/identity.ts';
 import type { KalahiSettings } from './config.ts';
 import type { KalahiSuiteAggregate } from './records.ts';
@@ -46,5 +47,6 @@ export function kalahiFingerprint(aggregates: readonly KalahiSuiteAggregate[], s
       bleurt: single(aggregates.flatMap((a) => (a.learnedModels.bleurt === 'off' ? [] : [a.learnedModels.bleurt]))),
     },
     model: modelIdentity(first?.modelDescription, first?.model, root),
+    runtime: runtimeVersions(),
   };
 }

@@ -1,6 +1,7 @@
 // MultiLoKo's fingerprint (summary.fingerprint of multiloko.json): the subset files' hashes, how the items were asked
 // (prompt mode, the templates of each prompt language, demonstrations, extraction, decoding), the scorer and the model.
 import { sha256, type Fingerprint } from '../../core/fingerprint.ts';
+import { runtimeVersions } from '../../core/runtimeVersions.ts';
 import { modelIdentity } from '../../models/identity.ts';
 import { MULTILOKO_PROMPT_TABLE } from './prompts/multilokoPromptTable.ts';
 import type { LokalSubsetAggregate } from './records.ts';
@@ -48,5 +49,6 @@ export function multilokoFingerprint(aggregates: readonly LokalSubsetAggregate[]
     decoding: mode === null ? null : { max_new_tokens: budgets.length === 1 ? budgets[0]! : 'mixed', temperature: 0, stops: STOPS[mode] },
     protocol: null,
     model: modelIdentity(first?.modelDescription, first?.model, root),
+    runtime: runtimeVersions(),
   };
 }

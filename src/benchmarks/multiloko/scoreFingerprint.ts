@@ -1,6 +1,7 @@
 // `lokal score`'s fingerprint and the scorer's version, apart from fingerprint.ts: what a score needs loads neither
 // zod (the fingerprint schema) nor the prompt table (read and validated at import), a fifth of a cold 7,500-item score.
 import type { Fingerprint } from '../../core/fingerprint.ts';
+import { runtimeVersions } from '../../core/runtimeVersions.ts';
 
 /**
  * The scoring's version: eval.py of facebookresearch/multiloko at 4f4de60, as this package reproduces it. Raise the
@@ -28,6 +29,7 @@ export function scoreFingerprint(subsets: ReadonlyArray<{ key: string; sha256?: 
     decoding: null,
     protocol: null,
     model: { provider: 'predictions', model: predictions.file, sha256: predictions.sha256 },
+    runtime: runtimeVersions(),
   };
 }
 

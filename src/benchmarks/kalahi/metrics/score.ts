@@ -2,9 +2,9 @@
 // one reference, max over relevant, diff against max over irrelevant, acc = max relevant > max irrelevant.
 // BLEURT and BERTScore are model-based and plug in elsewhere; this module is model-free.
 import { chrfScore } from '../../../metrics/chrfScore.ts';
-import { BleuZeroDivisionError, hfBleu } from './hfBleu.ts';
-import { meteor } from './meteor.ts';
-import { rougeScores } from './rouge.ts';
+import { BleuZeroDivisionError, hfBleu } from '../../../metrics/hfBleu.ts';
+import { meteor } from '../../../metrics/meteor.ts';
+import { rougeScores } from '../../../metrics/rouge.ts';
 
 export const KALAHI_GENERATION_METRICS = ['bleu', 'rouge1', 'rouge2', 'rougeL', 'chrf', 'meteor'] as const;
 export type KalahiGenerationMetric = (typeof KALAHI_GENERATION_METRICS)[number];

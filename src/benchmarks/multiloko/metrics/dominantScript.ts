@@ -13,18 +13,32 @@ export const LETTER_SCRIPTS = [
 export type LetterScript = (typeof LETTER_SCRIPTS)[number] | 'other';
 
 // One alternative per script, then any other letter: the group that matched names the letter's script.
-const LETTER = new RegExp([...LETTER_SCRIPTS.map((s) => `(\\p{Script=${s}})`), '(\\p{L})'].join('|'), 'gu');
+const LETTER = new RegExp([...LETTER_SCRIPTS.map((s) => `(\\p{Script=${s}})`), '(\\p{L})'].join('|'), 'u');
+
+/** Not a letter (LETTER matches one code point or none, so a text's letters are its code points classified one by one). */
+const NOT_LETTER = -1;
+/** Code point → index in LETTER_SCRIPTS (its length: another script's letter), NOT_LETTER; filled as code points come. */
+const scriptIndexes = new Map<number, number>();
+
+function scriptIndex(codePoint: number): number {
+  // ASCII: its letters are Latin, the rest no letter (the common case, without a lookup).
+  if (codePoint < 0x80) return (codePoint | 0x20) >= 0x61 && (codePoint | 0x20) <= 0x7a ? 0 : NOT_LETTER;
+  let index = scriptIndexes.get(codePoint);
+  if (index === undefined) {
+    const match = LETTER.exec(String.fromCodePoint(codePoint));
+    index = NOT_LETTER;
+    if (match) for (let g = 1; g < match.length; g++) if (match[g] !== undefined) { index = g - 1; break; }
+    scriptIndexes.set(codePoint, index);
+  }
+  return index;
+}
 
 /** The Script with the most letters in `text` (ties: the earlier in LETTER_SCRIPTS, `other` last); null without letters. */
 export function dominantScript(text: string): LetterScript | null {
   const counts = new Array<number>(LETTER_SCRIPTS.length + 1).fill(0);
-  for (const match of text.matchAll(LETTER)) {
-    for (let g = 1; g < match.length; g++) {
-      if (match[g] !== undefined) {
-        counts[g - 1]!++;
-        break;
-      }
-    }
+  for (const char of text) {
+    const index = scriptIndex(char.codePointAt(0)!);
+    if (index !== NOT_LETTER) counts[index]!++;
   }
   let best = -1;
   for (let i = 0; i < counts.length; i++) if (counts[i]! > 0 && (best < 0 || counts[i]! > counts[best]!)) best = i;

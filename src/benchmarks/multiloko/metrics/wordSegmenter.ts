@@ -18,21 +18,22 @@ const cache = new Map<string, WordSegmenter>();
 export function wordSegmenter(language: string): WordSegmenter {
   let found = cache.get(language);
   if (found) return found;
-  const tag = multilokoLanguageTag(language);
-  const supported = tag !== undefined && Intl.Segmenter.supportedLocalesOf([tag]).length > 0;
-  if (supported) {
-    const segmenter = new Intl.Segmenter(tag, { granularity: 'word' });
-    found = { segmenter, tag, locale: segmenter.resolvedOptions().locale };
-  } else {
-    // 'und' asks for the root locale (Intl resolves it to the host's default): ICU's default word rules, which still
-    // find words in every script (the dictionaries for Thai, Chinese, Japanese … apply in any locale).
-    const segmenter = new Intl.Segmenter('und', { granularity: 'word' });
-    const locale = segmenter.resolvedOptions().locale;
-    const fallback = tag === undefined ? 'no BCP-47 tag known' : `Intl.Segmenter does not support ${tag}`;
-    found = { segmenter, tag, locale, fallback };
-  }
+  found = segmenterForTag(multilokoLanguageTag(language));
   cache.set(language, found);
   return found;
+}
+
+/** The word segmenter of a BCP-47 tag (undefined: none known), or the root locale's when Intl.Segmenter lacks the tag. */
+export function segmenterForTag(tag: string | undefined): WordSegmenter {
+  if (tag !== undefined && Intl.Segmenter.supportedLocalesOf([tag]).length > 0) {
+    const segmenter = new Intl.Segmenter(tag, { granularity: 'word' });
+    return { segmenter, tag, locale: segmenter.resolvedOptions().locale };
+  }
+  // 'und' asks for the root locale (Intl resolves it to the host's default): ICU's default word rules, which still
+  // find words in every script (the dictionaries for Thai, Chinese, Japanese … apply in any locale).
+  const segmenter = new Intl.Segmenter('und', { granularity: 'word' });
+  const fallback = tag === undefined ? 'no BCP-47 tag known' : `Intl.Segmenter does not support ${tag}`;
+  return { segmenter, tag, locale: segmenter.resolvedOptions().locale, fallback };
 }
 
 /** One line naming the languages segmented with the root locale's rules (the first few, then a count); undefined when none. */

@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { PY_WS_CLASS, pythonRstrip, pythonStrip } from '../../../core/python/pythonWhitespace.ts';
-import { PY_WORD_CLASS } from '../../../core/python/pythonWordClass.ts';
+import { PY_WS_CLASS, pythonRstrip, pythonStrip } from '../core/python/pythonWhitespace.ts';
+import { PY_WORD_CLASS } from '../core/python/pythonWordClass.ts';
 
 export interface PunktParameters {
   abbrevTypes: ReadonlySet<string>;

@@ -1,6 +1,6 @@
 // Hugging Face `evaluate` "bleu": tensorflow/nmt compute_bleu on HF's copy of 13a (docs/metrics.md#hf-bleu).
-import { tokens13a } from '../../../core/python/tokenize13a.ts';
-import { pythonSum } from '../../../core/python/pythonSum.ts';
+import { tokens13a } from '../core/python/tokenize13a.ts';
+import { pythonSum } from '../core/python/pythonSum.ts';
 
 /** Python's ZeroDivisionError of compute_bleu (empty prediction, or a reference with no tokens). */
 export class BleuZeroDivisionError extends Error {

@@ -1,14 +1,9 @@
+// Hugging Face evaluate's bleu, tokenizer_13a, chrf and rouge_score against the vectors of test/fixtures/metric-vectors.json.
 import { describe, expect, test } from 'vitest';
 import { chrfScore } from '../../src/metrics/index.ts';
-import {
-  BleuZeroDivisionError,
-  hfBleu,
-  hfChrf,
-  hfTokenize13a,
-  rougeScores,
-  rougeScoresMulti,
-  rougeTokenize,
-} from '../../src/benchmarks/kalahi/metrics/index.ts';
+import { BleuZeroDivisionError, hfBleu, hfTokenize13a } from '../../src/metrics/hfBleu.ts';
+import { hfChrf } from '../../src/metrics/hfChrf.ts';
+import { rougeScores, rougeScoresMulti, rougeTokenize } from '../../src/metrics/rouge.ts';
 import { TOL_UNIT, vectors } from '../fixtures/vectors.ts';
 
 describe('HF bleu / tokenizer_13a / chrf / rouge: metric-vectors.json', () => {

@@ -1,6 +1,6 @@
 // nltk 3.10.3 word_tokenize: Punkt sentences, then NLTKWordTokenizer on each (docs/metrics.md#meteor).
-import { PY_WS_CLASS, pythonSplit } from '../../../core/python/pythonWhitespace.ts';
-import { PY_WORD_CLASS } from '../../../core/python/pythonWordClass.ts';
+import { PY_WS_CLASS, pythonSplit } from '../core/python/pythonWhitespace.ts';
+import { PY_WORD_CLASS } from '../core/python/pythonWordClass.ts';
 import { englishPunktParameters, punktSentences, type PunktParameters } from './punkt.ts';
 
 const W = `[${PY_WORD_CLASS}]`;

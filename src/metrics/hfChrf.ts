@@ -1,7 +1,7 @@
 // Hugging Face `evaluate` "chrf" (docs/metrics.md#open-ended-scoring, #chrf): sacrebleu corpus chrF — each prediction's best-reference
 // statistics (first reference with a strictly greater score, starting from −1) summed over predictions, one score
 // from the sums. For one prediction it equals sentence chrF.
-import { chrfFromStatistics, chrfNgrams, chrfStatistics } from '../../../metrics/chrfScore.ts';
+import { chrfFromStatistics, chrfNgrams, chrfStatistics } from './chrfScore.ts';
 
 export function hfChrf(
   predictions: readonly string[],

@@ -1,23 +1,13 @@
+// nltk's METEOR, word_tokenize, Punkt, Porter and WordNet lookup against metric-vectors.json and the shipped data's hashes.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import {
-  correctlyRoundedCube,
-  DEFAULT_WORDNET_EXCEPTIONS_DIR,
-  defaultWordNetDir,
-  WordNet,
-  DEFAULT_PUNKT_DIR,
-  loadPunktParameters,
-  meteor,
-  meteorAlign,
-  porterStem,
-  punktSentences,
-  sharedWordNet,
-  singleMeteorScore,
-  treebankTokenize,
-  wordTokenize,
-} from '../../src/benchmarks/kalahi/metrics/index.ts';
+import { correctlyRoundedCube, meteor, meteorAlign, singleMeteorScore } from '../../src/metrics/meteor.ts';
+import { porterStem } from '../../src/metrics/porter.ts';
+import { DEFAULT_PUNKT_DIR, loadPunktParameters, punktSentences } from '../../src/metrics/punkt.ts';
+import { DEFAULT_WORDNET_EXCEPTIONS_DIR, defaultWordNetDir, sharedWordNet, WordNet } from '../../src/metrics/wordnet.ts';
+import { treebankTokenize, wordTokenize } from '../../src/metrics/wordTokenize.ts';
 import { vectors } from '../fixtures/vectors.ts';
 
 describe('METEOR / nltk: metric-vectors.json (bit-exact)', () => {
