@@ -17,6 +17,7 @@ import { LokalConfigError, resolveSettingsTree, sectionSettings, sharedSettings,
 import { BENCHMARKS, registerBenchmark } from '../src/benchmarks/index.ts';
 import { summariseList } from '../src/data/errors.ts';
 import { DEFAULT_CACHE_FILE } from '../src/models/cache.ts';
+import { specRow } from '../src/models/providers.ts';
 import { collectGroups } from '../src/vitest/collect.ts';
 import { RUNNER_FILE } from '../src/vitest/config.ts';
 import { incompleteReason, unfinishedModules } from '../src/vitest/completeness.ts';
@@ -92,7 +93,7 @@ export default class LokalReporter implements Reporter {
       for (const b of BENCHMARKS) for (const clause of routed.get(b.name) ?? []) b.checkClause?.(clause);
       requireOutputFolder(path.resolve(root, shared.output));
       requireSeparateOutputs(tree, BENCHMARKS, root);
-      if (!splitModelList(shared.model ?? '').every((m) => m.startsWith('replay:'))) requireCacheFile(shared.cacheFile ?? DEFAULT_CACHE_FILE, shared.cache ?? 'readwrite');
+      if (!splitModelList(shared.model ?? '').every((m) => specRow(m)?.answersFromFile)) requireCacheFile(shared.cacheFile ?? DEFAULT_CACHE_FILE, shared.cache ?? 'readwrite');
     } catch (error) {
       if (!(error instanceof LokalConfigError || error instanceof ThresholdError)) throw error;
       process.stderr.write(`${terminalLines(`lokal: ${error.message.replace(/\s*\n\s*/gu, ' ')}`)}\n`);

@@ -3,6 +3,7 @@
 // model verbatim through its own chat template, which is part of the model's identity.
 import type { Fingerprint } from '../../core/fingerprint.ts';
 import { modelIdentity } from '../../models/identity.ts';
+import { providerRow, specRow } from '../../models/providers.ts';
 import type { KalahiSettings } from './config.ts';
 import type { KalahiSuiteAggregate } from './records.ts';
 
@@ -24,7 +25,7 @@ function mcProtocol(aggregates: readonly KalahiSuiteAggregate[]): string | null 
 
 export function kalahiFingerprint(aggregates: readonly KalahiSuiteAggregate[], settings: KalahiSettings | undefined, root: string): Fingerprint {
   const first = aggregates.find((a) => a.modelDescription) ?? aggregates[0];
-  const replay = first?.modelDescription?.provider === 'replay' || (first?.model ?? '').startsWith('replay:');
+  const replay = providerRow(first?.modelDescription?.provider ?? '')?.answersFromFile === true || specRow(first?.model ?? '')?.answersFromFile === true;
   const generation = aggregates.some((a) => a.tasks.includes('generation'));
   return {
     version: 1,
