@@ -10,6 +10,7 @@ import { resolveSettingsTree, sharedSettings } from '../core/settings.ts';
 import { CAPABILITIES, CAPABILITY_LABELS, capabilitiesPerServer, greedyRepeatable, modelCapabilities, type CapabilityName, type ModelCapabilities } from '../models/capabilities.ts';
 import { lokalModelOptions, modelSpec, ModelUnusableError, openLokalModel } from '../models/open.ts';
 import { probeProvider } from '../models/probe.ts';
+import { specRow } from '../models/providers.ts';
 import { UsageError } from './usageError.ts';
 
 export const DOCTOR_USAGE = `usage: lokal doctor [--model <provider string>]
@@ -31,7 +32,7 @@ export interface DoctorVerdict {
 
 /** Which tasks and settings work with a model of these capabilities (the checks a run makes at collection). */
 export function doctorVerdicts(spec: string, capabilities: ModelCapabilities): DoctorVerdict[] {
-  const replay = spec.startsWith('replay:');
+  const replay = specRow(spec)?.answersFromFile === true;
   const verdict = (task: string, needs: ModelRequirement[]): DoctorVerdict => {
     const missing = needs.find((n) => !capabilities[n.capability].supported);
     return missing ? { task, works: false, why: `needs: ${CAPABILITY_LABELS[missing.capability]} (${capabilities[missing.capability].how})` } : { task, works: true };

@@ -2,15 +2,20 @@
 // A comma separates two models only where a provider prefix follows it, so a replay path may itself hold commas:
 // `replay:a,b.jsonl,openai:gpt-4o-mini` is two models (`replay:a,b.jsonl` and `openai:gpt-4o-mini`).
 
-/** The providers whose prefix starts a new model after a comma (src/models/index.ts createProvider). */
-export const MODEL_PROVIDERS = ['transformers', 'llama', 'openai', 'replay'] as const;
+/**
+ * The provider kinds, whose prefix starts a new model after a comma: the names of the rows of the provider table
+ * (src/models/providers.ts), which is typed by them. Named here because the settings check a model list, and this
+ * layer imports no provider.
+ */
+export const PROVIDER_KINDS = ['replay', 'transformers', 'llama', 'openai'] as const;
+export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 export const MAX_MODELS = 10;
 
 /** A label given before a provider string: `qwen3=replay:runs/qwen3.jsonl`. */
 const LABEL = `[A-Za-z0-9][A-Za-z0-9._-]*`;
 const LABELLED_PATH = new RegExp(`^(${LABEL})=(.+)$`, 'su');
-const LABELLED = new RegExp(`^(${LABEL})=(?=(?:${MODEL_PROVIDERS.join('|')}):)`, 'u');
-const SEPARATOR = new RegExp(`,\\s*(?=(?:${LABEL}=)?(?:${MODEL_PROVIDERS.join('|')}):)`, 'u');
+const LABELLED = new RegExp(`^(${LABEL})=(?=(?:${PROVIDER_KINDS.join('|')}):)`, 'u');
+const SEPARATOR = new RegExp(`,\\s*(?=(?:${LABEL}=)?(?:${PROVIDER_KINDS.join('|')}):)`, 'u');
 
 /** One listed model: its provider string and the label it was given, if any. */
 export interface ListedModel {

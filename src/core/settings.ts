@@ -358,6 +358,11 @@ export function readConfigEnv(env: Readonly<Record<string, string | undefined>>,
 export interface ResolveOptions {
   cwd?: string;
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Leave out what has a mistake instead of throwing: unknown LOKAL_* variables (Vitest's config does not know the
+   * benchmarks eval files register) and a layer that does not validate; the run reports the mistake later.
+   */
+  lenient?: boolean;
 }
 
 /** Later layers win per key; a benchmark's object is merged key by key. */
@@ -374,7 +379,9 @@ function mergeLayers(layers: readonly SettingsTree[], sections: readonly Setting
 /** The settings given by lokal.config.json, `options` and LOKAL_* variables (later wins), without defaults. */
 export function resolveSettingsTree(sections: readonly SettingsSection[], options: SettingsTree = {}, resolve: ResolveOptions = {}): SettingsTree {
   const cwd = resolve.cwd ?? process.cwd();
-  const env = resolve.env ?? process.env;
+  const given = resolve.env ?? process.env;
+  const known = resolve.lenient ? knownVariables(sections) : undefined;
+  const env = known ? Object.fromEntries(Object.entries(given).filter(([name]) => !name.startsWith('LOKAL_') || known.has(name) || name in OTHER_LOKAL_VARIABLES)) : given;
   // Every layer is read before any mistake is reported, so the file's and the environment's come in one message.
   const errors: LokalConfigError[] = [];
   const layers = [() => readConfigFile(cwd, env, sections), () => validate(options, 'options', sections), () => readConfigEnv(env, sections)].map((read) => {
@@ -386,7 +393,7 @@ export function resolveSettingsTree(sections: readonly SettingsSection[], option
       return {};
     }
   });
-  if (errors.length > 0) throw configErrors(errors.flatMap((e) => e.all));
+  if (errors.length > 0 && !resolve.lenient) throw configErrors(errors.flatMap((e) => e.all));
   return mergeLayers(layers, sections);
 }
 

@@ -4,7 +4,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { splitModelList } from '../core/modelList.ts';
-import { LLAMA_PEER, peerInstallCommand, TRANSFORMERS_PEER, type OptionalPeer } from '../models/optionalPeer.ts';
+import { peerInstallCommand, type OptionalPeer } from '../models/optionalPeer.ts';
+import { specRow } from '../models/providers.ts';
 
 /** A model of the run whose packages the project lacks. */
 export interface MissingModelPackages {
@@ -29,18 +30,13 @@ export function packageInstalled(name: string, root: string, env: Readonly<Recor
   return folders.some((folder) => existsSync(path.join(folder, name, 'package.json')));
 }
 
-/** The optional packages a provider string needs (none for replay: and openai:). */
-function peerOf(spec: string): OptionalPeer | undefined {
-  if (spec.startsWith('transformers:')) return TRANSFORMERS_PEER;
-  if (spec.startsWith('llama:')) return LLAMA_PEER;
-  return undefined;
-}
 
 /** The models (each provider string of each model setting) whose packages are not all installed in `root`. */
 export function missingModelPackages(models: readonly string[], root: string, env?: Readonly<Record<string, string | undefined>>): MissingModelPackages[] {
   const out: MissingModelPackages[] = [];
   for (const model of new Set(models.flatMap(splitModelList))) {
-    const peer = peerOf(model);
+    // The optional packages its provider needs (none for replay: and openai:).
+    const peer = specRow(model)?.peer;
     if (!peer) continue;
     const missing = Object.keys(peer.packages).filter((name) => !packageInstalled(name, root, env));
     if (missing.length > 0) out.push({ model, peer, missing });

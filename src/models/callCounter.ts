@@ -27,6 +27,6 @@ export function countingProvider(provider: ModelProvider, counts: CallCounts): M
 
 /** The model with its provider counted; a replay model is returned as it is (it neither asks a model nor caches). */
 export function countingModel(model: LokalModel, counts: CallCounts): LokalModel {
-  if (model.kind === 'replay') return model;
+  if (model.row.answersFromFile) return model;
   return { ...model, provider: countingProvider(model.provider, counts) };
 }

@@ -85,8 +85,8 @@ async function serverCapabilities(probe: Probe): Promise<ModelCapabilities> {
 /** What the model can do: asked of a server once; a local model can everything but maybe chat; a replay file nothing. */
 export async function modelCapabilities(model: LokalModel): Promise<ModelCapabilities> {
   const inner = model.inner as ModelProvider & { probe?: Probe };
-  if (model.kind === 'openai' && typeof inner.probe === 'function') return serverCapabilities(inner.probe.bind(inner));
-  if (model.kind === 'replay') {
+  if (model.row.needsServer && typeof inner.probe === 'function') return serverCapabilities(inner.probe.bind(inner));
+  if (model.row.answersFromFile) {
     const none = { supported: false, how: 'a predictions file holds replies only' };
     return { chat: none, prompt: none, scorePrompt: none, scoreChat: none, tokenLogprobs: none };
   }
@@ -108,7 +108,7 @@ interface ProbedServer {
 export async function capabilitiesPerServer(model: LokalModel): Promise<Array<{ server: string; capabilities: ModelCapabilities }>> {
   const inner = model.inner as ModelProvider & { probe?: (endpoint: string, body: Record<string, unknown>, at?: ProbedServer) => ReturnType<Probe>; pool?: { servers: ProbedServer[] } };
   const servers = inner.pool?.servers ?? [];
-  if (model.kind !== 'openai' || typeof inner.probe !== 'function' || servers.length < 2) return [];
+  if (!model.row.needsServer || typeof inner.probe !== 'function' || servers.length < 2) return [];
   const probe = inner.probe.bind(inner);
   return Promise.all(
     servers.filter((s) => s.failures === 0).map(async (s) => ({ server: s.shown, capabilities: await serverCapabilities((endpoint, body) => probe(endpoint, body, s)) })),
@@ -117,7 +117,7 @@ export async function capabilitiesPerServer(model: LokalModel): Promise<Array<{ 
 
 /** Two greedy calls with the same request: the same text, or the two texts that differ (a replay file: recorded). */
 export async function greedyRepeatable(model: LokalModel): Promise<Capability> {
-  if (model.kind === 'replay') return { supported: true, how: 'replies are read from the file' };
+  if (model.row.answersFromFile) return { supported: true, how: 'replies are read from the file' };
   const chat = await model.chat();
   const request = chat ? { messages: PROBE_MESSAGES, maxNewTokens: 16 } : { prompt: PROBE_PROMPT, maxNewTokens: 16 };
   const [first] = await model.inner.generate([request]);

@@ -7,6 +7,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, rea
 import path from 'node:path';
 import { z } from 'zod';
 import { DTYPE_FILES, weightFiles } from './dtypeFiles.ts';
+import { providerRow } from './providers.ts';
 import type { ModelDescription } from './types.ts';
 
 export type ModelIdentity = Record<string, string | number | boolean | null>;
@@ -98,7 +99,7 @@ export function filesSha256(files: readonly string[], memo?: string): string | n
 
 /** The files whose bytes are the model: a replay's predictions, or a local folder's ONNX graph of the dtype used and its external data. */
 function modelFiles(description: ModelDescription, root: string): { file: string; data: string[] } | undefined {
-  if (description.provider === 'replay') return { file: path.resolve(root, description.model), data: [] };
+  if (providerRow(description.provider)?.answersFromFile) return { file: path.resolve(root, description.model), data: [] };
   if (description.provider !== 'transformers') return undefined;
   const dtype = description.settings.dtype;
   const file = DTYPE_FILES.find(([d]) => d === dtype)?.[1];
@@ -127,7 +128,7 @@ export function modelIdentity(description: ModelDescription | null | undefined, 
   const files = modelFiles(description, root);
   if (files !== undefined) {
     // Predictions files are small and often rewritten: hashed each time; weights go through the memo.
-    const memo = description.provider === 'replay' ? undefined : hashMemoFile(root);
+    const memo = providerRow(description.provider)?.answersFromFile ? undefined : hashMemoFile(root);
     identity.sha256 = filesSha256([files.file], memo);
     if (files.data.length) identity.data_sha256 = filesSha256(files.data, memo);
   }

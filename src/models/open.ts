@@ -5,7 +5,8 @@ import { isCheckout, packageFile } from '../core/packageFiles.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_CACHE_FILE, withCache, type CacheMode } from './cache.ts';
-import { createProvider, parseProviderSpec, type CreateProviderOptions } from './index.ts';
+import { createProvider, type CreateProviderOptions } from './index.ts';
+import { knownProvider, providerRow, type ProviderRow } from './providers.ts';
 import { DEFAULT_MODEL } from './defaults.ts';
 import type { TransformersProviderOptions } from './transformers.ts';
 import type { OpenAIProviderOptions } from './openai.ts';
@@ -82,6 +83,8 @@ export function lokalModelOptions(config: ModelSettings): LokalModelOptions {
 /** A built model: what tests call (`provider`, cached when configured) and the provider underneath. */
 export interface LokalModel {
   kind: string;
+  /** The provider table's row of its kind: the traits the run asks about (answersFromFile, runsInProcess, …). */
+  row: ProviderRow;
   provider: ModelProvider;
   inner: ModelProvider;
   /** Whether the model takes chat messages (memoised; see isChatModel). */
@@ -137,12 +140,12 @@ export class ModelUnsuitedError extends Error {
 
 /** Builds the provider named by `spec`; transformers:/openai: providers are wrapped in the response cache. */
 export async function openLokalModel(spec: string, options: LokalModelOptions = {}): Promise<LokalModel> {
-  const { kind } = parseProviderSpec(spec);
+  const { row } = knownProvider(spec);
   const { cache, ...providerOptions } = options;
   const inner = await createProvider(spec, providerOptions);
-  const provider = kind === 'replay' || !cache || cache.mode === 'off' ? inner : withCache(inner, { mode: cache.mode, file: cache.file });
+  const provider = !row.cachedByDefault || !cache || cache.mode === 'off' ? inner : withCache(inner, { mode: cache.mode, file: cache.file });
   let chat: Promise<boolean> | undefined;
-  return { kind, provider, inner, chat: () => (chat ??= isChatModel(inner)) };
+  return { kind: row.kind, row, provider, inner, chat: () => (chat ??= isChatModel(inner)) };
 }
 
 /**
@@ -170,7 +173,8 @@ export async function isChatModel(provider: ModelProvider): Promise<boolean> {
   if (typeof own === 'function') return Boolean(await own.call(provider));
   const description = provider.describe();
   if (typeof description.settings.chatTemplate === 'boolean') return description.settings.chatTemplate;
-  if (description.provider === 'openai') return true;
+  const row = providerRow(description.provider);
+  if (row?.alwaysChat) return true;
   const { TransformersProvider } = description.provider === 'transformers' ? await import('./transformers.ts') : { TransformersProvider: undefined };
   if (TransformersProvider && provider instanceof TransformersProvider) {
     if (provider.source.kind === 'local') {

@@ -4,6 +4,7 @@
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { safeUrl } from './http.ts';
+import { providerRow } from './providers.ts';
 import type { PoolServer, ServerPool } from './serverPool.ts';
 import { ProviderError, type ModelProvider } from './types.ts';
 
@@ -125,8 +126,9 @@ export async function probeServers(provider: ServerPoolProvider, options: Server
 /** The provider loaded (transformers:/llama: `load()`) or its servers reachable (openai: every one of its pool); other kinds as they are. */
 export async function probeProvider(kind: string, provider: ModelProvider, options: ServerProbeOptions = {}): Promise<ServerCheck[] | undefined> {
   const inner = provider as ModelProvider & { load?: () => Promise<unknown>; baseUrl?: unknown; pool?: unknown };
-  if ((kind === 'transformers' || kind === 'llama') && typeof inner.load === 'function') await inner.load();
-  else if (kind === 'openai' && inner.pool !== undefined) return probeServers(inner as unknown as ServerPoolProvider, options);
-  else if (kind === 'openai' && typeof inner.baseUrl === 'string') await probeServer(inner.baseUrl, options);
+  const row = providerRow(kind);
+  if (row?.runsInProcess && typeof inner.load === 'function') await inner.load();
+  else if (row?.needsServer && inner.pool !== undefined) return probeServers(inner as unknown as ServerPoolProvider, options);
+  else if (row?.needsServer && typeof inner.baseUrl === 'string') await probeServer(inner.baseUrl, options);
   return undefined;
 }

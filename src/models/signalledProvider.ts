@@ -19,6 +19,6 @@ export function signalledProvider(provider: ModelProvider, signal: AbortSignal):
 
 /** The model with its provider signalled; a replay model is returned as it is (it asks nothing). */
 export function signalledModel(model: LokalModel, signal: AbortSignal): LokalModel {
-  if (model.kind === 'replay') return model;
+  if (model.row.answersFromFile) return model;
   return { ...model, provider: signalledProvider(model.provider, signal) };
 }

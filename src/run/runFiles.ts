@@ -9,6 +9,7 @@ import { listModels, modelFolderNames, splitModelList } from '../core/modelList.
 import { outputClash, type RunPath } from '../core/runPaths.ts';
 import { LokalConfigError, sectionSettings, sharedSettings, type SettingsTree } from '../core/settings.ts';
 import { DEFAULT_CACHE_FILE } from '../models/cache.ts';
+import { answerFile } from '../models/providers.ts';
 import { reportPath } from './runOutputs.ts';
 
 /** The files a dataset loader reads in its folder (JSONL, CSV, the encrypted archive and its stages). */
@@ -38,7 +39,8 @@ export function runInputs(tree: SettingsTree, benchmarks: readonly BenchmarkDefi
   }
   inputs.push({ path: path.resolve(root, 'data'), role: 'a file of the default data folder', folder: DATASET_FILES });
   for (const model of models) {
-    if (model.startsWith('replay:')) inputs.push({ path: path.resolve(root, model.slice('replay:'.length)), role: 'the predictions file of LOKAL_MODEL' });
+    const file = answerFile(model);
+    if (file !== undefined) inputs.push({ path: path.resolve(root, file), role: 'the predictions file of LOKAL_MODEL' });
   }
   if (shared.baseline !== undefined) inputs.push({ path: path.resolve(root, shared.baseline), role: 'the baseline (LOKAL_BASELINE)', folder: BASELINE_FILES });
   inputs.push({ path: path.resolve(root, shared.cacheFile ?? env.LOKAL_CACHE_FILE ?? DEFAULT_CACHE_FILE), role: 'the response cache (LOKAL_CACHE_FILE)' });

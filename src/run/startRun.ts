@@ -7,6 +7,7 @@ import { requireCacheFile, requireOutputFolder } from '../core/outputCheck.ts';
 import { splitModelList } from '../core/modelList.ts';
 import { resolveSettingsTree, sharedSettings, type SettingsTree, type SharedSettings } from '../core/settings.ts';
 import { DEFAULT_CACHE_FILE } from '../models/cache.ts';
+import { specRow } from '../models/providers.ts';
 import { requireSeparateOutputs } from './runFiles.ts';
 
 /** The run's shared settings, once every check passed; throws the first mistake found. */
@@ -19,6 +20,6 @@ export function checkRunStart(registry: readonly BenchmarkDefinition[], settings
   for (const b of registry) for (const clause of routed.get(b.name) ?? []) b.checkClause?.(clause);
   requireOutputFolder(path.resolve(root, shared.output));
   requireSeparateOutputs(tree, registry, root, env);
-  if (!splitModelList(shared.model ?? '').every((m) => m.startsWith('replay:'))) requireCacheFile(shared.cacheFile ?? DEFAULT_CACHE_FILE, shared.cache ?? 'readwrite');
+  if (!splitModelList(shared.model ?? '').every((m) => specRow(m)?.answersFromFile)) requireCacheFile(shared.cacheFile ?? DEFAULT_CACHE_FILE, shared.cache ?? 'readwrite');
   return shared;
 }

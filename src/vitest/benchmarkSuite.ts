@@ -12,7 +12,7 @@ import { benchmarkModel, resolveSettingsTree, sectionSettings, sharedSettings, t
 import { BENCHMARKS, registerBenchmark } from '../benchmarks/index.ts';
 import { lokalModelOptions, modelSpec, ModelUnsuitedError, ModelUnusableError, type LokalModel, type LokalModelOptions } from '../models/open.ts';
 import type { ModelDescription } from '../models/types.ts';
-import { parseProviderSpec } from '../models/index.ts';
+import { parseProviderSpec, providerRow, specRow } from '../models/providers.ts';
 import { ReplayProvider } from '../models/replay.ts';
 import { countingModel, type CallCounts } from '../models/callCounter.ts';
 import { signalledModel } from '../models/signalledProvider.ts';
@@ -89,7 +89,7 @@ async function runItemUntil(job: SuiteJob, item: unknown, info: GroupInfo, { tas
   const context: ItemContext = {
     model: async () => {
       const model = await jobModel(job);
-      if (model.kind !== 'replay') (task as RunnerTestCase).meta.lokalCalls = calls;
+      if (!model.row.answersFromFile) (task as RunnerTestCase).meta.lokalCalls = calls;
       return countingModel(signalledModel(job.redact ? withheldErrorsModel(model, fullErrorOffCI()) : model, stop), calls);
     },
     annotate: async (message, type) => {
@@ -190,7 +190,7 @@ function declareGroup(job: SuiteJob, group: BenchmarkGroup<unknown, GroupInfo>):
 async function specsServing(definition: BenchmarkDefinition, specs: readonly string[], options: LokalModelOptions, names: readonly string[], setting: string): Promise<string[]> {
   const serving: string[] = [];
   for (const spec of specs) {
-    if (parseProviderSpec(spec).kind === 'replay') {
+    if (providerRow(parseProviderSpec(spec).kind)?.answersFromFile) {
       // A file that cannot be read is reported by the model check below, with the setting that named it.
       const built = await workerModelPool().open(spec, options).catch(() => undefined);
       if (built?.inner instanceof ReplayProvider && !built.inner.servesBenchmark(definition.name, names)) {
@@ -269,7 +269,7 @@ export async function benchmarkSuite<Settings>(definition: BenchmarkDefinition<S
   const jobs: SuiteJob[] = specs.map((spec) => ({ plan, definition, spec, modelOptions, wrongFails, redact, ...parted }));
   for (const job of jobs) {
     // At collection, before any item asks the model: a cache that cannot be written would lose every answer.
-    if (!job.spec.startsWith('replay:') && job.modelOptions.cache) requireCacheFile(job.modelOptions.cache.file, job.modelOptions.cache.mode);
+    if ((specRow(job.spec)?.cachedByDefault ?? true) && job.modelOptions.cache) requireCacheFile(job.modelOptions.cache.file, job.modelOptions.cache.mode);
     // The model is loaded (or its server reached) once, at collection: an unusable one fails the file with one line
     // and no item test is declared (not one failure per item).
     if (plan.groups.length > 0) {

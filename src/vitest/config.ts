@@ -58,7 +58,7 @@ export function lokalEvalsProjectTest(options: LokalEvalsOptions = {}) {
     maxConcurrency: options.maxConcurrency ?? 16,
     // A local model is held by its worker: one worker, files one after another without isolation, so the model is
     // loaded once for the run (concurrency inside a file is what batches requests).
-    ...((options.oneWorker ?? runUsesLocalModel(options.settings)) ? { isolate: false, fileParallelism: false } : {}),
+    ...((options.oneWorker ?? runUsesLocalModel(options.settings, { benchmarks: options.benchmarks })) ? { isolate: false, fileParallelism: false } : {}),
   };
 }
 

@@ -20,6 +20,7 @@ import type { KalahiPromptRecord } from '../../src/benchmarks/kalahi/records.ts'
 import type { KalahiRow } from '../../src/benchmarks/kalahi/data.ts';
 import { TransformersProvider, type TransformersProviderOptions } from '../../src/models/transformers.ts';
 import type { LokalModel } from '../../src/models/open.ts';
+import { providerRow } from '../../src/models/providers.ts';
 import type { ModelProvider } from '../../src/models/types.ts';
 import { QWEN2_5_0_5B_INSTRUCT, qwenTokenizerDir, writeTinyModel } from '../support/tinyModel.ts';
 import { REPO_ROOT } from '../vitest/helpers.ts';
@@ -67,7 +68,7 @@ async function kalahiRun(options: TransformersProviderOptions, concurrent: boole
     generate: (requests) => provider.generate(requests.map(({ maxLength: _, ...r }) => ({ ...r, maxNewTokens: NEW_TOKENS }))),
     scoreContinuations: (requests) => provider.scoreContinuations(requests),
   };
-  const model: LokalModel = { kind: 'transformers', provider: capped, inner: provider, chat: async () => true };
+  const model: LokalModel = { kind: 'transformers', row: providerRow('transformers')!, provider: capped, inner: provider, chat: async () => true };
   const context: ItemContext = { model: async () => model, annotate: async () => undefined, expect: () => { throw new Error('not strict'); } };
   const group = plan.groups[0]!;
   const rows = [...group.items];

@@ -11,6 +11,7 @@ import type { KalahiSettings } from '../../src/benchmarks/kalahi/config.ts';
 import { prepareKalahi } from '../../src/benchmarks/kalahi/plan.ts';
 import type { KalahiRow } from '../../src/benchmarks/kalahi/data.ts';
 import type { LokalModel } from '../../src/models/open.ts';
+import { providerRow } from '../../src/models/providers.ts';
 import type { ContinuationRequest, ModelProvider } from '../../src/models/types.ts';
 import { REPO_ROOT } from '../vitest/helpers.ts';
 
@@ -26,7 +27,8 @@ function scoringModel(logprob: (text: string) => number): LokalModel {
     },
     scoreContinuations: async (requests: ContinuationRequest[]) => requests.map((r) => ({ logprob: logprob(r.continuation), tokenCount: 3, latencyMs: 0, cached: false })),
   };
-  return { kind: 'fake', provider, inner: provider, chat: async () => true };
+  // a model scoring in process, as a local one does
+  return { kind: 'fake', row: providerRow('transformers')!, provider, inner: provider, chat: async () => true };
 }
 
 describe.skipIf(!haveData)(haveData ? 'Kalahi: the wrong answer Vitest UI fails on' : `Kalahi: the wrong answer Vitest UI fails on (skipped: no Kalahi CSVs in ${DATA})`, () => {

@@ -7,6 +7,7 @@ import { afterAll, expect, test } from 'vitest';
 import { withCache } from '../../src/models/cache.ts';
 import { countingModel, countingProvider, type CallCounts } from '../../src/models/callCounter.ts';
 import type { LokalModel } from '../../src/models/open.ts';
+import { providerRow } from '../../src/models/providers.ts';
 import type { ModelProvider } from '../../src/models/types.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-calls-'));
@@ -37,9 +38,9 @@ test('model answers and cache hits are counted apart; answers pass through uncha
 
 test('a replay model is not wrapped', () => {
   const counts: CallCounts = { model: 0, cached: 0 };
-  const replay: LokalModel = { kind: 'replay', provider: echo, inner: echo, chat: async () => false };
+  const replay: LokalModel = { kind: 'replay', row: providerRow('replay')!, provider: echo, inner: echo, chat: async () => false };
   expect(countingModel(replay, counts)).toBe(replay);
-  const local: LokalModel = { ...replay, kind: 'transformers' };
+  const local: LokalModel = { ...replay, kind: 'transformers', row: providerRow('transformers')! };
   const counted = countingModel(local, counts);
   expect(counted.provider).not.toBe(echo);
   expect(counted.inner).toBe(echo);

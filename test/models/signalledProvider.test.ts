@@ -2,6 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { signalledModel, signalledProvider } from '../../src/models/signalledProvider.ts';
 import type { LokalModel } from '../../src/models/open.ts';
+import { providerRow } from '../../src/models/providers.ts';
 import { recordingProvider } from '../support/recordingProvider.ts';
 
 /** A provider that records the requests it gets. */
@@ -31,9 +32,9 @@ describe('signalledProvider', () => {
   test('a replay model is returned as it is; another model gets the signalled provider', () => {
     const { provider } = recording();
     const signal = new AbortController().signal;
-    const replay = { kind: 'replay', provider, inner: provider, chat: async () => false } as LokalModel;
+    const replay: LokalModel = { kind: 'replay', row: providerRow('replay')!, provider, inner: provider, chat: async () => false };
     expect(signalledModel(replay, signal)).toBe(replay);
-    const served = { ...replay, kind: 'openai' } as LokalModel;
+    const served: LokalModel = { ...replay, kind: 'openai', row: providerRow('openai')! };
     const wrapped = signalledModel(served, signal);
     expect(wrapped.provider).not.toBe(provider);
     expect(wrapped.inner).toBe(provider);

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { lokalEvalsProjectTest } from '../../src/vitest/config.ts';
 import { runUsesLocalModel } from '../../src/vitest/localModelRun.ts';
+import { multiloko } from '../../src/benchmarks/index.ts';
 
 const cwd = mkdtempSync(path.join(tmpdir(), 'lokal-local-run-'));
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
@@ -36,6 +37,26 @@ describe('runUsesLocalModel', () => {
     expect(local({ LOKAL_MODEL: 'openai:a' })).toBe(false);
     expect(local({})).toBe(true);
     rmSync(path.join(cwd, 'lokal.config.json'));
+  });
+
+  test('the settings decide which model wins: LOKAL_MODEL over options and the config file, a benchmark’s own variable over its section', () => {
+    // options name a local model, the environment a server: the environment wins (as before this read the settings)
+    expect(local({ LOKAL_MODEL: 'openai:a' }, { model: 'transformers:/models/tiny' })).toBe(false);
+    expect(local({}, { model: 'transformers:/models/tiny' })).toBe(true);
+    // lokal.config.json gives Kalahi a local model, LOKAL_KALAHI_MODEL a server: Kalahi asks the server, no model is local
+    writeFileSync(path.join(cwd, 'lokal.config.json'), JSON.stringify({ model: 'openai:served', kalahi: { model: 'llama:/m.gguf' } }));
+    expect(local({})).toBe(true);
+    expect(local({ LOKAL_KALAHI_MODEL: 'openai:other' })).toBe(false);
+    rmSync(path.join(cwd, 'lokal.config.json'));
+  });
+
+  test('a benchmark the config registers counts with its own model; an unknown LOKAL_* variable leaves the others read', () => {
+    const capitals = { ...multiloko, name: 'capitals', settings: { ...multiloko.settings, key: 'capitals', env: { LOKAL_CAPITALS_MODEL: { field: 'model', parse: (text: string) => text } } } };
+    expect(runUsesLocalModel({}, { cwd, env: { LOKAL_MODEL: 'openai:a', LOKAL_CAPITALS_MODEL: 'transformers:/models/tiny' }, benchmarks: [capitals] })).toBe(true);
+    expect(runUsesLocalModel({}, { cwd, env: { LOKAL_MODEL: 'openai:a', LOKAL_CAPITALS_MODEL: 'openai:b' }, benchmarks: [capitals] })).toBe(false);
+    // not registered here (an eval file registers it): its variable is left out, LOKAL_MODEL still counts
+    expect(local({ LOKAL_MODEL: 'openai:a', LOKAL_CAPITALS_MODEL: 'transformers:/models/tiny' })).toBe(false);
+    expect(local({ LOKAL_MODEL: 'transformers:/models/tiny', LOKAL_CAPITALS_MODEL: 'openai:b' })).toBe(true);
   });
 
   test('a benchmark section of options or the config file with a local model of its own counts', () => {

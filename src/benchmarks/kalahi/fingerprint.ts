@@ -4,6 +4,7 @@
 import type { Fingerprint } from '../../core/fingerprint.ts';
 import { runtimeVersions } from '../../core/runtimeVersions.ts';
 import { modelIdentity } from '../../models/identity.ts';
+import { providerRow, specRow } from '../../models/providers.ts';
 import type { KalahiSettings } from './config.ts';
 import type { KalahiSuiteAggregate } from './records.ts';
 
@@ -25,7 +26,7 @@ function mcProtocol(aggregates: readonly KalahiSuiteAggregate[]): string | null 
 
 export function kalahiFingerprint(aggregates: readonly KalahiSuiteAggregate[], settings: KalahiSettings | undefined, root: string): Fingerprint {
   const first = aggregates.find((a) => a.modelDescription) ?? aggregates[0];
-  const replay = first?.modelDescription?.provider === 'replay' || (first?.model ?? '').startsWith('replay:');
+  const replay = providerRow(first?.modelDescription?.provider ?? '')?.answersFromFile === true || specRow(first?.model ?? '')?.answersFromFile === true;
   const generation = aggregates.some((a) => a.tasks.includes('generation'));
   return {
     version: 1,

@@ -4,7 +4,7 @@ import type { BenchmarkPlan, GroupVerdict, ModelRequirement } from '../../core/b
 import { requireKnownScope, type ParsedClause } from '../../core/gates.ts';
 import { splitModelList } from '../../core/modelList.ts';
 import { modelSpec } from '../../models/open.ts';
-import { parseProviderSpec } from '../../models/index.ts';
+import { parseProviderSpec, providerRow } from '../../models/providers.ts';
 import { KALAHI_BUDGET_DESCRIPTIONS, KALAHI_TOKEN_BUDGET, resolveKalahiConfig, type KalahiConfig, type KalahiSettings } from './config.ts';
 import { KALAHI_VARIANTS, loadKalahi, type KalahiRow } from './data.ts';
 import { categoryKey, judgeKalahi, kalahiGate, type KalahiGate } from './gates.ts';
@@ -42,7 +42,7 @@ function variantVerdict(aggregate: KalahiSuiteAggregate, gates: readonly KalahiG
  * chat model; generation under max_length cuts the reply by token, so it needs the reply's token log-probabilities.
  */
 export function kalahiModelRequirements(config: Pick<KalahiConfig, 'tasks' | 'mcProtocol' | 'budget'>, spec: string): ModelRequirement[] {
-  if (parseProviderSpec(spec).kind === 'replay') return [];
+  if (providerRow(parseProviderSpec(spec).kind)?.answersFromFile) return [];
   const needs: ModelRequirement[] = [];
   if (config.tasks.includes('mc') && config.mcProtocol === 'logprobs') {
     needs.push({
@@ -67,11 +67,12 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
   // Configuration mistakes fail the file once, at collection, instead of every prompt test.
   const spec = modelSpec(settings);
   // Several models (LOKAL_MODEL=a,b) run the same tasks, so a replay file among them sets them for all.
-  const kinds = splitModelList(spec).map((one) => parseProviderSpec(one).kind);
-  const kind = kinds.includes('replay') ? 'replay' : kinds[0];
+  const fromFile = splitModelList(spec)
+    .map((one) => providerRow(parseProviderSpec(one).kind)?.answersFromFile)
+    .some(Boolean);
   // A replay file has replies but no log-probabilities: without an explicit task list it runs the generation task only.
-  const config = kind === 'replay' && settings.tasks === undefined ? { ...resolved, tasks: ['generation' as const] } : resolved;
-  if (kind === 'replay' && config.tasks.includes('mc')) {
+  const config = fromFile && settings.tasks === undefined ? { ...resolved, tasks: ['generation' as const] } : resolved;
+  if (fromFile && config.tasks.includes('mc')) {
     const needs = config.mcProtocol === 'letter' ? "the model's reply to each lettered question (LOKAL_KALAHI_MC=letter), which a replay file" : 'log-probabilities, which a replay file';
     throw new Error(`Kalahi multiple choice needs ${needs} (${spec}) has none of: set LOKAL_KALAHI_TASKS=generation, or use a transformers: or openai: model`);
   }

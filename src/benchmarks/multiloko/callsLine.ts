@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { RunSummary } from './rollup.ts';
+import { answerFile } from '../../models/providers.ts';
 
 /**
  * `5 items from the cache, 0 asked the model`; for a replay, the answers read from the predictions file — or, when the
@@ -9,8 +10,8 @@ import type { RunSummary } from './rollup.ts';
  */
 export function callsLine(summary: Pick<RunSummary, 'model' | 'model_description' | 'calls'>, root: string): string {
   const model = summary.model;
-  if (model?.startsWith('replay:')) {
-    const file = model.slice('replay:'.length);
+  const file = model === undefined ? undefined : answerFile(model);
+  if (file !== undefined) {
     // No description and no answer: the replay never opened (a -t filter that skips the gate tests leaves answers).
     if (summary.model_description === null && summary.calls.model_calls === 0) {
       return existsSync(path.resolve(root, file)) ? `the predictions file ${file} could not be read (see the failed tests)` : `the predictions file ${file} does not exist`;

@@ -17,7 +17,7 @@ import { errorCategory } from './metrics/errorCategory.ts';
 import { splitModelList } from '../../core/modelList.ts';
 import { modelSpec } from '../../models/open.ts';
 import { recordedCount, recordedInput } from '../../models/recordedInput.ts';
-import { parseProviderSpec } from '../../models/index.ts';
+import { parseProviderSpec, providerRow } from '../../models/providers.ts';
 import type { MultilokoFewshotChoice } from './prompts/renderMultilokoPrompt.ts';
 import type { LokalItemRecord, LokalSubsetAggregate, LokalSubsetInfo } from './records.ts';
 import { itemTestName, multilokoItemKey, subsetLanguage, subsetName } from './names.ts';
@@ -139,7 +139,7 @@ export async function prepareMultiLoKo(settings: MultiLoKoSettings, clauses: Par
     groups,
     // The official base prompt is a plain completion prompt: a chat-only server cannot take it (asked once, at collection).
     modelRequirements: (one) =>
-      settings.prompt === 'base' && parseProviderSpec(one).kind === 'openai'
+      settings.prompt === 'base' && providerRow(parseProviderSpec(one).kind)?.needsServer
         ? [{ capability: 'prompt', problem: (how) => `MultiLoKo's base prompt (LOKAL_PROMPT=base) is a plain completion prompt, and this server takes none (${how}): set LOKAL_PROMPT=chat` }]
         : [],
     // Redacted: the question's hash instead of its text (JUnit, the json reporter and CI logs carry test names).

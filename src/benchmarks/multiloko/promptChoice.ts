@@ -5,6 +5,7 @@ import type { MultiLoKoDataset } from './data/multiloko.ts';
 import type { MultilokoFewshotChoice, MultilokoFewshotUsed } from './prompts/renderMultilokoPrompt.ts';
 import type { MultiLoKoSettings } from './settings.ts';
 import type { LokalPromptUse } from './records.ts';
+import { providerRow } from '../../models/providers.ts';
 
 export type PromptMode = 'base' | 'chat';
 
@@ -26,7 +27,7 @@ export interface PromptTarget {
 
 /** `none` for replay; LOKAL_PROMPT=base|chat as given; `auto` → chat for chat models, else base. */
 export async function resolvePromptMode(setting: MultiLoKoSettings['prompt'], model: PromptTarget): Promise<PromptMode | 'none'> {
-  if (model.kind === 'replay') return 'none';
+  if (providerRow(model.kind)?.answersFromFile) return 'none';
   if (setting === 'base' || setting === 'chat') return setting;
   return (await model.chat()) ? 'chat' : 'base';
 }
@@ -36,7 +37,7 @@ export async function resolvePromptMode(setting: MultiLoKoSettings['prompt'], mo
  * runs on past the answer) and no for replay files (predictions are scored as given, like `lokal score` does).
  */
 export function extractsAnswers(setting: boolean | undefined, kind: string): boolean {
-  return setting ?? kind !== 'replay';
+  return setting ?? !providerRow(kind)?.answersFromFile;
 }
 
 /** What an item's meta says about how it was asked. */

@@ -1,4 +1,5 @@
 // How a run asked its model, for the results summary: prompt mode, few-shot source, extraction, cache and timing.
+import { specRow } from '../../models/providers.ts';
 import type { LokalPromptUse, LokalSubsetAggregate } from './records.ts';
 
 export interface PromptSummary {
@@ -44,7 +45,7 @@ export function summarisePrompts(aggregates: readonly Pick<LokalSubsetAggregate,
  */
 export function describePrompts(prompt: PromptSummary, model?: string): string {
   const extraction = prompt.extraction === 'mixed' ? 'extraction mixed' : prompt.extraction ? 'answers extracted' : 'answers as given';
-  if (prompt.mode === 'none' && prompt.uses.length === 0 && model !== undefined && !model.startsWith('replay:')) return 'no item was answered';
+  if (prompt.mode === 'none' && prompt.uses.length === 0 && model !== undefined && !specRow(model)?.answersFromFile) return 'no item was answered';
   if (prompt.mode === 'none') return `no prompt (replay), ${extraction}`;
   const fewshot = prompt.fewshot === 'none' ? 'zero-shot' : `few-shot ${prompt.fewshot}${prompt.shots === 'mixed' ? '' : ` ×${prompt.shots}`}`;
   return `${prompt.mode} prompt, ${fewshot}, ${extraction}`;
