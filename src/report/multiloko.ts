@@ -6,7 +6,7 @@ import { countErrorCategories, ERROR_CATEGORIES, type ErrorCategory } from '../b
 
 export type Verdict = 'correct' | 'wrong' | 'missing';
 
-export interface MultiLoKoItem {
+export interface MultiLoKoItemView {
   subset: string;
   id: string;
   question?: string;
@@ -38,7 +38,7 @@ export interface MultiLoKoSubset {
   translation?: 'human' | 'machine';
   /** `to-english`: a language's local questions in English (MTE); `from-english`: English questions in the language (LE). */
   direction?: 'to-english' | 'from-english';
-  items: MultiLoKoItem[];
+  items: MultiLoKoItemView[];
   /** Means as the file states them (eval.py's per-language figures). */
   means: Record<string, number>;
   /** Recomputed from items: Wilson for EM, t-interval for F1 and chrF; undefined without items. */
@@ -140,7 +140,7 @@ export function itemPrompt(value: unknown): ItemPrompt | undefined {
   return undefined;
 }
 
-function item(subset: string, id: string, record: MultiLoKoItemJson, extra: Record<string, unknown> | undefined): MultiLoKoItem {
+function item(subset: string, id: string, record: MultiLoKoItemJson, extra: Record<string, unknown> | undefined): MultiLoKoItemView {
   const scores: Record<string, number> = {};
   for (const m of METRICS) {
     const v = finite(record[m]);
@@ -183,7 +183,7 @@ export function multilokoSubsets(results: MultiLoKoResultsJson, confidence = 0.9
   const out: MultiLoKoSubset[] = [];
   for (const [key, entry] of Object.entries(results)) {
     if (NOT_SUBSETS.has(key) || !isObject(entry)) continue;
-    const items: MultiLoKoItem[] = [];
+    const items: MultiLoKoItemView[] = [];
     const means: Record<string, number> = {};
     const subsetTexts = Object.hasOwn(texts, key) && isObject(texts[key]) ? texts[key] : {};
     for (const [id, value] of Object.entries(entry)) {

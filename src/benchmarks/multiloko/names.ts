@@ -1,6 +1,6 @@
 // Stable names: one describe per subset, one test per item, one gate test per subset — so `-t` filters and
 // baselines line up from run to run.
-import type { MultiLoKoItem } from './data/schema.ts';
+import type { MultiLoKoQuestion } from './data/schema.ts';
 import type { MultiLoKoSubset } from './data/multiloko.ts';
 
 type SubsetShape = Pick<MultiLoKoSubset, 'folder' | 'sourceLanguage' | 'questionLanguage' | 'translated' | 'translation'>;
@@ -66,7 +66,7 @@ export function shorten(text: string, max: number): string {
 }
 
 /** `004_tg_norba_24.txt · Quando è stato lanciato il TG Norba 24?` (question cut at 60 code points). */
-export function itemTestName(item: Pick<MultiLoKoItem, 'id' | 'question'>): string {
+export function itemTestName(item: Pick<MultiLoKoQuestion, 'id' | 'question'>): string {
   const question = item.question === undefined ? '' : shorten(item.question, QUESTION_IN_NAME);
   return question === '' ? String(item.id) : `${String(item.id)} · ${question}`;
 }
