@@ -10,7 +10,7 @@ import { GROUPS_LAYOUT, isGroupsResults } from './groupsResults.ts';
 export { renderHtmlReport } from './html.ts';
 export { escapeHtml } from './escape.ts';
 export { barChartSpec, renderChart, unsafeSvg, type BarDatum } from './charts.ts';
-export { multilokoView, multilokoSubsets, emDifference, parseSubsetKey, type MultiLoKoView, type MultiLoKoSubset, type MultiLoKoItemView, type Verdict } from './multiloko.ts';
+export { multilokoView, multilokoSubsets, emDifference, type MultiLoKoView, type MultiLoKoSubset, type MultiLoKoItemView, type Verdict } from './multiloko.ts';
 export { kalahiView, kalahiFigures, type KalahiView, type KalahiVariantView, type KalahiPrompt } from './kalahi.ts';
 export { compareMultiLoKo, compareKalahi, type Comparison, type Flip } from './compare.ts';
 export type { ReportInput, RunResults, MultiLoKoResultsJson, KalahiResultsJson } from './types.ts';

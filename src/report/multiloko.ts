@@ -2,6 +2,7 @@
 // means and headline are shown where present and are what the recomputation must agree with).
 import { boundedMeanInterval, wilsonInterval, normalQuantile, pairedDifference, type Interval } from '../core/statistics/index.ts';
 import type { GateOutcomeJson, MultiLoKoItemJson, MultiLoKoResultsJson } from './types.ts';
+import { parseSubsetKey, subsetDirection, subsetLanguage, subsetTitle } from '../benchmarks/multiloko/data/subsetKey.ts';
 import { countErrorCategories, ERROR_CATEGORIES, type ErrorCategory } from '../benchmarks/multiloko/metrics/errorCategory.ts';
 
 export type Verdict = 'correct' | 'wrong' | 'missing';
@@ -115,21 +116,6 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : v === null || v === undefined ? undefined : typeof v === 'object' ? JSON.stringify(v) : String(v));
 const finite = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
-/** eval.py's key → language, direction and kind of translation (`italian_translated_human_english`: Italian questions in English). */
-export function parseSubsetKey(key: string): Pick<MultiLoKoSubset, 'language' | 'translated' | 'translation' | 'direction'> {
-  const match = /^(.+)_translated_(human|machine)_(.+)$/u.exec(key);
-  if (!match) return { language: key, translated: false };
-  const [, source, kind, target] = match as unknown as [string, string, 'human' | 'machine', string];
-  if (target === 'english') return { language: source, translated: true, translation: kind, direction: 'to-english' };
-  if (source === 'english') return { language: target, translated: true, translation: kind, direction: 'from-english' };
-  return { language: source, translated: true, translation: kind };
-}
-
-function subsetName(key: string, parsed: ReturnType<typeof parseSubsetKey>): string {
-  const m = /^(.+)_translated_(human|machine)_(.+)$/u.exec(key);
-  return m ? `${m[1]} → ${m[3]} · ${m[2]}` : `${parsed.language} · local`;
-}
-
 /** A recorded model input (`{text}`, `{messages}` or `{sha256}`) as the report shows it; undefined when none was recorded. */
 export function itemPrompt(value: unknown): ItemPrompt | undefined {
   if (typeof value === 'string') return { text: value };
@@ -192,8 +178,9 @@ export function multilokoSubsets(results: MultiLoKoResultsJson, confidence = 0.9
       else if (finite(value) !== null) means[id] = value as number;
     }
     const parsed = parseSubsetKey(key);
+    const direction = subsetDirection(parsed);
     const summary = summaries.get(key);
-    const translation = summary?.translation === 'human' || summary?.translation === 'machine' ? summary.translation : parsed.translation;
+    const translation = summary?.translation === 'human' || summary?.translation === 'machine' ? summary.translation : parsed.kind === 'translated' ? parsed.translation : undefined;
     const scores = (m: string) => items.map((i) => i.scores[m]).filter((v): v is number => v !== undefined);
     const f1 = scores('f1');
     const chrf = scores('chrf');
@@ -201,11 +188,11 @@ export function multilokoSubsets(results: MultiLoKoResultsJson, confidence = 0.9
     const errors = items.flatMap((i) => (i.error ? [i.error] : []));
     out.push({
       key,
-      name: typeof summary?.name === 'string' ? summary.name : subsetName(key, parsed),
-      language: typeof summary?.language === 'string' ? summary.language : parsed.language,
-      translated: typeof summary?.translated === 'boolean' ? summary.translated : parsed.translated,
+      name: typeof summary?.name === 'string' ? summary.name : subsetTitle(parsed),
+      language: typeof summary?.language === 'string' ? summary.language : subsetLanguage(parsed),
+      translated: typeof summary?.translated === 'boolean' ? summary.translated : parsed.kind === 'translated',
       ...(translation ? { translation } : {}),
-      ...(parsed.direction ? { direction: parsed.direction } : {}),
+      ...(direction ? { direction } : {}),
       items,
       means,
       em: proportionInterval(items.map((i) => i.em), confidence),

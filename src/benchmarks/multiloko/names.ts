@@ -2,19 +2,23 @@
 // baselines line up from run to run.
 import type { MultiLoKoQuestion } from './data/schema.ts';
 import type { MultiLoKoSubset } from './data/multiloko.ts';
+import { subsetLanguage as keyLanguage, subsetTitle, type SubsetKey } from './data/subsetKey.ts';
 
-type SubsetShape = Pick<MultiLoKoSubset, 'folder' | 'sourceLanguage' | 'questionLanguage' | 'translated' | 'translation'>;
+type SubsetShape = Pick<MultiLoKoSubset, 'key' | 'folder' | 'sourceLanguage' | 'questionLanguage' | 'translated' | 'translation'>;
+
+function keyOf(subset: SubsetShape): SubsetKey {
+  if (!subset.translated || subset.translation === undefined) return { key: subset.key, kind: 'local', language: subset.folder };
+  return { key: subset.key, kind: 'translated', sourceLanguage: subset.sourceLanguage, questionLanguage: subset.questionLanguage, translation: subset.translation };
+}
 
 /** The subset's language for selection and tables: its non-English side (English only for the English local set). */
 export function subsetLanguage(subset: SubsetShape): string {
-  if (!subset.translated) return subset.folder;
-  return subset.sourceLanguage === 'english' ? subset.questionLanguage : subset.sourceLanguage;
+  return keyLanguage(keyOf(subset));
 }
 
 /** `italian · local`, `italian → english · human`, `english → italian · machine`. */
 export function subsetName(subset: SubsetShape): string {
-  if (!subset.translated) return `${subset.folder} · local`;
-  return `${subset.sourceLanguage} → ${subset.questionLanguage} · ${subset.translation ?? 'translated'}`;
+  return subsetTitle(keyOf(subset));
 }
 
 export const GATE_TEST_NAME = 'gate';

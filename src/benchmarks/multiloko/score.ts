@@ -7,7 +7,7 @@ import { assembleOrderedResults, resultsObject, writeOrderedResultsJson, type La
 import { scoreExample } from './metrics/scoreExample.ts';
 import { f1Words } from './metrics/f1Words.ts';
 import { wordSegmenter } from './metrics/wordSegmenter.ts';
-import { contentLanguage } from './metrics/normalizeAnswerForLanguage.ts';
+import { contentLanguage } from './data/subsetKey.ts';
 import { scoresOf, type ExampleBatch } from './exampleBatch.ts';
 import type { ScoreThreads } from './scoreThreads.ts';
 import type { ExampleRecord, ExampleScores } from './metrics/metricNames.ts';
