@@ -1,7 +1,8 @@
 // MultiLoKo's figures for the report, recomputed from the per-item records (the intervals need them; the file's own
 // means and headline are shown where present and are what the recomputation must agree with).
 import { boundedMeanInterval, wilsonInterval, normalQuantile, pairedDifference, type Interval } from '../core/statistics/index.ts';
-import type { GateOutcomeJson, MultiLoKoItemJson, MultiLoKoResultsJson } from './types.ts';
+import type { GateOutcomeJson } from '../core/resultsFile.ts';
+import type { MultiLoKoItemRecord, MultiLoKoResultsJson } from '../benchmarks/multiloko/resultsSchema.ts';
 import { parseSubsetKey, subsetDirection, subsetLanguage, subsetTitle } from '../benchmarks/multiloko/data/subsetKey.ts';
 import { countErrorCategories, ERROR_CATEGORIES, type ErrorCategory } from '../benchmarks/multiloko/metrics/errorCategory.ts';
 
@@ -126,7 +127,7 @@ export function itemPrompt(value: unknown): ItemPrompt | undefined {
   return undefined;
 }
 
-function item(subset: string, id: string, record: MultiLoKoItemJson, extra: Record<string, unknown> | undefined): MultiLoKoItemView {
+function item(subset: string, id: string, record: MultiLoKoItemRecord, extra: Record<string, unknown> | undefined): MultiLoKoItemView {
   const scores: Record<string, number> = {};
   for (const m of METRICS) {
     const v = finite(record[m]);
@@ -174,7 +175,7 @@ export function multilokoSubsets(results: MultiLoKoResultsJson, confidence = 0.9
     const subsetTexts = Object.hasOwn(texts, key) && isObject(texts[key]) ? texts[key] : {};
     for (const [id, value] of Object.entries(entry)) {
       const extra = Object.hasOwn(subsetTexts, id) && isObject(subsetTexts[id]) ? subsetTexts[id] : undefined;
-      if (isObject(value)) items.push(item(key, id, value as MultiLoKoItemJson, extra));
+      if (isObject(value)) items.push(item(key, id, value as MultiLoKoItemRecord, extra));
       else if (finite(value) !== null) means[id] = value as number;
     }
     const parsed = parseSubsetKey(key);

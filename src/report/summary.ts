@@ -5,7 +5,9 @@ import type { Interval } from '../core/statistics/index.ts';
 import { emChart, emChartData, kalahiChart, kalahiChartData, standaloneSvg } from './chartData.ts';
 import { KALAHI_METRICS, kalahiView, type KalahiView } from './kalahi.ts';
 import { multilokoView, type GateRow, type MultiLoKoView } from './multiloko.ts';
-import type { KalahiResultsJson, MultiLoKoResultsJson, RunResults } from './types.ts';
+import type { KalahiResultsJson } from '../benchmarks/kalahi/resultsSchema.ts';
+import type { MultiLoKoResultsJson } from '../benchmarks/multiloko/resultsSchema.ts';
+import type { RunResults } from './types.ts';
 import { ERROR_CATEGORIES } from '../benchmarks/multiloko/metrics/errorCategory.ts';
 
 const DASH = '–';

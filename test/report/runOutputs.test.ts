@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { MultiLoKoResultsJson } from '../../src/report/types.ts';
+import type { MultiLoKoResultsJson } from '../../src/benchmarks/multiloko/resultsSchema.ts';
 import { markdownCell, stepSummaryMarkdown } from '../../src/report/markdown.ts';
 import { reportPath, writeRunOutputs } from '../../reporters/runOutputs.ts';
 import { flipItems, lastRun, multilokoReplayRun } from './fixtures.ts';

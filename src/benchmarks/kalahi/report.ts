@@ -1,7 +1,7 @@
 // Kalahi's roll-up (defineBenchmark's `report`): tables, gates and the results file — loaded by the definition only
 // when the reporter rolls up.
 import type { BenchmarkReport, BenchmarkSummary, ReportContext, RolledGroup } from '../../core/benchmark.ts';
-import type { KalahiResultsJson } from '../../report/types.ts';
+import type { KalahiResultsJson } from './resultsSchema.ts';
 import type { KalahiSettings } from './config.ts';
 import { judgeKalahi, kalahiGate } from './gates.ts';
 import type { KalahiPromptRecord, KalahiSuiteAggregate } from './records.ts';

@@ -3,7 +3,7 @@
 import { baselineFileFor } from '../../core/baseline/index.ts';
 import { noBaselineFileReason } from '../../core/baseline/comparedNothing.ts';
 import type { BenchmarkReport, BenchmarkSummary, ReportContext, RolledGroup } from '../../core/benchmark.ts';
-import type { MultiLoKoResultsJson } from '../../report/types.ts';
+import type { MultiLoKoResultsJson } from './resultsSchema.ts';
 import { readBaseline, withRedactedAnswers } from './baseline.ts';
 import { multilokoGate } from './gates.ts';
 import { headlineLines } from './headlineTable.ts';
