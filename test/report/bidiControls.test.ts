@@ -4,7 +4,8 @@
 import { describe, expect, test } from 'vitest';
 import { cleanText, escapeHtml } from '../../src/report/escape.ts';
 import { renderHtmlReport } from '../../src/report/html.ts';
-import { markdownCell, stepSummaryMarkdown } from '../../src/report/markdown.ts';
+import { stepSummaryMarkdown } from '../../src/report/markdown.ts';
+import { markdownCell } from '../../src/report/markdownCell.ts';
 import type { KalahiResultsJson } from '../../src/benchmarks/kalahi/resultsSchema.ts';
 import type { MultiLoKoResultsJson } from '../../src/benchmarks/multiloko/resultsSchema.ts';
 

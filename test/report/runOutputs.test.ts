@@ -6,7 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { MultiLoKoResultsJson } from '../../src/benchmarks/multiloko/resultsSchema.ts';
-import { markdownCell, stepSummaryMarkdown } from '../../src/report/markdown.ts';
+import { stepSummaryMarkdown } from '../../src/report/markdown.ts';
+import { markdownCell } from '../../src/report/markdownCell.ts';
 import { reportPath, writeRunOutputs } from '../../reporters/runOutputs.ts';
 import { flipItems, lastRun, multilokoReplayRun } from './fixtures.ts';
 

@@ -30,7 +30,7 @@ export const KalahiPromptRecordSchema = z.looseObject({
     .looseObject({
       normalised: z.record(z.string(), figure).optional(),
       nonNormalised: z.record(z.string(), figure).optional(),
-      preferred: reference.optional(),
+      preferred: reference.nullable().optional(),
       references: z.array(reference).optional(),
       letter: z.looseObject({ options: z.array(z.looseObject({ letter: anything, text: anything })).optional(), answer: anything, response: anything, chosen: anything }).optional(),
     })
