@@ -3,7 +3,7 @@
 // alternating rounds in one process, as `lokal score` scores each item.
 import { errorCategory } from '../src/benchmarks/multiloko/metrics/errorCategory.ts';
 import { f1Words } from '../src/benchmarks/multiloko/metrics/f1Words.ts';
-import { contentLanguage } from '../src/benchmarks/multiloko/metrics/normalizeAnswerForLanguage.ts';
+import { contentLanguage } from '../src/benchmarks/multiloko/data/subsetKey.ts';
 import { scoreExample } from '../src/benchmarks/multiloko/metrics/scoreExample.ts';
 import { wordSegmenter } from '../src/benchmarks/multiloko/metrics/wordSegmenter.ts';
 import { MULTILOKO_LANGUAGES } from './replay.ts';

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import type { LokalItemRecord, LokalSubsetAggregate } from '../src/benchmarks/multiloko/records.ts';
 import { lokalItems, officialLayout, type RolledSubset } from '../src/benchmarks/multiloko/rollup.ts';
 import { renderHtmlReport } from '../src/report/index.ts';
-import type { MultiLoKoResultsJson } from '../src/report/types.ts';
+import type { MultiLoKoResultsJson } from '../src/benchmarks/multiloko/resultsSchema.ts';
 import { CHROMIUM_ARGS, findChromium } from '../test/report/browser.ts';
 
 /** MultiLoKo's 31 languages: each local, and (but English) translated to and from English by humans and machines. */

@@ -11,7 +11,7 @@ import { normalizeAnswer } from '../src/benchmarks/multiloko/metrics/normalizeAn
 import { tokenF1 } from '../src/benchmarks/multiloko/metrics/tokenF1.ts';
 import { f1Words, wordTokens } from '../src/benchmarks/multiloko/metrics/f1Words.ts';
 import { wordSegmenter } from '../src/benchmarks/multiloko/metrics/wordSegmenter.ts';
-import { contentLanguage } from '../src/benchmarks/multiloko/metrics/normalizeAnswerForLanguage.ts';
+import { contentLanguage } from '../src/benchmarks/multiloko/data/subsetKey.ts';
 import { pythonSplit } from '../src/core/python/pythonWhitespace.ts';
 
 const SCRIPTS: Record<string, string> = {

@@ -11,7 +11,7 @@ export { defineDatasetBenchmark, type DatasetBenchmark, type DatasetSettings } f
 export { DATASET_METRICS, NORMALIZATIONS, DatasetOptionsError, type DatasetBenchmarkOptions, type DatasetMetric, type DatasetRow, type Normalization, type PromptFunction } from './benchmarks/dataset/options.ts';
 export type { DatasetItem } from './benchmarks/dataset/rows.ts';
 export type { DatasetRecord, DatasetAggregate } from './benchmarks/dataset/records.ts';
-export { GROUPS_LAYOUT, isGroupsResults, type GroupsResultsJson, type GroupJson, type GroupItemJson, type DeclaredFigureJson, type FigureValueJson } from './report/groupsResults.ts';
+export { GROUPS_LAYOUT, GroupsResultsSchema, isGroupsResults, type GroupsResultsJson, type GroupJson, type GroupItemJson, type DeclaredFigureJson, type FigureValueJson } from './report/groupsResults.ts';
 export type { ChatMessage } from './models/types.ts';
 // zod, for a benchmark's settings shape: re-exported so that a user's project never installs it separately.
 export { z } from 'zod';

@@ -1,6 +1,6 @@
 // `lokal score`: MultiLoKo's eval.py as a command (same arguments, same JSON), with problems reported, not raised.
 import { wordSegmenterFallbackLine } from '../benchmarks/multiloko/metrics/wordSegmenter.ts';
-import { contentLanguage } from '../benchmarks/multiloko/metrics/normalizeAnswerForLanguage.ts';
+import { contentLanguage } from '../benchmarks/multiloko/data/subsetKey.ts';
 import { fingerprintLine, scoreFingerprint } from '../benchmarks/multiloko/scoreFingerprint.ts';
 import { fileSha256 } from '../core/sha256.ts';
 import { parseArgs } from 'node:util';

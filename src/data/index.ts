@@ -2,9 +2,9 @@
 export { DataError, type DataErrorCode } from './errors.ts';
 export { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_STREAM_BYTES, type FileLimits } from './files.ts';
 export {
-  MultiLoKoItemSchema,
+  MultiLoKoQuestionSchema,
   MultiLoKoFewshotItemSchema,
-  type MultiLoKoItem,
+  type MultiLoKoQuestion,
   type MultiLoKoFewshotItem,
 } from '../benchmarks/multiloko/data/schema.ts';
 export {

@@ -5,10 +5,10 @@ import { DataError } from './errors.ts';
 import { checkIdPrecision, decodeUtf8, jsonlLines, parseJsonLine } from './jsonlText.ts';
 import {
   MultiLoKoFewshotItemSchema,
-  MultiLoKoItemSchema,
+  MultiLoKoQuestionSchema,
   describeFirstIssue,
   type MultiLoKoFewshotItem,
-  type MultiLoKoItem,
+  type MultiLoKoQuestion,
 } from '../benchmarks/multiloko/data/schema.ts';
 import { RESERVED_ITEM_IDS } from '../benchmarks/multiloko/data/reservedIds.ts';
 
@@ -64,8 +64,8 @@ function parseRecords<S extends z.ZodType>(
 }
 
 /** A question file: `<lang>/<split>.jsonl` or one of its translations. */
-export function parseMultiLoKoJsonl(bytes: Uint8Array, file: string): MultiLoKoItem[] {
-  return parseRecords(bytes, file, MultiLoKoItemSchema, (item) => item.id, RESERVED_ITEM_IDS);
+export function parseMultiLoKoJsonl(bytes: Uint8Array, file: string): MultiLoKoQuestion[] {
+  return parseRecords(bytes, file, MultiLoKoQuestionSchema, (item) => item.id, RESERVED_ITEM_IDS);
 }
 
 /** `<lang>/knowledge_fewshot.jsonl`. */

@@ -3,7 +3,7 @@
 // pooled figures), so the report, `lokal compare` and the gate give the same p for the same figure; and the items that
 // flipped.
 import { judgeBaselineFamily, pairedFigure, subsetFamily, type BaselineTest, type ItemScore, type PairedFigure, type PairedTestName } from '../core/baseline/index.ts';
-import type { MultiLoKoItem, MultiLoKoSubset, Verdict } from './multiloko.ts';
+import type { MultiLoKoItemView, MultiLoKoSubset, Verdict } from './multiloko.ts';
 import type { KalahiPrompt, KalahiVariantView } from './kalahi.ts';
 import { KALAHI_METRICS } from './kalahi.ts';
 
@@ -99,7 +99,7 @@ export interface MultiLoKoComparison {
   onlyBaseline: string[];
 }
 
-const itemShown = (i: MultiLoKoItem) => (i.missing ? '(no answer)' : i.raw ?? i.prediction);
+const itemShown = (i: MultiLoKoItemView) => (i.missing ? '(no answer)' : i.raw ?? i.prediction);
 
 /** A question and its translations share the id; the source language tells questions of different languages apart. */
 const sourceOf = (s: MultiLoKoSubset) => (s.direction === 'from-english' ? 'english' : s.language);

@@ -3,7 +3,7 @@
 // within a group, the groups pooled when there are several, Holm across them).
 import { judgeBaselineFamily, pairedFigure, type PairedFigure } from '../core/baseline/index.ts';
 import type { Comparison } from './compare.ts';
-import type { FigureRow } from './compareRuns.ts';
+import type { FigureRow } from './labelledRun.ts';
 import type { GroupJson, GroupsResultsJson } from './groupsResults.ts';
 
 export interface GroupsComparison {

@@ -2,7 +2,8 @@
 // and each later run's paired tests against the first. No script at all (the page's policy forbids any).
 import { barChartSpec, renderChart } from './charts.ts';
 import { runsEmChartData } from './chartData.ts';
-import { differenceText, type FigureRow, type LabelledRun, type RunsComparison } from './compareRuns.ts';
+import { differenceText, type RunsComparison } from './compareRuns.ts';
+import type { FigureRow, LabelledRun } from './labelledRun.ts';
 import { escapeHtml, html, raw, type Html } from './escape.ts';
 import { comparisonTable, htmlDocument } from './html.ts';
 

@@ -5,28 +5,12 @@ import { alignedColumns } from '../core/textTable.ts';
 import { compareKalahi, compareMultiLoKo, type Comparison, type KalahiComparison, type MultiLoKoComparison } from './compare.ts';
 import { KALAHI_METRICS, kalahiView, type KalahiView } from './kalahi.ts';
 import { multilokoView, type MultiLoKoView } from './multiloko.ts';
-import type { RunResults } from './types.ts';
 import { compareGroupsRuns, type GroupsComparison } from './compareGroups.ts';
+import type { FigureRow, LabelledRun } from './labelledRun.ts';
 import { MC_PROTOCOL_FIELD, mcProtocolDifferences, recordedMCProtocol } from '../benchmarks/kalahi/protocol.ts';
 
 export const MIN_RUNS = 2;
 export const MAX_RUNS = 10;
-
-export interface LabelledRun {
-  /** Short name shown in tables and the chart legend (`#2 model`). */
-  label: string;
-  /** Where the run was read from. */
-  source: string;
-  results: RunResults;
-}
-
-/** One figure across the runs: each run's value and interval, and each later run's paired comparison with the first. */
-export interface FigureRow {
-  name: string;
-  values: Array<Interval | undefined>;
-  /** Index 0 (the first run) is always undefined. */
-  versusFirst: Array<Comparison | undefined>;
-}
 
 export interface RunsComparison {
   labels: string[];

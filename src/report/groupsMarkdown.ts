@@ -1,6 +1,6 @@
 // A groups-layout benchmark in the step summary: its groups with each declared figure and interval, its gates and,
 // when the run had a baseline, the baseline gate's paired tests.
-import { markdownCell } from './markdown.ts';
+import { markdownCell } from './markdownCell.ts';
 import type { GroupsResultsJson } from './groupsResults.ts';
 import { figureText } from './groupsSummary.ts';
 import { ERROR_CATEGORIES } from '../benchmarks/multiloko/metrics/errorCategory.ts';

@@ -10,7 +10,7 @@ import { compareKalahi, compareMultiLoKo, type Comparison, type Flip, type Kalah
 import { cleanText, escapeHtml, html, raw, type Html } from './escape.ts';
 import { fingerprintBlock } from './fingerprintHtml.ts';
 import { KALAHI_METRICS, kalahiView, type KalahiChoice, type KalahiFigures, type KalahiPrompt, type KalahiVariantView, type KalahiView } from './kalahi.ts';
-import { multilokoView, type Effect, type GateRow, type MultiLoKoItem, type MultiLoKoView, type Verdict } from './multiloko.ts';
+import { multilokoView, type Effect, type GateRow, type MultiLoKoItemView, type MultiLoKoView, type Verdict } from './multiloko.ts';
 import type { ReportInput } from './types.ts';
 import { cellText } from './cellText.ts';
 export { COMPRESSED_ROWS_ABOVE } from './drill.ts';
@@ -121,7 +121,7 @@ function multilokoScores(s: Record<string, number>): string {
 
 // The drill-down has a row per item (tens of thousands in a full run): its cells are built as plain strings with
 // escapeHtml on every dataset and model value, rather than through the html tag.
-function multilokoOutput(i: MultiLoKoItem, shared: SharedStart | undefined): string {
+function multilokoOutput(i: MultiLoKoItemView, shared: SharedStart | undefined): string {
   if (i.missing) return '<span class="note">(no answer)</span>';
   let out = '';
   // Each text capped (cellText): the report stays bounded whatever a model replied.
@@ -167,7 +167,7 @@ function multilokoDrill(view: MultiLoKoView, baseline: MultiLoKoView | undefined
   const items = view.subsets.flatMap((s) => s.items);
   const withQuestion = items.some((i) => i.question !== undefined);
   const withError = items.some((i) => i.error !== undefined);
-  const base = new Map<string, MultiLoKoItem>();
+  const base = new Map<string, MultiLoKoItemView>();
   for (const s of baseline?.subsets ?? []) for (const i of s.items) base.set(`${s.key}\u0000${i.id}`, i);
   const names = new Map(view.subsets.map((s) => [s.key, s.name]));
   const filters = [

@@ -5,15 +5,18 @@ import { writeFileAtomic } from '../core/io.ts';
 import { requireShallow } from '../core/jsonDepth.ts';
 import { renderHtmlReport } from './html.ts';
 import type { ReportInput, RunResults } from './types.ts';
-import { GROUPS_LAYOUT, isGroupsResults } from './groupsResults.ts';
+import { GROUPS_LAYOUT, GroupsResultsSchema, isGroupsResults } from './groupsResults.ts';
+import { parseResultsFile } from '../core/resultsFile.ts';
+import { MultiLoKoResultsSchema } from '../benchmarks/multiloko/resultsSchema.ts';
+import { KalahiResultsSchema } from '../benchmarks/kalahi/resultsSchema.ts';
 
 export { renderHtmlReport } from './html.ts';
 export { escapeHtml } from './escape.ts';
 export { barChartSpec, renderChart, unsafeSvg, type BarDatum } from './charts.ts';
-export { multilokoView, multilokoSubsets, emDifference, parseSubsetKey, type MultiLoKoView, type MultiLoKoSubset, type MultiLoKoItem, type Verdict } from './multiloko.ts';
+export { multilokoView, multilokoSubsets, emDifference, type MultiLoKoView, type MultiLoKoSubset, type MultiLoKoItemView, type Verdict } from './multiloko.ts';
 export { kalahiView, kalahiFigures, type KalahiView, type KalahiVariantView, type KalahiPrompt } from './kalahi.ts';
 export { compareMultiLoKo, compareKalahi, type Comparison, type Flip } from './compare.ts';
-export type { ReportInput, RunResults, MultiLoKoResultsJson, KalahiResultsJson } from './types.ts';
+export type { ReportInput, RunResults } from './types.ts';
 export { GROUPS_LAYOUT, isGroupsResults, type GroupsResultsJson, type GroupJson, type GroupItemJson, type DeclaredFigureJson, type FigureValueJson } from './groupsResults.ts';
 
 /**
@@ -33,13 +36,17 @@ export function readRunResults(location: string): RunResults {
     if (!holdsResults(value)) throw new Error(`${file}: holds no benchmark results (expected the object of a multiloko.json, kalahi.json or \`lokal score\` output, found ${describeKind(value)})`);
     return value;
   };
+  // Each file against its schema: a wrong field is an error naming the file and the field's path.
+  const multiloko = (file: string, value: unknown) => parseResultsFile(MultiLoKoResultsSchema, check(file, value), file);
+  const kalahi = (file: string, value: unknown) => parseResultsFile(KalahiResultsSchema, check(file, value), file);
+  const groups = (file: string, value: unknown) => parseResultsFile(GroupsResultsSchema, value, file);
   if (isFolder(location)) {
     const out: RunResults = {};
     const names = readdirSync(location).filter((n) => n.endsWith('.json') && !n.endsWith('.incomplete.json')).sort();
     for (const name of names) {
       const file = path.join(location, name);
-      if (name === 'multiloko.json') out.multiloko = check(file, read(file));
-      else if (name === 'kalahi.json') out.kalahi = check(file, read(file));
+      if (name === 'multiloko.json') out.multiloko = multiloko(file, read(file));
+      else if (name === 'kalahi.json') out.kalahi = kalahi(file, read(file));
       else {
         // Other JSON files of the folder are read only when they are results in the groups layout.
         let value: unknown;
@@ -48,20 +55,20 @@ export function readRunResults(location: string): RunResults {
         } catch {
           continue;
         }
-        if (isGroupsResults(value)) (out.others ??= []).push(value);
+        if (isGroupsResults(value) || claimsGroupsLayout(value)) (out.others ??= []).push(groups(file, value));
       }
     }
     if (!out.multiloko && !out.kalahi && !out.others) throw new Error(`${location}: holds no results file (multiloko.json, kalahi.json, or a benchmark's <name>.json in the groups layout)`);
     return out;
   }
   const value = read(location);
-  if (isGroupsResults(value)) return { others: [value] };
+  if (isGroupsResults(value) || claimsGroupsLayout(value)) return { others: [groups(location, value)] };
   const declared = isObject(value) && typeof value.benchmark === 'string' ? value.benchmark : undefined;
   if (declared !== undefined && declared !== 'multiloko' && declared !== 'kalahi') {
     throw new Error(`${location}: holds results of the benchmark "${declared}", which are not in a layout the report reads (MultiLoKo's, Kalahi's, or the groups layout "${GROUPS_LAYOUT}" that defineDatasetBenchmark writes); a custom benchmark gets a report section, a step summary and \`lokal compare\` by writing its results in the groups layout`);
   }
   const parsed = check(location, value);
-  return parsed.benchmark === 'kalahi' || 'variants' in parsed ? { kalahi: parsed } : { multiloko: parsed };
+  return parsed.benchmark === 'kalahi' || 'variants' in parsed ? { kalahi: kalahi(location, parsed) } : { multiloko: multiloko(location, parsed) };
 }
 
 function isFolder(location: string): boolean {
@@ -84,6 +91,11 @@ function holdsResults(value: unknown): value is Record<string, unknown> {
   const record = value as Record<string, unknown>;
   if (record.variants !== null && typeof record.variants === 'object' && !Array.isArray(record.variants)) return true;
   return Object.values(record).some((entry) => hasEm(entry) || (isObject(entry) && Object.values(entry).some(hasEm)));
+}
+
+/** A file whose `layout` names the groups layout: read as one, so a wrong field is an error rather than a skipped file. */
+function claimsGroupsLayout(value: unknown): boolean {
+  return isObject(value) && value.layout === GROUPS_LAYOUT;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -2,13 +2,13 @@
 // the language only and in neither, each count opening the list of its items, with McNemar's exact p.
 import { formatMcNemarP } from '../benchmarks/multiloko/localVsEnglishTable.ts';
 import { escapeHtml, html, raw, type Html } from './escape.ts';
-import type { MultiLoKoItem } from './multiloko.ts';
+import type { MultiLoKoItemView } from './multiloko.ts';
 import type { VsEnglishLanguage, VsEnglishPair } from './localVsEnglishView.ts';
 
 /** Question text beside an id in a cell's list, cut to this many code points. */
 const QUESTION_SHOWN = 80;
 
-function shortQuestion(item: MultiLoKoItem | undefined): string {
+function shortQuestion(item: MultiLoKoItemView | undefined): string {
   const q = item?.question;
   if (q === undefined) return '';
   const points = Array.from(q);
@@ -19,7 +19,7 @@ function shortQuestion(item: MultiLoKoItem | undefined): string {
  * A count that opens the list of its items: ids, with the question as the language's subset asks it where `questions`
  * is given (the one-sided cells; the others list ids alone, which keeps a full run's report small).
  */
-function cell(key: string, ids: readonly string[], questions?: ReadonlyMap<string, MultiLoKoItem>): Html {
+function cell(key: string, ids: readonly string[], questions?: ReadonlyMap<string, MultiLoKoItemView>): Html {
   if (ids.length === 0) return html`<td class="num" data-key="${key}" data-value="0">0</td>`;
   const list = ids.map((id) => `<li><code>${escapeHtml(id)}</code>${questions ? shortQuestion(questions.get(id)) : ''}</li>`).join('');
   return html`<td class="num" data-key="${key}" data-value="${String(ids.length)}"><details><summary>${String(ids.length)}</summary><ul class="ids">${raw(list)}</ul></details></td>`;

@@ -1,32 +1,17 @@
 // A run's roll-up as GitHub-flavoured Markdown (for GITHUB_STEP_SUMMARY): the leaderboard, EM per language, the
 // Kalahi figures, the gates and, against a baseline, the changes its paired tests call significant.
 import type { Interval } from '../core/statistics/index.ts';
-import { bidiEscaped } from '../core/terminalText.ts';
 import { compareKalahi, compareMultiLoKo, type Comparison } from './compare.ts';
 import { KALAHI_METRICS, kalahiView, type KalahiView } from './kalahi.ts';
 import { multilokoView, type GateRow, type MultiLoKoView } from './multiloko.ts';
 import type { ReportInput } from './types.ts';
 import { groupsMarkdown } from './groupsMarkdown.ts';
+import { markdownCell } from './markdownCell.ts';
 import { ERROR_CATEGORIES, type ErrorCategory } from '../benchmarks/multiloko/metrics/errorCategory.ts';
 import type { LocalVsEnglish } from '../benchmarks/multiloko/localVsEnglish.ts';
 import { formatMcNemarP, localVsEnglishRows, questionsLabel } from '../benchmarks/multiloko/localVsEnglishTable.ts';
 
 const DASH = '–';
-
-/**
- * A table cell's text: no line breaks, pipes escaped, no markup (GitHub renders HTML inside Markdown), and bidirectional
- * controls shown as their escapes (`\u202e`, its backslash escaped below so it shows), as on the terminal.
- */
-export function markdownCell(text: string): string {
-  return bidiEscaped(text)
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/gu, '')
-    .replace(/\r?\n|\r/gu, ' ')
-    .replace(/&/gu, '&amp;')
-    .replace(/</gu, '&lt;')
-    .replace(/>/gu, '&gt;')
-    .replace(/[\\`*_[\]]/gu, (c) => `\\${c}`)
-    .replace(/\|/gu, '\\|');
-}
 
 function fixed(v: number | null | undefined, digits: number, scale = 1): string {
   return v === null || v === undefined || !Number.isFinite(v) ? DASH : (v * scale).toFixed(digits);

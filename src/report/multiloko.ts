@@ -1,12 +1,14 @@
 // MultiLoKo's figures for the report, recomputed from the per-item records (the intervals need them; the file's own
 // means and headline are shown where present and are what the recomputation must agree with).
 import { boundedMeanInterval, wilsonInterval, normalQuantile, pairedDifference, type Interval } from '../core/statistics/index.ts';
-import type { GateOutcomeJson, MultiLoKoItemJson, MultiLoKoResultsJson } from './types.ts';
+import type { GateOutcomeJson } from '../core/resultsFile.ts';
+import type { MultiLoKoItemRecord, MultiLoKoResultsJson } from '../benchmarks/multiloko/resultsSchema.ts';
+import { parseSubsetKey, subsetDirection, subsetLanguage, subsetTitle } from '../benchmarks/multiloko/data/subsetKey.ts';
 import { countErrorCategories, ERROR_CATEGORIES, type ErrorCategory } from '../benchmarks/multiloko/metrics/errorCategory.ts';
 
 export type Verdict = 'correct' | 'wrong' | 'missing';
 
-export interface MultiLoKoItem {
+export interface MultiLoKoItemView {
   subset: string;
   id: string;
   question?: string;
@@ -38,7 +40,7 @@ export interface MultiLoKoSubset {
   translation?: 'human' | 'machine';
   /** `to-english`: a language's local questions in English (MTE); `from-english`: English questions in the language (LE). */
   direction?: 'to-english' | 'from-english';
-  items: MultiLoKoItem[];
+  items: MultiLoKoItemView[];
   /** Means as the file states them (eval.py's per-language figures). */
   means: Record<string, number>;
   /** Recomputed from items: Wilson for EM, t-interval for F1 and chrF; undefined without items. */
@@ -115,21 +117,6 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : v === null || v === undefined ? undefined : typeof v === 'object' ? JSON.stringify(v) : String(v));
 const finite = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
-/** eval.py's key → language, direction and kind of translation (`italian_translated_human_english`: Italian questions in English). */
-export function parseSubsetKey(key: string): Pick<MultiLoKoSubset, 'language' | 'translated' | 'translation' | 'direction'> {
-  const match = /^(.+)_translated_(human|machine)_(.+)$/u.exec(key);
-  if (!match) return { language: key, translated: false };
-  const [, source, kind, target] = match as unknown as [string, string, 'human' | 'machine', string];
-  if (target === 'english') return { language: source, translated: true, translation: kind, direction: 'to-english' };
-  if (source === 'english') return { language: target, translated: true, translation: kind, direction: 'from-english' };
-  return { language: source, translated: true, translation: kind };
-}
-
-function subsetName(key: string, parsed: ReturnType<typeof parseSubsetKey>): string {
-  const m = /^(.+)_translated_(human|machine)_(.+)$/u.exec(key);
-  return m ? `${m[1]} → ${m[3]} · ${m[2]}` : `${parsed.language} · local`;
-}
-
 /** A recorded model input (`{text}`, `{messages}` or `{sha256}`) as the report shows it; undefined when none was recorded. */
 export function itemPrompt(value: unknown): ItemPrompt | undefined {
   if (typeof value === 'string') return { text: value };
@@ -140,7 +127,7 @@ export function itemPrompt(value: unknown): ItemPrompt | undefined {
   return undefined;
 }
 
-function item(subset: string, id: string, record: MultiLoKoItemJson, extra: Record<string, unknown> | undefined): MultiLoKoItem {
+function item(subset: string, id: string, record: MultiLoKoItemRecord, extra: Record<string, unknown> | undefined): MultiLoKoItemView {
   const scores: Record<string, number> = {};
   for (const m of METRICS) {
     const v = finite(record[m]);
@@ -183,17 +170,18 @@ export function multilokoSubsets(results: MultiLoKoResultsJson, confidence = 0.9
   const out: MultiLoKoSubset[] = [];
   for (const [key, entry] of Object.entries(results)) {
     if (NOT_SUBSETS.has(key) || !isObject(entry)) continue;
-    const items: MultiLoKoItem[] = [];
+    const items: MultiLoKoItemView[] = [];
     const means: Record<string, number> = {};
     const subsetTexts = Object.hasOwn(texts, key) && isObject(texts[key]) ? texts[key] : {};
     for (const [id, value] of Object.entries(entry)) {
       const extra = Object.hasOwn(subsetTexts, id) && isObject(subsetTexts[id]) ? subsetTexts[id] : undefined;
-      if (isObject(value)) items.push(item(key, id, value as MultiLoKoItemJson, extra));
+      if (isObject(value)) items.push(item(key, id, value as MultiLoKoItemRecord, extra));
       else if (finite(value) !== null) means[id] = value as number;
     }
     const parsed = parseSubsetKey(key);
+    const direction = subsetDirection(parsed);
     const summary = summaries.get(key);
-    const translation = summary?.translation === 'human' || summary?.translation === 'machine' ? summary.translation : parsed.translation;
+    const translation = summary?.translation === 'human' || summary?.translation === 'machine' ? summary.translation : parsed.kind === 'translated' ? parsed.translation : undefined;
     const scores = (m: string) => items.map((i) => i.scores[m]).filter((v): v is number => v !== undefined);
     const f1 = scores('f1');
     const chrf = scores('chrf');
@@ -201,11 +189,11 @@ export function multilokoSubsets(results: MultiLoKoResultsJson, confidence = 0.9
     const errors = items.flatMap((i) => (i.error ? [i.error] : []));
     out.push({
       key,
-      name: typeof summary?.name === 'string' ? summary.name : subsetName(key, parsed),
-      language: typeof summary?.language === 'string' ? summary.language : parsed.language,
-      translated: typeof summary?.translated === 'boolean' ? summary.translated : parsed.translated,
+      name: typeof summary?.name === 'string' ? summary.name : subsetTitle(parsed),
+      language: typeof summary?.language === 'string' ? summary.language : subsetLanguage(parsed),
+      translated: typeof summary?.translated === 'boolean' ? summary.translated : parsed.kind === 'translated',
       ...(translation ? { translation } : {}),
-      ...(parsed.direction ? { direction: parsed.direction } : {}),
+      ...(direction ? { direction } : {}),
       items,
       means,
       em: proportionInterval(items.map((i) => i.em), confidence),

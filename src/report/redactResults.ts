@@ -5,7 +5,9 @@ import { redactedOnce } from '../core/redact.ts';
 import { sha256 } from '../core/sha256.ts';
 import { modelInputSha256 } from '../models/recordedInput.ts';
 import type { ChatMessage } from '../models/types.ts';
-import type { KalahiResultsJson, MultiLoKoResultsJson, RunResults } from './types.ts';
+import type { KalahiResultsJson } from '../benchmarks/kalahi/resultsSchema.ts';
+import type { MultiLoKoResultsJson } from '../benchmarks/multiloko/resultsSchema.ts';
+import type { RunResults } from './types.ts';
 
 type Json = Record<string, unknown>;
 

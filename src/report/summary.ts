@@ -1,86 +1,32 @@
-// One run's roll-up for Vitest UI's summary annotation: a compact text (the UI shows an annotation's message as one
-// paragraph, so each line reads on its own when the line breaks collapse) and the main chart as a standalone SVG —
-// MultiLoKo's EM per language, or Kalahi's figures per variant.
+// What every benchmark's Vitest UI summary shares: one run's roll-up as a compact text (the UI shows an annotation's
+// message as one paragraph, so each line reads on its own when the line breaks collapse) and its main chart as a
+// standalone SVG attachment. The benchmarks' own summaries (their uiSummary.ts) are made of these.
 import type { Interval } from '../core/statistics/index.ts';
-import { emChart, emChartData, kalahiChart, kalahiChartData, standaloneSvg } from './chartData.ts';
-import { KALAHI_METRICS, kalahiView, type KalahiView } from './kalahi.ts';
-import { multilokoView, type GateRow, type MultiLoKoView } from './multiloko.ts';
-import type { KalahiResultsJson, MultiLoKoResultsJson, RunResults } from './types.ts';
-import { ERROR_CATEGORIES } from '../benchmarks/multiloko/metrics/errorCategory.ts';
-import type { LocalVsEnglish } from '../benchmarks/multiloko/localVsEnglish.ts';
-import { formatMcNemarP, localVsEnglishRows, questionsLabel } from '../benchmarks/multiloko/localVsEnglishTable.ts';
+import { standaloneSvg } from './chartData.ts';
+import type { GateRow } from './multiloko.ts';
 
 const DASH = '–';
-const fixed = (v: number | null | undefined, digits: number, scale = 1) => (v === null || v === undefined || !Number.isFinite(v) ? DASH : (v * scale).toFixed(digits));
-const interval = (i: Interval, digits: number, scale: number) => `${fixed(i.value, digits, scale)} [${fixed(i.low, digits - 1, scale)}, ${fixed(i.high, digits - 1, scale)}]`;
 
-function gatesLine(gates: readonly GateRow[]): string {
+/** `v` × scale with fixed digits, or a dash. */
+export const fixed = (v: number | null | undefined, digits: number, scale = 1) => (v === null || v === undefined || !Number.isFinite(v) ? DASH : (v * scale).toFixed(digits));
+
+/** `75.00 [30.1, 95.4]`: a figure and its interval, one digit fewer on the bounds. */
+export const intervalText = (i: Interval, digits: number, scale: number) => `${fixed(i.value, digits, scale)} [${fixed(i.low, digits - 1, scale)}, ${fixed(i.high, digits - 1, scale)}]`;
+
+/** `Gates: 2/3 met · missed: …`. */
+export function gatesLine(gates: readonly GateRow[]): string {
   if (gates.length === 0) return 'Gates: none set.';
   const missed = gates.filter((g) => !g.pass);
   return `Gates: ${gates.length - missed.length}/${gates.length} met${missed.length ? ` · missed: ${missed.map((g) => g.message).join(' · ')}` : '.'}`;
 }
 
-/** `vsEnglish`: the results' summary.local_vs_english, one row per language as the terminal shows it. */
-export function multilokoSummaryText(view: MultiLoKoView, vsEnglish?: LocalVsEnglish): string {
-  const h = view.headline;
-  const lines = [`MultiLoKo · ${view.model}`];
-  lines.push(
-    h
-      ? `Leaderboard (EM × 100 over ${h.languages} local language${h.languages === 1 ? '' : 's'}): average EM ${fixed(h.em, 2, 100)} ± ${fixed(h.em2se, 1, 100)} · gap ${fixed(h.gap, 2, 100)} · MTE ${fixed(h.mte, 2, 100)} ± ${fixed(h.mte2se, 1, 100)} · min ${fixed(h.min, 2, 100)} (${h.minLanguage}) · max ${fixed(h.max, 2, 100)} (${h.maxLanguage}).`
-      : 'Leaderboard: no local subset was scored.',
-  );
-  const languages = view.languages.filter((r) => r.subset.em);
-  if (languages.length) lines.push(`EM × 100 per language [95% Wilson]: ${languages.map((r) => `${r.language} ${interval(r.subset.em!, 2, 100)}`).join(' · ')}.`);
-  // F1 words beside F1 only when the file's items carry f1_words (older runs do not).
-  const withWords = view.languages.filter((r) => r.subset.f1Words);
-  if (withWords.length) lines.push(`F1 / F1 words × 100 per language: ${withWords.map((r) => `${r.language} ${fixed(r.subset.f1?.value, 2, 100)} / ${fixed(r.subset.f1Words!.value, 2, 100)}`).join(' · ')}.`);
-  const withErrors = view.languages.filter((r) => r.subset.errors);
-  if (withErrors.length) lines.push(`Error categories (items: ${ERROR_CATEGORIES.join('/')}): ${withErrors.map((r) => `${r.language} ${ERROR_CATEGORIES.map((c) => r.subset.errors![c]).join('/')}`).join(' · ')}.`);
-  const pairs = localVsEnglishRows(vsEnglish);
-  if (pairs.length) {
-    const row = (r: (typeof pairs)[number]) => `${r.language} (${questionsLabel(r)}) ${[r.pair.both_right, r.pair.english_only, r.pair.local_only, r.pair.both_wrong].join('/')}, p ${formatMcNemarP(r.pair.mcnemar_p)}`;
-    lines.push(`Local vs English (EM, questions paired by id: right in both / only English / only local / neither, McNemar p): ${pairs.map(row).join(' · ')}.`);
-  }
-  lines.push(gatesLine(view.gates));
-  return lines.join('\n');
-}
-
-export function kalahiSummaryText(view: KalahiView): string {
-  const lines = ['Kalahi'];
-  for (const v of view.variants) {
-    const parts: string[] = [];
-    const add = (label: string, i: Interval | undefined) => i && parts.push(`${label} ${interval(i, 3, 1)}`);
-    add('MC1', v.overall.mc?.mc1);
-    add('MC2', v.overall.mc?.mc2_normalised);
-    for (const [m, label] of KALAHI_METRICS) add(`${label} acc`, v.overall.generation?.acc[m]);
-    lines.push(`${v.key} · ${v.model} · ${v.overall.prompts} prompts [95% intervals]: ${parts.join(' · ') || 'nothing scored'}.`);
-  }
-  lines.push(gatesLine(view.gates));
-  return lines.join('\n');
+/** A summary's text and, when there is a chart, its SVG as an attachment. */
+export interface UiSummary {
+  text: string;
+  attachment?: { contentType: string; body: string };
 }
 
 /** An SVG chart as a summary attachment (Vitest UI shows `image/*` inline). */
-function svgAttachment(svg: string | undefined): { contentType: string; body: string } | undefined {
+export function svgAttachment(svg: string | undefined): { contentType: string; body: string } | undefined {
   return svg ? { contentType: 'image/svg+xml', body: standaloneSvg(svg) } : undefined;
-}
-
-/** MultiLoKo's summary text and EM chart from its results (the file's shape, parsed or still in memory). */
-export async function multilokoSummary(results: MultiLoKoResultsJson, confidence = 0.95): Promise<{ text: string; attachment?: { contentType: string; body: string } }> {
-  const view = multilokoView(results, confidence);
-  const attachment = svgAttachment(await emChart(emChartData(view, undefined)));
-  const vsEnglish = results.summary?.local_vs_english as LocalVsEnglish | undefined;
-  return { text: multilokoSummaryText(view, vsEnglish), ...(attachment ? { attachment } : {}) };
-}
-
-/** Kalahi's summary text and chart of figures per variant from its results. */
-export async function kalahiSummary(results: KalahiResultsJson, confidence = 0.95): Promise<{ text: string; attachment?: { contentType: string; body: string } }> {
-  const view = kalahiView(results, confidence);
-  const attachment = svgAttachment(await kalahiChart(kalahiChartData(view)));
-  return { text: kalahiSummaryText(view), ...(attachment ? { attachment } : {}) };
-}
-
-/** The summary of the one benchmark in `results` (MultiLoKo's when both are given). */
-export async function runSummary(results: RunResults, confidence = 0.95): Promise<{ text: string; svg: string | undefined } | undefined> {
-  const summary = results.multiloko ? await multilokoSummary(results.multiloko, confidence) : results.kalahi ? await kalahiSummary(results.kalahi, confidence) : undefined;
-  return summary && { text: summary.text, svg: summary.attachment?.body };
 }

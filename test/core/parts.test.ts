@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import type { BenchmarkGroup, GroupInfo } from '../../src/core/benchmark.ts';
 import { assignParts, groupsOfPart, parsePart, PartSpecError, uniqueIds } from '../../src/core/parts.ts';
 import { loadMultiLoKo } from '../../src/benchmarks/multiloko/data/multiloko.ts';
-import type { MultiLoKoItem } from '../../src/benchmarks/multiloko/data/schema.ts';
+import type { MultiLoKoQuestion } from '../../src/benchmarks/multiloko/data/schema.ts';
 import { titleUnless } from '../support/sharedData.ts';
 import { REPO_ROOT } from '../vitest/helpers.ts';
 
@@ -14,7 +14,7 @@ const FIXTURES = path.join(REPO_ROOT, 'data/fixtures/multiloko');
 const ARCHIVE = path.resolve(REPO_ROOT, '../shared/data/multiloko/benchmark_data.tar.xz.enc');
 const COUNTS = [1, 3, 4, 16, 64];
 
-type Group = BenchmarkGroup<MultiLoKoItem, GroupInfo>;
+type Group = BenchmarkGroup<MultiLoKoQuestion, GroupInfo>;
 
 /** Every subset of the dataset as one group, as MultiLoKo's plan makes them (a subset's key and its items). */
 async function groupsOf(location: string): Promise<Group[]> {
@@ -22,11 +22,11 @@ async function groupsOf(location: string): Promise<Group[]> {
   return dataset.subsets.map((s, order) => ({ info: { benchmark: 'multiloko', key: s.key, name: s.key, order, selected: s.items.length, total: s.items.length, model: undefined, thresholds: undefined }, items: s.items }));
 }
 
-const itemId = (item: MultiLoKoItem) => String(item.id);
+const itemId = (item: MultiLoKoQuestion) => String(item.id);
 
 /** The union of the parts, no overlap, each group's items in their order, sizes within one item of each other. */
 function checkParts(groups: readonly Group[], n: number): void {
-  const seen = new Map<MultiLoKoItem, number>();
+  const seen = new Map<MultiLoKoQuestion, number>();
   const sizes: number[] = [];
   for (let i = 1; i <= n; i++) {
     const part = groupsOfPart(groups, { index: i, count: n }, itemId);

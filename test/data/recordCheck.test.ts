@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { parseFewshotJsonl, parseMultiLoKoJsonl } from '../../src/data/jsonl.ts';
 import { quickJsonlRecords } from '../../src/data/jsonlText.ts';
 import { checkFewshotItem, checkMultiLoKoItem } from '../../src/benchmarks/multiloko/data/recordCheck.ts';
-import { MultiLoKoFewshotItemSchema, MultiLoKoItemSchema } from '../../src/benchmarks/multiloko/data/schema.ts';
+import { MultiLoKoFewshotItemSchema, MultiLoKoQuestionSchema } from '../../src/benchmarks/multiloko/data/schema.ts';
 import { seededRandom } from '../support/seededRandom.ts';
 
 const HAND_PICKED: unknown[] = [
@@ -99,10 +99,10 @@ describe('plain record checks agree with the zod schemas', () => {
   const random = seededRandom(1010);
   const values = [...HAND_PICKED, ...Array.from({ length: 3000 }, () => (random() < 0.9 ? randomRecord(random) : randomValue(random)))];
 
-  test('question records (MultiLoKoItemSchema)', () => {
+  test('question records (MultiLoKoQuestionSchema)', () => {
     let accepted = 0;
     for (const value of values) {
-      const expected = viaSchema(MultiLoKoItemSchema, value);
+      const expected = viaSchema(MultiLoKoQuestionSchema, value);
       expect(viaCheck(checkMultiLoKoItem, value), JSON.stringify(value)).toEqual(expected);
       if (expected !== 'rejected') accepted++;
     }

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { REPO_ROOT, runVitest } from '../vitest/helpers.ts';
+import { GroupsResultsSchema } from '../../src/report/groupsResults.ts';
 import { wilsonClosedForm } from '../support/wilson.ts';
 import { lokalBin } from '../support/installedPackage.ts';
 import { drillRowsOf } from '../report/drillRows.ts';
@@ -59,6 +60,8 @@ describe('a dataset benchmark from a 10-item JSONL', () => {
 
     const results = JSON.parse(readFileSync(path.join(output, 'capitals.json'), 'utf8'));
     expect(results).toMatchObject({ layout: 'lokal-groups/1', benchmark: 'capitals', gates_passed: false });
+    // The file the writer wrote is one its schema reads (the report, compare and the baseline parse it so).
+    expect(GroupsResultsSchema.safeParse(results).error?.issues).toBeUndefined();
     expect(results.groups.map((g: { key: string }) => g.key)).toEqual(['europe', 'asia']);
     const europe = results.groups[0];
     expect(europe.records.map((r: { id: number; verdict: string }) => [r.id, r.verdict])).toEqual([[1, 'correct'], [2, 'correct'], [3, 'correct'], [4, 'correct'], [5, 'wrong']]);

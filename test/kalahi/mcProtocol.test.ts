@@ -2,6 +2,7 @@
 // and `lokal compare` never compare MC1 across protocols: each leaves those figures out with one line naming the field
 // and the setting that would compare them, and compares what is comparable.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { KalahiResultsSchema } from '../../src/benchmarks/kalahi/resultsSchema.ts';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test, vi } from 'vitest';
@@ -73,6 +74,8 @@ describe('the protocol that produced MC1', () => {
   test('is written to kalahi.json as variants.<variant>.mc_protocol', () => {
     const results = JSON.parse(reportKalahi([rolled('letter')], { clauses: [] }).resultsText!);
     expect(results.variants.full.mc_protocol).toBe('letter');
+    // The writer's file is one kalahi.json's schema reads (the letter protocol's records hold a null \`preferred\`).
+    expect(KalahiResultsSchema.safeParse(results).error?.issues).toBeUndefined();
     expect(results.variants.full.mc.mc1).toBe(0.75);
   });
 

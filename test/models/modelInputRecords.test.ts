@@ -22,7 +22,7 @@ import { reportMultiLoKo } from '../../src/benchmarks/multiloko/report.ts';
 import { aggregateSubset } from '../../src/benchmarks/multiloko/aggregate.ts';
 import { renderMultilokoPrompt, type RenderedMultilokoChatPrompt } from '../../src/benchmarks/multiloko/prompts/index.ts';
 import type { LokalItemRecord } from '../../src/benchmarks/multiloko/records.ts';
-import type { MultiLoKoItem } from '../../src/benchmarks/multiloko/data/schema.ts';
+import type { MultiLoKoQuestion } from '../../src/benchmarks/multiloko/data/schema.ts';
 import type { KalahiSettings } from '../../src/benchmarks/kalahi/config.ts';
 import { prepareKalahi } from '../../src/benchmarks/kalahi/plan.ts';
 import { reportKalahi } from '../../src/benchmarks/kalahi/report.ts';
@@ -169,7 +169,7 @@ describe('an OpenAI-compatible server: the messages or prompt sent, and usage.pr
   });
 
   /** A MultiLoKo run's item records on a generated dataset (two Italian items, chat prompt), and its multiloko.json. */
-  async function multilokoRun(mode: RecordPrompts | undefined): Promise<{ records: LokalItemRecord[]; items: MultiLoKoItem[]; json: Record<string, any> }> {
+  async function multilokoRun(mode: RecordPrompts | undefined): Promise<{ records: LokalItemRecord[]; items: MultiLoKoQuestion[]; json: Record<string, any> }> {
     // the chat prompt names the answer's type: the generated items get one
     const subsets = datasetSpec(2)
       .filter((s) => s.key === 'italian')

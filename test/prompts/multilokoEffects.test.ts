@@ -7,7 +7,6 @@ import {
   localityEffect,
   motherTongueEffect,
   multilokoHeadline,
-  parseMultilokoSubsetKey,
 } from '../../src/benchmarks/multiloko/metrics/multilokoEffects.ts';
 
 // EM per eval.py key, in percent (the functions keep the caller's scale).
@@ -138,17 +137,5 @@ describe('multilokoHeadline from eval.py keys', () => {
     expect(h.local!.mean).toBe(0.32);
     expect(h.local!.twoSE).toBeNull();
     expect(h.motherTongueEffect.human).toEqual({ perLanguage: {}, average: null, skipped: ['italian'] });
-  });
-});
-
-test('parseMultilokoSubsetKey', () => {
-  expect(parseMultilokoSubsetKey('simplified_mandarin')).toEqual({ key: 'simplified_mandarin', kind: 'local', language: 'simplified_mandarin' });
-  expect(parseMultilokoSubsetKey('simplified_mandarin_translated_machine_english')).toEqual({
-    key: 'simplified_mandarin_translated_machine_english', kind: 'translated',
-    sourceLanguage: 'simplified_mandarin', questionLanguage: 'english', translation: 'machine',
-  });
-  expect(parseMultilokoSubsetKey('english_translated_human_traditional_mandarin')).toEqual({
-    key: 'english_translated_human_traditional_mandarin', kind: 'translated',
-    sourceLanguage: 'english', questionLanguage: 'traditional_mandarin', translation: 'human',
   });
 });

@@ -4,8 +4,10 @@
 import { describe, expect, test } from 'vitest';
 import { cleanText, escapeHtml } from '../../src/report/escape.ts';
 import { renderHtmlReport } from '../../src/report/html.ts';
-import { markdownCell, stepSummaryMarkdown } from '../../src/report/markdown.ts';
-import type { KalahiResultsJson, MultiLoKoResultsJson } from '../../src/report/types.ts';
+import { stepSummaryMarkdown } from '../../src/report/markdown.ts';
+import { markdownCell } from '../../src/report/markdownCell.ts';
+import type { KalahiResultsJson } from '../../src/benchmarks/kalahi/resultsSchema.ts';
+import type { MultiLoKoResultsJson } from '../../src/benchmarks/multiloko/resultsSchema.ts';
 
 const BIDI = ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\u200e', '\u200f', '\u061c'];
 const RAW_BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { renderHtmlReport } from '../../src/report/index.ts';
-import type { KalahiResultsJson, MultiLoKoResultsJson } from '../../src/report/types.ts';
+import type { KalahiResultsJson } from '../../src/benchmarks/kalahi/resultsSchema.ts';
+import type { MultiLoKoResultsJson } from '../../src/benchmarks/multiloko/resultsSchema.ts';
 import { CHROMIUM_ARGS, findChromium } from './browser.ts';
 import { HOSTILE, flipItems, haveKalahiData, hostileKalahi, hostileMultiLoKo, kalahiReplayRun, sharedMultilokoReplayRun } from './fixtures.ts';
 

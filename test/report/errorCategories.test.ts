@@ -3,9 +3,9 @@
 import { describe, expect, test } from 'vitest';
 import { renderHtmlReport } from '../../src/report/index.ts';
 import { stepSummaryMarkdown } from '../../src/report/markdown.ts';
-import { multilokoSummary } from '../../src/report/summary.ts';
+import { multilokoSummary } from '../../src/benchmarks/multiloko/uiSummary.ts';
 import { judgeRun, officialLayout, summariseGroups, summariseRun } from '../../src/benchmarks/multiloko/rollup.ts';
-import type { MultiLoKoResultsJson } from '../../src/report/types.ts';
+import type { MultiLoKoResultsJson } from '../../src/benchmarks/multiloko/resultsSchema.ts';
 import { rolled } from '../support/scoredSubset.ts';
 import { drillRowsOf } from './drillRows.ts';
 

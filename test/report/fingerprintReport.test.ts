@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Fingerprint } from '../../src/core/fingerprint.ts';
 import { renderHtmlReport } from '../../src/report/html.ts';
-import type { MultiLoKoResultsJson } from '../../src/report/types.ts';
+import type { MultiLoKoResultsJson } from '../../src/benchmarks/multiloko/resultsSchema.ts';
 
 function run(model: string, over: Partial<Fingerprint>): MultiLoKoResultsJson {
   const fingerprint: Fingerprint = {

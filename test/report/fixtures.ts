@@ -3,7 +3,8 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadKalahi } from '../../src/benchmarks/kalahi/data.ts';
-import type { KalahiRecordJson, KalahiResultsJson, MultiLoKoResultsJson } from '../../src/report/types.ts';
+import type { KalahiRecordJson, KalahiResultsJson } from '../../src/benchmarks/kalahi/resultsSchema.ts';
+import type { MultiLoKoResultsJson } from '../../src/benchmarks/multiloko/resultsSchema.ts';
 import { MULTILOKO_EVAL, REPO_ROOT, datasetSpec, lcg, predictionsFor, runVitest, writeDataset, writeJsonl, type ChildRun } from '../vitest/helpers.ts';
 import { sharedFixture } from '../support/sharedFixture.ts';
 
@@ -112,11 +113,12 @@ export function hostileMultiLoKo(): MultiLoKoResultsJson {
       ...(i === 7 ? { missing: true } : {}),
     };
   });
-  local.em = ems.reduce((a, b) => a + b, 0) / ems.length;
+  const em = ems.reduce((a, b) => a + b, 0) / ems.length;
+  local.em = em;
   const language = `lang${HOSTILE.script}`;
   return {
     [language]: local,
-    group_metrics: { average_em: local.em },
+    group_metrics: { average_em: em },
     summary: {
       model: `replay:${HOSTILE.attribute}${HOSTILE.controls}`,
       split: HOSTILE.single,

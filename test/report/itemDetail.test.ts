@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cleanText } from '../../src/report/escape.ts';
 import { kalahiChoices } from '../../src/report/kalahi.ts';
 import { renderHtmlReport } from '../../src/report/index.ts';
-import type { KalahiResultsJson } from '../../src/report/types.ts';
+import type { KalahiResultsJson } from '../../src/benchmarks/kalahi/resultsSchema.ts';
 import { writeTinyModel } from '../support/tinyModel.ts';
 import { MULTILOKO_EVAL, datasetSpec, runVitest, writeDataset } from '../vitest/helpers.ts';
 import { CHROMIUM_ARGS, findChromium } from './browser.ts';

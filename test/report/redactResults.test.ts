@@ -6,7 +6,8 @@ import { redactedText } from '../../src/core/redact.ts';
 import { renderHtmlReport } from '../../src/report/html.ts';
 import { stepSummaryMarkdown } from '../../src/report/markdown.ts';
 import { redactedBaseline } from '../../src/report/redactResults.ts';
-import type { KalahiResultsJson, MultiLoKoResultsJson } from '../../src/report/types.ts';
+import type { KalahiResultsJson } from '../../src/benchmarks/kalahi/resultsSchema.ts';
+import type { MultiLoKoResultsJson } from '../../src/benchmarks/multiloko/resultsSchema.ts';
 
 // Words that occur nowhere else, so a hit can only be the baseline's text.
 const WORDS = ['Zorvexa', 'Quillonde', 'Plumbrikt', 'Vextrano', 'Gravulon', 'Snorquel', 'Tiwzapel', 'Jumplork'];

@@ -5,8 +5,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { MultiLoKoResultsJson } from '../../src/report/types.ts';
-import { markdownCell, stepSummaryMarkdown } from '../../src/report/markdown.ts';
+import type { MultiLoKoResultsJson } from '../../src/benchmarks/multiloko/resultsSchema.ts';
+import { stepSummaryMarkdown } from '../../src/report/markdown.ts';
+import { markdownCell } from '../../src/report/markdownCell.ts';
 import { reportPath, writeRunOutputs } from '../../src/run/runOutputs.ts';
 import { flipItems, lastRun, multilokoReplayRun } from './fixtures.ts';
 

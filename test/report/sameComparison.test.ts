@@ -14,7 +14,8 @@ import { judgeRun, summariseGroups, type RolledSubset } from '../../src/benchmar
 import { compareKalahi, compareMultiLoKo } from '../../src/report/compare.ts';
 import { kalahiView } from '../../src/report/kalahi.ts';
 import { multilokoView } from '../../src/report/multiloko.ts';
-import type { KalahiResultsJson, MultiLoKoResultsJson } from '../../src/report/types.ts';
+import type { KalahiResultsJson } from '../../src/benchmarks/kalahi/resultsSchema.ts';
+import type { MultiLoKoResultsJson } from '../../src/benchmarks/multiloko/resultsSchema.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-same-comparison-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,7 +1,8 @@
 // The text of Vitest UI's summary annotation and its chart, on hand-made results whose figures are known by hand.
 import { describe, expect, test } from 'vitest';
 import { kalahiView } from '../../src/report/kalahi.ts';
-import { kalahiSummaryText, multilokoSummaryText, runSummary } from '../../src/report/summary.ts';
+import { kalahiSummaryText } from '../../src/benchmarks/kalahi/uiSummary.ts';
+import { multilokoSummary, multilokoSummaryText } from '../../src/benchmarks/multiloko/uiSummary.ts';
 import { multilokoView } from '../../src/report/multiloko.ts';
 import { KALAHI_MC1, hostileKalahi } from './fixtures.ts';
 import { wilsonClosedForm as wilson } from '../support/wilson.ts';
@@ -23,9 +24,11 @@ describe('summary annotation', () => {
       `EM × 100 per language [95% Wilson]: italian 75.00 [${(100 * itLow).toFixed(1)}, ${(100 * itHigh).toFixed(1)}] · french 25.00 [${(100 * frLow).toFixed(1)}, ${(100 * frHigh).toFixed(1)}].`,
       'Gates: 0/1 met · missed: average EM = 0.5000, must be ≥ 0.9000',
     ]);
-    const summary = await runSummary({ multiloko: results });
-    expect(summary!.svg!.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
-    expect(summary!.svg!.match(/<path/gu)!.length).toBeGreaterThan(2);
+    const summary = await multilokoSummary(results);
+    expect(summary.text).toBe(text);
+    expect(summary.attachment!.contentType).toBe('image/svg+xml');
+    expect(summary.attachment!.body.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+    expect(summary.attachment!.body.match(/<path/gu)!.length).toBeGreaterThan(2);
   });
 
   test('MultiLoKo: F1 words beside F1 per language, and the local-vs-English rows with McNemar p as the terminal prints it', async () => {
@@ -45,7 +48,7 @@ describe('summary annotation', () => {
       french: scored([0, 0, 0, 1], [0, 0, 0, 1], [0, 0.5, 0, 1]),
       summary: { model: 'm', gates: [], local_vs_english: vsEnglish },
     };
-    const lines = (await runSummary({ multiloko: results } as never))!.text.split('\n');
+    const lines = (await multilokoSummary(results as never)).text.split('\n');
     // italian F1 (1 + 0.5 + 0 + 0.25) / 4 = 43.75, words (1 + 1 + 0.5) / 4 = 62.50; french 1/4 = 25.00 and 1.5/4 = 37.50
     expect(lines).toContain('F1 / F1 words × 100 per language: italian 43.75 / 62.50 · french 25.00 / 37.50.');
     // the human translation of the language's own questions first; german's pair lacks counts: no row

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 import { renderHtmlReport } from '../../src/report/html.ts';
-import type { MultiLoKoResultsJson } from '../../src/report/types.ts';
+import type { MultiLoKoResultsJson } from '../../src/benchmarks/multiloko/resultsSchema.ts';
 import { CHROMIUM_ARGS, findChromium } from './browser.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-verdict-'));

@@ -3,14 +3,14 @@
 import { describe, expect, test } from 'vitest';
 import { agreementTable } from '../../src/benchmarks/multiloko/metrics/agreementTable.ts';
 import { localVsEnglish } from '../../src/benchmarks/multiloko/localVsEnglish.ts';
-import { parseMultilokoSubsetKey } from '../../src/benchmarks/multiloko/metrics/multilokoEffects.ts';
+import { parseSubsetKey } from '../../src/benchmarks/multiloko/data/subsetKey.ts';
 import type { LokalSubsetAggregate } from '../../src/benchmarks/multiloko/records.ts';
 import { summariseGroups, summariseRun, type RolledSubset } from '../../src/benchmarks/multiloko/rollup.ts';
 import { seededRandom } from '../support/seededRandom.ts';
 
 /** A subset as the roll-up receives it: its key's languages, and one record per id with that EM. */
 function subset(key: string, ems: Record<string, number>): RolledSubset {
-  const parsed = parseMultilokoSubsetKey(key);
+  const parsed = parseSubsetKey(key);
   const translated = parsed.kind === 'translated';
   const source = translated ? parsed.sourceLanguage : parsed.language;
   const question = translated ? parsed.questionLanguage : parsed.language;

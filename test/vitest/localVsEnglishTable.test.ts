@@ -6,7 +6,7 @@ import { f1Words } from '../../src/benchmarks/multiloko/metrics/f1Words.ts';
 import { wordSegmenter } from '../../src/benchmarks/multiloko/metrics/wordSegmenter.ts';
 import { summariseGroups, summariseRun, officialLayout, type RolledSubset } from '../../src/benchmarks/multiloko/rollup.ts';
 import { stepSummaryMarkdown } from '../../src/report/markdown.ts';
-import type { MultiLoKoResultsJson } from '../../src/report/types.ts';
+import type { MultiLoKoResultsJson } from '../../src/benchmarks/multiloko/resultsSchema.ts';
 import { rolled } from '../support/scoredSubset.ts';
 
 const right = (word: string): [string, string[]] => [word, [word]];

@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { baselineOutcome, judgeBaselineFamily, pairedFigure, type BaselineTest, type PairedFigure, type SignificanceSettings } from '../../core/baseline/index.ts';
 import { judge, type GateOutcome } from '../../core/gates.ts';
 import { MAX_JSON_DEPTH, tooDeep } from '../../core/jsonDepth.ts';
-import { isGroupsResults, type GroupsResultsJson } from '../../report/groupsResults.ts';
+import { GroupsResultsSchema, isGroupsResults, type GroupsResultsJson } from '../../report/groupsResults.ts';
+import { parseResultsFile, ResultsFileError } from '../../core/resultsFile.ts';
 import type { DatasetMetric } from './options.ts';
 import type { DatasetRecord } from './records.ts';
 import { METRIC_INFO } from './scoring.ts';
@@ -46,6 +47,9 @@ export function readDatasetBaseline(file: string, benchmark: string, metric: Dat
     });
     groups.set(g.key, scores);
   });
+  // The rest of the file against the layout's schema (the checks above say more about the fields paired).
+  const checked = ResultsFileError.check(() => parseResultsFile(GroupsResultsSchema, value, file));
+  if (checked) throw new DatasetBaselineError(file, checked.field, checked.detail);
   return groups;
 }
 

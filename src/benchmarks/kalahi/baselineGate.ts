@@ -11,6 +11,8 @@ import { recordedMCProtocol } from './protocol.ts';
 import type { KalahiMCProtocol } from './settings.ts';
 import { FingerprintError, parseFingerprint, type Fingerprint } from '../../core/fingerprint.ts';
 import { redactedOnce } from '../../core/redact.ts';
+import { parseResultsFile, ResultsFileError } from '../../core/resultsFile.ts';
+import { KalahiResultsSchema } from './resultsSchema.ts';
 
 interface BaselinePrompt {
   promptId: string;
@@ -74,6 +76,9 @@ export function parseKalahiBaseline(text: string, file: string): KalahiBaseline 
     });
     variants.set(variant, prompts);
   }
+  // The rest of the file against kalahi.json's schema (the checks above say more about the fields paired).
+  const checked = ResultsFileError.check(() => parseResultsFile(KalahiResultsSchema, value, file));
+  if (checked) throw new KalahiBaselineError(file, checked.field, checked.detail);
   let fingerprint: Fingerprint | undefined;
   try {
     fingerprint = parseFingerprint((value as { fingerprint?: unknown }).fingerprint, 'fingerprint');

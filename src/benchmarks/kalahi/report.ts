@@ -1,7 +1,7 @@
 // Kalahi's roll-up (defineBenchmark's `report`): tables, gates and the results file — loaded by the definition only
 // when the reporter rolls up.
 import type { BenchmarkReport, BenchmarkSummary, ReportContext, RolledGroup } from '../../core/benchmark.ts';
-import type { KalahiResultsJson } from '../../report/types.ts';
+import type { KalahiResultsJson } from './resultsSchema.ts';
 import type { KalahiSettings } from './config.ts';
 import { judgeKalahi, kalahiGate } from './gates.ts';
 import type { KalahiPromptRecord, KalahiSuiteAggregate } from './records.ts';
@@ -138,6 +138,6 @@ export function reportKalahi(
 export async function summaryKalahi(rolled: ReadonlyArray<RolledGroup<KalahiPromptRecord, KalahiSuiteAggregate>>, context: ReportContext<KalahiSettings>): Promise<BenchmarkSummary> {
   const report = reportKalahi(rolled, context);
   if (report.resultsText === undefined) return { text: report.lines.filter((line) => line !== '').join('\n') };
-  const { kalahiSummary } = await import('../../report/summary.ts');
+  const { kalahiSummary } = await import('./uiSummary.ts');
   return { ...(await kalahiSummary(JSON.parse(report.resultsText) as KalahiResultsJson)), missed: report.missed ?? [] };
 }

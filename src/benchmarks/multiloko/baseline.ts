@@ -4,6 +4,8 @@ import { MAX_JSON_DEPTH, tooDeep } from '../../core/jsonDepth.ts';
 import { judge, type GateOutcome } from './gates.ts';
 import { FingerprintError, parseFingerprint, type Fingerprint } from '../../core/fingerprint.ts';
 import { redactedOnce } from '../../core/redact.ts';
+import { parseResultsFile, ResultsFileError } from '../../core/resultsFile.ts';
+import { MultiLoKoResultsSchema } from './resultsSchema.ts';
 
 export interface Baseline {
   file: string;
@@ -70,6 +72,9 @@ export function parseBaseline(text: string, file: string): Baseline {
     if (records.size > 0) items.set(key, records);
   }
   if (em.size === 0) throw new BaselineError(file, undefined, 'holds no language entry with an "em" mean');
+  // The rest of the file against multiloko.json's schema (the checks above say more about the fields paired).
+  const checked = ResultsFileError.check(() => parseResultsFile(MultiLoKoResultsSchema, value, file));
+  if (checked) throw new BaselineError(file, checked.field, checked.detail);
   // A run's is in its summary; `lokal score` output keeps its own in the `lokal` section.
   const section = (name: string) => {
     const v = (value as Record<string, unknown>)[name];

@@ -6,11 +6,11 @@
 import { defineBenchmark } from '../../core/benchmark.ts';
 import { aggregateSubset, uniqueRecords } from './aggregate.ts';
 import { multilokoGate } from './gates.ts';
-import type { MultiLoKoItem } from './data/schema.ts';
+import type { MultiLoKoQuestion } from './data/schema.ts';
 import type { LokalItemRecord, LokalSubsetAggregate, LokalSubsetInfo } from './records.ts';
 import { MULTILOKO_SETTINGS, type MultiLoKoSettings } from './settings.ts';
 
-export const multiloko = defineBenchmark<MultiLoKoSettings, MultiLoKoItem, LokalSubsetInfo, LokalItemRecord, LokalSubsetAggregate>({
+export const multiloko = defineBenchmark<MultiLoKoSettings, MultiLoKoQuestion, LokalSubsetInfo, LokalItemRecord, LokalSubsetAggregate>({
   name: 'multiloko',
   title: 'MultiLoKo',
   settings: MULTILOKO_SETTINGS,

@@ -5,7 +5,7 @@
 // together with its translations (they share the id), and recomputes every figure as the official README defines it.
 import { itemMeanInterval, stratifiedBootstrap, type FigureInterval, type IntervalMethod } from '../../core/statistics/index.ts';
 import { MULTILOKO_METRICS, type MultiLoKoMetric } from './metrics/metricNames.ts';
-import { parseMultilokoSubsetKey } from './metrics/multilokoEffects.ts';
+import { parseSubsetKey } from './data/subsetKey.ts';
 import type { LokalItemRecord } from './records.ts';
 import type { RolledSubset } from './rollup.ts';
 
@@ -61,7 +61,7 @@ function headlinePlan(keys: readonly string[]): HeadlinePlan {
   const local = new Map<string, number>();
   const other = { mte_human: new Map<string, number>(), mte_machine: new Map<string, number>(), le_human: new Map<string, number>(), le_machine: new Map<string, number>() };
   keys.forEach((key, i) => {
-    const s = parseMultilokoSubsetKey(key);
+    const s = parseSubsetKey(key);
     if (s.kind === 'local') local.set(s.language, i);
     else if (s.questionLanguage === 'english' && s.sourceLanguage !== 'english') other[`mte_${s.translation}`].set(s.sourceLanguage, i);
     else if (s.sourceLanguage === 'english' && s.questionLanguage !== 'english') other[`le_${s.translation}`].set(s.questionLanguage, i);

@@ -1,7 +1,7 @@
 // The request an item test sends: the official MultiLoKo prompt (base few-shot completion or chat message) in the
 // questions' language, and the answer that is scored (extracted from the raw output, or the output as given).
 import type { MultiLoKoSubset } from './data/multiloko.ts';
-import type { MultiLoKoItem } from './data/schema.ts';
+import type { MultiLoKoQuestion } from './data/schema.ts';
 import type { GenerateRequest } from '../../models/types.ts';
 import { extractAnswer } from './prompts/extractAnswer.ts';
 import { renderMultilokoPrompt, type MultilokoFewshotChoice, type MultilokoFewshotUsed } from './prompts/renderMultilokoPrompt.ts';
@@ -21,7 +21,7 @@ export interface RenderedItemPrompt {
  * stop strings (next question token, blank line); chat → one user message. Errors name the subset file and the item.
  */
 export function renderItemPrompt(
-  item: MultiLoKoItem,
+  item: MultiLoKoQuestion,
   subset: Pick<MultiLoKoSubset, 'file' | 'questionLanguage'>,
   plan: { mode: PromptMode; fewshot: MultilokoFewshotChoice; shots: number },
 ): RenderedItemPrompt {

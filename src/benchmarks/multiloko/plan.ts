@@ -6,7 +6,7 @@ import { readBaseline, judgeAgainstBaseline, type Baseline } from './baseline.ts
 import { hasItems } from './baselineGate.ts';
 import { baselineFileFor } from '../../core/baseline/index.ts';
 import { loadMultiLoKo, type MultiLoKoDataset, type MultiLoKoSubset } from './data/multiloko.ts';
-import type { MultiLoKoItem } from './data/schema.ts';
+import type { MultiLoKoQuestion } from './data/schema.ts';
 import { judgeSubset, multilokoGate, type Gate } from './gates.ts';
 import { askModel, verdictLine } from './item.ts';
 import { chooseFewshot, extractsAnswers, promptUse, resolvePromptMode } from './promptChoice.ts';
@@ -32,22 +32,22 @@ interface SubsetJob {
   /** Demonstrations for base prompts in the subset's question language. */
   fewshot: MultilokoFewshotChoice;
   /** Position of each item object in the subset's selection (its index in the file order). */
-  index: Map<MultiLoKoItem, number>;
+  index: Map<MultiLoKoQuestion, number>;
 }
 
 /**
  * What a run keeps of an item: the fields an item test reads (id, question, output type, targets). The paragraph and
  * the long answer stay in the file instead of in memory for the whole run (the full dev set has 37,750 items).
  */
-function keptItem(item: MultiLoKoItem): MultiLoKoItem {
-  const kept: MultiLoKoItem = { id: item.id, targets: item.targets };
+function keptItem(item: MultiLoKoQuestion): MultiLoKoQuestion {
+  const kept: MultiLoKoQuestion = { id: item.id, targets: item.targets };
   if (item.question !== undefined) kept.question = item.question;
   if (item.output_type !== undefined) kept.output_type = item.output_type;
   return kept;
 }
 
 /** The selected subsets as groups, and each one's job; the dataset itself is not kept once they are made. */
-function planGroups(dataset: MultiLoKoDataset, settings: MultiLoKoSettings, spec: string): { groups: Array<BenchmarkGroup<MultiLoKoItem, LokalSubsetInfo>>; jobs: Map<string, SubsetJob> } {
+function planGroups(dataset: MultiLoKoDataset, settings: MultiLoKoSettings, spec: string): { groups: Array<BenchmarkGroup<MultiLoKoQuestion, LokalSubsetInfo>>; jobs: Map<string, SubsetJob> } {
   const jobs = new Map<string, SubsetJob>();
   const groups = selectSubsets(dataset, settings).map(({ subset, order, items: selected }) => {
     const items = selected.map(keptItem);
@@ -118,7 +118,7 @@ function redactRecord(record: LokalItemRecord): void {
 let itemPrompts: Promise<typeof import('./itemPrompt.ts')> | undefined;
 const loadItemPrompts = () => (itemPrompts ??= import('./itemPrompt.ts'));
 
-export async function prepareMultiLoKo(settings: MultiLoKoSettings, clauses: ParsedClause[]): Promise<BenchmarkPlan<MultiLoKoItem, LokalSubsetInfo, LokalItemRecord, LokalSubsetAggregate>> {
+export async function prepareMultiLoKo(settings: MultiLoKoSettings, clauses: ParsedClause[]): Promise<BenchmarkPlan<MultiLoKoQuestion, LokalSubsetInfo, LokalItemRecord, LokalSubsetAggregate>> {
   const spec = modelSpec(settings);
   // Configuration mistakes fail the file once, at collection, instead of every item test.
   for (const one of splitModelList(spec)) parseProviderSpec(one);

@@ -3,7 +3,7 @@
 import { baselineFileFor } from '../../core/baseline/index.ts';
 import { noBaselineFileReason } from '../../core/baseline/comparedNothing.ts';
 import type { BenchmarkReport, BenchmarkSummary, ReportContext, RolledGroup } from '../../core/benchmark.ts';
-import type { MultiLoKoResultsJson } from '../../report/types.ts';
+import type { MultiLoKoResultsJson } from './resultsSchema.ts';
 import { readBaseline, withRedactedAnswers } from './baseline.ts';
 import { multilokoGate } from './gates.ts';
 import { headlineLines } from './headlineTable.ts';
@@ -98,7 +98,7 @@ export function reportMultiLoKo(rolled: ReadonlyArray<RolledGroup<LokalItemRecor
  */
 export async function summaryMultiLoKo(rolled: ReadonlyArray<RolledGroup<LokalItemRecord, LokalSubsetAggregate>>, context: ReportContext<MultiLoKoSettings>): Promise<BenchmarkSummary> {
   const { subsets, summary, judged } = rollUp(rolled, context, { intervals: false });
-  const { multilokoSummary } = await import('../../report/summary.ts');
+  const { multilokoSummary } = await import('./uiSummary.ts');
   // The summary shows local languages only (the headline comes from the summary): their items are enough.
   const shown = await multilokoSummary({ ...officialLayout(subsets.filter((s) => !s.aggregate.translated)), summary } as unknown as MultiLoKoResultsJson);
   return { ...shown, missed: judged.outcomes.filter((o) => !o.pass) };

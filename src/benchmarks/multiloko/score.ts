@@ -1,13 +1,13 @@
 // `lokal score`: the official eval.py's scoring of a predictions file, with its problems reported instead of crashing.
 import { previewText, summariseList } from '../../data/errors.ts';
 import type { MultiLoKoDataset } from './data/multiloko.ts';
-import type { MultiLoKoItem } from './data/schema.ts';
+import type { MultiLoKoQuestion } from './data/schema.ts';
 import type { PredictionRow } from './data/predictions.ts';
 import { assembleOrderedResults, resultsObject, writeOrderedResultsJson, type LanguageExamples, type OfficialResults, type OrderedResults } from './metrics/assembleResults.ts';
 import { scoreExample } from './metrics/scoreExample.ts';
 import { f1Words } from './metrics/f1Words.ts';
 import { wordSegmenter } from './metrics/wordSegmenter.ts';
-import { contentLanguage } from './metrics/normalizeAnswerForLanguage.ts';
+import { contentLanguage } from './data/subsetKey.ts';
 import { scoresOf, type ExampleBatch } from './exampleBatch.ts';
 import type { ScoreThreads } from './scoreThreads.ts';
 import type { ExampleRecord, ExampleScores } from './metrics/metricNames.ts';
@@ -98,7 +98,7 @@ const idKey = (id: string | number, stringify: boolean): string | number => (str
 
 /** One example to score, in eval.py's order: a dataset item and its last prediction ('' for a missing one). */
 interface PlannedExample {
-  item: MultiLoKoItem;
+  item: MultiLoKoQuestion;
   prediction: string;
   /** The predictions file's lines that gave this item (empty: no prediction, scored as ''). */
   lines: number[];
@@ -126,7 +126,7 @@ function planScoring(dataset: MultiLoKoDataset, rows: PredictionRow[], options: 
   // position, the last prediction and every line that gave one; `order` lists the predicted positions in first-row
   // order (a Python dict keeps the first insertion's place when a later row overwrites the value).
   interface LanguageState {
-    items: readonly MultiLoKoItem[];
+    items: readonly MultiLoKoQuestion[];
     index: Map<string | number, number>;
     predictions: string[];
     lines: number[][];

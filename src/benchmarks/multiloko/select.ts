@@ -1,6 +1,6 @@
 // Which subsets and items a run covers: LOKAL_LANGUAGES, LOKAL_SUBSETS and LOKAL_LIMIT applied to a loaded dataset.
 import type { MultiLoKoDataset, MultiLoKoSubset } from './data/multiloko.ts';
-import type { MultiLoKoItem } from './data/schema.ts';
+import type { MultiLoKoQuestion } from './data/schema.ts';
 import { LokalConfigError } from '../../core/settings.ts';
 import { summariseList } from '../../data/errors.ts';
 import { SUBSET_KINDS, type MultiLoKoSettings } from './settings.ts';
@@ -10,7 +10,7 @@ export interface SelectedSubset {
   subset: MultiLoKoSubset;
   /** Position in the whole dataset, the same in every file and shard. */
   order: number;
-  items: MultiLoKoItem[];
+  items: MultiLoKoQuestion[];
 }
 
 type Kind = (typeof SUBSET_KINDS)[number];

@@ -8,12 +8,12 @@ import { RESERVED_ITEM_IDS } from './reservedIds.ts';
 import { assertSplitName, discoverSplit, type SubsetFile } from './layout.ts';
 import { MULTILOKO_PASSWORD_ENV, locateMultiLoKo, type LocateOptions } from './locate.ts';
 import { checkFewshotItem, checkMultiLoKoItem } from './recordCheck.ts';
-import type { MultiLoKoFewshotItem, MultiLoKoItem } from './schema.ts';
+import type { MultiLoKoFewshotItem, MultiLoKoQuestion } from './schema.ts';
 import { FolderTree, type DatasetTree } from '../../../data/tree.ts';
 import { sha256 } from '../../../core/sha256.ts';
 
 export interface MultiLoKoSubset extends SubsetFile {
-  items: MultiLoKoItem[];
+  items: MultiLoKoQuestion[];
   /** SHA-256 (hex) of the file's bytes: what a run's fingerprint records of its data. */
   sha256?: string;
 }

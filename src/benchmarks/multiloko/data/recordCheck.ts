@@ -1,7 +1,7 @@
-// Plain checks equal to the zod schemas of schema.ts (MultiLoKoItemSchema, MultiLoKoFewshotItemSchema) on JSON values,
+// Plain checks equal to the zod schemas of schema.ts (MultiLoKoQuestionSchema, MultiLoKoFewshotItemSchema) on JSON values,
 // for the loaders' hot path: zod stays the one source of the types and of every message (the loaders run it only
 // when a check here fails), and test/data/recordCheck.test.ts holds both to the same verdicts and outputs.
-import type { MultiLoKoFewshotItem, MultiLoKoItem } from './schema.ts';
+import type { MultiLoKoFewshotItem, MultiLoKoQuestion } from './schema.ts';
 
 type Json = Record<string, unknown>;
 
@@ -35,8 +35,8 @@ function copyOtherKeys(from: Json, to: Json, declared: ReadonlySet<string>): voi
   }
 }
 
-/** MultiLoKoItemSchema.safeParse(value).data, or undefined where it would fail (same keys, same order). */
-export function checkMultiLoKoItem(value: unknown): MultiLoKoItem | undefined {
+/** MultiLoKoQuestionSchema.safeParse(value).data, or undefined where it would fail (same keys, same order). */
+export function checkMultiLoKoItem(value: unknown): MultiLoKoQuestion | undefined {
   if (!isObject(value)) return undefined;
   const id = value.id;
   if (!('id' in value) || !isId(id)) return undefined;
@@ -52,7 +52,7 @@ export function checkMultiLoKoItem(value: unknown): MultiLoKoItem | undefined {
     item[key] = field;
   }
   copyOtherKeys(value, item, ITEM_KEYS);
-  return item as MultiLoKoItem;
+  return item as MultiLoKoQuestion;
 }
 
 /** MultiLoKoFewshotItemSchema.safeParse(value).data, or undefined where it would fail (same keys, same order). */

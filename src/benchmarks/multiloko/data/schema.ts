@@ -11,7 +11,7 @@ export { describeJsonValue };
  * `id` and `targets` are what eval.py reads, so they are required; the rest are optional and
  * any further field a file carries is kept as is (loose object).
  */
-export const MultiLoKoItemSchema = z.looseObject({
+export const MultiLoKoQuestionSchema = z.looseObject({
   /** The Wikipedia page the question was written from, with its rank in the locale (e.g. `004_tg_norba_24.txt`). */
   id: z.union([z.string(), z.number()]),
   /** Accepted short answers; a plain string is rejected because eval.py would score it character by character. */
@@ -25,7 +25,7 @@ export const MultiLoKoItemSchema = z.looseObject({
   /** The expected kind of answer in the question's language (e.g. `una data`), used by the official prompts. */
   output_type: z.string().optional(),
 });
-export type MultiLoKoItem = z.infer<typeof MultiLoKoItemSchema>;
+export type MultiLoKoQuestion = z.infer<typeof MultiLoKoQuestionSchema>;
 
 /**
  * One example of `<lang>/knowledge_fewshot.jsonl`. Its exact shape is not documented; the official

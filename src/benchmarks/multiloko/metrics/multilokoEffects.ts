@@ -16,6 +16,7 @@
 // "average across languages". Here the local average uses only the local keys; translated subsets enter only MTE
 // and LE.
 import { mean, standardError } from '../../../core/stats.ts';
+import { parseSubsetKey } from '../data/subsetKey.ts';
 
 /** A mean across languages with its spread. Values keep the caller's scale (eval.py's 0–1, or ×100). */
 export interface AverageWithSE {
@@ -119,35 +120,6 @@ function pairedDifference(local: Readonly<Record<string, number>>, other: Readon
   return { perLanguage, average, skipped };
 }
 
-/** What an eval.py language key denotes. */
-export type MultilokoSubsetKey =
-  | { key: string; kind: 'local'; language: string }
-  | {
-      key: string;
-      kind: 'translated';
-      /** Folder / language the questions were sourced in. */
-      sourceLanguage: string;
-      /** Language the questions are written in. */
-      questionLanguage: string;
-      translation: 'human' | 'machine';
-    };
-
-/**
- * Parses an eval.py language key: `italian` (local), `italian_translated_human_english` (Italian questions in
- * English), `english_translated_machine_italian` (English questions in Italian, machine translation).
- */
-export function parseMultilokoSubsetKey(key: string): MultilokoSubsetKey {
-  const match = /^(.+?)_translated_(human|machine)_(.+)$/u.exec(key);
-  if (match === null) return { key, kind: 'local', language: key };
-  return {
-    key,
-    kind: 'translated',
-    sourceLanguage: match[1]!,
-    questionLanguage: match[3]!,
-    translation: match[2] as 'human' | 'machine',
-  };
-}
-
 /** The leaderboard figures of one run. */
 export interface MultilokoHeadline {
   /** Average EM ± 2 SE, gap, min, max over the local subsets only; null when there is none. */
@@ -170,7 +142,7 @@ export function multilokoHeadline(valueByKey: Readonly<Record<string, number>>):
   const fromEnglish = { human: {} as Record<string, number>, machine: {} as Record<string, number> };
   const unusedKeys: string[] = [];
   for (const [key, value] of Object.entries(valueByKey)) {
-    const subset = parseMultilokoSubsetKey(key);
+    const subset = parseSubsetKey(key);
     if (subset.kind === 'local') local[subset.language] = value;
     else if (subset.questionLanguage === 'english' && subset.sourceLanguage !== 'english') {
       toEnglish[subset.translation][subset.sourceLanguage] = value;

@@ -4,7 +4,7 @@ import { renderOfficialJinja } from './officialJinja.ts';
 
 export type MultilokoPromptMode = 'base' | 'chat';
 
-/** The fields of a question the templates use (a dataset `MultiLoKoItem` fits). */
+/** The fields of a question the templates use (a dataset `MultiLoKoQuestion` fits). */
 export interface MultilokoPromptItem {
   id?: string | number;
   question?: string;
