@@ -5,14 +5,14 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, TestSpecification, Vitest } from 'vitest/node';
-import type { BenchmarkDefinition } from '../src/core/benchmark.ts';
+import type { BenchmarkDefinition } from '../src/benchmarks/benchmark.ts';
 import { routeClauses, ThresholdError } from '../src/core/gates.ts';
 import { gatesOfIncompleteRun, incompleteResultsFile, incompleteResultsText, type Incompleteness } from '../src/core/incomplete.ts';
 import { writeFileAtomic } from '../src/core/io.ts';
-import { requireCacheFile, requireOutputFolder } from '../src/core/outputCheck.ts';
+import { requireCacheFile, requireOutputFolder } from '../src/models/outputCheck.ts';
 import { resolveRedaction } from '../src/core/redact.ts';
 import { listModels, splitModelList } from '../src/core/modelList.ts';
-import { terminalLines } from '../src/core/terminalText.ts';
+import { terminalLines } from '../src/data/terminalText.ts';
 import { LokalConfigError, resolveSettingsTree, sectionSettings, sharedSettings, type SettingsTree } from '../src/core/settings.ts';
 import { BENCHMARKS, registerBenchmark } from '../src/benchmarks/index.ts';
 import { summariseList } from '../src/data/errors.ts';

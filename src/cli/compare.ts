@@ -4,7 +4,7 @@ import { labelledPath, modelLabels } from '../core/modelList.ts';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { terminalLines, terminalText } from '../core/terminalText.ts';
+import { terminalLines, terminalText } from '../data/terminalText.ts';
 import { checkOutputPath } from './output.ts';
 
 export const COMPARE_USAGE = `usage: lokal compare [name=]<results.json|results folder> [name=]<results.json|folder>... [-o compare.html] [--no-html] [--allow <field,…>]

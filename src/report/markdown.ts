@@ -1,7 +1,7 @@
 // A run's roll-up as GitHub-flavoured Markdown (for GITHUB_STEP_SUMMARY): the leaderboard, EM per language, the
 // Kalahi figures, the gates and, against a baseline, the changes its paired tests call significant.
 import type { Interval } from '../core/statistics/index.ts';
-import { bidiEscaped } from '../core/terminalText.ts';
+import { bidiEscaped } from '../data/terminalText.ts';
 import { compareKalahi, compareMultiLoKo, type Comparison } from './compare.ts';
 import { KALAHI_METRICS, kalahiView, type KalahiView } from './kalahi.ts';
 import { multilokoView, type GateRow, type MultiLoKoView } from './multiloko.ts';

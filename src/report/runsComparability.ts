@@ -2,7 +2,7 @@
 // rule as the baseline gate (a score-changing difference refuses that benchmark of that run unless allowed; models are
 // reported).
 import { compareFingerprints, FingerprintError, parseFingerprint, type Comparability } from '../core/fingerprint.ts';
-import { terminalText } from '../core/terminalText.ts';
+import { terminalText } from '../data/terminalText.ts';
 import type { RunResults } from './types.ts';
 import { withoutMCProtocol } from '../benchmarks/kalahi/protocol.ts';
 

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { kalahi, multiloko } from '../../src/benchmarks/index.ts';
-import type { BenchmarkDefinition } from '../../src/core/benchmark.ts';
+import type { BenchmarkDefinition } from '../../src/benchmarks/benchmark.ts';
 import { routeClauses, ThresholdError } from '../../src/core/gates.ts';
 import { resolveSettingsTree, sectionSettings, type SettingsTree } from '../../src/core/settings.ts';
 import { datasetSpec, writeDataset } from '../vitest/helpers.ts';

@@ -7,8 +7,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DataError, loadKalahi, loadMultiLoKo, readKalahiResponses } from '../../src/data/index.ts';
 import { decodeUtf8 } from '../../src/data/jsonl.ts';
-import { parsePredictionsJsonl, readPredictions } from '../../src/benchmarks/multiloko/data/predictions.ts';
-import { parsePredictionsCsv } from '../../src/benchmarks/multiloko/data/predictionsCsv.ts';
+import { parsePredictionsJsonl, readPredictions } from '../../src/models/predictions.ts';
+import { parsePredictionsCsv } from '../../src/models/predictionsCsv.ts';
 import { parseKalahiCsv, parseKalahiResponsesJsonl } from '../../src/benchmarks/kalahi/data.ts';
 import { removeDir, tempDir } from '../data/helpers.ts';
 

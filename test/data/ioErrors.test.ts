@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DataError, fetchData, loadKalahi, loadMultiLoKo, type DataSource } from '../../src/data/index.ts';
 import { ioError } from '../../src/data/files.ts';
-import { readPredictions } from '../../src/benchmarks/multiloko/data/predictions.ts';
+import { readPredictions } from '../../src/models/predictions.ts';
 import { removeDir, tempDir } from '../data/helpers.ts';
 import { unprivilegedJson, unprivilegedUnavailable } from '../support/unprivileged.ts';
 

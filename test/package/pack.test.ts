@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadKalahi } from '../../src/benchmarks/kalahi/data.ts';
 import { scoreKalahiFiles } from '../../src/benchmarks/kalahi/score.ts';
 import { loadMultiLoKo } from '../../src/benchmarks/multiloko/data/multiloko.ts';
-import { readPredictions } from '../../src/benchmarks/multiloko/data/predictions.ts';
+import { readPredictions } from '../../src/models/predictions.ts';
 import { scoreMultiLoKoPredictions, scoreOutputJson } from '../../src/benchmarks/multiloko/score.ts';
 import { scoreFingerprint } from '../../src/benchmarks/multiloko/fingerprint.ts';
 import { extractAnswer, renderMultilokoPrompt, type RenderedMultilokoChatPrompt } from '../../src/benchmarks/multiloko/prompts/index.ts';

@@ -1,6 +1,6 @@
 // Kalahi's roll-up (defineBenchmark's `report`): tables, gates and the results file — loaded by the definition only
 // when the reporter rolls up.
-import type { BenchmarkReport, BenchmarkSummary, ReportContext, RolledGroup } from '../../core/benchmark.ts';
+import type { BenchmarkReport, BenchmarkSummary, ReportContext, RolledGroup } from '../benchmark.ts';
 import type { KalahiResultsJson } from '../../report/types.ts';
 import type { KalahiSettings } from './config.ts';
 import { judgeKalahi, kalahiGate } from './gates.ts';

@@ -2,7 +2,7 @@
 import { MULTILOKO_METRICS } from './metrics/metricNames.ts';
 import { languageMeans } from './metrics/languageMeans.ts';
 import { errorCounts } from './errorCounts.ts';
-import type { GateRecord, ItemView } from '../../core/benchmark.ts';
+import type { GateRecord, ItemView } from '../benchmark.ts';
 import type { LokalItemRecord, LokalPromptUse, LokalSubsetAggregate, LokalSubsetInfo } from './records.ts';
 
 /** Python dict key of an id: 1 and "1" are different keys. */

@@ -8,13 +8,13 @@ import { exactMatch } from './metrics/exactMatch.ts';
 import { normalizeAnswer } from './metrics/normalizeAnswer.ts';
 import { sentenceBleu } from '../../metrics/sentenceBleu.ts';
 import { tokenF1 } from './metrics/tokenF1.ts';
-import { terminalText } from '../../core/terminalText.ts';
+import { terminalText } from '../../data/terminalText.ts';
 import { summariseList } from '../../data/errors.ts';
 
 export type Targets = string | readonly string[];
 
 // Typing: the Vitest layer merges BenchmarkMatchers into Vitest's Matchers.
-declare module '../../core/benchmark.ts' {
+declare module '../benchmark.ts' {
   interface BenchmarkMatchers<R> extends LokalMatchers<R> {}
 }
 

@@ -1,6 +1,6 @@
 // MultiLoKo's plan for a run (defineBenchmark's `prepare`): the data loaded and selected, one group per subset, and
 // how an item runs — loaded by the definition only when a suite is declared, so the registry stays light.
-import type { BenchmarkGroup, BenchmarkPlan, GroupVerdict } from '../../core/benchmark.ts';
+import type { BenchmarkGroup, BenchmarkPlan, GroupVerdict } from '../benchmark.ts';
 import { requireKnownScope, type GateOutcome, type ParsedClause } from '../../core/gates.ts';
 import { readBaseline, judgeAgainstBaseline, type Baseline } from './baseline.ts';
 import { hasItems } from './baselineGate.ts';

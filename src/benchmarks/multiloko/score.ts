@@ -2,7 +2,7 @@
 import { previewText, summariseList } from '../../data/errors.ts';
 import type { MultiLoKoDataset } from './data/multiloko.ts';
 import type { MultiLoKoItem } from './data/schema.ts';
-import type { PredictionRow } from './data/predictions.ts';
+import type { PredictionRow } from '../../models/predictionRow.ts';
 import { assembleOrderedResults, resultsObject, writeOrderedResultsJson, type LanguageExamples, type OfficialResults, type OrderedResults } from './metrics/assembleResults.ts';
 import { scoreExample } from './metrics/scoreExample.ts';
 import { f1Words } from './metrics/f1Words.ts';
