@@ -19,8 +19,8 @@ export { parseClause, routeClauses, splitClauses, judge, holds, unmeasured, requ
 export { mean, standardError, meanSkippingNull } from './core/stats.ts';
 export { alignedColumns, markdownTable, displayWidth } from './core/textTable.ts';
 export { DEFAULT_MODEL_SPEC, modelSpec, lokalModelOptions, openLokalModel, isChatModel, folderHasChatTemplate, type LokalModel, type LokalModelOptions } from './models/open.ts';
-export * as data from './data/index.ts';
-export * as metrics from './metrics/index.ts';
+export * as data from './dataNamespace.ts';
+export * as metrics from './metricsNamespace.ts';
 export * as prompts from './benchmarks/multiloko/prompts/index.ts';
 export * as models from './models/index.ts';
 export { scoreMultiLoKoPredictions, scoreOutputJson, describeProblems, type ScoreOptions, type ScoreOutput } from './benchmarks/multiloko/score.ts';

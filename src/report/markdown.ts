@@ -7,7 +7,7 @@ import { KALAHI_METRICS, kalahiView, type KalahiView } from './kalahi.ts';
 import { multilokoView, type GateRow, type MultiLoKoView } from './multiloko.ts';
 import type { ReportInput } from './types.ts';
 import { groupsMarkdown } from './groupsMarkdown.ts';
-import { ERROR_CATEGORIES, type ErrorCategory } from '../benchmarks/multiloko/metrics/errorCategory.ts';
+import { ERROR_CATEGORIES, type ErrorCategory } from '../metrics/errorCategory.ts';
 import type { LocalVsEnglish } from '../benchmarks/multiloko/localVsEnglish.ts';
 import { formatMcNemarP, localVsEnglishRows, questionsLabel } from '../benchmarks/multiloko/localVsEnglishTable.ts';
 

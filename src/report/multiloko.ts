@@ -2,7 +2,7 @@
 // means and headline are shown where present and are what the recomputation must agree with).
 import { boundedMeanInterval, wilsonInterval, normalQuantile, pairedDifference, type Interval } from '../core/statistics/index.ts';
 import type { GateOutcomeJson, MultiLoKoItemJson, MultiLoKoResultsJson } from './types.ts';
-import { countErrorCategories, ERROR_CATEGORIES, type ErrorCategory } from '../benchmarks/multiloko/metrics/errorCategory.ts';
+import { countErrorCategories, ERROR_CATEGORIES, type ErrorCategory } from '../metrics/errorCategory.ts';
 
 export type Verdict = 'correct' | 'wrong' | 'missing';
 

@@ -6,7 +6,7 @@ import { emChart, emChartData, kalahiChart, kalahiChartData, standaloneSvg } fro
 import { KALAHI_METRICS, kalahiView, type KalahiView } from './kalahi.ts';
 import { multilokoView, type GateRow, type MultiLoKoView } from './multiloko.ts';
 import type { KalahiResultsJson, MultiLoKoResultsJson, RunResults } from './types.ts';
-import { ERROR_CATEGORIES } from '../benchmarks/multiloko/metrics/errorCategory.ts';
+import { ERROR_CATEGORIES } from '../metrics/errorCategory.ts';
 
 const DASH = '–';
 const fixed = (v: number | null | undefined, digits: number, scale = 1) => (v === null || v === undefined || !Number.isFinite(v) ? DASH : (v * scale).toFixed(digits));

@@ -6,8 +6,8 @@ import { f1Words, wordTokens } from '../../src/benchmarks/multiloko/metrics/f1Wo
 import { wordSegmenter } from '../../src/benchmarks/multiloko/metrics/wordSegmenter.ts';
 import { wordSegmenterFallbackLine } from '../../src/benchmarks/multiloko/metrics/wordSegmenter.ts';
 import { MULTILOKO_LANGUAGE_TAGS, multilokoLanguageTag } from '../../src/benchmarks/multiloko/metrics/multilokoLanguageTags.ts';
-import { tokenF1 } from '../../src/benchmarks/multiloko/metrics/tokenF1.ts';
-import { normalizeAnswer } from '../../src/benchmarks/multiloko/metrics/normalizeAnswer.ts';
+import { tokenF1 } from '../../src/metrics/tokenF1.ts';
+import { normalizeAnswer } from '../../src/metrics/normalizeAnswer.ts';
 import { seededRandom } from '../support/seededRandom.ts';
 
 const words = (language: string, text: string) => wordTokens(text, wordSegmenter(language).segmenter);

@@ -23,7 +23,7 @@ import { readPredictions } from '../../src/models/predictions.ts';
 import { scoreMultiLoKoPredictions, scoreOutputJson } from '../../src/benchmarks/multiloko/score.ts';
 import { scoreFingerprint } from '../../src/benchmarks/multiloko/fingerprint.ts';
 import { extractAnswer, renderMultilokoPrompt, type RenderedMultilokoChatPrompt } from '../../src/benchmarks/multiloko/prompts/index.ts';
-import { scoreExample } from '../../src/benchmarks/multiloko/metrics/scoreExample.ts';
+import { scoreExample } from '../../src/metrics/scoreExample.ts';
 import { startFakeOpenAIServer, toyAnswer, toyRenderChat } from '../support/fakeOpenAIServer.ts';
 import { writeTinyModel } from '../support/tinyModel.ts';
 import { writeTinyModelGguf } from '../support/tinyModelGguf.ts';

@@ -1,7 +1,7 @@
 // Local vs English item by item: the 2×2 counts against a plain count over the two subsets' records, and McNemar's
 // exact p against 2·Σ binomial tail worked out with exact integers.
 import { describe, expect, test } from 'vitest';
-import { agreementTable } from '../../src/benchmarks/multiloko/metrics/agreementTable.ts';
+import { agreementTable } from '../../src/core/statistics/agreementTable.ts';
 import { localVsEnglish } from '../../src/benchmarks/multiloko/localVsEnglish.ts';
 import { parseMultilokoSubsetKey } from '../../src/benchmarks/multiloko/metrics/multilokoEffects.ts';
 import type { LokalSubsetAggregate } from '../../src/benchmarks/multiloko/records.ts';

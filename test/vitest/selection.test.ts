@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { MultiLoKoDataset, MultiLoKoSubset } from '../../src/data/index.ts';
+import type { MultiLoKoDataset, MultiLoKoSubset } from '../../src/dataNamespace.ts';
 import { itemTestName, multilokoItemKey, shorten, subsetLanguage, subsetName } from '../../src/benchmarks/multiloko/names.ts';
 import { selectSubsets } from '../../src/benchmarks/multiloko/select.ts';
 

@@ -2,7 +2,7 @@
 import type { GroupInfo } from '../benchmark.ts';
 import type { RecordedInput } from '../../models/recordedInput.ts';
 import type { DatasetMetric } from './options.ts';
-import type { ErrorCategory } from '../multiloko/metrics/errorCategory.ts';
+import type { ErrorCategory } from '../../metrics/errorCategory.ts';
 
 export interface DatasetRecord {
   id: string | number;

@@ -2,7 +2,7 @@
 // English (EM, paired by id), with McNemar's exact p — for the language's own questions (`<lang>` against
 // `<lang>_translated_<kind>_english`, the pairs behind MTE) and for the English questions translated into the language
 // (`english` against `english_translated_<kind>_<lang>`).
-import { agreementTable, type AgreementItem } from './metrics/agreementTable.ts';
+import { agreementTable, type AgreementItem } from '../../core/statistics/agreementTable.ts';
 import type { LokalSubsetAggregate } from './records.ts';
 import type { RolledSubset } from './rollup.ts';
 

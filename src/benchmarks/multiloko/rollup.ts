@@ -2,10 +2,10 @@
 import { standardError } from '../../core/stats.ts';
 import { assembleResults, type OfficialResults } from './metrics/assembleResults.ts';
 import { groupMetrics } from './metrics/groupMetrics.ts';
-import type { ExampleRecord, MultiLoKoMetric } from './metrics/metricNames.ts';
+import type { ExampleRecord, MultiLoKoMetric } from '../../metrics/metricNames.ts';
 import { baselineAverage, judgeAgainstBaseline, type Baseline } from './baseline.ts';
 import type { LokalItemRecord, LokalSubsetAggregate } from './records.ts';
-import type { ErrorCategory } from './metrics/errorCategory.ts';
+import type { ErrorCategory } from '../../metrics/errorCategory.ts';
 import { errorCounts, itemError } from './errorCounts.ts';
 import type { ModelDescription } from '../../models/types.ts';
 import { summariseHeadline, type HeadlineSummary } from './headline.ts';
