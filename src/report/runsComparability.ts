@@ -4,7 +4,7 @@
 import { compareFingerprints, FingerprintError, parseFingerprint, type Comparability } from '../core/fingerprint.ts';
 import { terminalText } from '../data/terminalText.ts';
 import type { RunResults } from './types.ts';
-import { withoutMCProtocol } from '../benchmarks/kalahi/protocol.ts';
+import { withoutMCProtocol } from '../core/mcProtocol.ts';
 
 export interface RunComparability {
   /** Index of the later run (1-based position in the list is index + 1). */

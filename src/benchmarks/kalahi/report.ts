@@ -13,7 +13,8 @@ import { comparedNothing, noBaselineFileReason } from '../../core/baseline/compa
 import { summariseList } from '../../data/errors.ts';
 import type { GateOutcome } from '../../core/gates.ts';
 import { judgeKalahiBaseline, judgeKalahiTolerance, readKalahiBaseline, withRedactedAnswers, type KalahiBaseline, type KalahiBaselineComparison } from './baselineGate.ts';
-import { mcProtocolDifferences, mcProtocolMismatch, withoutMCProtocol } from './protocol.ts';
+import { mcProtocolDifferences, withoutMCProtocol } from '../../core/mcProtocol.ts';
+import { mcProtocolMismatch } from './protocol.ts';
 import type { RolledKalahiSuite } from './results.ts';
 import { comparabilityJson, comparabilityLines, comparabilityOutcome, compareFingerprints, type Comparability, type Fingerprint } from '../../core/fingerprint.ts';
 import { kalahiFingerprint } from './fingerprint.ts';
