@@ -13,7 +13,8 @@ const LAYERS = [
   { name: 'vitest', path: '^src/vitest/', peers: ['init'] },
   { name: 'init', path: '^src/init/', peers: ['vitest'] },
   { name: 'cli', path: '^src/cli/' },
-  { name: 'index', path: '^src/index\\.ts$' },
+  // src/index.ts and the namespaces it exports (dataNamespace.ts, metricsNamespace.ts).
+  { name: 'index', path: '^src/[^/]+\\.ts$' },
   { name: 'reporters', path: '^reporters/' },
 ];
 
@@ -67,12 +68,14 @@ module.exports = {
     exclude: { path: '^(node_modules|dist)/' },
     // Type-only imports count too: a type from a higher layer ties the lower one to it all the same.
     tsPreCompilationDeps: true,
-    tsConfig: { fileName: 'tsconfig.json' },
+    // tsConfig left out: no paths or baseUrl to resolve, and reading it lists every file of test/ and bench/ too.
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['source', 'import', 'default'],
       extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
     },
     skipAnalysisNotInRules: true,
+    // Violations known and being removed elsewhere (`npm run lint:layers -- --output-type baseline`); a new one fails.
+    knownViolations: require('./.dependency-cruiser-known-violations.json'),
   },
 };

@@ -5,7 +5,8 @@ import { agreementTable } from '../../src/core/statistics/agreementTable.ts';
 import { localVsEnglish } from '../../src/benchmarks/multiloko/localVsEnglish.ts';
 import { parseMultilokoSubsetKey } from '../../src/benchmarks/multiloko/metrics/multilokoEffects.ts';
 import type { LokalSubsetAggregate } from '../../src/benchmarks/multiloko/records.ts';
-import { summariseGroups, summariseRun, type RolledSubset } from '../../src/benchmarks/multiloko/rollup.ts';
+import { summariseGroups, summariseRun } from '../../src/benchmarks/multiloko/rollup.ts';
+import type { RolledSubset } from '../../src/benchmarks/multiloko/rolledSubset.ts';
 import { seededRandom } from '../support/seededRandom.ts';
 
 /** A subset as the roll-up receives it: its key's languages, and one record per id with that EM. */

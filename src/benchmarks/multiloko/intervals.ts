@@ -7,7 +7,7 @@ import { itemMeanInterval, stratifiedBootstrap, type FigureInterval, type Interv
 import { MULTILOKO_METRICS, type MultiLoKoMetric } from '../../metrics/metricNames.ts';
 import { parseMultilokoSubsetKey } from './metrics/multilokoEffects.ts';
 import type { LokalItemRecord } from './records.ts';
-import type { RolledSubset } from './rollup.ts';
+import type { RolledSubset } from './rolledSubset.ts';
 
 export interface MetricInterval {
   low: number;

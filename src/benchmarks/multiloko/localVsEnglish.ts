@@ -4,7 +4,7 @@
 // (`english` against `english_translated_<kind>_<lang>`).
 import { agreementTable, type AgreementItem } from '../../core/statistics/agreementTable.ts';
 import type { LokalSubsetAggregate } from './records.ts';
-import type { RolledSubset } from './rollup.ts';
+import type { RolledSubset } from './rolledSubset.ts';
 
 export interface LocalVsEnglishPair {
   /** The subset asked in English and the one asked in the language. */
