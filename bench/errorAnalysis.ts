@@ -1,10 +1,10 @@
 // Benchmark: what the error categories and f1_words add to scoring 37,750 items (the full dev layout's count, answers
 // in each of the 31 languages' scripts): scoreExample alone against scoreExample + errorCategory + f1Words, in
 // alternating rounds in one process, as `lokal score` scores each item.
-import { errorCategory } from '../src/benchmarks/multiloko/metrics/errorCategory.ts';
+import { errorCategory } from '../src/metrics/errorCategory.ts';
 import { f1Words } from '../src/benchmarks/multiloko/metrics/f1Words.ts';
 import { contentLanguage } from '../src/benchmarks/multiloko/data/subsetKey.ts';
-import { scoreExample } from '../src/benchmarks/multiloko/metrics/scoreExample.ts';
+import { scoreExample } from '../src/metrics/scoreExample.ts';
 import { wordSegmenter } from '../src/benchmarks/multiloko/metrics/wordSegmenter.ts';
 import { MULTILOKO_LANGUAGES } from './replay.ts';
 

@@ -1,7 +1,7 @@
 // Speed of MultiLoKo scoring: 7,500 seeded multilingual (prediction, targets) pairs through scoreExample, all metrics.
 // The reference eval.py needs about 4 s for as many on this machine; the goal is at least 5x faster (< 0.8 s).
 import { randomPairs } from './randomPairs.ts';
-import { scoreExample } from '../src/benchmarks/multiloko/metrics/scoreExample.ts';
+import { scoreExample } from '../src/metrics/scoreExample.ts';
 
 export const BENCH_ITEMS = 7500;
 

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import type { ModeWork } from './models.ts';
 import { ensureBuild } from './distBuild.ts';
 import { randomPairs } from './randomPairs.ts';
-import { scoreExample } from '../src/benchmarks/multiloko/metrics/scoreExample.ts';
+import { scoreExample } from '../src/metrics/scoreExample.ts';
 
 interface Row {
   benchmark: string;

@@ -5,9 +5,9 @@
 // in which every benchmark was skipped for want of data fails too: a green run that measured nothing would let a CI
 // gate pass silently.
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, TestSpecification, Vitest } from 'vitest/node';
-import type { BenchmarkDefinition } from '../src/core/benchmark.ts';
+import type { BenchmarkDefinition } from '../src/benchmarks/benchmark.ts';
 import { ThresholdError } from '../src/core/gates.ts';
-import { terminalLines } from '../src/core/terminalText.ts';
+import { terminalLines } from '../src/data/terminalText.ts';
 import { LokalConfigError, type SettingsTree } from '../src/core/settings.ts';
 import { BENCHMARKS, registerBenchmark } from '../src/benchmarks/index.ts';
 import { endRun } from '../src/run/endRun.ts';

@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadMultiLoKo } from '../src/benchmarks/multiloko/data/multiloko.ts';
-import { normalizeAnswer } from '../src/benchmarks/multiloko/metrics/normalizeAnswer.ts';
-import { tokenF1 } from '../src/benchmarks/multiloko/metrics/tokenF1.ts';
+import { normalizeAnswer } from '../src/metrics/normalizeAnswer.ts';
+import { tokenF1 } from '../src/metrics/tokenF1.ts';
 import { f1Words, wordTokens } from '../src/benchmarks/multiloko/metrics/f1Words.ts';
 import { wordSegmenter } from '../src/benchmarks/multiloko/metrics/wordSegmenter.ts';
 import { contentLanguage } from '../src/benchmarks/multiloko/data/subsetKey.ts';

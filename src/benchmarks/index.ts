@@ -1,6 +1,6 @@
 // The registry: one line per benchmark. A benchmark defined elsewhere (your own, or a test's) joins with
 // registerBenchmark, or by being passed to benchmarkSuite / lokalEvals({ benchmarks }).
-import type { BenchmarkDefinition } from '../core/benchmark.ts';
+import type { BenchmarkDefinition } from './benchmark.ts';
 import { kalahi } from './kalahi/definition.ts';
 import { multiloko } from './multiloko/definition.ts';
 

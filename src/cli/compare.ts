@@ -3,7 +3,7 @@
 import { labelledPath } from '../core/modelList.ts';
 import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { terminalLines, terminalText } from '../core/terminalText.ts';
+import { terminalLines, terminalText } from '../data/terminalText.ts';
 import { runLabels } from '../run/runLabels.ts';
 import { checkOutputPath } from './output.ts';
 

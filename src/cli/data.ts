@@ -1,6 +1,6 @@
-// `lokal data fetch`: the official data into data/ (see fetch.ts).
+// `lokal data fetch`: the official data into data/ (the download itself is src/data/fetch.ts).
 import { parseArgs } from 'node:util';
-import { fetchData } from './fetch.ts';
+import { fetchData } from '../benchmarks/fetchData.ts';
 import { UsageError } from './usageError.ts';
 
 export async function dataCommand(argv: string[]): Promise<number> {

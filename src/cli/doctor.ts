@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { BENCHMARKS } from '../benchmarks/index.ts';
 import { kalahiModelRequirements } from '../benchmarks/kalahi/plan.ts';
 import type { KalahiBudget, KalahiMCProtocol } from '../benchmarks/kalahi/settings.ts';
-import type { ModelRequirement } from '../core/benchmark.ts';
+import type { ModelRequirement } from '../benchmarks/benchmark.ts';
 import { splitModelList } from '../core/modelList.ts';
 import { resolveSettingsTree, sharedSettings } from '../core/settings.ts';
 import { CAPABILITIES, CAPABILITY_LABELS, capabilitiesPerServer, greedyRepeatable, modelCapabilities, type CapabilityName, type ModelCapabilities } from '../models/capabilities.ts';

@@ -1,7 +1,7 @@
 // `lokal kalahi score`: Kalahi's generation metrics on replies someone already has.
 import { parseArgs } from 'node:util';
 import { scoreKalahiFiles } from '../benchmarks/kalahi/score.ts';
-import { terminalLines } from '../core/terminalText.ts';
+import { terminalLines } from '../data/terminalText.ts';
 import { checkOutputPath, writeOutput } from './output.ts';
 import { UsageError } from './usageError.ts';
 

@@ -6,7 +6,7 @@ import { fileSha256 } from '../core/sha256.ts';
 import { parseArgs } from 'node:util';
 // The loader's own module, not the data barrel (which would also load the downloader and Kalahi's CSV reader).
 import { loadMultiLoKo, type MultiLoKoDataset } from '../benchmarks/multiloko/data/multiloko.ts';
-import { readPredictions } from '../benchmarks/multiloko/data/predictions.ts';
+import { readPredictions } from '../models/predictions.ts';
 import { describeProblems, scoreMultiLoKoPredictions, scoreMultiLoKoPredictionsOnThreads, scoreOutputJson, writeScoreOutputJson, type ScoreOptions, type ScoreOutput } from '../benchmarks/multiloko/score.ts';
 import { ScoreThreads } from '../benchmarks/multiloko/scoreThreads.ts';
 import { checkOutputPath, say, writeOutput } from './output.ts';

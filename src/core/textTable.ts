@@ -1,6 +1,6 @@
 // Plain-text tables for the reporters: column widths in code points, so CJK and accented names line up as counted.
 import type { GateOutcome } from './gates.ts';
-import { terminalText } from './terminalText.ts';
+import { terminalText } from '../data/terminalText.ts';
 
 export function displayWidth(text: string): number {
   return Array.from(text).length;

@@ -1,5 +1,5 @@
 // The one error type of the data layer: it always names the file, and the line and field when there is one.
-import { terminalText } from '../core/terminalText.ts';
+import { terminalText } from './terminalText.ts';
 
 export interface DataErrorDetails {
   line?: number;

@@ -1,46 +1,45 @@
-// JSON Lines files of the MultiLoKo layout: decode, parse line by line, validate with zod, reject duplicate ids.
+// JSON Lines files of records with an id: decode, parse line by line, validate with a zod schema, reject duplicate and
+// reserved ids. A benchmark passes its schema and messages (MultiLoKo's: src/benchmarks/multiloko/data/jsonl.ts).
 // (The loaders read files with quickJsonlRecords first and come here only for a file it cannot take, to name the problem.)
 import type { z } from 'zod';
 import { DataError } from './errors.ts';
 import { checkIdPrecision, decodeUtf8, jsonlLines, parseJsonLine } from './jsonlText.ts';
-import {
-  MultiLoKoFewshotItemSchema,
-  MultiLoKoQuestionSchema,
-  describeFirstIssue,
-  type MultiLoKoFewshotItem,
-  type MultiLoKoQuestion,
-} from '../benchmarks/multiloko/data/schema.ts';
-import { RESERVED_ITEM_IDS } from '../benchmarks/multiloko/data/reservedIds.ts';
 
 // The zod-free helpers live in jsonlText.ts (the loaders' hot path); re-exported here for existing importers.
 export { checkIdPrecision, decodeUtf8, jsonlLines, parseJsonLine };
 
-function validateRecord<S extends z.ZodType>(schema: S, value: unknown, file: string, line: number): z.infer<S> {
-  const result = schema.safeParse(value);
+/** How a benchmark reads its records: the schema, the id, and the messages for a bad record or a reserved id. */
+export interface JsonlRecordRules<S extends z.ZodType> {
+  schema: S;
+  idOf: (record: z.infer<S>) => string | number | undefined;
+  /** The field and message for the first problem zod found in `record`. */
+  describeIssue: (record: unknown, error: z.ZodError) => { field: string; detail: string };
+  /** Why a string id cannot be used (a reserved name), or undefined. */
+  reservedIdProblem?: (id: string) => string | undefined;
+}
+
+function validateRecord<S extends z.ZodType>(rules: JsonlRecordRules<S>, value: unknown, file: string, line: number): z.infer<S> {
+  const result = rules.schema.safeParse(value);
   if (!result.success) {
-    const problem = describeFirstIssue(value, result.error);
+    const problem = rules.describeIssue(value, result.error);
     throw new DataError(file, problem.detail, { line, field: problem.field || undefined, code: 'invalid-record' });
   }
   return result.data;
 }
 
-function parseRecords<S extends z.ZodType>(
-  bytes: Uint8Array,
-  file: string,
-  schema: S,
-  idOf: (record: z.infer<S>) => string | number | undefined,
-  reservedIds?: ReadonlySet<string>,
-): z.infer<S>[] {
+/** Every record of a JSON Lines file, validated by `rules`; the first problem is a DataError naming file, line and field. */
+export function parseJsonlRecords<S extends z.ZodType>(bytes: Uint8Array, file: string, rules: JsonlRecordRules<S>): z.infer<S>[] {
   const text = decodeUtf8(bytes, file);
   const records: z.infer<S>[] = [];
   const firstLineOfId = new Map<string, number>();
   for (const { line, raw } of jsonlLines(text)) {
-    const record = validateRecord(schema, parseJsonLine(raw, file, line), file, line);
-    const id = idOf(record);
+    const record = validateRecord(rules, parseJsonLine(raw, file, line), file, line);
+    const id = rules.idOf(record);
     if (id !== undefined) {
       checkIdPrecision(id, file, line);
-      if (typeof id === 'string' && reservedIds?.has(id)) {
-        throw new DataError(file, `id ${JSON.stringify(id)} cannot be written in eval.py's results layout, where a language's ${id === '__proto__' ? 'object cannot hold that key' : `"${id}" key is its mean`}: rename the item`, {
+      const reserved = typeof id === 'string' ? rules.reservedIdProblem?.(id) : undefined;
+      if (reserved !== undefined) {
+        throw new DataError(file, reserved, {
           line,
           field: 'id',
           code: 'invalid-record',
@@ -61,14 +60,4 @@ function parseRecords<S extends z.ZodType>(
     records.push(record);
   }
   return records;
-}
-
-/** A question file: `<lang>/<split>.jsonl` or one of its translations. */
-export function parseMultiLoKoJsonl(bytes: Uint8Array, file: string): MultiLoKoQuestion[] {
-  return parseRecords(bytes, file, MultiLoKoQuestionSchema, (item) => item.id, RESERVED_ITEM_IDS);
-}
-
-/** `<lang>/knowledge_fewshot.jsonl`. */
-export function parseFewshotJsonl(bytes: Uint8Array, file: string): MultiLoKoFewshotItem[] {
-  return parseRecords(bytes, file, MultiLoKoFewshotItemSchema, (item) => item.id);
 }

@@ -1,18 +1,17 @@
-// MultiLoKo scoring, exact to the reference (docs/metrics.md#multiloko, #chrf, #sentence-bleu): pure functions, no Vitest, no I/O.
+// Scoring shared by the benchmarks, exact to the reference (docs/metrics.md#multiloko, #chrf, #sentence-bleu): pure
+// functions, no Vitest, no I/O; MultiLoKo's results metrics are in src/benchmarks/multiloko/index.ts.
 export { MetricsError } from './errors.ts';
 export {
   MULTILOKO_METRICS, EXTRA_METRICS, ALL_METRICS,
   type MultiLoKoMetric, type ExtraMetric, type AnyMetric, type ExampleScores, type ExampleRecord,
-} from '../benchmarks/multiloko/metrics/metricNames.ts';
+} from './metricNames.ts';
 export { PY_WS_CLASS, isPythonWhitespace, pythonSplit, pythonRstrip, deletePythonWhitespace } from '../core/python/pythonWhitespace.ts';
 export { codePointsOf } from '../core/python/codePoints.ts';
 export { pythonLower } from '../core/python/pythonLower.ts';
 export { PY_WORD_CLASS_V } from '../core/python/pythonWordClass.ts';
-export { normalizeAnswer, removeMultilokoPunctuation, blankEnglishArticles } from '../benchmarks/multiloko/metrics/normalizeAnswer.ts';
-export { normalizeAnswerForLanguage } from '../benchmarks/multiloko/metrics/normalizeAnswerForLanguage.ts';
-export { contentLanguage } from '../benchmarks/multiloko/data/subsetKey.ts';
-export { exactMatch } from '../benchmarks/multiloko/metrics/exactMatch.ts';
-export { tokenF1, tokenF1Single } from '../benchmarks/multiloko/metrics/tokenF1.ts';
+export { normalizeAnswer, removeMultilokoPunctuation, blankEnglishArticles } from './normalizeAnswer.ts';
+export { exactMatch } from './exactMatch.ts';
+export { tokenF1, tokenF1Single } from './tokenF1.ts';
 export { tokenize13a, tokens13a, tokens13aFull } from '../core/python/tokenize13a.ts';
 export { sentenceBleu, bleuTokens, type SentenceBleuOptions } from './sentenceBleu.ts';
 export { chrfWordTokens } from './chrfWordTokens.ts';
@@ -21,12 +20,6 @@ export { editDistance } from './editDistance.ts';
 export { levenshteinDp } from './levenshteinDp.ts';
 export { editSimilarity } from './editSimilarity.ts';
 export { sequenceMatcherRatio, matchingCharacters } from './sequenceMatcherRatio.ts';
-export { scoreExample, scoreNormalizedExample } from '../benchmarks/multiloko/metrics/scoreExample.ts';
+export { scoreExample, scoreNormalizedExample } from './scoreExample.ts';
 export { pythonSum, type PythonSumMode } from '../core/python/pythonSum.ts';
-export { languageMeans } from '../benchmarks/multiloko/metrics/languageMeans.ts';
-export { groupMetrics, type GroupMetricsOptions } from '../benchmarks/multiloko/metrics/groupMetrics.ts';
-export {
-  assembleResults, assembleOrderedResults, officialResultsJson,
-  type LanguageExamples, type AssembleOptions, type OfficialResults, type LanguageResults, type OrderedResults, type OrderedEntry,
-} from '../benchmarks/multiloko/metrics/assembleResults.ts';
 export { pythonFloatRepr, pythonJsonDumps, type PyJson } from '../core/python/pythonJson.ts';

@@ -1,5 +1,6 @@
 // The replay provider: answers read from a predictions file in `lokal score`'s input format, looked up by item key.
-import { readPredictions, type PredictionRow } from '../benchmarks/multiloko/data/predictions.ts';
+import { readPredictions } from './predictions.ts';
+import type { PredictionRow } from './predictionRow.ts';
 import {
   ProviderError,
   type ContinuationRequest,

@@ -7,7 +7,7 @@ import { KALAHI_METRICS, kalahiView, type KalahiView } from './kalahi.ts';
 import { multilokoView, type MultiLoKoView } from './multiloko.ts';
 import { compareGroupsRuns, type GroupsComparison } from './compareGroups.ts';
 import type { FigureRow, LabelledRun } from './labelledRun.ts';
-import { MC_PROTOCOL_FIELD, mcProtocolDifferences, recordedMCProtocol } from '../benchmarks/kalahi/protocol.ts';
+import { MC_PROTOCOL_FIELD, mcProtocolDifferences, recordedMCProtocol } from '../core/mcProtocol.ts';
 
 export const MIN_RUNS = 2;
 export const MAX_RUNS = 10;

@@ -1,6 +1,6 @@
 // MultiLoKo's error categories per language as one stacked bar each (inline SVG: shares of the language's items),
 // with the counts in a table beside the chart for readers and tests.
-import { ERROR_CATEGORIES, type ErrorCategory } from '../benchmarks/multiloko/metrics/errorCategory.ts';
+import { ERROR_CATEGORIES, type ErrorCategory } from '../metrics/errorCategory.ts';
 import { escapeHtml, html, raw, type Html } from './escape.ts';
 
 /** One colour per category: green for correct, then from near-misses (blues) to plain wrong answers (reds). */

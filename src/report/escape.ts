@@ -1,5 +1,5 @@
 // Escaping for the HTML report: every dataset and model string passes through here before it reaches the page.
-import { bidiEscaped } from '../core/terminalText.ts';
+import { bidiEscaped } from '../data/terminalText.ts';
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
 

@@ -6,7 +6,7 @@ import { escapeHtml, html, type Html } from './escape.ts';
 import type { FigureValueJson, GroupItemJson, GroupsResultsJson } from './groupsResults.ts';
 import { itemPrompt } from './multiloko.ts';
 import { errorCategorySection } from './errorChart.ts';
-import { ERROR_CATEGORIES, type ErrorCategory } from '../benchmarks/multiloko/metrics/errorCategory.ts';
+import { ERROR_CATEGORIES, type ErrorCategory } from '../metrics/errorCategory.ts';
 
 const DASH = '–';
 const OP: Record<string, string> = { '>=': '≥', '<=': '≤', '>': '>', '<': '<' };

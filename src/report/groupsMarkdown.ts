@@ -3,7 +3,7 @@
 import { markdownCell } from './markdownCell.ts';
 import type { GroupsResultsJson } from './groupsResults.ts';
 import { figureText } from './groupsSummary.ts';
-import { ERROR_CATEGORIES } from '../benchmarks/multiloko/metrics/errorCategory.ts';
+import { ERROR_CATEGORIES } from '../metrics/errorCategory.ts';
 
 const OP: Record<string, string> = { '>=': '≥', '<=': '≤', '>': '>', '<': '<' };
 const num = (v: number | null | undefined, digits: number) => (v === null || v === undefined || !Number.isFinite(v) ? '–' : v.toFixed(digits));

@@ -15,7 +15,7 @@ import type { ReportInput } from './types.ts';
 import { cellText } from './cellText.ts';
 export { COMPRESSED_ROWS_ABOVE } from './drill.ts';
 import { errorCategorySection } from './errorChart.ts';
-import { ERROR_CATEGORIES } from '../benchmarks/multiloko/metrics/errorCategory.ts';
+import { ERROR_CATEGORIES } from '../metrics/errorCategory.ts';
 import { drillRows, filterBar, promptDetails, VERDICT_MARK, VERDICT_OPTIONS, type DrillRow, type SharedStart } from './drill.ts';
 import { groupsSection, sectionId } from './groupsHtml.ts';
 

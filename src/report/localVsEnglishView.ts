@@ -1,6 +1,6 @@
 // The report's local-vs-English tables, from the items of the file: per language, each pair of subsets holding the same
 // questions asked in English and in the language, compared item by item (the results' summary.local_vs_english).
-import { agreementTable, type AgreementTable } from '../benchmarks/multiloko/metrics/agreementTable.ts';
+import { agreementTable, type AgreementTable } from '../core/statistics/agreementTable.ts';
 import type { MultiLoKoSubset } from './multiloko.ts';
 
 export interface VsEnglishPair {

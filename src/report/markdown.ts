@@ -7,7 +7,7 @@ import { multilokoView, type GateRow, type MultiLoKoView } from './multiloko.ts'
 import type { ReportInput } from './types.ts';
 import { groupsMarkdown } from './groupsMarkdown.ts';
 import { markdownCell } from './markdownCell.ts';
-import { ERROR_CATEGORIES, type ErrorCategory } from '../benchmarks/multiloko/metrics/errorCategory.ts';
+import { ERROR_CATEGORIES, type ErrorCategory } from '../metrics/errorCategory.ts';
 import type { LocalVsEnglish } from '../benchmarks/multiloko/localVsEnglish.ts';
 import { formatMcNemarP, localVsEnglishRows, questionsLabel } from '../benchmarks/multiloko/localVsEnglishTable.ts';
 

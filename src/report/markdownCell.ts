@@ -1,5 +1,5 @@
 // A Markdown table cell's text, safe in GitHub's renderer: the step summary's and every section's tables use it.
-import { bidiEscaped } from '../core/terminalText.ts';
+import { bidiEscaped } from '../data/terminalText.ts';
 
 /**
  * A table cell's text: no line breaks, pipes escaped, no markup (GitHub renders HTML inside Markdown), and bidirectional

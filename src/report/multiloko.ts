@@ -4,7 +4,7 @@ import { boundedMeanInterval, wilsonInterval, normalQuantile, pairedDifference, 
 import type { GateOutcomeJson } from '../core/resultsFile.ts';
 import type { MultiLoKoItemRecord, MultiLoKoResultsJson } from '../benchmarks/multiloko/resultsSchema.ts';
 import { parseSubsetKey, subsetDirection, subsetLanguage, subsetTitle } from '../benchmarks/multiloko/data/subsetKey.ts';
-import { countErrorCategories, ERROR_CATEGORIES, type ErrorCategory } from '../benchmarks/multiloko/metrics/errorCategory.ts';
+import { countErrorCategories, ERROR_CATEGORIES, type ErrorCategory } from '../metrics/errorCategory.ts';
 
 export type Verdict = 'correct' | 'wrong' | 'missing';
 

@@ -2,9 +2,9 @@
 // rule as the baseline gate (a score-changing difference refuses that benchmark of that run unless allowed; models are
 // reported).
 import { compareFingerprints, FingerprintError, parseFingerprint, type Comparability } from '../core/fingerprint.ts';
-import { terminalText } from '../core/terminalText.ts';
+import { terminalText } from '../data/terminalText.ts';
 import type { RunResults } from './types.ts';
-import { withoutMCProtocol } from '../benchmarks/kalahi/protocol.ts';
+import { withoutMCProtocol } from '../core/mcProtocol.ts';
 
 export interface RunComparability {
   /** Index of the later run (1-based position in the list is index + 1). */

@@ -1,6 +1,6 @@
 // What a run collected, as the end-of-run policy (endRun.ts) reads it: each benchmark's (and model's) rolled-up groups,
 // which groups did not finish or lost items, and the gates the test run recorded. src/vitest/collect.ts builds it.
-import type { BenchmarkDefinition, GroupInfo, RolledGroup } from '../core/benchmark.ts';
+import type { BenchmarkDefinition, GroupInfo, RolledGroup } from '../benchmarks/benchmark.ts';
 
 export interface CollectedBenchmark {
   definition: BenchmarkDefinition;

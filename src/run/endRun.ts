@@ -4,7 +4,7 @@
 // the step summary and compare.html. Plain inputs, no Vitest: reporters/lokal-reporter.ts gathers them.
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { BenchmarkDefinition } from '../core/benchmark.ts';
+import type { BenchmarkDefinition } from '../benchmarks/benchmark.ts';
 import { routeClauses } from '../core/gates.ts';
 import { gatesOfIncompleteRun, incompleteResultsFile, incompleteResultsText, type Incompleteness } from '../core/incomplete.ts';
 import { writeFileAtomic } from '../core/io.ts';

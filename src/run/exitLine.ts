@@ -1,7 +1,7 @@
 // The run's last line when lokal makes it exit 1: Vitest's summary lists failed tests, but a missed run-wide or
 // baseline gate, an incomplete benchmark or a benchmark that measured nothing fails no test, so its exit code would
 // be left unexplained (`lokal: exit 1: 2 gates missed: MultiLoKo average EM (3 local languages) = 0.4200 (gate em>=0.5), …`).
-import type { MissedGate } from '../core/benchmark.ts';
+import type { MissedGate } from '../benchmarks/benchmark.ts';
 import { formatFigure } from '../core/gates.ts';
 import { summariseList } from '../data/errors.ts';
 

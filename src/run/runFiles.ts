@@ -3,7 +3,7 @@
 // response cache) or another output — LOKAL_REPORT=results/multiloko.json would replace the results with HTML.
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import type { BenchmarkDefinition } from '../core/benchmark.ts';
+import type { BenchmarkDefinition } from '../benchmarks/benchmark.ts';
 import { incompleteResultsFile } from '../core/incomplete.ts';
 import { listModels, modelFolderNames, splitModelList } from '../core/modelList.ts';
 import { outputClash, type RunPath } from '../core/runPaths.ts';

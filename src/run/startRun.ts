@@ -1,9 +1,9 @@
 // Before an evals run asks any model: the settings must be valid, the gates parse, and where the run writes be usable
 // (runFiles.ts). The reporter turns a LokalConfigError or ThresholdError thrown here into one line and exit 1.
 import path from 'node:path';
-import type { BenchmarkDefinition } from '../core/benchmark.ts';
+import type { BenchmarkDefinition } from '../benchmarks/benchmark.ts';
 import { routeClauses } from '../core/gates.ts';
-import { requireCacheFile, requireOutputFolder } from '../core/outputCheck.ts';
+import { requireCacheFile, requireOutputFolder } from '../models/outputCheck.ts';
 import { splitModelList } from '../core/modelList.ts';
 import { resolveSettingsTree, sharedSettings, type SettingsTree, type SharedSettings } from '../core/settings.ts';
 import { DEFAULT_CACHE_FILE } from '../models/cache.ts';

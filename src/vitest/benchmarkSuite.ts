@@ -2,11 +2,11 @@
 // item, and a gate test per group. Names come from the definition and do not depend on settings, so `-t` filters and
 // baselines line up across runs.
 import { afterAll, describe, test, type RunnerTestCase, type TestContext } from 'vitest';
-import type { BenchmarkDefinition, BenchmarkGroup, BenchmarkPlan, GateRecord, GroupInfo, ItemContext, BenchmarkMatchers } from '../core/benchmark.ts';
+import type { BenchmarkDefinition, BenchmarkGroup, BenchmarkPlan, GateRecord, GroupInfo, ItemContext, BenchmarkMatchers } from '../benchmarks/benchmark.ts';
 import { routeClauses } from '../core/gates.ts';
 import { groupsOfPart, parsePart, partLabel, PartSpecError, type PartSpec } from '../core/parts.ts';
-import { requireCacheFile } from '../core/outputCheck.ts';
-import { terminalLines, terminalSafeError, terminalText } from '../core/terminalText.ts';
+import { requireCacheFile } from '../models/outputCheck.ts';
+import { terminalLines, terminalSafeError, terminalText } from '../data/terminalText.ts';
 import { splitModelList } from '../core/modelList.ts';
 import { benchmarkModel, resolveSettingsTree, sectionSettings, sharedSettings, type SettingsTree } from '../core/settings.ts';
 import { BENCHMARKS, registerBenchmark } from '../benchmarks/index.ts';

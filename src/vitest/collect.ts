@@ -1,7 +1,7 @@
 // The roll-up walk: every group suite in the reported modules, by benchmark. Aggregates come from suite meta (written
 // by the lokal runner); a group split over several suites (the same key in two files) is re-aggregated from its items.
 import type { TestModule, TestSuite } from 'vitest/node';
-import type { BenchmarkDefinition, GroupInfo, ItemView } from '../core/benchmark.ts';
+import type { BenchmarkDefinition, GroupInfo, ItemView } from '../benchmarks/benchmark.ts';
 import type { CollectedBenchmark, CollectedRun } from '../run/collected.ts';
 import { combineStatus, groupStatus, type GroupStatus } from './completeness.ts';
 import './meta.ts';

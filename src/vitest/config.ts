@@ -1,7 +1,7 @@
 // Ready Vitest settings for the evals: `export default defineConfig({ test: lokalEvals() })` is a whole setup.
 import { fileURLToPath } from 'node:url';
 import type { ViteUserConfig } from 'vitest/config';
-import type { BenchmarkDefinition } from '../core/benchmark.ts';
+import type { BenchmarkDefinition } from '../benchmarks/benchmark.ts';
 import type { SettingsTree } from '../core/settings.ts';
 import { runUsesLocalModel } from './localModelRun.ts';
 

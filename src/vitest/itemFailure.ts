@@ -1,7 +1,7 @@
 // An item test's failure that says all there is in one line: a wrong answer (strict mode, Vitest UI) or a failure the
 // benchmark's plan reported. No stack, diff or code frame: those point into vitest-lokal, not at anything the user
 // wrote, and 234 wrong answers printed 5,775 lines. The lokal console reporter lists each as one line.
-import { terminalLines } from '../core/terminalText.ts';
+import { terminalLines } from '../data/terminalText.ts';
 
 /** The property that marks an item failure (own properties survive Vitest's serialisation to the main process). */
 export const ITEM_FAILURE = 'lokalItemFailure';

@@ -2,7 +2,7 @@
 // such a model is loaded once per worker, so lokalEvals() then runs every eval file in one worker without isolation,
 // and all files share the load. The models are the settings' own (defaults < lokal.config.json < options < LOKAL_*),
 // resolved leniently: this runs in Vitest's config, and a settings mistake fails the run later with its message.
-import type { BenchmarkDefinition } from '../core/benchmark.ts';
+import type { BenchmarkDefinition } from '../benchmarks/benchmark.ts';
 import { splitModelList } from '../core/modelList.ts';
 import { benchmarkModel, resolveSettingsTree, type ResolveOptions, type SettingsSection, type SettingsTree } from '../core/settings.ts';
 import { BENCHMARKS } from '../benchmarks/index.ts';

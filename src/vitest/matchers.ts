@@ -1,7 +1,7 @@
 // Every registered benchmark's custom matchers on Vitest's expect (MultiLoKo's `expect(answer).toExactMatch(['Roma'])`):
 // the built-in benchmarks' when this module loads, a benchmark of your own's when its suite is declared.
 import { expect } from 'vitest';
-import type { BenchmarkDefinition, BenchmarkMatchers } from '../core/benchmark.ts';
+import type { BenchmarkDefinition, BenchmarkMatchers } from '../benchmarks/benchmark.ts';
 import { BENCHMARKS } from '../benchmarks/index.ts';
 import './meta.ts';
 

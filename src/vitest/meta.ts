@@ -1,6 +1,6 @@
 // What lokal tests leave in Vitest's task meta: one key per kind of record, for every benchmark (plain JSON, so it
 // survives blob reports and --merge-reports).
-import type { GateRecord, GroupInfo } from '../core/benchmark.ts';
+import type { GateRecord, GroupInfo } from '../benchmarks/benchmark.ts';
 
 declare module '@vitest/runner' {
   interface TaskMeta {

@@ -4,8 +4,8 @@
 // under the annotation; other types only as a download link).
 import type { TestContext } from 'vitest';
 import { test } from 'vitest';
-import type { BenchmarkDefinition, BenchmarkReport, BenchmarkSummary, GroupInfo, MissedGate, RolledGroup } from '../core/benchmark.ts';
-import { terminalLines } from '../core/terminalText.ts';
+import type { BenchmarkDefinition, BenchmarkReport, BenchmarkSummary, GroupInfo, MissedGate, RolledGroup } from '../benchmarks/benchmark.ts';
+import { terminalLines } from '../data/terminalText.ts';
 import type { ParsedClause } from '../core/gates.ts';
 import type { PartSpec } from '../core/parts.ts';
 import { groupAggregate } from './runner.ts';

@@ -1,5 +1,5 @@
 // Tests as aggregation sees them, from the runner's tasks (in the worker) and from the reporter's test cases.
-import type { GateRecord, GroupInfo, ItemView } from '../core/benchmark.ts';
+import type { GateRecord, GroupInfo, ItemView } from '../benchmarks/benchmark.ts';
 import './meta.ts';
 
 type State = ItemView<unknown>['state'];

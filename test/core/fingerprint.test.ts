@@ -14,7 +14,8 @@ import { MULTILOKO_PROMPTS_FILE } from '../../src/benchmarks/multiloko/prompts/m
 import { parseBaseline } from '../../src/benchmarks/multiloko/baseline.ts';
 import { parseKalahiBaseline } from '../../src/benchmarks/kalahi/baselineGate.ts';
 import type { LokalSubsetAggregate } from '../../src/benchmarks/multiloko/records.ts';
-import { judgeRun, summariseGroups, type RolledSubset } from '../../src/benchmarks/multiloko/rollup.ts';
+import { judgeRun, summariseGroups } from '../../src/benchmarks/multiloko/rollup.ts';
+import type { RolledSubset } from '../../src/benchmarks/multiloko/rolledSubset.ts';
 import { summarisePrompts } from '../../src/benchmarks/multiloko/usage.ts';
 import { aggregateKalahi } from '../../src/benchmarks/kalahi/aggregate.ts';
 import { reportKalahi } from '../../src/benchmarks/kalahi/report.ts';

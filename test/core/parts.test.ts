@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import type { BenchmarkGroup, GroupInfo } from '../../src/core/benchmark.ts';
+import type { BenchmarkGroup, GroupInfo } from '../../src/benchmarks/benchmark.ts';
 import { assignParts, groupsOfPart, parsePart, PartSpecError, uniqueIds } from '../../src/core/parts.ts';
 import { loadMultiLoKo } from '../../src/benchmarks/multiloko/data/multiloko.ts';
 import type { MultiLoKoQuestion } from '../../src/benchmarks/multiloko/data/schema.ts';

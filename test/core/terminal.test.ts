@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { alignedColumns, gateSection, markdownTable } from '../../src/core/textTable.ts';
-import { terminalLines, terminalSafeError, terminalText } from '../../src/core/terminalText.ts';
+import { terminalLines, terminalSafeError, terminalText } from '../../src/data/terminalText.ts';
 import { oneLine, previewText } from '../../src/data/errors.ts';
 import { MULTILOKO_EVAL, runVitest, writeDataset, writeJsonl } from '../vitest/helpers.ts';
 

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { modelSlugs } from '../../src/core/modelList.ts';
-import { terminalText } from '../../src/core/terminalText.ts';
+import { terminalText } from '../../src/data/terminalText.ts';
 import { REPO_ROOT } from '../vitest/helpers.ts';
 import { lokalBin } from '../support/installedPackage.ts';
 

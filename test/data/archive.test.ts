@@ -6,7 +6,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { compress } from '@napi-rs/lzma/xz';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DataError, decryptOpensslEnc, loadMultiLoKo } from '../../src/data/index.ts';
+import { DataError, decryptOpensslEnc, loadMultiLoKo } from '../../src/dataNamespace.ts';
 import {
   buildArchive,
   entriesOfFolder,

@@ -5,10 +5,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DataError, loadKalahi, loadMultiLoKo, readKalahiResponses } from '../../src/data/index.ts';
+import { DataError, loadKalahi, loadMultiLoKo, readKalahiResponses } from '../../src/dataNamespace.ts';
 import { decodeUtf8 } from '../../src/data/jsonl.ts';
-import { parsePredictionsJsonl, readPredictions } from '../../src/benchmarks/multiloko/data/predictions.ts';
-import { parsePredictionsCsv } from '../../src/benchmarks/multiloko/data/predictionsCsv.ts';
+import { parsePredictionsJsonl, readPredictions } from '../../src/models/predictions.ts';
+import { parsePredictionsCsv } from '../../src/models/predictionsCsv.ts';
 import { parseKalahiCsv, parseKalahiResponsesJsonl } from '../../src/benchmarks/kalahi/data.ts';
 import { removeDir, tempDir } from '../data/helpers.ts';
 

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { describe, expect, test } from 'vitest';
-import { decryptOpensslEnc, loadMultiLoKo } from '../../src/data/index.ts';
+import { decryptOpensslEnc, loadMultiLoKo } from '../../src/dataNamespace.ts';
 import { hasCommand, realArchive } from './helpers.ts';
 
 const present = existsSync(realArchive);

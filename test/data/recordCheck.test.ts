@@ -1,7 +1,7 @@
 // The loaders' plain record checks against the zod schemas they stand in for: the same verdict on good and bad rows,
 // and on good rows the same object (keys, key order, values); quickJsonlRecords against the validating parsers.
 import { describe, expect, test } from 'vitest';
-import { parseFewshotJsonl, parseMultiLoKoJsonl } from '../../src/data/jsonl.ts';
+import { parseFewshotJsonl, parseMultiLoKoJsonl } from '../../src/benchmarks/multiloko/data/jsonl.ts';
 import { quickJsonlRecords } from '../../src/data/jsonlText.ts';
 import { checkFewshotItem, checkMultiLoKoItem } from '../../src/benchmarks/multiloko/data/recordCheck.ts';
 import { MultiLoKoFewshotItemSchema, MultiLoKoQuestionSchema } from '../../src/benchmarks/multiloko/data/schema.ts';

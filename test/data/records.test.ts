@@ -2,8 +2,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DataError, loadMultiLoKo } from '../../src/data/index.ts';
-import { parseFewshotJsonl, parseMultiLoKoJsonl } from '../../src/data/jsonl.ts';
+import { DataError, loadMultiLoKo } from '../../src/dataNamespace.ts';
+import { parseFewshotJsonl, parseMultiLoKoJsonl } from '../../src/benchmarks/multiloko/data/jsonl.ts';
 import { removeDir, tempDir } from './helpers.ts';
 
 const FILE = 'benchmark_data/italian/dev.jsonl';

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import type { ItemContext } from '../../src/core/benchmark.ts';
+import type { ItemContext } from '../../src/benchmarks/benchmark.ts';
 import { SHARED_DEFAULTS } from '../../src/core/settings.ts';
 import { defineDatasetBenchmark, type DatasetSettings } from '../../src/benchmarks/dataset/definition.ts';
 import type { LokalModel } from '../../src/models/open.ts';

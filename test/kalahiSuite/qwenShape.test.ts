@@ -11,7 +11,7 @@ import path from 'node:path';
 import { AutoTokenizer } from '@huggingface/transformers';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SHARED_DEFAULTS } from '../../src/core/settings.ts';
-import type { ItemContext } from '../../src/core/benchmark.ts';
+import type { ItemContext } from '../../src/benchmarks/benchmark.ts';
 import type { KalahiSettings } from '../../src/benchmarks/kalahi/config.ts';
 import { prepareKalahi } from '../../src/benchmarks/kalahi/plan.ts';
 import { reportKalahi } from '../../src/benchmarks/kalahi/report.ts';

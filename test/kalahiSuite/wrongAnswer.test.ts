@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { SHARED_DEFAULTS } from '../../src/core/settings.ts';
-import type { ItemContext } from '../../src/core/benchmark.ts';
+import type { ItemContext } from '../../src/benchmarks/benchmark.ts';
 import type { KalahiSettings } from '../../src/benchmarks/kalahi/config.ts';
 import { prepareKalahi } from '../../src/benchmarks/kalahi/plan.ts';
 import type { KalahiRow } from '../../src/benchmarks/kalahi/data.ts';

@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 import {
   MULTILOKO_METRICS, MetricsError, assembleOrderedResults, assembleResults, groupMetrics, languageMeans,
   officialResultsJson, pythonFloatRepr, pythonSum, type ExampleRecord, type LanguageExamples,
-} from '../../src/metrics/index.ts';
+} from '../../src/metricsNamespace.ts';
 import { hasPython } from './paths.ts';
 import { seeded } from './randomStrings.ts';
 

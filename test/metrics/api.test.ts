@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import {
   MULTILOKO_METRICS, MetricsError, contentLanguage, editDistance, exactMatch, normalizeAnswer, normalizeAnswerForLanguage,
   scoreExample, scoreNormalizedExample, sentenceBleu, tokenF1,
-} from '../../src/metrics/index.ts';
+} from '../../src/metricsNamespace.ts';
 
 test('metric names in eval.py order', () => {
   expect(MULTILOKO_METRICS).toEqual(['em', 'f1', 'bleu', 'chrf', 'edit_distance', 'edit_similarity']);

@@ -11,9 +11,9 @@ import {
   chrfSentence,
   truncateCodePoints,
 } from '../../src/metrics/chrfScore.ts';
-import { scoreExample } from '../../src/benchmarks/multiloko/metrics/scoreExample.ts';
+import { scoreExample } from '../../src/metrics/scoreExample.ts';
 import { scoreMultiLoKoPredictions } from '../../src/benchmarks/multiloko/score.ts';
-import type { MultiLoKoDataset } from '../../src/data/index.ts';
+import type { MultiLoKoDataset } from '../../src/dataNamespace.ts';
 import { randomText, seeded } from '../metrics/randomStrings.ts';
 
 const random = seeded(4242);

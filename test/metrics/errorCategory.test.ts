@@ -1,8 +1,8 @@
 // Error categories on crafted cases: every rule, the rule order, and a text in each script of the 31 MultiLoKo
 // languages. Each expected value is worked out by hand from the rules in docs/multiloko.md (the comment says how).
 import { describe, expect, test } from 'vitest';
-import { ERROR_CATEGORIES, countErrorCategories, errorCategory } from '../../src/benchmarks/multiloko/metrics/errorCategory.ts';
-import { dominantScript } from '../../src/benchmarks/multiloko/metrics/dominantScript.ts';
+import { ERROR_CATEGORIES, countErrorCategories, errorCategory } from '../../src/metrics/errorCategory.ts';
+import { dominantScript } from '../../src/metrics/dominantScript.ts';
 
 describe('errorCategory: each rule, first that holds', () => {
   const cases: Array<[why: string, prediction: string, targets: string[], similarity: number, expected: string]> = [

@@ -5,8 +5,8 @@ import { describe, expect, test } from 'vitest';
 import { f1Words, wordTokens } from '../../src/benchmarks/multiloko/metrics/f1Words.ts';
 import { segmenterForTag, wordSegmenter, wordSegmenterFallbackLine } from '../../src/benchmarks/multiloko/metrics/wordSegmenter.ts';
 import { MULTILOKO_LANGUAGE_TAGS, multilokoLanguageTag } from '../../src/benchmarks/multiloko/metrics/multilokoLanguageTags.ts';
-import { tokenF1, tokenF1Single } from '../../src/benchmarks/multiloko/metrics/tokenF1.ts';
-import { normalizeAnswer } from '../../src/benchmarks/multiloko/metrics/normalizeAnswer.ts';
+import { tokenF1, tokenF1Single } from '../../src/metrics/tokenF1.ts';
+import { normalizeAnswer } from '../../src/metrics/normalizeAnswer.ts';
 import { seededRandom } from '../support/seededRandom.ts';
 
 const words = (language: string, text: string) => wordTokens(text, wordSegmenter(language).segmenter);

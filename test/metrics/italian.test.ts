@@ -4,7 +4,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
 import {
   assembleResults, codePointsOf, normalizeAnswer, pythonSplit, scoreExample, type ExampleRecord,
-} from '../../src/metrics/index.ts';
+} from '../../src/metricsNamespace.ts';
 import { hasItalianArchive, italianArchivePath } from './paths.ts';
 
 const hasTools = spawnSync('openssl', ['version']).status === 0 && spawnSync('tar', ['--version']).status === 0;

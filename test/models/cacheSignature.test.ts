@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { cacheFileProblem } from '../../src/core/outputCheck.ts';
+import { cacheFileProblem } from '../../src/models/outputCheck.ts';
 import { CACHE_HEADER, generateCacheKey, withCache } from '../../src/models/cache.ts';
 import { EchoProvider } from '../support/echoProvider.ts';
 

@@ -15,7 +15,7 @@ import { withCache } from '../../src/models/cache.ts';
 import { openLokalModel } from '../../src/models/open.ts';
 import type { ChatMessage, GenerateRequest } from '../../src/models/types.ts';
 import { SHARED_DEFAULTS } from '../../src/core/settings.ts';
-import type { ItemContext } from '../../src/core/benchmark.ts';
+import type { ItemContext } from '../../src/benchmarks/benchmark.ts';
 import { MULTILOKO_DEFAULTS, type MultiLoKoSettings } from '../../src/benchmarks/multiloko/settings.ts';
 import { prepareMultiLoKo } from '../../src/benchmarks/multiloko/plan.ts';
 import { reportMultiLoKo } from '../../src/benchmarks/multiloko/report.ts';

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import type { GroupInfo } from '../../src/core/benchmark.ts';
+import type { GroupInfo } from '../../src/benchmarks/benchmark.ts';
 import type { CollectedBenchmark } from '../../src/run/collected.ts';
 import { endRun, incompleteness, type RunEndInput } from '../../src/run/endRun.ts';
 import { capitals } from '../toy/toyBenchmark.ts';

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import type { GroupInfo, ItemView } from '../../src/core/benchmark.ts';
+import type { GroupInfo, ItemView } from '../../src/benchmarks/benchmark.ts';
 import type { DatasetRecord } from '../../src/benchmarks/dataset/records.ts';
 import type { CollectedBenchmark } from '../../src/run/collected.ts';
 import { endRun } from '../../src/run/endRun.ts';

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import type { BenchmarkDefinition } from '../../src/core/benchmark.ts';
+import type { BenchmarkDefinition } from '../../src/benchmarks/benchmark.ts';
 import { ThresholdError } from '../../src/core/gates.ts';
 import { LokalConfigError } from '../../src/core/settings.ts';
 import { checkRunStart } from '../../src/run/startRun.ts';

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 // The modules themselves, not src/index.ts: the configs that register this benchmark bundle what it imports, and Vitest
 // hashes every file of that bundle into each module's cache key (about 0.6 s of CPU a child run for the whole API).
-import { defineBenchmark, type GroupInfo } from '../../src/core/benchmark.ts';
+import { defineBenchmark, type GroupInfo } from '../../src/benchmarks/benchmark.ts';
 import { judge, type GateOutcome, type ParsedClause } from '../../src/core/gates.ts';
 import { alignedColumns } from '../../src/core/textTable.ts';
 

@@ -4,7 +4,8 @@
 import { describe, expect, test } from 'vitest';
 import { parseBaseline } from '../../src/benchmarks/multiloko/baseline.ts';
 import type { LokalSubsetAggregate } from '../../src/benchmarks/multiloko/records.ts';
-import { judgeRun, summariseGroups, summariseRun, type RolledSubset } from '../../src/benchmarks/multiloko/rollup.ts';
+import { judgeRun, summariseGroups, summariseRun } from '../../src/benchmarks/multiloko/rollup.ts';
+import type { RolledSubset } from '../../src/benchmarks/multiloko/rolledSubset.ts';
 
 function subset(key: string, ems: number[], translated?: { source: string; question: string }): RolledSubset {
   const em = ems.reduce((a, b) => a + b, 0) / ems.length;

@@ -5,7 +5,8 @@ import { summariseHeadline } from '../../src/benchmarks/multiloko/headline.ts';
 import { headlineLines, percent, withSpread } from '../../src/benchmarks/multiloko/headlineTable.ts';
 import { markdownTable } from '../../src/core/textTable.ts';
 import type { LokalSubsetAggregate } from '../../src/benchmarks/multiloko/records.ts';
-import { judgeRun, summariseGroups, summariseRun, type RolledSubset } from '../../src/benchmarks/multiloko/rollup.ts';
+import { judgeRun, summariseGroups, summariseRun } from '../../src/benchmarks/multiloko/rollup.ts';
+import type { RolledSubset } from '../../src/benchmarks/multiloko/rolledSubset.ts';
 import { describePrompts } from '../../src/benchmarks/multiloko/usage.ts';
 
 function subset(key: string, order: number, em: number, prompts: LokalSubsetAggregate['prompts'] = []): RolledSubset {

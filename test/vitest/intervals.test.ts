@@ -3,7 +3,7 @@
 // identical local and translated answers never moves); the average EM's bootstrap SE matches √(Σ p(1−p)/n)/L.
 import { describe, expect, test } from 'vitest';
 import type { LokalSubsetAggregate } from '../../src/benchmarks/multiloko/records.ts';
-import type { RolledSubset } from '../../src/benchmarks/multiloko/rollup.ts';
+import type { RolledSubset } from '../../src/benchmarks/multiloko/rolledSubset.ts';
 import { headlineIntervals, subsetIntervals } from '../../src/benchmarks/multiloko/intervals.ts';
 import { headlineIntervalLines } from '../../src/benchmarks/multiloko/intervalTable.ts';
 import { multilokoHeadline } from '../../src/benchmarks/multiloko/metrics/multilokoEffects.ts';

@@ -1,11 +1,12 @@
 // Local vs English item by item: the 2×2 counts against a plain count over the two subsets' records, and McNemar's
 // exact p against 2·Σ binomial tail worked out with exact integers.
 import { describe, expect, test } from 'vitest';
-import { agreementTable } from '../../src/benchmarks/multiloko/metrics/agreementTable.ts';
+import { agreementTable } from '../../src/core/statistics/agreementTable.ts';
 import { localVsEnglish } from '../../src/benchmarks/multiloko/localVsEnglish.ts';
 import { parseSubsetKey } from '../../src/benchmarks/multiloko/data/subsetKey.ts';
 import type { LokalSubsetAggregate } from '../../src/benchmarks/multiloko/records.ts';
-import { summariseGroups, summariseRun, type RolledSubset } from '../../src/benchmarks/multiloko/rollup.ts';
+import { summariseGroups, summariseRun } from '../../src/benchmarks/multiloko/rollup.ts';
+import type { RolledSubset } from '../../src/benchmarks/multiloko/rolledSubset.ts';
 import { seededRandom } from '../support/seededRandom.ts';
 
 /** A subset as the roll-up receives it: its key's languages, and one record per id with that EM. */

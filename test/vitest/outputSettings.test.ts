@@ -5,7 +5,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { cacheFileProblem, folderProblem, requireOutputFolder } from '../../src/core/outputCheck.ts';
+import { cacheFileProblem, folderProblem, requireOutputFolder } from '../../src/models/outputCheck.ts';
 import { startFakeOpenAIServer, type FakeServer } from '../support/fakeOpenAIServer.ts';
 import { unprivilegedJson, unprivilegedUnavailable } from '../support/unprivileged.ts';
 import { runVitest } from '../vitest/helpers.ts';
@@ -90,7 +90,7 @@ describe('the checks', () => {
     chmodSync(dir, 0o755); // the child must reach the folder to be refused writing in it
     try {
       const problems = unprivilegedJson<string[]>(`
-        import { cacheFileProblem, folderProblem } from './src/core/outputCheck.ts';
+        import { cacheFileProblem, folderProblem } from './src/models/outputCheck.ts';
         const locked = ${JSON.stringify(locked)};
         process.stdout.write(JSON.stringify([folderProblem(locked), folderProblem(locked + '/sub'), cacheFileProblem(locked + '/c.jsonl', 'write'), cacheFileProblem(locked + '/sub/c.jsonl', 'write')]));`);
       expect(problems).toEqual([

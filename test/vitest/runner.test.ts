@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import type { ExampleScores } from '../../src/metrics/index.ts';
 import { aggregateSubset as aggregateGroup, uniqueRecords } from '../../src/benchmarks/multiloko/aggregate.ts';
-import type { GateRecord } from '../../src/core/benchmark.ts';
+import type { GateRecord } from '../../src/benchmarks/benchmark.ts';
 import { groupTests } from '../../src/vitest/views.ts';
 import type { LokalItemRecord, LokalSubsetInfo } from '../../src/benchmarks/multiloko/records.ts';
 import LokalRunner from '../../src/vitest/runner.ts';

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import type { MultiLoKoDataset, MultiLoKoSubset } from '../../src/data/index.ts';
-import { itemTestName, multilokoItemKey, shorten, subsetLanguage, subsetName } from '../../src/benchmarks/multiloko/names.ts';
+import type { MultiLoKoDataset, MultiLoKoSubset } from '../../src/dataNamespace.ts';
+import { itemTestName, multilokoItemKey, subsetLanguage, subsetName } from '../../src/benchmarks/multiloko/names.ts';
+import { shorten } from '../../src/core/shorten.ts';
 import { selectSubsets } from '../../src/benchmarks/multiloko/select.ts';
 
 function subset(folder: string, file: string, questionLanguage = folder, translation?: 'human' | 'machine'): MultiLoKoSubset {

@@ -1,7 +1,7 @@
 // The summary test of a run listing several models sums up its own model's groups only (the file holds each group once
 // per model, under that model's describe).
 import { describe, expect, test } from 'vitest';
-import type { GroupInfo } from '../../src/core/benchmark.ts';
+import type { GroupInfo } from '../../src/benchmarks/benchmark.ts';
 import { registerBenchmark } from '../../src/benchmarks/index.ts';
 import { fileGroups } from '../../src/vitest/summaryTest.ts';
 import type { RunnerTaskLike } from '../../src/vitest/views.ts';

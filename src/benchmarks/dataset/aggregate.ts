@@ -1,5 +1,5 @@
 // A group's figures from its item tests: the same on the runner side (gate test) and the reporter side (roll-up).
-import type { GroupInfo, ItemView } from '../../core/benchmark.ts';
+import type { GroupInfo, ItemView } from '../benchmark.ts';
 import type { DatasetMetric } from './options.ts';
 import type { DatasetAggregate, DatasetRecord } from './records.ts';
 

@@ -3,13 +3,13 @@
 // the roll-up table, `results/<name>.json`, replay by id, the report section, the step summary, `lokal compare`).
 import path from 'node:path';
 import { z } from 'zod';
-import { defineBenchmark, type BenchmarkDefinition, type BenchmarkPlan, type GroupInfo } from '../../core/benchmark.ts';
+import { defineBenchmark, type BenchmarkDefinition, type BenchmarkPlan, type GroupInfo } from '../benchmark.ts';
 import { redactedText, resolveRedaction } from '../../core/redact.ts';
 import { MODEL_SETTING, SHARED_SETTINGS_SHAPE, type SettingsSection, type SharedSettings } from '../../core/settings.ts';
 import { previewText } from '../../data/errors.ts';
 import { recordedInput } from '../../models/recordedInput.ts';
-import { askModel } from '../multiloko/item.ts';
-import { shorten } from '../multiloko/names.ts';
+import { askModel } from '../../models/askModel.ts';
+import { shorten } from '../../core/shorten.ts';
 import { aggregateDataset, uniqueDatasetRecords } from './aggregate.ts';
 import { datasetGates, judgeDatasetGates } from './gates.ts';
 import { checkDatasetOptions, DatasetOptionsError, type DatasetBenchmarkOptions, type DatasetRow } from './options.ts';

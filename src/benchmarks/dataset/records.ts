@@ -1,8 +1,8 @@
 // What a dataset item test keeps in its meta, and what a group adds up to.
-import type { GroupInfo } from '../../core/benchmark.ts';
+import type { GroupInfo } from '../benchmark.ts';
 import type { RecordedInput } from '../../models/recordedInput.ts';
 import type { DatasetMetric } from './options.ts';
-import type { ErrorCategory } from '../multiloko/metrics/errorCategory.ts';
+import type { ErrorCategory } from '../../metrics/errorCategory.ts';
 
 export interface DatasetRecord {
   id: string | number;

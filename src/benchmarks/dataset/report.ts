@@ -1,8 +1,8 @@
 // A dataset benchmark's roll-up: the table of groups with each metric's interval, the gates (thresholds and the
 // baseline), and the results file in the shared groups layout (src/report/groupsResults.ts), which the HTML report,
 // the step summary, Vitest UI's summary and `lokal compare` render for any benchmark.
-import { countErrorCategories } from '../multiloko/metrics/errorCategory.ts';
-import type { BenchmarkReport, ReportContext, RolledGroup } from '../../core/benchmark.ts';
+import { countErrorCategories } from '../../metrics/errorCategory.ts';
+import type { BenchmarkReport, ReportContext, RolledGroup } from '../benchmark.ts';
 import { baselineFileFor } from '../../core/baseline/index.ts';
 import { comparedNothing, noBaselineFileReason } from '../../core/baseline/comparedNothing.ts';
 import type { GateOutcome } from '../../core/gates.ts';

@@ -1,7 +1,7 @@
 // One dataset item scored: the reply trimmed, then answer and targets normalised (eval.py's normalize_answer, or
 // as they are) and every named metric taken against all targets by MultiLoKo's own scorer (eval.py's definitions).
-import { scoreExample, scoreNormalizedExample } from '../multiloko/metrics/scoreExample.ts';
-import { errorCategory, type ErrorCategory } from '../multiloko/metrics/errorCategory.ts';
+import { scoreExample, scoreNormalizedExample } from '../../metrics/scoreExample.ts';
+import { errorCategory, type ErrorCategory } from '../../metrics/errorCategory.ts';
 import type { DatasetMetric, Normalization } from './options.ts';
 
 /** How a metric is shown and tested: its label, its scale's top (chrF and BLEU are on 0–100), proportion or mean. */

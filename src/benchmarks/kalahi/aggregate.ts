@@ -1,6 +1,6 @@
 // A Kalahi suite's figures from its prompt records: MC means (NaN skipped, as pandas) and, per generation metric, the
 // means of acc / max / diff over the scored replies — overall and per category.
-import type { GateRecord, ItemView } from '../../core/benchmark.ts';
+import type { GateRecord, ItemView } from '../benchmark.ts';
 import { meanSkippingNull } from '../../core/stats.ts';
 import { KALAHI_TABLE_METRICS, type KalahiGroupFigures, type KalahiGenerationSummary, type KalahiLearnedMetric, type KalahiMCFigures, type KalahiMCSummary, type KalahiPromptRecord, type KalahiRunInfo, type KalahiSuiteAggregate } from './records.ts';
 

@@ -7,7 +7,7 @@ import { MAX_JSON_DEPTH, tooDeep } from '../../core/jsonDepth.ts';
 import { baselineOutcome, judgeBaselineFamily, pairedFigure, type BaselineTest, type PairedFigure, type SignificanceSettings } from '../../core/baseline/index.ts';
 import { judge, type GateOutcome } from '../../core/gates.ts';
 import type { KalahiPromptRecord } from './records.ts';
-import { recordedMCProtocol } from './protocol.ts';
+import { recordedMCProtocol } from '../../core/mcProtocol.ts';
 import type { KalahiMCProtocol } from './settings.ts';
 import { FingerprintError, parseFingerprint, type Fingerprint } from '../../core/fingerprint.ts';
 import { redactedOnce } from '../../core/redact.ts';

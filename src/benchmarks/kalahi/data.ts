@@ -8,7 +8,7 @@ import { DataError, oneLine, previewText, summariseList } from '../../data/error
 import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_STREAM_BYTES, ioError, readRegularFile, readTextLines } from '../../data/files.ts';
 import { decodeUtf8, jsonlLines, parseJsonLine } from '../../data/jsonl.ts';
 import { sha256 } from '../../core/sha256.ts';
-import { describeJsonValue } from '../multiloko/data/schema.ts';
+import { describeJsonValue } from '../../data/describeJsonValue.ts';
 import { pythonStrip } from '../../core/python/pythonWhitespace.ts';
 import {
   bestAnswerIndex,

@@ -2,7 +2,7 @@
 // per prompt — multiple choice by log-probabilities and/or a greedy reply scored by the generation metrics.
 // Only what the registry needs loads with it (name, settings, aggregation); `prepare` and `report` load their modules
 // when they run.
-import { defineBenchmark } from '../../core/benchmark.ts';
+import { defineBenchmark } from '../benchmark.ts';
 import { aggregateKalahi, orderedRecords } from './aggregate.ts';
 import type { KalahiSettings } from './config.ts';
 import type { KalahiRow } from './data.ts';

@@ -1,6 +1,6 @@
 // Kalahi's plan for a run (defineBenchmark's `prepare`): the prompt files read, one group per variant with a section
 // per category, and how a prompt runs — loaded by the definition only when a suite is declared.
-import type { BenchmarkPlan, GroupVerdict, ModelRequirement } from '../../core/benchmark.ts';
+import type { BenchmarkPlan, GroupVerdict, ModelRequirement } from '../benchmark.ts';
 import { requireKnownScope, type ParsedClause } from '../../core/gates.ts';
 import { splitModelList } from '../../core/modelList.ts';
 import { modelSpec } from '../../models/open.ts';

@@ -1,6 +1,6 @@
 // What Kalahi tests leave in Vitest's task meta: plain JSON (NaN stored as null), so it survives blob reports and
 // --merge-reports.
-import type { GroupInfo } from '../../core/benchmark.ts';
+import type { GroupInfo } from '../benchmark.ts';
 import type { KalahiGenerationMetric, KalahiScoreLabels } from './metrics/score.ts';
 import type { KalahiBudget, KalahiMCProtocol, KalahiTask, KalahiVariant } from './settings.ts';
 import type { LetterOption } from './letterChoice.ts';

@@ -1,6 +1,6 @@
 // Kalahi's roll-up (defineBenchmark's `report`): tables, gates and the results file — loaded by the definition only
 // when the reporter rolls up.
-import type { BenchmarkReport, BenchmarkSummary, ReportContext, RolledGroup } from '../../core/benchmark.ts';
+import type { BenchmarkReport, BenchmarkSummary, ReportContext, RolledGroup } from '../benchmark.ts';
 import type { KalahiResultsJson } from './resultsSchema.ts';
 import type { KalahiSettings } from './config.ts';
 import { judgeKalahi, kalahiGate } from './gates.ts';
@@ -13,7 +13,8 @@ import { comparedNothing, noBaselineFileReason } from '../../core/baseline/compa
 import { summariseList } from '../../data/errors.ts';
 import type { GateOutcome } from '../../core/gates.ts';
 import { judgeKalahiBaseline, judgeKalahiTolerance, readKalahiBaseline, withRedactedAnswers, type KalahiBaseline, type KalahiBaselineComparison } from './baselineGate.ts';
-import { mcProtocolDifferences, mcProtocolMismatch, withoutMCProtocol } from './protocol.ts';
+import { mcProtocolDifferences, withoutMCProtocol } from '../../core/mcProtocol.ts';
+import { mcProtocolMismatch } from './protocol.ts';
 import type { RolledKalahiSuite } from './results.ts';
 import { comparabilityJson, comparabilityLines, comparabilityOutcome, compareFingerprints, type Comparability, type Fingerprint } from '../../core/fingerprint.ts';
 import { kalahiFingerprint } from './fingerprint.ts';

@@ -1,6 +1,7 @@
 // Kalahi's settings: the `kalahi` object of lokal.config.json / options, and its LOKAL_* variables.
 import { z } from 'zod';
 import { asIs, list, lowerCase, MODEL_SETTING, type SettingsSection } from '../../core/settings.ts';
+import { MC_PROTOCOLS, type MCProtocol } from '../../core/mcProtocol.ts';
 import type { KalahiVariant } from './data.ts';
 
 // data.ts's KALAHI_VARIANTS, repeated so that the settings (loaded with the registry in every process) do not load
@@ -13,8 +14,8 @@ export const KALAHI_TASKS = ['mc', 'generation'] as const;
 export type KalahiTask = (typeof KALAHI_TASKS)[number];
 
 /** `logprobs`: every answer scored by log-probability (the reference); `letter`: SEA-HELM's lettered question answered in text. */
-export const KALAHI_MC_PROTOCOLS = ['logprobs', 'letter'] as const;
-export type KalahiMCProtocol = (typeof KALAHI_MC_PROTOCOLS)[number];
+export const KALAHI_MC_PROTOCOLS = MC_PROTOCOLS;
+export type KalahiMCProtocol = MCProtocol;
 
 /** `max_length`: 256 tokens in all, prompt included (what the reference code passes); `new_tokens`: 256 new tokens (its README). */
 export const KALAHI_BUDGETS = ['max_length', 'new_tokens'] as const;

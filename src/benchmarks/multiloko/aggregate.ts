@@ -1,8 +1,8 @@
 // A subset's figures from its item records: each id once (eval.py's dict: first position, last value), then the means.
-import { MULTILOKO_METRICS } from './metrics/metricNames.ts';
+import { MULTILOKO_METRICS } from '../../metrics/metricNames.ts';
 import { languageMeans } from './metrics/languageMeans.ts';
 import { errorCounts } from './errorCounts.ts';
-import type { GateRecord, ItemView } from '../../core/benchmark.ts';
+import type { GateRecord, ItemView } from '../benchmark.ts';
 import type { LokalItemRecord, LokalPromptUse, LokalSubsetAggregate, LokalSubsetInfo } from './records.ts';
 
 /** Python dict key of an id: 1 and "1" are different keys. */

@@ -4,7 +4,7 @@
 import { baselineOutcome, judgeBaselineFamily, pairedFigure, subsetFamily, type BaselineTest, type SignificanceSettings } from '../../core/baseline/index.ts';
 import type { GateOutcome } from '../../core/gates.ts';
 import type { Baseline, BaselineItem } from './baseline.ts';
-import type { RolledSubset } from './rollup.ts';
+import type { RolledSubset } from './rolledSubset.ts';
 
 export interface FlippedItem {
   id: string | number;

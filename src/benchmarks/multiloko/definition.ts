@@ -3,7 +3,7 @@
 // Only what the registry needs loads with it (name, settings, aggregation): the runner and the reporter import the
 // registry in every process, and `prepare` (data, prompts, scoring) and `report` (tables, results file) load their
 // modules when they run.
-import { defineBenchmark } from '../../core/benchmark.ts';
+import { defineBenchmark } from '../benchmark.ts';
 import { aggregateSubset, uniqueRecords } from './aggregate.ts';
 import { multilokoGate } from './gates.ts';
 import type { MultiLoKoQuestion } from './data/schema.ts';

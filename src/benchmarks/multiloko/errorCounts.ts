@@ -1,7 +1,7 @@
 // A subset's error categories: per item (stored by the item test, or worked out from the record's normalised strings
 // for records written before categories existed) and counted over the items that enter eval.py's means.
-import { MULTILOKO_METRICS } from './metrics/metricNames.ts';
-import { countErrorCategories, errorCategory, type ErrorCategory } from './metrics/errorCategory.ts';
+import { MULTILOKO_METRICS } from '../../metrics/metricNames.ts';
+import { countErrorCategories, errorCategory, type ErrorCategory } from '../../metrics/errorCategory.ts';
 import type { LokalItemRecord } from './records.ts';
 
 /** The record's category; undefined for a record without its normalised strings. */

@@ -1,7 +1,7 @@
 // The terminal's table of error categories: items per category for each local language, the translated subsets summed
 // in one row (each subset's counts are in the results file, summary.subsets[].errors).
 import { alignedColumns } from '../../core/textTable.ts';
-import { ERROR_CATEGORIES, type ErrorCategory } from './metrics/errorCategory.ts';
+import { ERROR_CATEGORIES, type ErrorCategory } from '../../metrics/errorCategory.ts';
 
 export interface SubsetErrors {
   language: string;

@@ -1,7 +1,7 @@
 // The examples of a score in flat arrays, scored chunk by chunk by whichever thread claims a chunk first: the same
 // scoreExample on the main thread and on worker threads, so the scores cannot differ by where they were computed.
-import { scoreExample } from './metrics/scoreExample.ts';
-import type { ExampleScores } from './metrics/metricNames.ts';
+import { scoreExample } from '../../metrics/scoreExample.ts';
+import type { ExampleScores } from '../../metrics/metricNames.ts';
 
 /** ExampleScores' fields in the order a scored example's row of numbers holds them. */
 export const SCORE_FIELDS = ['em', 'f1', 'bleu', 'chrf', 'edit_distance', 'edit_similarity', 'edit_distance_first'] as const satisfies ReadonlyArray<keyof ExampleScores>;

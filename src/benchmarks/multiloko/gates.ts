@@ -1,8 +1,8 @@
 // Gates: `LOKAL_THRESHOLDS` clauses (`em>=0.30,gap<=0.40,italian.em>=0.35`) and a baseline with an allowed drop.
 import { judge, parseClause, requireUnitBound, routeClauses, ThresholdError, unmeasured, type GateOp, type GateOutcome, type ParsedClause } from '../../core/gates.ts';
 import { wilsonInterval } from '../../core/statistics/intervals.ts';
-import { MULTILOKO_METRICS, type MultiLoKoMetric } from './metrics/metricNames.ts';
-import { ERROR_CATEGORIES, type ErrorCategory } from './metrics/errorCategory.ts';
+import { MULTILOKO_METRICS, type MultiLoKoMetric } from '../../metrics/metricNames.ts';
+import { ERROR_CATEGORIES, type ErrorCategory } from '../../metrics/errorCategory.ts';
 
 export { holds, judge, ThresholdError, type GateOp, type GateOutcome } from '../../core/gates.ts';
 

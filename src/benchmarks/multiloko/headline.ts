@@ -2,7 +2,7 @@
 // the mother tongue and locality effects per language and averaged, for human and machine translations.
 // Translated subsets never enter the local average (eval.py's group_metrics pools every key it is given).
 import { multilokoHeadline, type LanguageEffect } from './metrics/multilokoEffects.ts';
-import type { RolledSubset } from './rollup.ts';
+import type { RolledSubset } from './rolledSubset.ts';
 
 /** One effect (MTE or LE) for one kind of translation; 0–1 scale like EM. */
 export interface EffectFigures {

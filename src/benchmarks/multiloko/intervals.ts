@@ -4,10 +4,10 @@
 // are not means of item scores: a seeded bootstrap that resamples questions within each source language, a question
 // together with its translations (they share the id), and recomputes every figure as the official README defines it.
 import { itemMeanInterval, stratifiedBootstrap, type FigureInterval, type IntervalMethod } from '../../core/statistics/index.ts';
-import { MULTILOKO_METRICS, type MultiLoKoMetric } from './metrics/metricNames.ts';
+import { MULTILOKO_METRICS, type MultiLoKoMetric } from '../../metrics/metricNames.ts';
 import { parseSubsetKey } from './data/subsetKey.ts';
 import type { LokalItemRecord } from './records.ts';
-import type { RolledSubset } from './rollup.ts';
+import type { RolledSubset } from './rolledSubset.ts';
 
 export interface MetricInterval {
   low: number;

@@ -2,9 +2,9 @@
 // English (EM, paired by id), with McNemar's exact p — for the language's own questions (`<lang>` against
 // `<lang>_translated_<kind>_english`, the pairs behind MTE) and for the English questions translated into the language
 // (`english` against `english_translated_<kind>_<lang>`).
-import { agreementTable, type AgreementItem } from './metrics/agreementTable.ts';
+import { agreementTable, type AgreementItem } from '../../core/statistics/agreementTable.ts';
 import type { LokalSubsetAggregate } from './records.ts';
-import type { RolledSubset } from './rollup.ts';
+import type { RolledSubset } from './rolledSubset.ts';
 
 export interface LocalVsEnglishPair {
   /** The subset asked in English and the one asked in the language. */

@@ -4,17 +4,17 @@
 import { chrfScore } from '../../metrics/chrfScore.ts';
 import { editDistance } from '../../metrics/editDistance.ts';
 import { editSimilarity } from '../../metrics/editSimilarity.ts';
-import { exactMatch } from './metrics/exactMatch.ts';
-import { normalizeAnswer } from './metrics/normalizeAnswer.ts';
+import { exactMatch } from '../../metrics/exactMatch.ts';
+import { normalizeAnswer } from '../../metrics/normalizeAnswer.ts';
 import { sentenceBleu } from '../../metrics/sentenceBleu.ts';
-import { tokenF1 } from './metrics/tokenF1.ts';
-import { terminalText } from '../../core/terminalText.ts';
+import { tokenF1 } from '../../metrics/tokenF1.ts';
+import { terminalText } from '../../data/terminalText.ts';
 import { summariseList } from '../../data/errors.ts';
 
 export type Targets = string | readonly string[];
 
 // Typing: the Vitest layer merges BenchmarkMatchers into Vitest's Matchers.
-declare module '../../core/benchmark.ts' {
+declare module '../benchmark.ts' {
   interface BenchmarkMatchers<R> extends LokalMatchers<R> {}
 }
 

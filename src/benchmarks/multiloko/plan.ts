@@ -1,6 +1,6 @@
 // MultiLoKo's plan for a run (defineBenchmark's `prepare`): the data loaded and selected, one group per subset, and
 // how an item runs — loaded by the definition only when a suite is declared, so the registry stays light.
-import type { BenchmarkGroup, BenchmarkPlan, GroupVerdict } from '../../core/benchmark.ts';
+import type { BenchmarkGroup, BenchmarkPlan, GroupVerdict } from '../benchmark.ts';
 import { requireKnownScope, type GateOutcome, type ParsedClause } from '../../core/gates.ts';
 import { readBaseline, judgeAgainstBaseline, type Baseline } from './baseline.ts';
 import { hasItems } from './baselineGate.ts';
@@ -8,12 +8,13 @@ import { baselineFileFor } from '../../core/baseline/index.ts';
 import { loadMultiLoKo, type MultiLoKoDataset, type MultiLoKoSubset } from './data/multiloko.ts';
 import type { MultiLoKoQuestion } from './data/schema.ts';
 import { judgeSubset, multilokoGate, type Gate } from './gates.ts';
-import { askModel, verdictLine } from './item.ts';
+import { askModel } from '../../models/askModel.ts';
+import { verdictLine } from './item.ts';
 import { chooseFewshot, extractsAnswers, promptUse, resolvePromptMode } from './promptChoice.ts';
-import { scoreExample } from './metrics/scoreExample.ts';
+import { scoreExample } from '../../metrics/scoreExample.ts';
 import { f1Words } from './metrics/f1Words.ts';
 import { wordSegmenter } from './metrics/wordSegmenter.ts';
-import { errorCategory } from './metrics/errorCategory.ts';
+import { errorCategory } from '../../metrics/errorCategory.ts';
 import { splitModelList } from '../../core/modelList.ts';
 import { modelSpec } from '../../models/open.ts';
 import { recordedCount, recordedInput } from '../../models/recordedInput.ts';

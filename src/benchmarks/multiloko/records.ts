@@ -1,8 +1,8 @@
 // MultiLoKo's records: a subset's info, an item's record and a subset's aggregates (serialisable: they travel in
 // Vitest's task meta, so they survive blob reports and --merge-reports).
-import type { GroupInfo } from '../../core/benchmark.ts';
-import type { ExampleScores, MultiLoKoMetric } from './metrics/metricNames.ts';
-import type { ErrorCategory } from './metrics/errorCategory.ts';
+import type { GroupInfo } from '../benchmark.ts';
+import type { ExampleScores, MultiLoKoMetric } from '../../metrics/metricNames.ts';
+import type { ErrorCategory } from '../../metrics/errorCategory.ts';
 import type { ModelDescription } from '../../models/types.ts';
 import type { RecordedInput } from '../../models/recordedInput.ts';
 

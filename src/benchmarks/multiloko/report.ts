@@ -2,7 +2,7 @@
 // every subset of the run — loaded by the definition only when the reporter rolls up.
 import { baselineFileFor } from '../../core/baseline/index.ts';
 import { noBaselineFileReason } from '../../core/baseline/comparedNothing.ts';
-import type { BenchmarkReport, BenchmarkSummary, ReportContext, RolledGroup } from '../../core/benchmark.ts';
+import type { BenchmarkReport, BenchmarkSummary, ReportContext, RolledGroup } from '../benchmark.ts';
 import type { MultiLoKoResultsJson } from './resultsSchema.ts';
 import { readBaseline, withRedactedAnswers } from './baseline.ts';
 import { multilokoGate } from './gates.ts';

@@ -2,10 +2,11 @@
 import { standardError } from '../../core/stats.ts';
 import { assembleResults, type OfficialResults } from './metrics/assembleResults.ts';
 import { groupMetrics } from './metrics/groupMetrics.ts';
-import type { ExampleRecord, MultiLoKoMetric } from './metrics/metricNames.ts';
+import type { ExampleRecord, MultiLoKoMetric } from '../../metrics/metricNames.ts';
 import { baselineAverage, judgeAgainstBaseline, type Baseline } from './baseline.ts';
 import type { LokalItemRecord, LokalSubsetAggregate } from './records.ts';
-import type { ErrorCategory } from './metrics/errorCategory.ts';
+import type { RolledSubset } from './rolledSubset.ts';
+import type { ErrorCategory } from '../../metrics/errorCategory.ts';
 import { errorCounts, itemError } from './errorCounts.ts';
 import type { ModelDescription } from '../../models/types.ts';
 import { summariseHeadline, type HeadlineSummary } from './headline.ts';
@@ -18,12 +19,6 @@ import { summariseList } from '../../data/errors.ts';
 import { headlineIntervals, subsetIntervals, type HeadlineIntervals, type MetricInterval } from './intervals.ts';
 import { localVsEnglish, type LocalVsEnglish } from './localVsEnglish.ts';
 import { comparabilityJson, comparabilityOutcome, compareFingerprints, type ComparabilityJson, type Comparability, type Fingerprint } from '../../core/fingerprint.ts';
-
-export interface RolledSubset {
-  aggregate: LokalSubsetAggregate;
-  /** Each id once, in item order. */
-  records: LokalItemRecord[];
-}
 
 /**
  * The official results layout (what `lokal score` writes for the same answers in the same order). Extra keys on an

@@ -2,16 +2,16 @@
 import { previewText, summariseList } from '../../data/errors.ts';
 import type { MultiLoKoDataset } from './data/multiloko.ts';
 import type { MultiLoKoQuestion } from './data/schema.ts';
-import type { PredictionRow } from './data/predictions.ts';
+import type { PredictionRow } from '../../models/predictionRow.ts';
 import { assembleOrderedResults, resultsObject, writeOrderedResultsJson, type LanguageExamples, type OfficialResults, type OrderedResults } from './metrics/assembleResults.ts';
-import { scoreExample } from './metrics/scoreExample.ts';
+import { scoreExample } from '../../metrics/scoreExample.ts';
 import { f1Words } from './metrics/f1Words.ts';
 import { wordSegmenter } from './metrics/wordSegmenter.ts';
 import { contentLanguage } from './data/subsetKey.ts';
 import { scoresOf, type ExampleBatch } from './exampleBatch.ts';
 import type { ScoreThreads } from './scoreThreads.ts';
-import type { ExampleRecord, ExampleScores } from './metrics/metricNames.ts';
-import { errorCategory, type ErrorCategory } from './metrics/errorCategory.ts';
+import type { ExampleRecord, ExampleScores } from '../../metrics/metricNames.ts';
+import { errorCategory, type ErrorCategory } from '../../metrics/errorCategory.ts';
 
 export interface ScoreOptions {
   /** What a dataset item without a prediction becomes: scored as '' and flagged (default), or left out as eval.py does. */

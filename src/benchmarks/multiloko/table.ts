@@ -1,6 +1,7 @@
 // The leaderboard as plain text: per subset EM/F1/chrF (more on request), then per group average EM ± 2 SE, min, max, gap.
-import { MULTILOKO_METRICS, type MultiLoKoMetric } from './metrics/metricNames.ts';
-import type { GroupSummary, RolledSubset } from './rollup.ts';
+import { MULTILOKO_METRICS, type MultiLoKoMetric } from '../../metrics/metricNames.ts';
+import type { GroupSummary } from './rollup.ts';
+import type { RolledSubset } from './rolledSubset.ts';
 import { METRIC_LABELS, UNIT_METRICS, type GateOutcome } from './gates.ts';
 import { alignedColumns, gateSection } from '../../core/textTable.ts';
 import type { BaselineComparison } from './baselineGate.ts';

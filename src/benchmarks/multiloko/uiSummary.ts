@@ -3,7 +3,7 @@
 import { emChart, emChartData } from '../../report/chartData.ts';
 import { multilokoView, type MultiLoKoView } from '../../report/multiloko.ts';
 import { fixed, gatesLine, intervalText, svgAttachment, type UiSummary } from '../../report/summary.ts';
-import { ERROR_CATEGORIES } from './metrics/errorCategory.ts';
+import { ERROR_CATEGORIES } from '../../metrics/errorCategory.ts';
 import type { LocalVsEnglish } from './localVsEnglish.ts';
 import { formatMcNemarP, localVsEnglishRows, questionsLabel } from './localVsEnglishTable.ts';
 import type { MultiLoKoResultsJson } from './resultsSchema.ts';

@@ -60,7 +60,7 @@ function settledValue<T>(result: PromiseSettledResult<T>): T {
   return result.value;
 }
 /** The zod-validating parsers: they name the file, line and field of a problem the quick read met. */
-const validatingParsers = () => import('../../../data/jsonl.ts');
+const validatingParsers = () => import('./jsonl.ts');
 
 /** Reads and validates every file of `split` in an opened tree. */
 export async function readMultiLoKoTree(tree: DatasetTree, split: string): Promise<MultiLoKoDataset> {

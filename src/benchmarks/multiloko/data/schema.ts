@@ -1,9 +1,7 @@
 // zod schemas for MultiLoKo records, and the translation of zod issues into messages that name the field.
 import { z } from 'zod';
-import { describeJsonValue, previewJson as preview } from './describeJsonValue.ts';
+import { describeJsonValue, previewJson as preview } from '../../../data/describeJsonValue.ts';
 
-// Re-exported: the description lives in a zod-free module so the plain loaders can use it without loading zod.
-export { describeJsonValue };
 
 /**
  * One question of a MultiLoKo file (`<lang>/<split>.jsonl` and the translated files).

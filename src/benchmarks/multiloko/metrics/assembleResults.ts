@@ -4,7 +4,7 @@
 import { MetricsError } from '../../../metrics/errors.ts';
 import { groupMetrics } from './groupMetrics.ts';
 import { languageMeans } from './languageMeans.ts';
-import { EXTRA_METRICS, LANGUAGE_METRICS, MULTILOKO_METRICS, type ExampleRecord, type ExtraMetric, type MultiLoKoMetric } from './metricNames.ts';
+import { EXTRA_METRICS, LANGUAGE_METRICS, MULTILOKO_METRICS, type ExampleRecord, type ExtraMetric, type MultiLoKoMetric } from '../../../metrics/metricNames.ts';
 import { pythonFloatRepr } from '../../../core/python/pythonJson.ts';
 import type { PythonSumMode } from '../../../core/python/pythonSum.ts';
 

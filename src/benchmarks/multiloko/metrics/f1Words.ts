@@ -1,8 +1,8 @@
 // Token F1 as eval.py's f1 computes it, over words instead of whitespace tokens: ICU word segments (Intl.Segmenter,
 // word granularity), word-like ones only. Not an official metric: it gives partial credit in scripts written without
 // spaces (Chinese, Japanese, Thai, Khmer), where eval.py's f1 sees one token per answer.
-import { requireTargets } from './requireTargets.ts';
-import { tokenF1Single } from './tokenF1.ts';
+import { requireTargets } from '../../../metrics/requireTargets.ts';
+import { tokenF1Single } from '../../../metrics/tokenF1.ts';
 
 // Latin-script code points, the letters of the alphabets written with spaces (Cyrillic, Greek, Armenian, Georgian,
 // Hebrew, Arabic), ASCII digits and spaces only: Unicode word boundaries (UAX 29) never break between letters and digits

@@ -1,6 +1,6 @@
 // eval.py's group_metrics (docs/metrics.md#means-and-group-metrics): across languages, average (builtin sum / count), max, min, gap = max - min.
 import { MetricsError } from '../../../metrics/errors.ts';
-import { ALL_METRICS, LANGUAGE_METRICS, MULTILOKO_METRICS } from './metricNames.ts';
+import { ALL_METRICS, LANGUAGE_METRICS, MULTILOKO_METRICS } from '../../../metrics/metricNames.ts';
 import { pythonSum, type PythonSumMode } from '../../../core/python/pythonSum.ts';
 
 export interface GroupMetricsOptions {

@@ -1,6 +1,6 @@
 // eval.py's per-language means (docs/metrics.md#means-and-group-metrics): per metric a plain `+=` fold in record order, divided by the count.
 import { MetricsError } from '../../../metrics/errors.ts';
-import { ALL_METRICS, LANGUAGE_METRICS, type AnyMetric, type ExampleScores, type LanguageMetric } from './metricNames.ts';
+import { ALL_METRICS, LANGUAGE_METRICS, type AnyMetric, type ExampleScores, type LanguageMetric } from '../../../metrics/metricNames.ts';
 
 /** Mean of every metric (official ones, then edit_distance_first, then f1_words when every record has it), in order. */
 export function languageMeans(records: ReadonlyArray<ExampleScores>): Record<AnyMetric, number> & Partial<Record<LanguageMetric, number>> {

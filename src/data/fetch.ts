@@ -1,15 +1,12 @@
-// `lokal data fetch`: download the public MultiLoKo archive and Kalahi CSVs into data/, resumable and verified.
+// The downloader behind `lokal data fetch`: the files of DATA_SOURCES into a folder, resumable and verified; what only a
+// benchmark knows (its archive's check, where else its data can come from) is passed in as DatasetHooks.
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, open, rename, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { DataError } from '../data/errors.ts';
-import { ioError } from '../data/files.ts';
-import { MULTILOKO_ENV } from '../benchmarks/multiloko/data/locate.ts';
-import { loadMultiLoKo } from '../benchmarks/multiloko/data/multiloko.ts';
+import { DataError } from './errors.ts';
+import { ioError } from './files.ts';
 import { DATA_SOURCES, type DataSource } from './sources.ts';
-
-export const KALAHI_ENV = 'LOKAL_KALAHI';
 
 export interface FetchDataOptions {
   /** Folder to download into (created if missing), e.g. `data`. */
@@ -30,6 +27,14 @@ export interface FetchDataOptions {
   password?: string;
 }
 
+/** What the benchmarks add to the download: the archive's structural check and where else their data can come from. */
+export interface DatasetHooks {
+  /** Why `file` (a source with `verify: 'multiloko-archive'`) is not a valid archive, or undefined when it is. */
+  verifyArchive(file: string, password: string | undefined): Promise<string | undefined>;
+  /** The by-hand message's last line for the source's dataset: how to use a copy already on disk. */
+  alternative(source: DataSource): string;
+}
+
 export interface FetchedFile {
   dataset: DataSource['dataset'];
   path: string;
@@ -39,12 +44,9 @@ export interface FetchedFile {
 }
 
 /** How to put a file in place without the network, for every error that stops a download. */
-export function howToProvideByHand(source: DataSource, dir: string): string {
+export function howToProvideByHand(source: DataSource, dir: string, hooks: DatasetHooks): string {
   const target = path.join(dir, ...source.file.split('/'));
-  const alternative =
-    source.dataset === 'multiloko'
-      ? `or point ${MULTILOKO_ENV} at a copy you already have (the .enc archive or an extracted benchmark_data/ folder)`
-      : `or point ${KALAHI_ENV} at a folder that already holds filipino.csv, filipino_partially_enriched.csv and filipino_unenriched.csv`;
+  const alternative = hooks.alternative(source);
   return [
     'To provide the file by hand:',
     `  download ${source.url}`,
@@ -104,19 +106,14 @@ interface Verdict {
   reason?: string;
 }
 
-async function verify(file: string, source: DataSource, password: string | undefined): Promise<Verdict> {
+async function verify(file: string, source: DataSource, password: string | undefined, hooks: DatasetHooks): Promise<Verdict> {
   const sha256 = await sha256File(file);
   if (source.sha256 !== undefined && sha256 !== source.sha256.toLowerCase()) {
     return { ok: false, sha256, reason: `SHA-256 mismatch: expected ${source.sha256}, got ${sha256}` };
   }
   if (source.verify === 'multiloko-archive') {
-    try {
-      const dataset = await loadMultiLoKo(file, 'dev', password === undefined ? { env: {} } : { password, env: {} });
-      const languages = new Set(dataset.subsets.map((s) => s.folder));
-      if (languages.size === 0) return { ok: false, sha256, reason: 'the archive holds no language folders' };
-    } catch (error) {
-      return { ok: false, sha256, reason: `not a valid MultiLoKo archive: ${error instanceof Error ? error.message : String(error)}` };
-    }
+    const reason = await hooks.verifyArchive(file, password);
+    if (reason !== undefined) return { ok: false, sha256, reason };
   }
   return { ok: true, sha256 };
 }
@@ -136,6 +133,7 @@ export function parseContentRange(header: string | null): { start?: number; tota
 }
 
 interface TransferContext {
+  hooks: DatasetHooks;
   source: DataSource;
   dir: string;
   part: string;
@@ -166,7 +164,7 @@ async function transfer(ctx: TransferContext): Promise<TransferOutcome> {
         redirect: 'follow',
       });
     } catch (error) {
-      throw networkError(source, ctx.dir, controller.signal.reason instanceof Timeout ? controller.signal.reason : error, false);
+      throw networkError(source, ctx.dir, ctx.hooks, controller.signal.reason instanceof Timeout ? controller.signal.reason : error, false);
     }
     if (response.status === 416 && have > 0) {
       await response.body?.cancel();
@@ -190,7 +188,7 @@ async function transfer(ctx: TransferContext): Promise<TransferOutcome> {
       total = length === null ? source.bytes : Number(length);
     } else {
       await response.body?.cancel().catch(() => undefined);
-      throw statusError(source, ctx.dir, response);
+      throw statusError(source, ctx.dir, ctx.hooks, response);
     }
     log(
       offset > 0
@@ -253,19 +251,19 @@ function describe(error: unknown): string {
 }
 
 /** The server answered, but not with the file (404, 500, …). */
-function statusError(source: DataSource, dir: string, response: Response): DataError {
-  return new DataError(source.url, `download failed: HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}.\n${howToProvideByHand(source, dir)}`, {
+function statusError(source: DataSource, dir: string, hooks: DatasetHooks, response: Response): DataError {
+  return new DataError(source.url, `download failed: HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}.\n${howToProvideByHand(source, dir, hooks)}`, {
     code: 'download',
   });
 }
 
-function networkError(source: DataSource, dir: string, error: unknown, started: boolean): DataError {
+function networkError(source: DataSource, dir: string, hooks: DatasetHooks, error: unknown, started: boolean): DataError {
   const code = error instanceof Timeout ? 'timeout' : errorCode(error);
   const offline = error instanceof Timeout || (code !== undefined && OFFLINE_CODES.has(code));
   const why = offline
     ? `the server could not be reached (${describe(error)}); you may be offline`
     : `the request failed (${describe(error)})`;
-  return new DataError(source.url, `${started ? 'download interrupted' : 'download failed'}: ${why}.\n${howToProvideByHand(source, dir)}`, {
+  return new DataError(source.url, `${started ? 'download interrupted' : 'download failed'}: ${why}.\n${howToProvideByHand(source, dir, hooks)}`, {
     code: 'download',
     cause: error,
   });
@@ -283,7 +281,7 @@ async function download(ctx: TransferContext, retries: number): Promise<void> {
         const kept = (await sizeOf(ctx.part)) ?? 0;
         throw new DataError(
           ctx.source.url,
-          `${error.message}; gave up after ${retries + 1} attempts. The ${kept} bytes received are kept in ${ctx.part}: running the command again resumes from there.\n${howToProvideByHand(ctx.source, ctx.dir)}`,
+          `${error.message}; gave up after ${retries + 1} attempts. The ${kept} bytes received are kept in ${ctx.part}: running the command again resumes from there.\n${howToProvideByHand(ctx.source, ctx.dir, ctx.hooks)}`,
           { code: 'download', cause: error },
         );
       }
@@ -295,11 +293,11 @@ async function download(ctx: TransferContext, retries: number): Promise<void> {
 const defaultLog = (line: string) => process.stderr.write(`${line}\n`);
 
 /** The file already in place and verified, or undefined (absent, or present but failing verification: to download). */
-async function presentFile(source: DataSource, options: FetchDataOptions): Promise<FetchedFile | undefined> {
+async function presentFile(source: DataSource, options: FetchDataOptions, hooks: DatasetHooks): Promise<FetchedFile | undefined> {
   const log = options.log ?? defaultLog;
   const target = path.join(options.dir, ...source.file.split('/'));
   if ((await sizeOf(target)) === undefined) return undefined;
-  const present = await verify(target, source, options.password);
+  const present = await verify(target, source, options.password, hooks);
   if (present.ok) {
     log(`${source.file}: already present and verified`);
     return { dataset: source.dataset, path: target, bytes: (await sizeOf(target))!, sha256: present.sha256, status: 'already-present' };
@@ -309,7 +307,7 @@ async function presentFile(source: DataSource, options: FetchDataOptions): Promi
 }
 
 /** Whether the server has the file (a HEAD request): the DataError a download would end with, or undefined. */
-async function unavailable(source: DataSource, options: FetchDataOptions): Promise<DataError | undefined> {
+async function unavailable(source: DataSource, options: FetchDataOptions, hooks: DatasetHooks): Promise<DataError | undefined> {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Timeout(timeoutMs)), timeoutMs);
@@ -317,16 +315,16 @@ async function unavailable(source: DataSource, options: FetchDataOptions): Promi
     const response = await (options.fetch ?? globalThis.fetch)(source.url, { method: 'HEAD', signal: controller.signal, redirect: 'follow' });
     await response.body?.cancel().catch(() => undefined);
     // A server that does not answer HEAD (405, 501) is left to the download itself.
-    return response.ok || response.status === 405 || response.status === 501 ? undefined : statusError(source, options.dir, response);
+    return response.ok || response.status === 405 || response.status === 501 ? undefined : statusError(source, options.dir, hooks, response);
   } catch (error) {
-    return networkError(source, options.dir, controller.signal.reason instanceof Timeout ? controller.signal.reason : error, false);
+    return networkError(source, options.dir, hooks, controller.signal.reason instanceof Timeout ? controller.signal.reason : error, false);
   } finally {
     clearTimeout(timer);
   }
 }
 
 /** Downloads one file into place; the folders it had to create are added to `created`. */
-async function fetchOne(source: DataSource, options: Required<Pick<FetchDataOptions, 'dir'>> & FetchDataOptions, created: string[]): Promise<FetchedFile> {
+async function fetchOne(source: DataSource, options: Required<Pick<FetchDataOptions, 'dir'>> & FetchDataOptions, hooks: DatasetHooks, created: string[]): Promise<FetchedFile> {
   const log = options.log ?? defaultLog;
   const target = path.join(options.dir, ...source.file.split('/'));
   const part = `${target}.part`;
@@ -338,6 +336,7 @@ async function fetchOne(source: DataSource, options: Required<Pick<FetchDataOpti
   });
   created.push(...missing);
   const ctx: TransferContext = {
+    hooks,
     source,
     dir: options.dir,
     part,
@@ -347,17 +346,17 @@ async function fetchOne(source: DataSource, options: Required<Pick<FetchDataOpti
   };
   const resumedEarlierRun = ((await sizeOf(part)) ?? 0) > 0;
   await download(ctx, options.retries ?? 3);
-  let verdict = await verify(part, source, options.password);
+  let verdict = await verify(part, source, options.password, hooks);
   if (!verdict.ok && resumedEarlierRun) {
     // A stale partial file (e.g. of an older upload) poisons a resume: try once from scratch.
     log(`${source.file}: ${verdict.reason}; downloading once more from the start`);
     await rm(part, { force: true });
     await download(ctx, options.retries ?? 3);
-    verdict = await verify(part, source, options.password);
+    verdict = await verify(part, source, options.password, hooks);
   }
   if (!verdict.ok) {
     await rm(part, { force: true });
-    throw new DataError(target, `downloaded file failed verification: ${verdict.reason}. It was deleted.\n${howToProvideByHand(source, options.dir)}`, {
+    throw new DataError(target, `downloaded file failed verification: ${verdict.reason}. It was deleted.\n${howToProvideByHand(source, options.dir, hooks)}`, {
       code: 'checksum',
     });
   }
@@ -375,15 +374,15 @@ async function fetchOne(source: DataSource, options: Required<Pick<FetchDataOpti
  * needed is asked of its server first: when any is unavailable, all of them are named in one error and nothing is
  * downloaded or created. A download that fails leaves no folder it created empty (a kept `.part` still resumes).
  */
-export async function fetchData(options: FetchDataOptions): Promise<FetchedFile[]> {
+export async function downloadData(options: FetchDataOptions, hooks: DatasetHooks): Promise<FetchedFile[]> {
   const sources = (options.sources ?? DATA_SOURCES).filter((s) => options.only === undefined || s.dataset === options.only);
   const present = new Map<DataSource, FetchedFile>();
   for (const source of sources) {
-    const kept = await presentFile(source, options);
+    const kept = await presentFile(source, options, hooks);
     if (kept) present.set(source, kept);
   }
   const needed = sources.filter((s) => !present.has(s));
-  const problems = (await Promise.all(needed.map((s) => unavailable(s, options)))).filter((e): e is DataError => e !== undefined);
+  const problems = (await Promise.all(needed.map((s) => unavailable(s, options, hooks)))).filter((e): e is DataError => e !== undefined);
   if (problems.length === 1) throw problems[0]!;
   if (problems.length > 1) {
     const detail = `${problems.length} of the ${needed.length} files to download are not available, so none was downloaded and nothing was written:`;
@@ -392,7 +391,7 @@ export async function fetchData(options: FetchDataOptions): Promise<FetchedFile[
   const created: string[] = [];
   const results: FetchedFile[] = [];
   try {
-    for (const source of sources) results.push(present.get(source) ?? (await fetchOne(source, options, created)));
+    for (const source of sources) results.push(present.get(source) ?? (await fetchOne(source, options, hooks, created)));
   } catch (error) {
     // Deepest first; a folder holding a file (a kept .part, a verified download) stays.
     for (const folder of created.reverse()) await rmdir(folder).catch(() => undefined);

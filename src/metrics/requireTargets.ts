@@ -1,5 +1,5 @@
 // eval.py takes max()/min() over the targets, which raises on an empty list; we raise a typed error instead.
-import { MetricsError } from '../../../metrics/errors.ts';
+import { MetricsError } from './errors.ts';
 
 /** Throws unless `targets` is a non-empty array of strings (a plain string would be scored character by character). */
 export function requireTargets(targets: readonly string[], metric: string): void {

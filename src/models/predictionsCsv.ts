@@ -2,9 +2,9 @@
 import { pipeline } from 'node:stream/promises';
 import { parse as parseCsvStream } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
-import { DataError, oneLine } from '../../../data/errors.ts';
-import { readChunks } from '../../../data/files.ts';
-import { emptyFile, predictionError, validatePredictionRow as validate, type PredictionRow } from './predictions.ts';
+import { DataError, oneLine } from '../data/errors.ts';
+import { readChunks } from '../data/files.ts';
+import { emptyFile, predictionError, validatePredictionRow as validate, type PredictionRow } from './predictionRow.ts';
 
 const CSV_COLUMNS = ['language', 'id', 'prediction'] as const;
 

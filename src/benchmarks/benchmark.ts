@@ -4,8 +4,8 @@
 import type { LokalModel } from '../models/open.ts';
 import type { ModelDescription } from '../models/types.ts';
 import type { CapabilityName } from '../models/capabilities.ts';
-import type { GateOutcome, ParsedClause } from './gates.ts';
-import type { SettingsSection } from './settings.ts';
+import type { GateOutcome, ParsedClause } from '../core/gates.ts';
+import type { SettingsSection } from '../core/settings.ts';
 
 /** What every group (one describe) carries in its gate test's meta from collection on; serialisable. */
 export interface GroupInfo {

@@ -2,8 +2,8 @@
 // or a response cache that cannot be created, would otherwise fail only after every answer was paid for (or lost).
 import { accessSync, constants, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { cacheSignatureProblem } from '../models/cache.ts';
-import { LokalConfigError } from './settings.ts';
+import { cacheSignatureProblem } from './cache.ts';
+import { LokalConfigError } from '../core/settings.ts';
 
 function statOf(target: string): Stats | undefined {
   try {

@@ -1,8 +1,8 @@
 // eval.py's normalize_answer (docs/metrics.md#normalisation): lower, delete punctuation, blank English articles, fix whitespace.
 import { MULTILOKO_PUNCTUATION_CLASS } from './multilokoPunctuation.ts';
-import { pythonLower } from '../../../core/python/pythonLower.ts';
-import { pythonSplitJoin } from '../../../core/python/pythonWhitespace.ts';
-import { PY_WORD_CLASS_V } from '../../../core/python/pythonWordClass.ts';
+import { pythonLower } from '../core/python/pythonLower.ts';
+import { pythonSplitJoin } from '../core/python/pythonWhitespace.ts';
+import { PY_WORD_CLASS_V } from '../core/python/pythonWordClass.ts';
 
 const PUNCTUATION = new RegExp(`[${MULTILOKO_PUNCTUATION_CLASS}]`, 'gu');
 // Python's `\b(a|an|the)\b` with Unicode word characters; plain JS `\b` is ASCII-only.

@@ -1,6 +1,6 @@
 // eval.py f1: max over targets of SQuAD-style token F1 on Python-whitespace tokens (docs/metrics.md#token-f1).
 // No common token gives the int 0 (also for empty vs empty); JS has one number type, so that is plain 0.
-import { pythonSplit } from '../../../core/python/pythonWhitespace.ts';
+import { pythonSplit } from '../core/python/pythonWhitespace.ts';
 import { requireTargets } from './requireTargets.ts';
 
 function countTokens(tokens: readonly string[]): Map<string, number> {

@@ -1,15 +1,15 @@
 // One MultiLoKo example scored as eval.py does (docs/metrics.md#multiloko): normalise, then every metric against all targets.
-import { CHRF_MAX_HYPOTHESIS_CODE_POINTS, chrfSentence } from '../../../metrics/chrfScore.ts';
-import { codePointsOf } from '../../../core/python/codePoints.ts';
-import { editDistance } from '../../../metrics/editDistance.ts';
+import { CHRF_MAX_HYPOTHESIS_CODE_POINTS, chrfSentence } from './chrfScore.ts';
+import { codePointsOf } from '../core/python/codePoints.ts';
+import { editDistance } from './editDistance.ts';
 import { exactMatch } from './exactMatch.ts';
 import type { ExampleScores } from './metricNames.ts';
 import { normalizeAnswer } from './normalizeAnswer.ts';
 import { requireTargets } from './requireTargets.ts';
-import { bleuTokensWithSplit, sentenceBleuOfTokens } from '../../../metrics/sentenceBleu.ts';
-import { sequenceMatcherRatio } from '../../../metrics/sequenceMatcherRatio.ts';
+import { bleuTokensWithSplit, sentenceBleuOfTokens } from './sentenceBleu.ts';
+import { sequenceMatcherRatio } from './sequenceMatcherRatio.ts';
 import { tokenF1OfTokens } from './tokenF1.ts';
-import { pythonSplit } from '../../../core/python/pythonWhitespace.ts';
+import { pythonSplit } from '../core/python/pythonWhitespace.ts';
 
 /** Every metric of already-normalised strings; `edit_distance_first` is the distance to targets[0]. */
 export function scoreNormalizedExample(prediction: string, targets: readonly string[]): ExampleScores {

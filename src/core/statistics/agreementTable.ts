@@ -1,6 +1,6 @@
 // Two subsets holding the same questions (a question and its translation), compared item by item: which questions the
 // model got right in both, in one only, in neither (EM), and McNemar's exact test of the two one-sided cells.
-import { mcnemarExact } from '../../../core/statistics/index.ts';
+import { mcnemarExact } from './paired.ts';
 
 /** An item as both sides give it: its id and its EM (1 right, anything else wrong; a missing answer scores 0). */
 export interface AgreementItem {

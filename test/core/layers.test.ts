@@ -1,0 +1,57 @@
+// The one-way layers of docs/development.md, checked by dependency-cruiser with the repository's own rules
+// (.dependency-cruiser.cjs): the real tree has no violation beyond the known ones, and the rules do catch an upward
+// import and a cycle in a small tree made for the purpose.
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { cruise, type ICruiseOptions, type IViolation } from 'dependency-cruiser';
+import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcruise-options';
+import { REPO_ROOT } from '../support/installedPackage.ts';
+
+const CONFIG = path.join(REPO_ROOT, '.dependency-cruiser.cjs');
+
+/** One line a violation, as `npm run lint:layers` names it: rule, from → to (the cycle's files for a cycle). */
+function described(violation: IViolation): string {
+  const cycle = violation.cycle?.map((step) => step.name).join(' → ');
+  return `${violation.rule.name}: ${violation.from} → ${cycle ?? violation.to}`;
+}
+
+/** Cruises `targets` under `baseDir` with the repository's rules; the violations that are not known ones. */
+async function violations(baseDir: string, targets: string[], options: Partial<ICruiseOptions> = {}): Promise<string[]> {
+  const cruiseOptions = { ...(await extractDepcruiseOptions(CONFIG)), ...options, baseDir };
+  const { output } = await cruise(targets, cruiseOptions);
+  if (typeof output === 'string') throw new Error(`dependency-cruiser gave text, not a result: ${output}`);
+  return output.summary.violations.filter((v) => v.rule.severity !== 'ignore').map(described).sort();
+}
+
+describe('one-way layers (dependency-cruiser, .dependency-cruiser.cjs)', () => {
+  test('src and reporters import only down the layers, with no cycle', async () => {
+    const found = await violations(REPO_ROOT, ['src', 'reporters']);
+    // Printed in full: each line says which layer imported which file (fix: move the piece down a layer).
+    expect(found, found.join('\n')).toEqual([]);
+  });
+
+  const tree = mkdtempSync(path.join(tmpdir(), 'lokal-layers-'));
+  afterAll(() => rmSync(tree, { recursive: true, force: true }));
+
+  test('an upward import and a cycle in a small tree are both reported', async () => {
+    const write = (file: string, text: string) => {
+      mkdirSync(path.dirname(path.join(tree, file)), { recursive: true });
+      writeFileSync(path.join(tree, file), text);
+    };
+    // Upward: the data layer (lowest) takes a helper from the report layer.
+    write('src/data/reader.ts', "import { title } from '../report/title.ts';\nexport const read = () => title('x');\n");
+    write('src/report/title.ts', "export const title = (text: string) => text.toUpperCase();\n");
+    // A cycle inside one layer: allowed by the layer rules, caught by no-circular.
+    write('src/metrics/left.ts', "import { right } from './right.ts';\nexport const left = () => right() + 1;\n");
+    write('src/metrics/right.ts', "import type { left } from './left.ts';\nexport const right = (): ReturnType<typeof left> => 1;\n");
+    // A downward import is fine.
+    write('src/report/summary.ts', "import { left } from '../metrics/left.ts';\nexport const summary = () => left();\n");
+    const found = await violations(tree, ['src'], { knownViolations: [] });
+    expect(found).toEqual([
+      'layer-data: src/data/reader.ts → src/report/title.ts',
+      'no-circular: src/metrics/left.ts → src/metrics/right.ts → src/metrics/left.ts',
+    ]);
+  });
+});
