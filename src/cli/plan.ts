@@ -3,7 +3,7 @@
 // `lokal init --ci github --shards n` writes part files for, and the time each shard takes at an assumed speed.
 import { parseArgs } from 'node:util';
 import { BENCHMARKS } from '../benchmarks/index.ts';
-import { groupsOfPart } from '../core/parts.ts';
+import { groupsOfPart } from '../benchmarks/parts.ts';
 import { resolveSettingsTree, sectionSettings, type SettingsTree } from '../core/settings.ts';
 import { DataError } from '../data/errors.ts';
 import { DEFAULT_ITEMS_PER_SECOND, SETUP_MINUTES } from '../init/githubWorkflow.ts';

@@ -91,7 +91,7 @@ export function partFile(index: number, count: number): string {
 }
 
 /**
- * Items of part `index` (1..count) of `items`, as src/core/parts.ts cuts them: rank r goes to part
+ * Items of part `index` (1..count) of `items`, as src/benchmarks/parts.ts cuts them: rank r goes to part
  * ⌊(r + ½) × count / items⌋, so part p (0-based) holds the ranks from ⌈p × items / count − ½⌉ up to the next part's.
  */
 export function partSize(items: number, index: number, count: number): number {

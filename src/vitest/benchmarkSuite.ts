@@ -4,7 +4,7 @@
 import { afterAll, describe, test, type RunnerTestCase, type TestContext } from 'vitest';
 import type { BenchmarkDefinition, BenchmarkGroup, BenchmarkPlan, GateRecord, GroupInfo, ItemContext, BenchmarkMatchers } from '../benchmarks/benchmark.ts';
 import { routeClauses } from '../core/gates.ts';
-import { groupsOfPart, parsePart, partLabel, PartSpecError, type PartSpec } from '../core/parts.ts';
+import { groupsOfPart, parsePart, partLabel, PartSpecError, type PartSpec } from '../benchmarks/parts.ts';
 import { requireCacheFile } from '../models/outputCheck.ts';
 import { terminalLines, terminalSafeError, terminalText } from '../data/terminalText.ts';
 import { splitModelList } from '../core/modelList.ts';
@@ -211,7 +211,7 @@ async function specsServing(definition: BenchmarkDefinition, specs: readonly str
 /** benchmarkSuite's options: a settings tree, and the part of the benchmark's items this file runs. */
 export type BenchmarkSuiteOptions = SettingsTree & {
   /**
-   * `[i, n]` (or `'i/n'`): this file runs part i of n of the items, cut by src/core/parts.ts's rule (balanced, and
+   * `[i, n]` (or `'i/n'`): this file runs part i of n of the items, cut by src/benchmarks/parts.ts's rule (balanced, and
    * stable across runs); the n part files together run every item once, and the reporter's roll-up judges the gates.
    */
   part?: readonly [number, number] | string;

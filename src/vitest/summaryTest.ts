@@ -7,7 +7,7 @@ import { test } from 'vitest';
 import type { BenchmarkDefinition, BenchmarkReport, BenchmarkSummary, GroupInfo, MissedGate, RolledGroup } from '../benchmarks/benchmark.ts';
 import { terminalLines } from '../data/terminalText.ts';
 import type { ParsedClause } from '../core/gates.ts';
-import type { PartSpec } from '../core/parts.ts';
+import type { PartSpec } from '../benchmarks/parts.ts';
 import { groupAggregate } from './runner.ts';
 import { inShard } from './uiMode.ts';
 import { descendantTests, type RunnerTaskLike } from './views.ts';

@@ -21,7 +21,7 @@ import { subsetLanguage } from '../../src/benchmarks/multiloko/names.ts';
 import { shardTimeout, VLLM_STEP_MARKER } from '../../src/init/githubWorkflow.ts';
 import { evalItemCounts, partSize } from '../../src/init/itemCounts.ts';
 import { projectFiles } from '../../src/init/projectFiles.ts';
-import { assignParts } from '../../src/core/parts.ts';
+import { assignParts } from '../../src/benchmarks/parts.ts';
 import { createHash } from 'node:crypto';
 import { hasMkfifo, makeFifo } from '../support/fifo.ts';
 

@@ -1,10 +1,10 @@
-// Parts of one benchmark (src/core/parts.ts): the union of the n parts is the run with no overlap, parts are balanced,
+// Parts of one benchmark (src/benchmarks/parts.ts): the union of the n parts is the run with no overlap, parts are balanced,
 // an item stays in its part when the run's other items change, and a bad part spec is one line naming it.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { BenchmarkGroup, GroupInfo } from '../../src/benchmarks/benchmark.ts';
-import { assignParts, groupsOfPart, parsePart, PartSpecError, uniqueIds } from '../../src/core/parts.ts';
+import { assignParts, groupsOfPart, parsePart, PartSpecError, uniqueIds } from '../../src/benchmarks/parts.ts';
 import { loadMultiLoKo } from '../../src/benchmarks/multiloko/data/multiloko.ts';
 import type { MultiLoKoQuestion } from '../../src/benchmarks/multiloko/data/schema.ts';
 import { titleUnless } from '../support/sharedData.ts';

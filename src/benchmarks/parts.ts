@@ -1,7 +1,7 @@
 // Parts of one benchmark's items, so that CI shards (Vitest's --shard splits by file) can each run one: which part an
 // item falls in, balanced by count (or by weight) and stable across runs, and the `i/n` spec that names a part.
 import { createHash } from 'node:crypto';
-import type { BenchmarkGroup, GroupInfo } from '../benchmarks/benchmark.ts';
+import type { BenchmarkGroup, GroupInfo } from './benchmark.ts';
 
 /** One part of n: `index` from 1 to `count`. */
 export interface PartSpec {
