@@ -9,7 +9,7 @@ import { OpenAIProvider, type OpenAIProviderOptions } from '../../src/models/ope
 import { probeProvider } from '../../src/models/probe.ts';
 import { withCache } from '../../src/models/cache.ts';
 import { ProviderError } from '../../src/models/types.ts';
-import { ServerPool, type PoolServer } from '../../src/models/serverPool.ts';
+import { ServerDropped, ServerPool, type Lease, type PoolServer } from '../../src/models/serverPool.ts';
 import { KALAHI_SETTINGS } from '../../src/benchmarks/kalahi/settings.ts';
 import { MULTILOKO_SETTINGS } from '../../src/benchmarks/multiloko/settings.ts';
 import { resolveSettingsTree } from '../../src/core/settings.ts';
@@ -53,12 +53,13 @@ async function failure(promise: Promise<unknown>): Promise<ProviderError> {
 
 describe('ServerPool slots', () => {
   const flush = () => new Promise((resolve) => setImmediate(resolve));
+  const answering = async () => undefined;
 
   test('one server: waiting requests start by priority, then arrival; at most `concurrency` at once', async () => {
-    const p = new ServerPool(['http://127.0.0.1:1/v1'], { concurrency: 2, baseDelayMs: 5, maxDelayMs: 20 });
+    const p = new ServerPool(['http://127.0.0.1:1/v1'], { concurrency: 2, baseDelayMs: 5, maxDelayMs: 20, probe: answering });
     const started: string[] = [];
-    const held = new Map<string, PoolServer>();
-    const ask = (name: string, priority?: number) => void p.acquire(priority).then((server) => (started.push(name), held.set(name, server)));
+    const held = new Map<string, Lease>();
+    const ask = (name: string, priority?: number) => void p.acquire(priority).then((lease) => (started.push(name), held.set(name, lease)));
     ask('a', 0);
     ask('b', 1);
     ask('plain 1');
@@ -77,26 +78,64 @@ describe('ServerPool slots', () => {
     expect(p.active).toBe(0);
   });
 
-  test('the least busy server first; a failed one is left out until its backoff ends, doubling per failure', async () => {
-    let now = 0;
-    const p = new ServerPool(['http://127.0.0.1:1/v1', 'http://127.0.0.1:2/v1'], { concurrency: 2, baseDelayMs: 100, maxDelayMs: 250, now: () => now });
+  test('a dropped server: its requests in flight are stopped, it is probed after a backoff doubling per failure, then taken back', async () => {
+    const lines: string[] = [];
+    const probes: number[] = [];
+    let answer: string | undefined = 'GET /models: fetch failed';
+    const started = performance.now();
+    const p = new ServerPool(['http://127.0.0.1:1/v1', 'http://127.0.0.1:2/v1'], {
+      concurrency: 2,
+      baseDelayMs: 40,
+      maxDelayMs: 100,
+      log: (line) => lines.push(line),
+      probe: async () => (probes.push(performance.now() - started), answer),
+    });
     const [a, b] = p.servers as [PoolServer, PoolServer];
-    expect([await p.acquire(), await p.acquire(), await p.acquire()]).toEqual([a, b, a]);
-    p.release(a);
-    p.release(a);
-    p.release(b);
+    const leases = [await p.acquire(), await p.acquire(), await p.acquire()];
+    expect(leases.map((l) => l.server)).toEqual([a, b, a]);
     p.failed(a, 'HTTP 503');
-    expect([a.retryAt, a.lastError]).toEqual([100, 'HTTP 503']);
-    expect(await p.acquire()).toBe(b);
-    now = 100;
-    expect(await p.acquire()).toBe(a);
-    p.failed(a, 'HTTP 503');
-    p.failed(a, 'HTTP 503');
-    expect(a.retryAt).toBe(100 + 250);
+    // Both of a's requests in flight are stopped, with the reason that names the server; b's goes on.
+    expect(leases.map((l) => l.signal.aborted)).toEqual([true, false, true]);
+    expect(leases[0]!.signal.reason).toBeInstanceOf(ServerDropped);
+    expect((leases[0]!.signal.reason as Error).message).toBe('http://127.0.0.1:1/v1 was dropped from the pool (HTTP 503)');
+    // A second failure reported while it is down (another request in flight on it) changes nothing and prints nothing.
+    p.failed(a, 'HTTP 502');
+    expect(lines).toEqual(['lokal: server http://127.0.0.1:1/v1 dropped from the pool (HTTP 503); its requests go to the other servers, and it is asked again in 0.04 s']);
+    for (const lease of leases) p.release(lease);
+    expect([(await p.acquire()).server, (await p.acquire()).server]).toEqual([b, b]);
+    // Probes at 40 ms (fails), then 80 ms later (fails), then 100 ms later (the cap) it answers.
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    answer = undefined;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(probes).toHaveLength(3);
+    expect(probes[0]).toBeGreaterThanOrEqual(39);
+    expect(probes[1]! - probes[0]!).toBeGreaterThanOrEqual(79);
+    expect(probes[2]! - probes[1]!).toBeGreaterThanOrEqual(99);
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toBe('lokal: server http://127.0.0.1:1/v1 is back in the pool (it answers again)');
+    expect([a.down, a.failures]).toEqual([false, 3]);
+    // b holds two requests: the next goes to a, now back.
+    expect((await p.acquire()).server).toBe(a);
     p.succeeded(a);
-    expect([a.failures, a.retryAt, a.lastError]).toEqual([0, 0, undefined]);
-    // A request that failed on b is not given b again.
-    expect(await p.acquire(undefined, new Set([b]))).toBe(a);
+    expect(a.failures).toBe(0);
+  });
+
+  test('every server down: requests waiting and new ones fail at once, naming each server and its error', async () => {
+    const p = new ServerPool(['http://127.0.0.1:1/v1', 'http://127.0.0.1:2/v1'], { concurrency: 1, baseDelayMs: 60_000, maxDelayMs: 60_000, log: () => undefined, probe: answering });
+    const [a, b] = p.servers as [PoolServer, PoolServer];
+    await p.acquire();
+    await p.acquire();
+    const waiting = p.acquire().then(
+      () => 'started',
+      (error: Error) => error.message,
+    );
+    p.failed(a, 'HTTP 500');
+    await flush();
+    p.failed(b, 'fetch failed (ECONNREFUSED)');
+    const message = '[openai] every server of the pool is down: http://127.0.0.1:1/v1: HTTP 500; http://127.0.0.1:2/v1: fetch failed (ECONNREFUSED)';
+    expect(await waiting).toBe(message);
+    await expect(p.acquire()).rejects.toThrow(message);
+    expect([a.down, b.down]).toEqual([true, true]);
   });
 });
 
