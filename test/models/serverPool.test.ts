@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, describe, expect, test, vi } from 'vitest';
 import { startFakeOpenAIServer, toyAnswer, type Fault, type FakeServer, type FakeServerOptions } from '../support/fakeOpenAIServer.ts';
 import { freePort } from '../support/freePort.ts';
 import { OpenAIProvider, type OpenAIProviderOptions } from '../../src/models/openai.ts';
@@ -104,9 +104,10 @@ describe('ServerPool slots', () => {
     for (const lease of leases) p.release(lease);
     expect([(await p.acquire()).server, (await p.acquire()).server]).toEqual([b, b]);
     // Probes at 40 ms (fails), then 80 ms later (fails), then 100 ms later (the cap) it answers.
-    await new Promise((resolve) => setTimeout(resolve, 120));
+    await vi.waitFor(() => expect(probes).toHaveLength(2), { timeout: 2_000, interval: 5 });
+    expect(a.down).toBe(true);
     answer = undefined;
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await vi.waitFor(() => expect(lines).toHaveLength(2), { timeout: 2_000, interval: 5 });
     expect(probes).toHaveLength(3);
     expect(probes[0]).toBeGreaterThanOrEqual(39);
     expect(probes[1]! - probes[0]!).toBeGreaterThanOrEqual(79);
