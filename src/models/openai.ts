@@ -212,8 +212,9 @@ export class OpenAIProvider implements ModelProvider {
       model: this.model,
       ...(this.options.revision ? { revision: this.options.revision } : {}),
       ...(this.systemFingerprints.size > 0 ? { systemFingerprint: [...this.systemFingerprints].join(',') } : {}),
+      ...(this.baseUrls.length > 1 ? { servers: this.baseUrls.map(safeUrl) } : {}),
       settings: {
-        // Several servers: the pool, in the order given (the cache key and the fingerprint name the pool, not the server).
+        // Several servers: the pool, in the order given (the fingerprint names the pool; the cache key leaves it out).
         baseUrl: this.baseUrls.map(safeUrl).join(','),
         temperature: 0,
         defaultMaxNewTokens: DEFAULT_MAX_NEW_TOKENS,

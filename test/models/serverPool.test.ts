@@ -1,5 +1,6 @@
 // Several OpenAI-compatible servers behind one provider (OPENAI_BASE_URL lists them): real HTTP servers on 127.0.0.1.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, test, vi } from 'vitest';
@@ -7,8 +8,8 @@ import { startFakeOpenAIServer, toyAnswer, type Fault, type FakeServer, type Fak
 import { freePort } from '../support/freePort.ts';
 import { OpenAIProvider, type OpenAIProviderOptions } from '../../src/models/openai.ts';
 import { probeProvider } from '../../src/models/probe.ts';
-import { withCache } from '../../src/models/cache.ts';
-import { ProviderError } from '../../src/models/types.ts';
+import { CACHE_HEADER, withCache } from '../../src/models/cache.ts';
+import { DEFAULT_MAX_NEW_TOKENS, ProviderError } from '../../src/models/types.ts';
 import { ServerDropped, ServerPool, type Lease, type PoolServer } from '../../src/models/serverPool.ts';
 import { KALAHI_SETTINGS } from '../../src/benchmarks/kalahi/settings.ts';
 import { MULTILOKO_SETTINGS } from '../../src/benchmarks/multiloko/settings.ts';
@@ -241,6 +242,45 @@ describe('a pool of servers', () => {
     expect(again.map((r) => r.text)).toEqual(first.map((r) => r.text));
     expect(again.every((r) => r.cached && r.server === undefined)).toBe(true);
     expect(a.stats.requests + b.stats.requests).toBe(asked);
+  });
+
+  test('the cache key names the model, not the pool: another list of servers, or one of them alone, asks nothing', async () => {
+    const [a, b, c] = [await serve(), await serve(), await serve()];
+    const file = path.join(tmp, 'pool-lists.jsonl');
+    const cached = (urls: string[]) => withCache(pool(urls, { concurrency: 2 }), { file, env: {} });
+    const first = await cached([a.url, b.url]).generate(prompts(8));
+    const scored = await cached([a.url, b.url]).scoreContinuations([{ prompt: 'p ', continuation: 'ok' }]);
+    const asked = () => a.stats.requests + b.stats.requests + c.stats.requests;
+    const before = asked();
+    for (const urls of [[a.url, c.url], [c.url, b.url, a.url], [c.url]]) {
+      const again = cached(urls);
+      expect((await again.generate(prompts(8))).map((r) => r.text)).toEqual(first.map((r) => r.text));
+      expect((await again.scoreContinuations([{ prompt: 'p ', continuation: 'ok' }]))[0]!.logprob).toBe(scored[0]!.logprob);
+      expect(again.stats).toEqual({ hits: 9, misses: 0, written: 0 });
+    }
+    expect(asked()).toBe(before);
+    // Another model is another key, whatever the servers.
+    const other = withCache(new OpenAIProvider('other-model', { baseUrl: `${a.url},${b.url}`, env: {}, retry: FAST_RETRY }), { file, env: {} });
+    await other.generate(prompts(1));
+    expect(other.stats).toMatchObject({ hits: 0, misses: 1 });
+  });
+
+  test("a single server's cache file stays valid: its key is unchanged, and a pool holding that server reads it", async () => {
+    const [a, b] = [await serve(), await serve()];
+    const file = path.join(tmp, 'single-server.jsonl');
+    // The key as one server has always written it: sha256 of the sorted JSON of the model (its URL in the settings) and the request.
+    const body = `{"kind":"generate","maxNewTokens":40,"model":{"model":"toy-model","provider":"openai","revision":null,"settings":{"baseUrl":"${a.url}","defaultMaxNewTokens":${DEFAULT_MAX_NEW_TOKENS},"temperature":0}},"prompt":"q 0","stop":[],"v":1}`;
+    const key = createHash('sha256').update(body).digest('hex');
+    writeFileSync(file, `${CACHE_HEADER}\n${JSON.stringify({ key, kind: 'generate', text: 'from the old cache', latencyMs: 3 })}\n`);
+    const alone = withCache(pool([a.url]), { file, env: {}, mode: 'read' });
+    expect((await alone.generate(prompts(1)))[0]!.text).toBe('from the old cache');
+    const pooled = withCache(pool([b.url, a.url]), { file, env: {} });
+    expect((await pooled.generate(prompts(1)))[0]!.text).toBe('from the old cache');
+    expect(a.stats.requests + b.stats.requests).toBe(0);
+    // Another single server wrote nothing this one can use.
+    const elsewhere = withCache(pool([b.url]), { file, env: {}, mode: 'read' });
+    expect((await elsewhere.generate(prompts(1)))[0]!.text).toBe(toyAnswer('q 0'));
+    expect(b.stats.requests).toBe(1);
   });
 
   test('scoring requests spread too, and name their server', async () => {
