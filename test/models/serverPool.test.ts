@@ -216,6 +216,51 @@ describe('a pool of servers', () => {
     expect(performance.now() - started).toBeLessThan(2_500);
   });
 
+  test('a dropped server\'s requests in flight move at once: they do not wait for their own timeout', async () => {
+    // The first request fails fast with a 503; the other, in flight on the same server, would hang for 5 s.
+    const failing = await serve({ fault: (n) => (n === 1 ? { kind: 'status', status: 503 } : { kind: 'delay', ms: 5_000 }) });
+    const b = await serve({ latencyMs: 5 });
+    const lines: string[] = [];
+    const provider = pool([failing.url, b.url], { concurrency: 2, log: (line) => lines.push(line), retry: { ...FAST_RETRY, timeoutMs: 10_000, baseDelayMs: 60_000, maxDelayMs: 60_000 } });
+    const started = performance.now();
+    // Four at once, two on each server (least busy first): the failing server holds the fast 503 and the hanging one.
+    const results = await provider.generate(prompts(4));
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(results.every((r, i) => r.server === b.url && r.text === toyAnswer(`q ${i}`))).toBe(true);
+    expect(failing.stats.requests).toBe(2);
+    expect(lines).toEqual([`lokal: server ${failing.url} dropped from the pool (POST ${failing.url}/completions failed after 1 attempt: HTTP 503: injected 503); its requests go to the other servers, and it is asked again in 60 s`]);
+  });
+
+  test('an answer about the request itself (HTTP 400) is not moved: the item fails with it, and no server is dropped', async () => {
+    const refuses = (_n: number, body: Record<string, unknown>): Fault | undefined =>
+      body.prompt === 'q 0' ? { kind: 'status', status: 400, body: JSON.stringify({ error: { message: 'prompt too long' } }) } : undefined;
+    const a = await serve({ fault: refuses });
+    const b = await serve({ fault: refuses });
+    const lines: string[] = [];
+    const provider = pool([a.url, b.url], { log: (line) => lines.push(line) });
+    const error = await failure(provider.generate(prompts(1)));
+    expect(error.message).toMatch(/failed with HTTP 400: prompt too long$/u);
+    expect(a.stats.requests + b.stats.requests).toBe(1);
+    expect(provider.pool.servers.map((s) => s.down)).toEqual([false, false]);
+    expect(lines).toEqual([]);
+  });
+
+  test('every server failing a request: it fails once, naming each server\'s error, after one attempt on each', async () => {
+    const a = await serve({ fault: () => ({ kind: 'status', status: 502 }) });
+    const b = await serve({ fault: () => ({ kind: 'status', status: 500 }) });
+    const provider = pool([a.url, b.url], { log: () => undefined, retry: { ...FAST_RETRY, baseDelayMs: 60_000, maxDelayMs: 60_000 } });
+    const error = await failure(provider.generate(prompts(1)));
+    expect(error.message).toBe(
+      `[openai] request 0 (q/0): every server of the pool failed: POST ${a.url}/completions failed after 1 attempt: HTTP 502: injected 502; POST ${b.url}/completions failed after 1 attempt: HTTP 500: injected 500`,
+    );
+    expect([a.stats.requests, b.stats.requests]).toEqual([1, 1]);
+    // Both are down now: the next request fails at once with each server's last error, asking neither.
+    const next = await failure(provider.generate(prompts(2)));
+    expect(next.message).toMatch(/^\[openai\] request \d \(q\/\d\): every server of the pool is down: /u);
+    expect(next.message).toContain(`${a.url}: POST ${a.url}/completions failed after 1 attempt: HTTP 502: injected 502`);
+    expect([a.stats.requests, b.stats.requests]).toEqual([1, 1]);
+  });
+
   test('501 Not Implemented is what the server lacks, not a failure of the server: scoring is unsupported, as on one server', async () => {
     const noEcho = (_n: number, body: Record<string, unknown>): Fault | undefined =>
       body.echo ? { kind: 'status', status: 501, body: JSON.stringify({ error: { message: 'echo is not implemented' } }) } : undefined;
