@@ -1,5 +1,6 @@
 // On-disk response cache: one JSONL line per answered request, appended as answers arrive, keyed by a hash of
-// provider, model, revision, settings and the exact request. A run killed half-way resumes without repeated calls.
+// provider, model, revision, settings (a pool's server list left out) and the exact request. A run killed half-way
+// resumes without repeated calls.
 import { createHash } from 'node:crypto';
 import { appendFileSync, closeSync, constants, fstatSync, mkdirSync, openSync, readSync, truncateSync } from 'node:fs';
 import path from 'node:path';
@@ -78,6 +79,24 @@ export function generateCacheKey(model: ModelDescription, req: GenerateRequest):
 export function scoreCacheKey(model: ModelDescription, req: ContinuationRequest): string {
   const body = { v: CACHE_FORMAT, kind: 'score', model: modelIdentity(model), prompt: req.prompt, messages: req.messages, continuation: req.continuation };
   return createHash('sha256').update(canonical(body)).digest('hex');
+}
+
+/** The description without the server it is asked at: what a pool's answers are keyed by (any server of the model). */
+function anyServer(d: ModelDescription): ModelDescription {
+  const { baseUrl: _baseUrl, ...settings } = d.settings;
+  return { provider: d.provider, model: d.model, ...(d.revision !== undefined ? { revision: d.revision } : {}), settings };
+}
+
+/**
+ * The descriptions an answer may be stored under, the one written first. A pool (several servers of one model) writes
+ * under the model without its servers, so adding or removing a replica keeps every answer, and reads what one of its
+ * servers wrote alone (and a pool's entries from before, which named the list). One server writes the key it always
+ * had (its URL in it) and reads a pool's entries too. Other providers: their own description.
+ */
+export function cacheDescriptions(d: ModelDescription): ModelDescription[] {
+  if (d.servers !== undefined && d.servers.length > 1) return [anyServer(d), ...d.servers.map((url) => ({ ...d, settings: { ...d.settings, baseUrl: url } })), d];
+  if (typeof d.settings.baseUrl === 'string') return [d, anyServer(d)];
+  return [d];
 }
 
 function isEntry(value: unknown): value is Entry {
@@ -255,6 +274,17 @@ function fileIsEmpty(file: string): boolean {
   }
 }
 
+/** The entry under `key`, else under the first of the other keys the same answer may have been stored under. */
+function lookup(entries: Map<string, Entry>, key: string, older: string[]): Entry | undefined {
+  const own = entries.get(key);
+  if (own !== undefined) return own;
+  for (const other of older) {
+    const entry = entries.get(other);
+    if (entry !== undefined) return entry;
+  }
+  return undefined;
+}
+
 export interface CachedProvider extends ModelProvider {
   readonly stats: CacheStats;
   readonly mode: CacheMode;
@@ -312,13 +342,12 @@ export function withCache(provider: ModelProvider, options: CacheOptions = {}): 
   async function generate(requests: GenerateRequest[]): Promise<GenerateResult[]> {
     if (mode === 'off') return provider.generate(requests);
     const known = load();
-    const description = provider.describe();
-    const keys = requests.map((r) => generateCacheKey(description, r));
+    const descriptions = cacheDescriptions(provider.describe());
     const pending = new Map<string, Promise<GenerateResult>>();
     return Promise.all(
-      requests.map((req, i) => {
-        const key = keys[i]!;
-        const hit = reads ? known.get(key) : undefined;
+      requests.map((req) => {
+        const [key, ...older] = descriptions.map((d) => generateCacheKey(d, req)) as [string, ...string[]];
+        const hit = reads ? lookup(known, key, older) : undefined;
         if (hit && hit.kind === 'generate') {
           stats.hits++;
           return Promise.resolve({ text: hit.text, latencyMs: 0, cached: true, ...restoredUsage(req, hit) });
@@ -341,12 +370,12 @@ export function withCache(provider: ModelProvider, options: CacheOptions = {}): 
   async function scoreContinuations(requests: ContinuationRequest[]): Promise<ContinuationResult[]> {
     if (mode === 'off') return provider.scoreContinuations(requests);
     const known = load();
-    const description = provider.describe();
+    const descriptions = cacheDescriptions(provider.describe());
     const results = new Array<ContinuationResult | undefined>(requests.length);
     const missing = new Map<string, { req: ContinuationRequest; indexes: number[] }>();
     requests.forEach((req, i) => {
-      const key = scoreCacheKey(description, req);
-      const hit = reads ? known.get(key) : undefined;
+      const [key, ...older] = descriptions.map((d) => scoreCacheKey(d, req)) as [string, ...string[]];
+      const hit = reads ? lookup(known, key, older) : undefined;
       if (hit && hit.kind === 'score') {
         stats.hits++;
         results[i] = { logprob: hit.logprob, tokenCount: hit.tokenCount, latencyMs: 0, cached: true, ...restoredUsage(req, hit) };

@@ -136,6 +136,8 @@ export interface PostOptions<T = unknown> {
    * pool of servers (serverPool.ts) can send it to another server at once.
    */
   failFast?: boolean;
+  /** Stops the request at once (a pool moving it off a dropped server): the signal's reason is thrown as it is. */
+  signal?: AbortSignal;
 }
 
 export interface PostResult<T = unknown> {
@@ -167,6 +169,16 @@ async function readBody(response: Response, max: number): Promise<string> {
 
 const withoutPrefix = (message: string) => message.replace(/^\[[^\]]*\] /, '');
 
+/** Aborted when either is (AbortSignal.any needs Node 20.3; the package supports every Node 20). */
+function eitherSignal(a: AbortSignal, b: AbortSignal): AbortSignal {
+  const both = new AbortController();
+  for (const signal of [a, b]) {
+    if (signal.aborted) both.abort(signal.reason);
+    else signal.addEventListener('abort', () => both.abort(signal.reason), { once: true });
+  }
+  return both.signal;
+}
+
 export async function postJson<T = unknown>(url: string, body: unknown, options: PostOptions<T>): Promise<PostResult<T>> {
   const { provider, policy, secret } = options;
   const where = safeUrl(url);
@@ -187,7 +199,7 @@ export async function postJson<T = unknown>(url: string, body: unknown, options:
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json', ...options.headers },
         body: payload,
-        signal: AbortSignal.timeout(attemptMs),
+        signal: options.signal ? eitherSignal(AbortSignal.timeout(attemptMs), options.signal) : AbortSignal.timeout(attemptMs),
       });
       const text = await readBody(response, policy.maxResponseBytes);
       if (response.ok) {
@@ -215,6 +227,7 @@ export async function postJson<T = unknown>(url: string, body: unknown, options:
       if (hinted !== undefined) delay = Math.min(hinted, policy.maxRetryAfterMs);
     } catch (error) {
       if (error instanceof ProviderError) throw error;
+      if (options.signal?.aborted) throw options.signal.reason;
       if (error instanceof UnusableReply) {
         lastKind = 'invalid-response';
         lastReason = error.message;
@@ -236,7 +249,9 @@ export async function postJson<T = unknown>(url: string, body: unknown, options:
       break;
     }
     options.onRetry?.({ attempt: attempt + 1, delayMs: delay, reason: lastReason });
-    await sleep(delay);
+    await sleep(delay, undefined, options.signal ? { signal: options.signal } : undefined).catch((error: unknown) => {
+      throw options.signal?.aborted ? options.signal.reason : error;
+    });
   }
   const budget = budgetSpent ? ` (retry.totalTimeoutMs: the ${policy.totalTimeoutMs} ms budget of the request is spent)` : '';
   const message = `POST ${where} failed after ${attempts} attempt${attempts === 1 ? '' : 's'}${budget}: ${lastReason}`;

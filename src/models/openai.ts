@@ -2,7 +2,7 @@
 // for generation; completions with echo + logprobs (prompts) or vLLM's prompt_logprobs (chat) for scoring.
 import { z } from 'zod';
 import { DEFAULT_RETRY_POLICY, HttpStatusError, checkRetryPolicy, isServerFailure, postJson, redact, redactJson, safeUrl, type RetryPolicy } from './http.ts';
-import { parseServerList, ServerPool, type PoolServer } from './serverPool.ts';
+import { parseServerList, ServerDropped, ServerPool, type Lease, type PoolServer } from './serverPool.ts';
 import {
   ProviderError,
   type ChatMessage,
@@ -55,6 +55,8 @@ export interface OpenAIProviderOptions {
   extraBody?: Record<string, unknown>;
   env?: Record<string, string | undefined>;
   onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
+  /** Where a pool's lines go when a server is dropped and when it is back (default console.warn). */
+  log?: (line: string) => void;
 }
 
 // --- response schemas (zod at the edge) -------------------------------------------------------------------------
@@ -192,7 +194,13 @@ export class OpenAIProvider implements ModelProvider {
       throw new ProviderError(PROVIDER, 'config', `concurrency must be a positive integer (LOKAL_CONCURRENCY), got ${concurrency}`);
     this.concurrency = concurrency;
     this.policy = checkRetryPolicy({ ...DEFAULT_RETRY_POLICY, ...options.retry }, PROVIDER);
-    this.pool = new ServerPool(this.baseUrls, { concurrency, baseDelayMs: this.policy.baseDelayMs, maxDelayMs: this.policy.maxDelayMs });
+    this.pool = new ServerPool(this.baseUrls, {
+      concurrency,
+      baseDelayMs: this.policy.baseDelayMs,
+      maxDelayMs: this.policy.maxDelayMs,
+      probe: (server) => this.answers(server),
+      ...(options.log ? { log: options.log } : {}),
+    });
   }
 
   /** Every `system_fingerprint` the server's responses carried, in the order first seen. */
@@ -204,8 +212,9 @@ export class OpenAIProvider implements ModelProvider {
       model: this.model,
       ...(this.options.revision ? { revision: this.options.revision } : {}),
       ...(this.systemFingerprints.size > 0 ? { systemFingerprint: [...this.systemFingerprints].join(',') } : {}),
+      ...(this.baseUrls.length > 1 ? { servers: this.baseUrls.map(safeUrl) } : {}),
       settings: {
-        // Several servers: the pool, in the order given (the cache key and the fingerprint name the pool, not the server).
+        // Several servers: the pool, in the order given (the fingerprint names the pool; the cache key leaves it out).
         baseUrl: this.baseUrls.map(safeUrl).join(','),
         temperature: 0,
         defaultMaxNewTokens: DEFAULT_MAX_NEW_TOKENS,
@@ -234,10 +243,16 @@ export class OpenAIProvider implements ModelProvider {
     const headers: Record<string, string> = this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {};
     const several = this.pool.servers.length > 1;
     const priority = this.turnOf(call.itemKey);
-    const tried = new Set<PoolServer>();
     const failures: string[] = [];
     for (;;) {
-      const server = await this.pool.acquire(priority, tried);
+      let lease: Lease;
+      try {
+        lease = await this.pool.acquire(priority);
+      } catch (error) {
+        // Every server is down: this request's own failures, then each server's.
+        throw new ProviderError(PROVIDER, 'network', `${where}: ${(error as Error).message.replace(/^\[[^\]]*\] /u, '')}${failures.length > 0 ? ` (this request: ${failures.join('; ')})` : ''}`, { cause: error });
+      }
+      const { server } = lease;
       const started = performance.now();
       try {
         // Its item was cancelled while it waited for a free slot (Ctrl-C): the server is not asked.
@@ -249,6 +264,7 @@ export class OpenAIProvider implements ModelProvider {
           secret: this.apiKey,
           onRetry: this.options.onRetry,
           failFast: several,
+          ...(several ? { signal: lease.signal } : {}),
           check: (reply) => parse(schema, reply, `${where}: POST ${endpoint}`),
         });
         this.pool.succeeded(server);
@@ -259,17 +275,19 @@ export class OpenAIProvider implements ModelProvider {
         if (typeof fingerprint === 'string' && fingerprint !== '') this.systemFingerprints.add(fingerprint);
         return json;
       } catch (error) {
-        if (!several || !isServerFailure(error) || call.signal?.aborted) throw error;
+        const moved = error instanceof ServerDropped;
+        // 4xx and unusable replies are answers about the request itself: the same on every server, so not moved.
+        if (!several || !(moved || isServerFailure(error)) || call.signal?.aborted) throw error;
         const reason = (error as Error).message.replace(/^\[[^\]]*\] /u, '');
-        this.pool.failed(server, reason);
-        tried.add(server);
+        if (!moved) this.pool.failed(server, reason);
         failures.push(reason);
-        if (!this.pool.hasOther(tried))
-          throw new ProviderError(PROVIDER, (error as ProviderError).kind, `${where}: every server of the pool failed: ${failures.join('; ')}`, { cause: error });
-        this.options.onRetry?.({ attempt: tried.size, delayMs: 0, reason: `${reason} (asking another server)` });
+        // At most as many servers' failures as the pool has servers: a server that keeps coming back cannot loop a request.
+        if (failures.length >= this.pool.servers.length)
+          throw new ProviderError(PROVIDER, moved ? 'network' : (error as ProviderError).kind, `${where}: every server of the pool failed: ${failures.join('; ')}`, { cause: error });
+        this.options.onRetry?.({ attempt: failures.length, delayMs: 0, reason: `${failures.at(-1)} (asking another server)` });
       } finally {
         call.ms += performance.now() - started;
-        this.pool.release(server);
+        this.pool.release(lease);
       }
     }
   }
@@ -293,6 +311,21 @@ export class OpenAIProvider implements ModelProvider {
     } catch (error) {
       if (error instanceof HttpStatusError) return { ok: false, reason: `HTTP ${error.status}${error.serverMessage ? `: ${error.serverMessage}` : ''}` };
       return { ok: false, reason: (error as Error).message.replace(/^\[[^\]]*\] /u, '') };
+    }
+  }
+
+  /**
+   * Whether a dropped server of the pool answers again: any reply to GET /models but a 5xx (a server without the route
+   * answers 404), within 10 s at most; undefined when it does, else why not.
+   */
+  private async answers(server: PoolServer): Promise<string | undefined> {
+    const headers: Record<string, string> = this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {};
+    try {
+      const response = await fetch(`${server.url}/models`, { headers: { accept: 'application/json', ...headers }, signal: AbortSignal.timeout(Math.min(this.policy.timeoutMs, 10_000)) });
+      await response.body?.cancel();
+      return response.status >= 500 ? `GET /models: HTTP ${response.status}` : undefined;
+    } catch (error) {
+      return `GET /models: ${redact((error as Error).message, this.apiKey)}`;
     }
   }
 

@@ -83,6 +83,11 @@ export interface ModelDescription {
    * absent until a response carries one. Kept out of `settings`, which key the response cache.
    */
   systemFingerprint?: string;
+  /**
+   * Several servers of one model (OPENAI_BASE_URL lists them; `settings.baseUrl` joins them): each one's printable URL.
+   * The response cache keys their answers by the model served, not by which servers are listed.
+   */
+  servers?: string[];
 }
 
 export interface ModelProvider {

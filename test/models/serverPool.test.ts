@@ -1,15 +1,16 @@
 // Several OpenAI-compatible servers behind one provider (OPENAI_BASE_URL lists them): real HTTP servers on 127.0.0.1.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, describe, expect, test, vi } from 'vitest';
 import { startFakeOpenAIServer, toyAnswer, type Fault, type FakeServer, type FakeServerOptions } from '../support/fakeOpenAIServer.ts';
 import { freePort } from '../support/freePort.ts';
 import { OpenAIProvider, type OpenAIProviderOptions } from '../../src/models/openai.ts';
 import { probeProvider } from '../../src/models/probe.ts';
-import { withCache } from '../../src/models/cache.ts';
-import { ProviderError } from '../../src/models/types.ts';
-import { ServerPool, type PoolServer } from '../../src/models/serverPool.ts';
+import { CACHE_HEADER, withCache } from '../../src/models/cache.ts';
+import { DEFAULT_MAX_NEW_TOKENS, ProviderError } from '../../src/models/types.ts';
+import { ServerDropped, ServerPool, type Lease, type PoolServer } from '../../src/models/serverPool.ts';
 import { KALAHI_SETTINGS } from '../../src/benchmarks/kalahi/settings.ts';
 import { MULTILOKO_SETTINGS } from '../../src/benchmarks/multiloko/settings.ts';
 import { resolveSettingsTree } from '../../src/core/settings.ts';
@@ -53,12 +54,13 @@ async function failure(promise: Promise<unknown>): Promise<ProviderError> {
 
 describe('ServerPool slots', () => {
   const flush = () => new Promise((resolve) => setImmediate(resolve));
+  const answering = async () => undefined;
 
   test('one server: waiting requests start by priority, then arrival; at most `concurrency` at once', async () => {
-    const p = new ServerPool(['http://127.0.0.1:1/v1'], { concurrency: 2, baseDelayMs: 5, maxDelayMs: 20 });
+    const p = new ServerPool(['http://127.0.0.1:1/v1'], { concurrency: 2, baseDelayMs: 5, maxDelayMs: 20, probe: answering });
     const started: string[] = [];
-    const held = new Map<string, PoolServer>();
-    const ask = (name: string, priority?: number) => void p.acquire(priority).then((server) => (started.push(name), held.set(name, server)));
+    const held = new Map<string, Lease>();
+    const ask = (name: string, priority?: number) => void p.acquire(priority).then((lease) => (started.push(name), held.set(name, lease)));
     ask('a', 0);
     ask('b', 1);
     ask('plain 1');
@@ -77,26 +79,65 @@ describe('ServerPool slots', () => {
     expect(p.active).toBe(0);
   });
 
-  test('the least busy server first; a failed one is left out until its backoff ends, doubling per failure', async () => {
-    let now = 0;
-    const p = new ServerPool(['http://127.0.0.1:1/v1', 'http://127.0.0.1:2/v1'], { concurrency: 2, baseDelayMs: 100, maxDelayMs: 250, now: () => now });
+  test('a dropped server: its requests in flight are stopped, it is probed after a backoff doubling per failure, then taken back', async () => {
+    const lines: string[] = [];
+    const probes: number[] = [];
+    let answer: string | undefined = 'GET /models: fetch failed';
+    const started = performance.now();
+    const p = new ServerPool(['http://127.0.0.1:1/v1', 'http://127.0.0.1:2/v1'], {
+      concurrency: 2,
+      baseDelayMs: 40,
+      maxDelayMs: 100,
+      log: (line) => lines.push(line),
+      probe: async () => (probes.push(performance.now() - started), answer),
+    });
     const [a, b] = p.servers as [PoolServer, PoolServer];
-    expect([await p.acquire(), await p.acquire(), await p.acquire()]).toEqual([a, b, a]);
-    p.release(a);
-    p.release(a);
-    p.release(b);
+    const leases = [await p.acquire(), await p.acquire(), await p.acquire()];
+    expect(leases.map((l) => l.server)).toEqual([a, b, a]);
     p.failed(a, 'HTTP 503');
-    expect([a.retryAt, a.lastError]).toEqual([100, 'HTTP 503']);
-    expect(await p.acquire()).toBe(b);
-    now = 100;
-    expect(await p.acquire()).toBe(a);
-    p.failed(a, 'HTTP 503');
-    p.failed(a, 'HTTP 503');
-    expect(a.retryAt).toBe(100 + 250);
+    // Both of a's requests in flight are stopped, with the reason that names the server; b's goes on.
+    expect(leases.map((l) => l.signal.aborted)).toEqual([true, false, true]);
+    expect(leases[0]!.signal.reason).toBeInstanceOf(ServerDropped);
+    expect((leases[0]!.signal.reason as Error).message).toBe('http://127.0.0.1:1/v1 was dropped from the pool (HTTP 503)');
+    // A second failure reported while it is down (another request in flight on it) changes nothing and prints nothing.
+    p.failed(a, 'HTTP 502');
+    expect(lines).toEqual(['lokal: server http://127.0.0.1:1/v1 dropped from the pool (HTTP 503); its requests go to the other servers, and it is asked again in 0.04 s']);
+    for (const lease of leases) p.release(lease);
+    expect([(await p.acquire()).server, (await p.acquire()).server]).toEqual([b, b]);
+    // Probes at 40 ms (fails), then 80 ms later (fails), then 100 ms later (the cap) it answers.
+    await vi.waitFor(() => expect(probes).toHaveLength(2), { timeout: 2_000, interval: 5 });
+    expect(a.down).toBe(true);
+    answer = undefined;
+    await vi.waitFor(() => expect(lines).toHaveLength(2), { timeout: 2_000, interval: 5 });
+    expect(probes).toHaveLength(3);
+    expect(probes[0]).toBeGreaterThanOrEqual(39);
+    expect(probes[1]! - probes[0]!).toBeGreaterThanOrEqual(79);
+    expect(probes[2]! - probes[1]!).toBeGreaterThanOrEqual(99);
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toBe('lokal: server http://127.0.0.1:1/v1 is back in the pool (it answers again)');
+    expect([a.down, a.failures]).toEqual([false, 3]);
+    // b holds two requests: the next goes to a, now back.
+    expect((await p.acquire()).server).toBe(a);
     p.succeeded(a);
-    expect([a.failures, a.retryAt, a.lastError]).toEqual([0, 0, undefined]);
-    // A request that failed on b is not given b again.
-    expect(await p.acquire(undefined, new Set([b]))).toBe(a);
+    expect(a.failures).toBe(0);
+  });
+
+  test('every server down: requests waiting and new ones fail at once, naming each server and its error', async () => {
+    const p = new ServerPool(['http://127.0.0.1:1/v1', 'http://127.0.0.1:2/v1'], { concurrency: 1, baseDelayMs: 60_000, maxDelayMs: 60_000, log: () => undefined, probe: answering });
+    const [a, b] = p.servers as [PoolServer, PoolServer];
+    await p.acquire();
+    await p.acquire();
+    const waiting = p.acquire().then(
+      () => 'started',
+      (error: Error) => error.message,
+    );
+    p.failed(a, 'HTTP 500');
+    await flush();
+    p.failed(b, 'fetch failed (ECONNREFUSED)');
+    const message = '[openai] every server of the pool is down: http://127.0.0.1:1/v1: HTTP 500; http://127.0.0.1:2/v1: fetch failed (ECONNREFUSED)';
+    expect(await waiting).toBe(message);
+    await expect(p.acquire()).rejects.toThrow(message);
+    expect([a.down, b.down]).toEqual([true, true]);
   });
 });
 
@@ -175,6 +216,51 @@ describe('a pool of servers', () => {
     expect(performance.now() - started).toBeLessThan(2_500);
   });
 
+  test('a dropped server\'s requests in flight move at once: they do not wait for their own timeout', async () => {
+    // The first request fails fast with a 503; the other, in flight on the same server, would hang for 5 s.
+    const failing = await serve({ fault: (n) => (n === 1 ? { kind: 'status', status: 503 } : { kind: 'delay', ms: 5_000 }) });
+    const b = await serve({ latencyMs: 5 });
+    const lines: string[] = [];
+    const provider = pool([failing.url, b.url], { concurrency: 2, log: (line) => lines.push(line), retry: { ...FAST_RETRY, timeoutMs: 10_000, baseDelayMs: 60_000, maxDelayMs: 60_000 } });
+    const started = performance.now();
+    // Four at once, two on each server (least busy first): the failing server holds the fast 503 and the hanging one.
+    const results = await provider.generate(prompts(4));
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(results.every((r, i) => r.server === b.url && r.text === toyAnswer(`q ${i}`))).toBe(true);
+    expect(failing.stats.requests).toBe(2);
+    expect(lines).toEqual([`lokal: server ${failing.url} dropped from the pool (POST ${failing.url}/completions failed after 1 attempt: HTTP 503: injected 503); its requests go to the other servers, and it is asked again in 60 s`]);
+  });
+
+  test('an answer about the request itself (HTTP 400) is not moved: the item fails with it, and no server is dropped', async () => {
+    const refuses = (_n: number, body: Record<string, unknown>): Fault | undefined =>
+      body.prompt === 'q 0' ? { kind: 'status', status: 400, body: JSON.stringify({ error: { message: 'prompt too long' } }) } : undefined;
+    const a = await serve({ fault: refuses });
+    const b = await serve({ fault: refuses });
+    const lines: string[] = [];
+    const provider = pool([a.url, b.url], { log: (line) => lines.push(line) });
+    const error = await failure(provider.generate(prompts(1)));
+    expect(error.message).toMatch(/failed with HTTP 400: prompt too long$/u);
+    expect(a.stats.requests + b.stats.requests).toBe(1);
+    expect(provider.pool.servers.map((s) => s.down)).toEqual([false, false]);
+    expect(lines).toEqual([]);
+  });
+
+  test('every server failing a request: it fails once, naming each server\'s error, after one attempt on each', async () => {
+    const a = await serve({ fault: () => ({ kind: 'status', status: 502 }) });
+    const b = await serve({ fault: () => ({ kind: 'status', status: 500 }) });
+    const provider = pool([a.url, b.url], { log: () => undefined, retry: { ...FAST_RETRY, baseDelayMs: 60_000, maxDelayMs: 60_000 } });
+    const error = await failure(provider.generate(prompts(1)));
+    expect(error.message).toBe(
+      `[openai] request 0 (q/0): every server of the pool failed: POST ${a.url}/completions failed after 1 attempt: HTTP 502: injected 502; POST ${b.url}/completions failed after 1 attempt: HTTP 500: injected 500`,
+    );
+    expect([a.stats.requests, b.stats.requests]).toEqual([1, 1]);
+    // Both are down now: the next request fails at once with each server's last error, asking neither.
+    const next = await failure(provider.generate(prompts(2)));
+    expect(next.message).toMatch(/^\[openai\] request \d \(q\/\d\): every server of the pool is down: /u);
+    expect(next.message).toContain(`${a.url}: POST ${a.url}/completions failed after 1 attempt: HTTP 502: injected 502`);
+    expect([a.stats.requests, b.stats.requests]).toEqual([1, 1]);
+  });
+
   test('501 Not Implemented is what the server lacks, not a failure of the server: scoring is unsupported, as on one server', async () => {
     const noEcho = (_n: number, body: Record<string, unknown>): Fault | undefined =>
       body.echo ? { kind: 'status', status: 501, body: JSON.stringify({ error: { message: 'echo is not implemented' } }) } : undefined;
@@ -201,6 +287,45 @@ describe('a pool of servers', () => {
     expect(again.map((r) => r.text)).toEqual(first.map((r) => r.text));
     expect(again.every((r) => r.cached && r.server === undefined)).toBe(true);
     expect(a.stats.requests + b.stats.requests).toBe(asked);
+  });
+
+  test('the cache key names the model, not the pool: another list of servers, or one of them alone, asks nothing', async () => {
+    const [a, b, c] = [await serve(), await serve(), await serve()];
+    const file = path.join(tmp, 'pool-lists.jsonl');
+    const cached = (urls: string[]) => withCache(pool(urls, { concurrency: 2 }), { file, env: {} });
+    const first = await cached([a.url, b.url]).generate(prompts(8));
+    const scored = await cached([a.url, b.url]).scoreContinuations([{ prompt: 'p ', continuation: 'ok' }]);
+    const asked = () => a.stats.requests + b.stats.requests + c.stats.requests;
+    const before = asked();
+    for (const urls of [[a.url, c.url], [c.url, b.url, a.url], [c.url]]) {
+      const again = cached(urls);
+      expect((await again.generate(prompts(8))).map((r) => r.text)).toEqual(first.map((r) => r.text));
+      expect((await again.scoreContinuations([{ prompt: 'p ', continuation: 'ok' }]))[0]!.logprob).toBe(scored[0]!.logprob);
+      expect(again.stats).toEqual({ hits: 9, misses: 0, written: 0 });
+    }
+    expect(asked()).toBe(before);
+    // Another model is another key, whatever the servers.
+    const other = withCache(new OpenAIProvider('other-model', { baseUrl: `${a.url},${b.url}`, env: {}, retry: FAST_RETRY }), { file, env: {} });
+    await other.generate(prompts(1));
+    expect(other.stats).toMatchObject({ hits: 0, misses: 1 });
+  });
+
+  test("a single server's cache file stays valid: its key is unchanged, and a pool holding that server reads it", async () => {
+    const [a, b] = [await serve(), await serve()];
+    const file = path.join(tmp, 'single-server.jsonl');
+    // The key as one server has always written it: sha256 of the sorted JSON of the model (its URL in the settings) and the request.
+    const body = `{"kind":"generate","maxNewTokens":40,"model":{"model":"toy-model","provider":"openai","revision":null,"settings":{"baseUrl":"${a.url}","defaultMaxNewTokens":${DEFAULT_MAX_NEW_TOKENS},"temperature":0}},"prompt":"q 0","stop":[],"v":1}`;
+    const key = createHash('sha256').update(body).digest('hex');
+    writeFileSync(file, `${CACHE_HEADER}\n${JSON.stringify({ key, kind: 'generate', text: 'from the old cache', latencyMs: 3 })}\n`);
+    const alone = withCache(pool([a.url]), { file, env: {}, mode: 'read' });
+    expect((await alone.generate(prompts(1)))[0]!.text).toBe('from the old cache');
+    const pooled = withCache(pool([b.url, a.url]), { file, env: {} });
+    expect((await pooled.generate(prompts(1)))[0]!.text).toBe('from the old cache');
+    expect(a.stats.requests + b.stats.requests).toBe(0);
+    // Another single server wrote nothing this one can use.
+    const elsewhere = withCache(pool([b.url]), { file, env: {}, mode: 'read' });
+    expect((await elsewhere.generate(prompts(1)))[0]!.text).toBe(toyAnswer('q 0'));
+    expect(b.stats.requests).toBe(1);
   });
 
   test('scoring requests spread too, and name their server', async () => {
