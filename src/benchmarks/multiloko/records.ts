@@ -1,5 +1,6 @@
 // MultiLoKo's records: a subset's info, an item's record and a subset's aggregates (serialisable: they travel in
 // Vitest's task meta, so they survive blob reports and --merge-reports).
+import type { LokalTrialRecord, LokalTrialSummary } from './itemTrials.ts';
 import type { GroupInfo } from '../../core/benchmark.ts';
 import type { ExampleScores, MultiLoKoMetric } from './metrics/metricNames.ts';
 import type { ErrorCategory } from './metrics/errorCategory.ts';
@@ -96,6 +97,10 @@ export interface LokalItemRecord {
   server?: string;
   /** chrF scored the first CHRF_MAX_HYPOTHESIS_CODE_POINTS of a longer prediction; absent otherwise. */
   truncated?: true;
+  /** With more than one trial (LOKAL_TRIALS): every trial, in order; `scores` are then their means. Absent otherwise. */
+  trials?: LokalTrialRecord[];
+  /** With more than one trial: the item's summary (docs/trials.md#per-item). Absent otherwise. */
+  trialSummary?: LokalTrialSummary;
 }
 
 /** Per-subset aggregates written by the lokal runner when the subset's suite ends. */
