@@ -44,11 +44,11 @@ export function trialOf(record: LokalItemRecord, trial: number, seed: number | u
 }
 
 /**
- * The item's record from its trials' records (in trial order, at least two): the majority answer's first trial gives
+ * The item's record from its trials' records (in trial order; `indexes`: their trial indexes when some are absent): the majority answer's first trial gives
  * the texts shown, the scores are the means over the trials (so every table reads means), time and tokens are summed.
  */
-export function foldTrials(records: readonly LokalItemRecord[], seeds: ReadonlyArray<number | undefined>): LokalItemRecord {
-  const trials = records.map((record, t) => trialOf(record, t, seeds[t]));
+export function foldTrials(records: readonly LokalItemRecord[], seeds: ReadonlyArray<number | undefined>, indexes: readonly number[] = records.map((_, t) => t)): LokalItemRecord {
+  const trials = records.map((record, t) => trialOf(record, indexes[t]!, seeds[t]));
   // Right means EM 1, as eval.py's exact match; the normalised prediction is what majority voting compares.
   const summary = summariseTrials(trials.map((t) => ({ answer: t.prediction, correct: t.scores.em === 1, metrics: { ...t.scores } })));
   const shown = records.find((r) => r.prediction === summary.majority)!;

@@ -195,9 +195,11 @@ export async function prepareMultiLoKo(settings: MultiLoKoSettings, clauses: Par
         if (redact) redactRecord(record);
         return { record, scoredText };
       };
-      const scoredTrials = answers.map(scoreAnswer);
+      // A replay file with fewer trials of an item than asked: the trials it has (an item with none stays missing).
+      const kept = answers.some((one) => !one.missing) ? answers.flatMap((one, t) => (one.missing ? [] : [t])) : answers.map((_, t) => t);
+      const scoredTrials = kept.map((t) => scoreAnswer(answers[t]!));
       const { scoredText } = scoredTrials[0]!;
-      const record = k === 1 ? scoredTrials[0]!.record : foldTrials(scoredTrials.map((one) => one.record), trialRequests.map((one) => one.seed));
+      const record = k === 1 ? scoredTrials[0]!.record : foldTrials(scoredTrials.map((one) => one.record), kept.map((t) => trialRequests[t]!.seed), kept);
       record.verdict = k === 1 ? verdictLine(record) : trialVerdictLine(record);
       await context.annotate(record.verdict, record.missing ? 'missing' : record.scores.em === 1 ? 'correct' : 'wrong');
       // Vitest UI fails a wrong answer with this line (src/vitest decides; strict mode fails it below in any runner).
