@@ -28,6 +28,8 @@ const right = (i: number, seed: number) => draw(seed) < probability(i);
 const show = (run: ChildRun) => `exit ${run.code}\n${run.stdout.slice(-3000)}\n${run.stderr.slice(-3000)}`;
 
 let server: FakeServer;
+/** The last run's multiloko.json. */
+let results: any;
 let data: string;
 beforeAll(async () => {
   data = writeDataset(dir, [{ key: 'italian', folder: 'italian', fileName: 'dev.jsonl', items }]);
@@ -49,6 +51,7 @@ async function trialsRun(name: string, env: Record<string, string>): Promise<{ r
     OPENAI_API_KEY: 'sk-trials-e2e-key', LOKAL_CONCURRENCY: '8', LOKAL_TEMPERATURE: '1', LOKAL_SEED: String(BASE_SEED), ...env,
   });
   expect(run.code, show(run)).toBe(0);
+  results = JSON.parse(readFileSync(path.join(output, 'multiloko.json'), 'utf8'));
   const report = JSON.parse(readFileSync(json, 'utf8'));
   const records = report.testResults.flatMap((f: any) => f.assertionResults).flatMap((a: any) => (a.meta?.lokalItem ? [a.meta.lokalItem] : [])) as LokalItemRecord[];
   return { run, items: records.sort((a, b) => a.index - b.index) };
@@ -98,6 +101,15 @@ describe('k = 8 trials over 200 items, each right with its own probability', () 
       measured.hat4 += record.trialSummary!.passHat[3]! / ITEMS;
     });
     expect(flaky).toBeGreaterThan(0);
+    // multiloko.json's subset figures are the items' means of the same per-item values, and the terminal names the flaky count.
+    const trials = results.summary.subsets[0].trials;
+    expect(trials).toMatchObject({ items: ITEMS, fewest_trials: 8, most_trials: 8, items_short: 0, flaky });
+    expect(Object.keys(trials.pass_at)).toEqual(['1', '8']);
+    expect(trials.pass_at['1'].value).toBeCloseTo(measured.pass1, 12);
+    expect(trials.mean_em.value).toBeCloseTo(measured.pass1, 12);
+    expect(trials.pass_at['1'].low).toBeLessThan(trials.pass_at['1'].value);
+    expect(trials.pass_at['1'].high).toBeGreaterThan(trials.pass_at['1'].value);
+    expect(run.stdout).toContain(`flaky items (trials disagree): italian ${flaky}`);
     for (const [value, figure] of [[measured.pass1, passAt(1)], [measured.pass4, passAt(4)], [measured.hat4, passHat(4)]] as const) {
       const [low, high] = simulatedInterval(figure, 8);
       expect(value).toBeGreaterThanOrEqual(low);
@@ -130,6 +142,7 @@ describe('k = 8 trials over 200 items, each right with its own probability', () 
     const before = server.stats.answered;
     const { items: records } = await trialsRun('k1', { LOKAL_TRIALS: '1' });
     expect(server.stats.answered).toBe(before);
+    expect('trials' in results.summary.subsets[0]).toBe(false);
     records.forEach((record, i) => {
       expect('trials' in record || 'trialSummary' in record).toBe(false);
       expect(record.scores.em).toBe(right(i, trialSeed(BASE_SEED, `q${i}`, 0)) ? 1 : 0);
