@@ -54,5 +54,8 @@ describe('subset trial figures', () => {
     expect(lines[2]).toBe('  flaky items (trials disagree): italian 1');
     expect(lines[3]).toBe('lokal: MultiLoKo 1 item has fewer trials than asked (the replay file lacks them); the figures use the trials there');
     expect(trialLines([{ name: 'italian · local', language: 'italian' }])).toEqual([]);
+    // Every item with 2 of the 4 trials asked (a replay file with trials 0 and 1 only): both are short.
+    const c = { ...foldTrials([trial('roma', 1, 1), trial('x', 0, 0)], []), trialsAsked: 4 };
+    expect(subsetTrials([c, { ...b, trialsAsked: 4 }])!.items_short).toBe(2);
   });
 });

@@ -200,6 +200,7 @@ export async function prepareMultiLoKo(settings: MultiLoKoSettings, clauses: Par
       const scoredTrials = kept.map((t) => scoreAnswer(answers[t]!));
       const { scoredText } = scoredTrials[0]!;
       const record = k === 1 ? scoredTrials[0]!.record : foldTrials(scoredTrials.map((one) => one.record), kept.map((t) => trialRequests[t]!.seed), kept);
+      if (k > 1) record.trialsAsked = k;
       record.verdict = k === 1 ? verdictLine(record) : trialVerdictLine(record);
       await context.annotate(record.verdict, record.missing ? 'missing' : record.scores.em === 1 ? 'correct' : 'wrong');
       // Vitest UI fails a wrong answer with this line (src/vitest decides; strict mode fails it below in any runner).

@@ -99,6 +99,8 @@ export interface LokalItemRecord {
   truncated?: true;
   /** With more than one trial (LOKAL_TRIALS): every trial, in order; `scores` are then their means. Absent otherwise. */
   trials?: LokalTrialRecord[];
+  /** With more than one trial: the trials asked (LOKAL_TRIALS), which a replay file may hold fewer of. Absent otherwise. */
+  trialsAsked?: number;
   /** With more than one trial: the item's summary (docs/trials.md#per-item). Absent otherwise. */
   trialSummary?: LokalTrialSummary;
 }

@@ -15,7 +15,7 @@ export interface SubsetTrialsJson {
   items: number;
   fewest_trials: number;
   most_trials: number;
-  /** Items with fewer trials than the most any item has (a replay file lacking some). */
+  /** Items with fewer trials than asked (a replay file lacking some). */
   items_short: number;
   /** Items whose trials disagree on EM. */
   flaky: number;
@@ -41,7 +41,8 @@ export function subsetTrials(records: readonly LokalItemRecord[]): SubsetTrialsJ
   const items = records.map((r) => (r.trials ? r.trials.map((t) => t.scores.em) : [r.scores.em]));
   const fewest = items.reduce((n, trials) => Math.min(n, trials.length), Infinity);
   const most = items.reduce((n, trials) => Math.max(n, trials.length), 0);
-  const figures = subsetTrialFigures(items, { ks: reportedKs(fewest), asked: most });
+  const asked = records.reduce((n, r) => Math.max(n, r.trialsAsked ?? 0), most);
+  const figures = subsetTrialFigures(items, { ks: reportedKs(fewest), asked });
   const byK = (map: Map<number, TrialFigure>) => Object.fromEntries([...map].map(([k, figure]) => [String(k), json(figure)]));
   return {
     items: figures.items,
