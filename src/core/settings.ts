@@ -88,7 +88,6 @@ export const TRIAL_ENV: Record<string, EnvField> = {
 export const TRIAL_DEFAULTS = { trials: 1 } as const;
 
 export const SHARED_SETTINGS_SHAPE = {
-  ...TRIAL_SETTINGS_SHAPE,
   /** Provider string: `replay:<file>`, `transformers:<id|path>`, `llama:<.gguf|ollama:name>`, `openai:<model>`; several, comma-separated (modelList.ts). */
   model: MODEL_SETTING,
   /** First N items of each group (smoke runs). */
@@ -156,6 +155,8 @@ export const SHARED_SETTINGS_SHAPE = {
   progressInterval: z.number().min(0).max(86_400).optional(),
   /** Ids, hashes and figures only in everything that may leave the machine: `auto` (CI of a public or unknown repository), `on`, `off`. */
   redact: z.enum(REDACT_SETTINGS).optional(),
+  // Last, so the known names (and the closest one to a misspelt setting, the first of equals) keep their order.
+  ...TRIAL_SETTINGS_SHAPE,
 };
 
 export const SHARED_DEFAULTS = {
