@@ -47,6 +47,46 @@ function checkServerList(text: string, ctx: z.RefinementCtx): void {
   }
 }
 
+/** The trial settings (docs/trials.md): shared, and per benchmark in lokal.config.json. */
+export const MAX_TRIALS = 1000;
+
+/** The fields, for the shared settings and each benchmark's own object in lokal.config.json (every one optional). */
+export const TRIAL_SETTINGS_SHAPE = {
+  /** Trials per item (1: one answer per item, as a run without trials). */
+  trials: z
+    .number({ error: `must be an integer from 1 to ${MAX_TRIALS}` })
+    .int({ error: `must be an integer from 1 to ${MAX_TRIALS}` })
+    .min(1, { error: `must be an integer from 1 to ${MAX_TRIALS}` })
+    .max(MAX_TRIALS, { error: `must be an integer from 1 to ${MAX_TRIALS}` })
+    .optional(),
+  /** Sampling temperature (0: greedy). */
+  temperature: z
+    .number({ error: 'must be a number from 0 to 2' })
+    .min(0, { error: 'must be a number from 0 to 2' })
+    .max(2, { error: 'must be a number from 0 to 2' })
+    .optional(),
+  /** Nucleus sampling: the probability mass of the most likely tokens kept (1: all). */
+  topP: z
+    .number({ error: 'must be a number above 0 and at most 1' })
+    .gt(0, { error: 'must be a number above 0 and at most 1' })
+    .max(1, { error: 'must be a number above 0 and at most 1' })
+    .optional(),
+  /** Base seed; trial t of an item uses trialSeed(seed, item id, t) (trialSeed.ts). */
+  seed: z
+    .number({ error: `must be an integer from ${Number.MIN_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}` })
+    .int({ error: `must be an integer from ${Number.MIN_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}` })
+    .optional(),
+};
+
+export const TRIAL_ENV: Record<string, EnvField> = {
+  LOKAL_TRIALS: { field: 'trials', parse: number },
+  LOKAL_TEMPERATURE: { field: 'temperature', parse: number },
+  LOKAL_TOP_P: { field: 'topP', parse: number },
+  LOKAL_SEED: { field: 'seed', parse: number },
+};
+
+export const TRIAL_DEFAULTS = { trials: 1 } as const;
+
 export const SHARED_SETTINGS_SHAPE = {
   /** Provider string: `replay:<file>`, `transformers:<id|path>`, `llama:<.gguf|ollama:name>`, `openai:<model>`; several, comma-separated (modelList.ts). */
   model: MODEL_SETTING,
@@ -115,6 +155,8 @@ export const SHARED_SETTINGS_SHAPE = {
   progressInterval: z.number().min(0).max(86_400).optional(),
   /** Ids, hashes and figures only in everything that may leave the machine: `auto` (CI of a public or unknown repository), `on`, `off`. */
   redact: z.enum(REDACT_SETTINGS).optional(),
+  // Last, so the known names (and the closest one to a misspelt setting, the first of equals) keep their order.
+  ...TRIAL_SETTINGS_SHAPE,
 };
 
 export const SHARED_DEFAULTS = {
@@ -198,6 +240,7 @@ export const SHARED_ENV: Record<string, EnvField> = {
   LOKAL_RECORD_PROMPTS: { field: 'recordPrompts', parse: lowerCase },
   LOKAL_PROGRESS_INTERVAL: { field: 'progressInterval', parse: number },
   LOKAL_REDACT: { field: 'redact', parse: lowerCase },
+  ...TRIAL_ENV,
 };
 
 /**

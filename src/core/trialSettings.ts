@@ -1,46 +1,7 @@
-// The trial settings of a run or a benchmark: how many trials per item, the sampling temperature and top-p, and the
-// base seed each trial's seed derives from; their LOKAL_* variables, and one-line messages naming the allowed range.
+// Validated trial settings of a run or a benchmark (trials per item, temperature, top-p, base seed) from a settings
+// object or the LOKAL_* variables; their fields live in settings.ts's shared shape, so the run's reader knows them too.
 import { z } from 'zod';
-import { LokalConfigError, number, type EnvField } from './settings.ts';
-
-export const MAX_TRIALS = 1000;
-
-/** The fields, for the shared settings and each benchmark's own object in lokal.config.json (every one optional). */
-export const TRIAL_SETTINGS_SHAPE = {
-  /** Trials per item (1: one answer per item, as a run without trials). */
-  trials: z
-    .number({ error: `must be an integer from 1 to ${MAX_TRIALS}` })
-    .int({ error: `must be an integer from 1 to ${MAX_TRIALS}` })
-    .min(1, { error: `must be an integer from 1 to ${MAX_TRIALS}` })
-    .max(MAX_TRIALS, { error: `must be an integer from 1 to ${MAX_TRIALS}` })
-    .optional(),
-  /** Sampling temperature (0: greedy). */
-  temperature: z
-    .number({ error: 'must be a number from 0 to 2' })
-    .min(0, { error: 'must be a number from 0 to 2' })
-    .max(2, { error: 'must be a number from 0 to 2' })
-    .optional(),
-  /** Nucleus sampling: the probability mass of the most likely tokens kept (1: all). */
-  topP: z
-    .number({ error: 'must be a number above 0 and at most 1' })
-    .gt(0, { error: 'must be a number above 0 and at most 1' })
-    .max(1, { error: 'must be a number above 0 and at most 1' })
-    .optional(),
-  /** Base seed; trial t of an item uses trialSeed(seed, item id, t) (src/core/trialSeed.ts). */
-  seed: z
-    .number({ error: `must be an integer from ${Number.MIN_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}` })
-    .int({ error: `must be an integer from ${Number.MIN_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}` })
-    .optional(),
-};
-
-export const TRIAL_ENV: Record<string, EnvField> = {
-  LOKAL_TRIALS: { field: 'trials', parse: number },
-  LOKAL_TEMPERATURE: { field: 'temperature', parse: number },
-  LOKAL_TOP_P: { field: 'topP', parse: number },
-  LOKAL_SEED: { field: 'seed', parse: number },
-};
-
-export const TRIAL_DEFAULTS = { trials: 1 } as const;
+import { LokalConfigError, TRIAL_DEFAULTS, TRIAL_ENV, TRIAL_SETTINGS_SHAPE } from './settings.ts';
 
 const TRIAL_SCHEMA = z.object(TRIAL_SETTINGS_SHAPE).strict();
 export type TrialSettingsInput = z.input<typeof TRIAL_SCHEMA>;

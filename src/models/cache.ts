@@ -69,10 +69,12 @@ function modelIdentity(d: ModelDescription) {
   return { provider: d.provider, model: d.model, revision: d.revision ?? null, settings: d.settings };
 }
 
-/** Cache key of a generation: model identity + prompt/messages + the effective length budget + stop strings. */
+/** Cache key of a generation: model identity + prompt/messages + the effective length budget + stop strings + trial. */
 export function generateCacheKey(model: ModelDescription, req: GenerateRequest): string {
   const budget = req.maxLength !== undefined ? { maxLength: req.maxLength } : { maxNewTokens: req.maxNewTokens ?? DEFAULT_MAX_NEW_TOKENS };
-  const body = { v: CACHE_FORMAT, kind: 'generate', model: modelIdentity(model), prompt: req.prompt, messages: req.messages, ...budget, stop: req.stop ?? [] };
+  // The decoding settings and the trial join the key only when set (canonical drops undefined): old keys stay valid.
+  const trial = { temperature: req.temperature, topP: req.topP, seed: req.seed, trial: req.trial };
+  const body = { v: CACHE_FORMAT, kind: 'generate', model: modelIdentity(model), prompt: req.prompt, messages: req.messages, ...budget, stop: req.stop ?? [], ...trial };
   return createHash('sha256').update(canonical(body)).digest('hex');
 }
 

@@ -370,10 +370,13 @@ export class OpenAIProvider implements ModelProvider {
     const limitByLength = req.maxLength !== undefined;
     const common: Record<string, unknown> = {
       model: this.model,
-      temperature: 0,
+      temperature: req.temperature ?? 0,
       // maxLength counts prompt tokens: ask for at most maxLength new tokens, then cut using the reported usage.
       max_tokens: limitByLength ? req.maxLength : (req.maxNewTokens ?? DEFAULT_MAX_NEW_TOKENS),
       ...(stops.length > 0 ? { stop: stops.slice(0, MAX_SERVER_STOPS) } : {}),
+      // Sent only when set, so a request without trial settings is byte-identical to one made before trials existed.
+      ...(req.topP !== undefined ? { top_p: req.topP } : {}),
+      ...(req.seed !== undefined ? { seed: req.seed } : {}),
     };
     if (req.messages !== undefined) {
       const res = await this.post('/chat/completions', { ...common, messages: req.messages, ...(limitByLength ? { logprobs: true } : {}) }, call, ChatGenerationResponse, where);

@@ -10,6 +10,8 @@ export interface PredictionRow {
   /** JSON ids keep their type; CSV ids are always strings (as in the reference). */
   id: string | number;
   prediction: string;
+  /** The trial (0-based) this row answers, for a run with LOKAL_TRIALS above 1; absent: trial 0. */
+  trial?: number;
   /** 1-based line (JSONL) or record line (CSV) in the file, for messages. */
   line: number;
 }
@@ -42,7 +44,10 @@ export function validatePredictionRow(file: string, line: number, value: unknown
   }
   const id = record.id as string | number;
   checkIdPrecision(id, file, line);
-  return { language: record.language as string, id, prediction: record.prediction as string, line };
+  const trial = Object.hasOwn(record, 'trial') ? record.trial : undefined;
+  if (trial !== undefined && !(typeof trial === 'number' && Number.isSafeInteger(trial) && trial >= 0))
+    throw predictionError(file, line, 'trial', `expected an integer ≥ 0 (the trial's index), got ${describeJsonValue(trial)}`, 'invalid-record');
+  return { language: record.language as string, id, prediction: record.prediction as string, ...(trial !== undefined ? { trial } : {}), line };
 }
 
 export function emptyFile(file: string, csv: boolean): DataError {

@@ -48,8 +48,10 @@ export class ReplayProvider implements ModelProvider {
   constructor(file: string, rows: readonly PredictionRow[], options: ReplayOptions = {}) {
     this.file = file;
     this.onMissing = options.onMissing ?? 'empty';
-    this.#answers = new Map(rows.map((row) => [replayKey(row), row.prediction]));
-    this.#byLanguage = new Map(rows.map((row) => [`${row.language}/${String(row.id)}`, row.prediction]));
+    // A row's trial joins its key from trial 1 on, so files without trials keep their keys and row counts.
+    const trialSuffix = (row: PredictionRow) => (row.trial ? `#${row.trial}` : '');
+    this.#answers = new Map(rows.map((row) => [replayKey(row) + trialSuffix(row), row.prediction]));
+    this.#byLanguage = new Map(rows.map((row) => [`${row.language}/${String(row.id)}${trialSuffix(row)}`, row.prediction]));
     this.#languages = new Set(rows.map((row) => row.language));
   }
 
@@ -75,14 +77,16 @@ export class ReplayProvider implements ModelProvider {
   }
 
   async generate(requests: GenerateRequest[]): Promise<ReplayResult[]> {
-    return requests.map((request) => this.answer(request.itemKey));
+    return requests.map((request) => this.answer(request.itemKey, request.trial));
   }
 
-  answer(itemKey: string | undefined): ReplayResult {
+  /** The row of `itemKey` for trial `trial` (0-based; a row without a `trial` field is trial 0). */
+  answer(itemKey: string | undefined, trial = 0): ReplayResult {
     if (!itemKey) {
       throw new ProviderError('replay', 'config', `a replay request needs an itemKey (e.g. "multiloko/italian/<id>"); file ${this.file}`);
     }
-    const text = this.#answers.get(itemKey) ?? this.#byLanguage.get(itemKey);
+    const key = trial > 0 ? `${itemKey}#${trial}` : itemKey;
+    const text = this.#answers.get(key) ?? this.#byLanguage.get(key);
     if (text !== undefined) return { text, latencyMs: 0, cached: false, missing: false };
     if (this.onMissing === 'fail') {
       throw new ProviderError('replay', 'not-found', `${this.file} has no prediction for ${itemKey} (a row {language, id, prediction})`);

@@ -21,6 +21,15 @@ export interface GenerateRequest {
   stop?: string[];
   /** Stable identity of the benchmark item (e.g. `multiloko/italian/<id>`): replay looks answers up by it. */
   itemKey?: string;
+  /** Sampling temperature (openai: `temperature`; unset: 0, greedy). Part of the cache key when set. */
+  temperature?: number;
+  /** Nucleus sampling's kept mass (openai: `top_p`); unset: not sent. Part of the cache key when set. */
+  topP?: number;
+  /** This trial's seed (openai: `seed`, from trialSeed); unset: not sent. Part of the cache key when set. */
+  seed?: number;
+  /** The trial's index (0-based) among an item's trials: replay answers from the row of that trial, the cache keeps each
+   * trial apart. Trial 0 leaves it unset, so a run of one trial asks and caches exactly as a run without trials. */
+  trial?: number;
   /** The item test's: once it aborts (a cancelled run, a timeout), a request still waiting for its turn is not sent. */
   signal?: AbortSignal;
 }

@@ -63,6 +63,16 @@ describe('settings: MultiLoKo view', () => {
     expect(() => resolveLokalConfig({}, { cwd, env: { LOKAL_CONCURRENCY: '0' } })).toThrow(/^LOKAL_CONCURRENCY: /);
   });
 
+  test('trial settings: shared from the environment, MultiLoKo\'s own from the file, bad values named in one line', () => {
+    const cwd = folder({ multiloko: { trials: 4, seed: 7 }, temperature: 0.5 });
+    expect(resolveLokalConfig({}, { cwd, env: { LOKAL_TOP_P: '0.9' } })).toMatchObject({ trials: 4, seed: 7, temperature: 0.5, topP: 0.9 });
+    // The benchmark's own value wins over the shared variable, as for its model.
+    expect(resolveLokalConfig({}, { cwd, env: { LOKAL_TRIALS: '2' } })).toMatchObject({ trials: 4 });
+    expect(resolveLokalConfig({}, { cwd: folder(), env: { LOKAL_TRIALS: '2' } })).toMatchObject({ trials: 2 });
+    expect(() => resolveLokalConfig({}, { cwd: folder(), env: { LOKAL_TRIALS: '0' } })).toThrow(/^LOKAL_TRIALS: must be an integer from 1 to 1000 \(got "0"\)$/u);
+    expect(() => resolveLokalConfig({}, { cwd: folder({ multiloko: { topP: 0 } }), env: {} })).toThrow(/field "multiloko\.topP": must be a number above 0 and at most 1$/u);
+  });
+
   test('precedence: lokal.config.json < options < environment', () => {
     const cwd = folder({ limit: 5, output: 'from-file', multiloko: { languages: ['italian'], split: 'test' }, thresholds: 'em>=0.1' });
     const config = resolveLokalConfig({ limit: 7, thresholds: 'em>=0.2' }, { cwd, env: { LOKAL_LIMIT: '9' } });

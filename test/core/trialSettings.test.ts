@@ -1,7 +1,8 @@
 // The trial settings' validation: each LOKAL_* variable and config field accepted at its bounds, and each bad value
 // rejected in one line that names the setting and its allowed range.
 import { describe, expect, test } from 'vitest';
-import { trialSettings, trialSettingsFromVariables, TRIAL_ENV } from '../../src/core/trialSettings.ts';
+import { TRIAL_ENV } from '../../src/core/settings.ts';
+import { trialSettings, trialSettingsFromVariables } from '../../src/core/trialSettings.ts';
 
 describe('trial settings', () => {
   test('defaults to one trial; the bounds themselves are accepted', () => {

@@ -45,8 +45,8 @@ export interface FakeServerOptions {
   chatLogprobs?: 'returned' | 'null' | 'rejected';
   /** Serve /completions (default true); false: 404, as chat-only APIs do. */
   completions?: boolean;
-  /** The model's answer to a rendered prompt (default toyAnswer). */
-  answer?: (promptText: string) => string;
+  /** The model's answer to a rendered prompt (default toyAnswer); the request's body gives its sampling fields (`seed`). */
+  answer?: (promptText: string, body: Record<string, unknown>) => string;
   /** Each answer starts with a counter (a server that samples even at temperature 0). */
   unrepeatable?: boolean;
   /** Chooses a fault for the n-th request (1-based) or returns undefined to answer normally. */
@@ -113,7 +113,7 @@ function chatCompletion(body: Record<string, unknown>, options: FakeServerOption
   if (body.logprobs && options.chatLogprobs === 'rejected') return { status: 400, json: { error: { message: 'logprobs is not supported' } } };
   const addGenerationPrompt = body.add_generation_prompt !== false;
   const prompt = toyRenderChat(messages, addGenerationPrompt);
-  const tokens = cut([...answerOf(prompt, options)], Number(body.max_tokens ?? 16), (body.stop as string[] | undefined) ?? []);
+  const tokens = cut([...answerOf(prompt, options, body)], Number(body.max_tokens ?? 16), (body.stop as string[] | undefined) ?? []);
   const promptLength = [...prompt].length;
   const content = tokens.join('');
   return {
@@ -144,7 +144,7 @@ function completion(body: Record<string, unknown>, options: FakeServerOptions): 
   if (body.echo && options.echo === false) return { status: 400, json: { error: { message: 'echo is not supported' } } };
   if (options.echo === 'ignored') body = { ...body, echo: undefined };
   const promptTokens = [...prompt];
-  const tokens = cut([...answerOf(prompt, options)], Number(body.max_tokens ?? 16), (body.stop as string[] | undefined) ?? []);
+  const tokens = cut([...answerOf(prompt, options, body)], Number(body.max_tokens ?? 16), (body.stop as string[] | undefined) ?? []);
   const all = body.echo ? [...promptTokens, ...tokens] : tokens;
   const first = body.echo ? 0 : promptTokens.length;
   // Every token is one code point, so its offset (in code points, as Python servers count) is its position.
@@ -177,8 +177,8 @@ function completion(body: Record<string, unknown>, options: FakeServerOptions): 
 }
 
 let answers = 0;
-function answerOf(prompt: string, options: FakeServerOptions): string {
-  const text = (options.answer ?? toyAnswer)(prompt);
+function answerOf(prompt: string, options: FakeServerOptions, body: Record<string, unknown>): string {
+  const text = options.answer ? options.answer(prompt, body) : toyAnswer(prompt);
   return options.unrepeatable ? `#${++answers} ${text}` : text;
 }
 

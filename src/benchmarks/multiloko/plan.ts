@@ -8,8 +8,10 @@ import { baselineFileFor } from '../../core/baseline/index.ts';
 import { loadMultiLoKo, type MultiLoKoDataset, type MultiLoKoSubset } from './data/multiloko.ts';
 import type { MultiLoKoQuestion } from './data/schema.ts';
 import { judgeSubset, multilokoGate, type Gate } from './gates.ts';
-import { askModel } from '../../models/askModel.ts';
+import { askModel, type ItemAnswer } from '../../models/askModel.ts';
 import { verdictLine } from './item.ts';
+import { foldTrials, trialVerdictLine } from './itemTrials.ts';
+import { trialRequest } from '../../models/trialRequest.ts';
 import { chooseFewshot, extractsAnswers, promptUse, resolvePromptMode } from './promptChoice.ts';
 import { scoreExample } from '../../metrics/scoreExample.ts';
 import { f1Words } from './metrics/f1Words.ts';
@@ -135,6 +137,8 @@ export async function prepareMultiLoKo(settings: MultiLoKoSettings, clauses: Par
   for (const gate of gates) if (gate.scope.kind === 'subset') requireKnownScope(gate.clause, gate.scope.key, keys, `a subset of ${dataset.location} (split ${dataset.split})`);
   const { groups, jobs } = planGroups(dataset, settings, spec);
   const redact = resolveRedaction(settings.redact).on;
+  // Greedy trials measure a server's non-determinism (batching changes GPU numerics): said once, then run.
+  if ((settings.trials ?? 1) > 1 && !settings.temperature) console.warn(`[lokal] multiloko: ${settings.trials} greedy trials per item (temperature ${settings.temperature ?? 'unset'}) will agree unless the server is non-deterministic`);
 
   return {
     groups,
@@ -152,43 +156,59 @@ export async function prepareMultiLoKo(settings: MultiLoKoSettings, clauses: Par
       const model = await context.model();
       const mode = await resolvePromptMode(settings.prompt, model);
       const rendered = mode === 'none' ? undefined : (await loadItemPrompts()).renderItemPrompt(item, subset, { mode, fewshot, shots: settings.shots });
-      const answer = await askModel(model.provider, { ...rendered?.request, maxNewTokens: settings.maxNewTokens, itemKey });
+      const k = settings.trials ?? 1;
+      const decoding = { temperature: settings.temperature, topP: settings.topP, seed: settings.seed };
+      const request = { ...rendered?.request, maxNewTokens: settings.maxNewTokens, itemKey };
+      // The k trials at once: the provider's own limit (LOKAL_CONCURRENCY, the batch size) bounds what runs together.
+      const trialRequests = Array.from({ length: k }, (_, t) => trialRequest(request, decoding, String(item.id), t));
+      const answers = await Promise.all(trialRequests.map((one) => askModel(model.provider, one)));
       const extract = extractsAnswers(settings.extract, model.kind);
-      const scoredText = extract ? (await loadItemPrompts()).scoredAnswer(answer.text, { extract, mode, language: subset.questionLanguage, setting: settings.prompt }) : answer.text;
-      const scored = scoreExample(scoredText, item.targets);
-      // Beside eval.py's f1: the same F1 over words of the question language (ICU word segments).
-      scored.scores.f1_words = f1Words(scored.prediction, scored.targets, wordSegmenter(subset.questionLanguage).segmenter);
-      const record: LokalItemRecord = {
-        subset: subset.key,
-        id: item.id,
-        index: index.get(item)!,
-        itemKey,
-        ...(item.question !== undefined ? { question: item.question } : {}),
-        rawPrediction: answer.text,
-        answer: scoredText,
-        prediction: scored.prediction,
-        prompt: promptUse(mode, subset.questionLanguage, rendered?.fewshot, extract),
-        targets: scored.targets,
-        scores: scored.scores,
-        error: errorCategory(scored.prediction, scored.targets, scored.scores.edit_similarity),
-        latencyMs: answer.latencyMs,
-        cached: answer.cached,
-        missing: answer.missing,
-        verdict: '',
-        modelInput: recordedInput(answer.input, redact && settings.recordPrompts !== 'off' ? 'hash' : settings.recordPrompts),
-        promptTokens: recordedCount(answer.promptTokens),
-        outputTokens: recordedCount(answer.outputTokens),
-        ...(answer.server !== undefined ? { server: answer.server } : {}),
+      const prompts = extract ? await loadItemPrompts() : undefined;
+      const scoreAnswer = (answer: ItemAnswer) => {
+        const scoredText = prompts ? prompts.scoredAnswer(answer.text, { extract, mode, language: subset.questionLanguage, setting: settings.prompt }) : answer.text;
+        const scored = scoreExample(scoredText, item.targets);
+        // Beside eval.py's f1: the same F1 over words of the question language (ICU word segments).
+        scored.scores.f1_words = f1Words(scored.prediction, scored.targets, wordSegmenter(subset.questionLanguage).segmenter);
+        const record: LokalItemRecord = {
+          subset: subset.key,
+          id: item.id,
+          index: index.get(item)!,
+          itemKey,
+          ...(item.question !== undefined ? { question: item.question } : {}),
+          rawPrediction: answer.text,
+          answer: scoredText,
+          prediction: scored.prediction,
+          prompt: promptUse(mode, subset.questionLanguage, rendered?.fewshot, extract),
+          targets: scored.targets,
+          scores: scored.scores,
+          error: errorCategory(scored.prediction, scored.targets, scored.scores.edit_similarity),
+          latencyMs: answer.latencyMs,
+          cached: answer.cached,
+          missing: answer.missing,
+          verdict: '',
+          modelInput: recordedInput(answer.input, redact && settings.recordPrompts !== 'off' ? 'hash' : settings.recordPrompts),
+          promptTokens: recordedCount(answer.promptTokens),
+          outputTokens: recordedCount(answer.outputTokens),
+          ...(answer.server !== undefined ? { server: answer.server } : {}),
+        };
+        // As `lokal score` writes it: chrF scored only the first CHRF_MAX_HYPOTHESIS_CODE_POINTS of a runaway prediction.
+        if (scored.truncated) record.truncated = true;
+        if (redact) redactRecord(record);
+        return { record, scoredText };
       };
-      // As `lokal score` writes it: chrF scored only the first CHRF_MAX_HYPOTHESIS_CODE_POINTS of a runaway prediction.
-      if (scored.truncated) record.truncated = true;
-      if (redact) redactRecord(record);
-      record.verdict = verdictLine(record);
+      // A replay file with fewer trials of an item than asked: the trials it has (an item with none stays missing).
+      const kept = answers.some((one) => !one.missing) ? answers.flatMap((one, t) => (one.missing ? [] : [t])) : answers.map((_, t) => t);
+      const scoredTrials = kept.map((t) => scoreAnswer(answers[t]!));
+      const { scoredText } = scoredTrials[0]!;
+      const record = k === 1 ? scoredTrials[0]!.record : foldTrials(scoredTrials.map((one) => one.record), kept.map((t) => trialRequests[t]!.seed), kept);
+      if (k > 1) record.trialsAsked = k;
+      record.verdict = k === 1 ? verdictLine(record) : trialVerdictLine(record);
       await context.annotate(record.verdict, record.missing ? 'missing' : record.scores.em === 1 ? 'correct' : 'wrong');
       // Vitest UI fails a wrong answer with this line (src/vitest decides; strict mode fails it below in any runner).
       const wrong = record.scores.em === 1 ? undefined : record.verdict;
       if (!settings.strict) return wrong === undefined ? { record } : { record, wrong };
-      if (answer.missing) return { record, failures: [`strict mode: no prediction for ${itemKey}`] };
+      if (record.missing) return { record, failures: [`strict mode: no prediction for ${itemKey}`] };
+      if (k > 1) return record.scores.em === 1 ? { record } : { record, failures: [`strict mode: not every trial right for ${itemKey}: ${record.verdict}`] };
       // The matcher's message quotes the answer and the targets: redacted, the verdict line says it instead.
       if (redact) return record.scores.em === 1 ? { record } : { record, failures: [`strict mode: wrong answer for ${itemKey}: ${record.verdict}`] };
       return { record, assert: () => context.expect(scoredText).toExactMatch(item.targets) };

@@ -1,5 +1,6 @@
 // MultiLoKo's records: a subset's info, an item's record and a subset's aggregates (serialisable: they travel in
 // Vitest's task meta, so they survive blob reports and --merge-reports).
+import type { TrialSummary } from '../../core/statistics/trialSummary.ts';
 import type { GroupInfo } from '../benchmark.ts';
 import type { ExampleScores, MultiLoKoMetric } from '../../metrics/metricNames.ts';
 import type { ErrorCategory } from '../../metrics/errorCategory.ts';
@@ -96,6 +97,12 @@ export interface LokalItemRecord {
   server?: string;
   /** chrF scored the first CHRF_MAX_HYPOTHESIS_CODE_POINTS of a longer prediction; absent otherwise. */
   truncated?: true;
+  /** With more than one trial (LOKAL_TRIALS): every trial, in order; `scores` are then their means. Absent otherwise. */
+  trials?: LokalTrialRecord[];
+  /** With more than one trial: the trials asked (LOKAL_TRIALS), which a replay file may hold fewer of. Absent otherwise. */
+  trialsAsked?: number;
+  /** With more than one trial: the item's summary (docs/trials.md#per-item). Absent otherwise. */
+  trialSummary?: LokalTrialSummary;
 }
 
 /** Per-subset aggregates written by the lokal runner when the subset's suite ends. */
@@ -119,3 +126,23 @@ export interface LokalSubsetAggregate extends LokalSubsetInfo {
   /** describe() of the model, as the gate test recorded it. */
   modelDescription?: ModelDescription;
 }
+
+/** One trial of an item as its record keeps it. */
+export interface LokalTrialRecord {
+  /** 0-based trial index (the t of trialSeed). */
+  trial: number;
+  /** The seed the trial was asked with; absent when no base seed was set. */
+  seed?: number;
+  rawPrediction: string;
+  answer: string;
+  prediction: string;
+  scores: ExampleScores;
+  error?: ErrorCategory;
+  latencyMs: number;
+  cached: boolean;
+  missing: boolean;
+  outputTokens?: number | null;
+}
+
+/** The per-item summary written beside the trials (pass@k and pass^k for k = 1 … n). */
+export type LokalTrialSummary = Omit<TrialSummary, 'means'> & { means: Record<string, number | null> };

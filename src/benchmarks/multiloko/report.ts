@@ -1,5 +1,6 @@
 // MultiLoKo's roll-up (defineBenchmark's `report`): leaderboard tables, headline, gates and the results file over
 // every subset of the run — loaded by the definition only when the reporter rolls up.
+import { trialLines } from './trialTable.ts';
 import { baselineFileFor } from '../../core/baseline/index.ts';
 import { noBaselineFileReason } from '../../core/baseline/comparedNothing.ts';
 import type { BenchmarkReport, BenchmarkSummary, ReportContext, RolledGroup } from '../benchmark.ts';
@@ -68,6 +69,7 @@ export function reportMultiLoKo(rolled: ReadonlyArray<RolledGroup<LokalItemRecor
   if (summary.headline) lines.push(...headlineLines(summary.headline, { model: context.modelLabel ?? summary.model ?? '?', prompt: describePrompts(summary.prompt), leaderboard: context.modelLabel === undefined }));
   if (summary.intervals) lines.push(...headlineIntervalLines(summary.intervals));
   lines.push(...errorTableLines(summary.subsets));
+  lines.push(...trialLines(summary.subsets));
   lines.push(...localVsEnglishTableLines(summary.local_vs_english));
   lines.push(`lokal: ${describePrompts(summary.prompt, summary.model)}; ${callsLine(summary, context.root)}`);
   const wordRules = wordSegmenterFallbackLine(subsets.map((s) => s.aggregate.questionLanguage));

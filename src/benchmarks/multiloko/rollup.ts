@@ -1,4 +1,5 @@
 // MultiLoKo's roll-up: the official results layout and the leaderboard summary over the run's subsets.
+import { subsetTrials, type SubsetTrialsJson } from './trialTable.ts';
 import { standardError } from '../../core/stats.ts';
 import { assembleResults, type OfficialResults } from './metrics/assembleResults.ts';
 import { groupMetrics } from './metrics/groupMetrics.ts';
@@ -264,7 +265,7 @@ export interface RunSummary {
   /** The leaderboard figures: average EM over the local subsets ± 2 SE, gap, min, max; MTE and LE (headline.ts). */
   headline: HeadlineSummary | null;
   groups: GroupSummary[];
-  subsets: Array<Pick<LokalSubsetAggregate, 'key' | 'name' | 'language' | 'translated' | 'selected' | 'total' | 'scored' | 'missing' | 'failed' | 'skipped' | 'cached' | 'prompts'> & { translation: string | null; means: Record<string, number> | null; intervals: Partial<Record<MultiLoKoMetric, MetricInterval>>; errors: Record<ErrorCategory, number> | null }>;
+  subsets: Array<Pick<LokalSubsetAggregate, 'key' | 'name' | 'language' | 'translated' | 'selected' | 'total' | 'scored' | 'missing' | 'failed' | 'skipped' | 'cached' | 'prompts'> & { translation: string | null; means: Record<string, number> | null; intervals: Partial<Record<MultiLoKoMetric, MetricInterval>>; errors: Record<ErrorCategory, number> | null; trials?: SubsetTrialsJson }>;
   /** 95% bootstrap intervals of the headline figures (average EM, gap, MTE, LE), with the resamples and seed. */
   intervals: HeadlineIntervals | null;
   gates: GateOutcome[];
@@ -323,6 +324,8 @@ export function summariseRun(
       means: a.means ?? null,
       intervals: subsetIntervals(records),
       errors: errorCounts(records),
+      // Only with trials: a run of one trial per item writes what it wrote before.
+      ...trialsField(records),
     })),
     intervals: options.intervals === false ? null : headlineIntervals(subsets) ?? null,
     gates: judged.outcomes,
@@ -333,6 +336,12 @@ export function summariseRun(
     ...(judged.comparability ? { comparability: comparabilityJson(judged.comparability) } : {}),
     ...localVsEnglishField(subsets),
   };
+}
+
+/** `{ trials }` when the subset's items have trials; nothing otherwise. */
+function trialsField(records: readonly LokalItemRecord[]): { trials?: SubsetTrialsJson } {
+  const trials = subsetTrials(records);
+  return trials ? { trials } : {};
 }
 
 /** `{ local_vs_english }` when some language has a pair in the run; nothing otherwise. */

@@ -1,6 +1,6 @@
 // MultiLoKo's settings: the `multiloko` object of lokal.config.json / options, and its LOKAL_* variables.
 import { z } from 'zod';
-import { asIs, list, number, flag, trimmed, MODEL_SETTING, type SettingsSection, type SharedSettings } from '../../core/settings.ts';
+import { asIs, list, number, flag, trimmed, MODEL_SETTING, TRIAL_SETTINGS_SHAPE, type SettingsSection, type SharedSettings } from '../../core/settings.ts';
 
 /** Which subsets of a language run: kinds, directions, or exact eval.py keys such as `italian_translated_human_english`. */
 export const SUBSET_KINDS = ['local', 'translated', 'human', 'machine', 'to-english', 'from-english'] as const;
@@ -27,6 +27,8 @@ export const MULTILOKO_SETTINGS_SHAPE = {
   shots: z.number().int().min(0).optional(),
   /** Answer extraction before scoring; unset: on for models, off for replay files. */
   extract: z.boolean().optional(),
+  /** MultiLoKo's own trials, temperature, top-p and seed, over the shared ones (docs/trials.md). */
+  ...TRIAL_SETTINGS_SHAPE,
 };
 
 export const MULTILOKO_DEFAULTS = { split: 'dev', prompt: 'auto', fewshot: 'dataset', shots: 5 } as const;
