@@ -93,7 +93,8 @@ export interface TransformersProviderOptions {
   saveOptimised?: boolean | 'auto';
   /**
    * Read the weight files front to back on a worker thread while the tokenizer is built and the session created, so a
-   * cold load pages the mapped weights in from the page cache (readAhead.ts). Default true (LOKAL_READ_AHEAD=0: off).
+   * cold load pages the mapped weights in from the page cache (readAhead.ts). Default false (LOKAL_READ_AHEAD=1: on):
+   * not faster on the 2-core AMD EPYC measured (docs/performance-models.md), where the session's CPU work dominates.
    */
   readAhead?: boolean;
   /** Where the load lines go (default console.warn): `lokal: loaded …` once per load, and a line before a first optimisation. */
@@ -300,7 +301,7 @@ export class TransformersProvider implements ModelProvider {
     this.modelDir = options.modelDir ?? vars.LOKAL_MODEL_DIR;
     this.cacheDir = options.cacheDir ?? vars.LOKAL_MODEL_CACHE;
     this.allowRemote = options.allowRemote ?? !(envFlag(vars.LOKAL_OFFLINE) || envFlag(vars.HF_HUB_OFFLINE));
-    this.readAhead = options.readAhead ?? (vars.LOKAL_READ_AHEAD === undefined || vars.LOKAL_READ_AHEAD.trim() === '' || envFlag(vars.LOKAL_READ_AHEAD));
+    this.readAhead = options.readAhead ?? envFlag(vars.LOKAL_READ_AHEAD);
     this.saveOptimised = options.saveOptimised ?? (vars.LOKAL_SAVE_OPTIMISED === undefined || vars.LOKAL_SAVE_OPTIMISED.trim() === '' ? 'auto' : envFlag(vars.LOKAL_SAVE_OPTIMISED));
     this.options = {
       batchSize: 8,
