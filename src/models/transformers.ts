@@ -94,7 +94,7 @@ export interface TransformersProviderOptions {
   /**
    * Read the weight files front to back on a worker thread while the tokenizer is built and the session created, so a
    * cold load pages the mapped weights in from the page cache (readAhead.ts). Default false (LOKAL_READ_AHEAD=1: on):
-   * not faster on the 2-core AMD EPYC measured (docs/performance-models.md), where the session's CPU work dominates.
+   * not faster on the 2-core AMD EPYC measured (docs/performance-load.md), where the session's CPU work dominates.
    */
   readAhead?: boolean;
   /** Where the load lines go (default console.warn): `lokal: loaded …` once per load, and a line before a first optimisation. */
