@@ -5,8 +5,8 @@ import { TransformersProvider } from '../src/models/transformers.ts';
 import { ITALIAN_ITEMS } from './generation.ts';
 import { peakRssMiB } from './peakRss.mjs';
 
-const [dir, cacheDir, save, itemsText, tokensText] = process.argv.slice(2);
-const provider = new TransformersProvider(dir!, { env: {}, cacheDir, saveOptimised: save === 'on', log: () => undefined });
+const [dir, cacheDir, save, itemsText, tokensText, readAheadText] = process.argv.slice(2);
+const provider = new TransformersProvider(dir!, { env: {}, cacheDir, saveOptimised: save === 'on', readAhead: readAheadText !== 'off', log: () => undefined });
 const started = performance.now();
 await provider.load();
 const loadSeconds = (performance.now() - started) / 1000;

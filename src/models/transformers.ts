@@ -26,7 +26,8 @@ import { adoptLogitPositions } from './logitPositions.ts';
 import { logSumExp, sliceRow, sumLogprobs } from './logitRows.ts';
 import { cutAtStop, envFlag, firstLine } from './providerText.ts';
 import { useModelFileCache } from './modelFileCache.ts';
-import { DTYPE_FILES, type ModelDtype } from './dtypeFiles.ts';
+import { DTYPE_FILES, weightFiles, type ModelDtype } from './dtypeFiles.ts';
+import { rangesToRead, readAhead, type FileRange } from './readAhead.ts';
 import { dtypeNumerics, graphNumerics, NUMERICS, type Numerics } from './graphNumerics.ts';
 import { readOnnxGraphFile, type OnnxGraphInfo } from './onnxGraphReader.ts';
 import { missingOperator, OPERATOR_NOTES } from './missingOperator.ts';
@@ -90,6 +91,12 @@ export interface TransformersProviderOptions {
    * optimising takes seconds (LOKAL_SAVE_OPTIMISED=1 always, =0 never).
    */
   saveOptimised?: boolean | 'auto';
+  /**
+   * Read the weight files front to back on a worker thread while the tokenizer is built and the session created, so a
+   * cold load pages the mapped weights in from the page cache (readAhead.ts). Default false (LOKAL_READ_AHEAD=1: on):
+   * not faster on the 2-core AMD EPYC measured (docs/performance-load.md), where the session's CPU work dominates.
+   */
+  readAhead?: boolean;
   /** Where the load lines go (default console.warn): `lokal: loaded …` once per load, and a line before a first optimisation. */
   log?: (line: string) => void;
   /** Environment to read (default process.env); tests pass their own. */
@@ -277,6 +284,7 @@ export class TransformersProvider implements ModelProvider {
   private readonly cacheDir?: string;
   private readonly allowRemote: boolean;
   private readonly saveOptimised: boolean | 'auto';
+  private readonly readAhead: boolean;
   /** How items are run (see TransformersProviderOptions.numerics), and why the graph needs the exact mode when it does. */
   readonly numerics: Numerics;
   private readonly numericsReason?: string;
@@ -293,6 +301,7 @@ export class TransformersProvider implements ModelProvider {
     this.modelDir = options.modelDir ?? vars.LOKAL_MODEL_DIR;
     this.cacheDir = options.cacheDir ?? vars.LOKAL_MODEL_CACHE;
     this.allowRemote = options.allowRemote ?? !(envFlag(vars.LOKAL_OFFLINE) || envFlag(vars.HF_HUB_OFFLINE));
+    this.readAhead = options.readAhead ?? envFlag(vars.LOKAL_READ_AHEAD);
     this.saveOptimised = options.saveOptimised ?? (vars.LOKAL_SAVE_OPTIMISED === undefined || vars.LOKAL_SAVE_OPTIMISED.trim() === '' ? 'auto' : envFlag(vars.LOKAL_SAVE_OPTIMISED));
     this.options = {
       batchSize: 8,
@@ -388,6 +397,8 @@ export class TransformersProvider implements ModelProvider {
     useModelFileCache(this.options.log);
     const where = this.source.kind === 'local' ? this.source.path : this.source.id;
     const common = { revision: this.revision.startsWith('local-') ? 'main' : this.revision };
+    // started before the tokenizer, so the weights are read while it is built; stopped once the session exists
+    const reading = this.readAhead ? readAhead(this.weightsToRead()) : undefined;
     try {
       const tokenizer = (await AutoTokenizer.from_pretrained(where, common)) as unknown as Tokenizer;
       const model = await this.loadModel(where, common);
@@ -406,7 +417,24 @@ export class TransformersProvider implements ModelProvider {
       return { tokenizer, model, eos, padId, vocab: Number(model.config.vocab_size ?? 0), logitsSession: direct && { ...direct, logitPositions: positions.get(direct.session) }, padPast };
     } catch (error) {
       throw this.loadError(error);
+    } finally {
+      await reading?.stop();
     }
+  }
+
+  /** What a load will map: the saved graph's prepacked weights when an entry is there (checked later), else the model's own weights. */
+  private weightsToRead(): FileRange[] {
+    const folder = this.weightsFolder();
+    if (!folder) return [];
+    const modelFile = DTYPE_FILES.find(([d]) => d === this.dtype)![1];
+    const onnxDir = path.join(folder, 'onnx');
+    if (!existsSync(path.join(onnxDir, modelFile))) return [];
+    if (this.saveOptimised) {
+      const cacheRoot = path.resolve(this.cacheDir ?? env.cacheDir ?? path.join(folder, '.cache'));
+      const entryOnnx = path.join(optimisedGraphDir(cacheRoot, { modelFolder: folder, modelFile, dtype: this.dtype }), 'onnx');
+      if (existsSync(path.join(entryOnnx, modelFile))) return rangesToRead(path.join(entryOnnx, modelFile), weightFiles(entryOnnx, modelFile).map((name) => path.join(entryOnnx, name)));
+    }
+    return rangesToRead(path.join(onnxDir, modelFile), weightFiles(onnxDir, modelFile).map((name) => path.join(onnxDir, name)));
   }
 
   /** The folder holding config.json and the weights: the local folder, or a Hub model's download cache once it is there. */
