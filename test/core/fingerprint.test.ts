@@ -231,6 +231,23 @@ describe('MultiLoKo fingerprint', () => {
       scorer: MULTILOKO_SCORER,
       decoding: { max_new_tokens: 64, temperature: 0, stops: 'question token, blank line' },
     });
+    // Greedy, one answer per item: exactly the three fields, so fingerprints of runs before trials still compare equal.
+    expect(Object.keys(f.decoding as object)).toEqual(['max_new_tokens', 'temperature', 'stops']);
+  });
+
+  test('sampled trials: temperature, top-p, seed and trials are decoding, so runs that differ in them are refused', () => {
+    const sampled = (sampling: LokalSubsetAggregate['sampling']) => ({ ...aggregate('italian', 'base'), sampling });
+    const at = (...aggregates: LokalSubsetAggregate[]) => multilokoFingerprint(aggregates, summarisePrompts(aggregates), dir);
+    const hot = at(sampled({ temperature: 0.7, top_p: 0.9, seed: 42, trials: 8 }));
+    expect(hot.decoding).toEqual({ max_new_tokens: 64, temperature: 0.7, top_p: 0.9, seed: 42, trials: 8, stops: 'question token, blank line' });
+    // Greedy trials keep temperature 0 and add only the count; two subsets asked differently are `mixed`.
+    expect(at(sampled({ trials: 4 })).decoding).toEqual({ max_new_tokens: 64, temperature: 0, trials: 4, stops: 'question token, blank line' });
+    expect(at(sampled({ temperature: 0.7 }), { ...aggregate('french', 'base'), sampling: { temperature: 1 } }).decoding).toMatchObject({ temperature: 'mixed' });
+    // Against a greedy baseline the temperature refuses; parts only one side records are left out, as for subsets.
+    const greedy = at(aggregate('italian', 'base'));
+    expect(compareFingerprints(hot, greedy).refused.map((d) => `${d.field}.${d.part}`)).toEqual(['decoding.temperature']);
+    const other = at(sampled({ temperature: 0.7, top_p: 0.95, seed: 7, trials: 4 }));
+    expect(compareFingerprints(hot, other).refused.map((d) => `${d.field}.${d.part}`)).toEqual(['decoding.top_p', 'decoding.seed', 'decoding.trials']);
   });
 
   test('a replay: no prompt, template, shots or decoding to compare; the model is the predictions file’s hash', () => {

@@ -4,7 +4,7 @@ import { sha256, type Fingerprint } from '../../core/fingerprint.ts';
 import { runtimeVersions } from '../../core/runtimeVersions.ts';
 import { modelIdentity } from '../../models/identity.ts';
 import { MULTILOKO_PROMPT_TABLE } from './prompts/multilokoPromptTable.ts';
-import type { LokalSubsetAggregate } from './records.ts';
+import type { LokalSubsetAggregate, SubsetSampling } from './records.ts';
 import type { PromptSummary } from './usage.ts';
 import { MULTILOKO_SCORER } from './scoreFingerprint.ts';
 
@@ -18,6 +18,21 @@ const STOPS: Record<'base' | 'chat' | 'mixed', string> = { base: 'question token
 export function templateSha256(language: string): string | null {
   const prompts = Object.hasOwn(MULTILOKO_PROMPT_TABLE.languages, language) ? MULTILOKO_PROMPT_TABLE.languages[language] : undefined;
   return prompts === undefined ? null : sha256(JSON.stringify(prompts));
+}
+
+/** Temperature (0 when greedy), and top-p, seed and trials where set; each `mixed` when the subsets differ. */
+function decodingSampling(aggregates: readonly LokalSubsetAggregate[]): Record<string, number | 'mixed'> {
+  const one = (read: (s: SubsetSampling) => number | undefined, absent?: number) => {
+    const values = [...new Set(aggregates.map((a) => (a.sampling ? read(a.sampling) : undefined) ?? absent))];
+    return values.length <= 1 ? (values[0] ?? absent) : 'mixed';
+  };
+  const fields: Record<string, number | 'mixed' | undefined> = {
+    temperature: one((s) => s.temperature, 0),
+    top_p: one((s) => s.top_p),
+    seed: one((s) => s.seed),
+    trials: one((s) => s.trials),
+  };
+  return Object.fromEntries(Object.entries(fields).filter((entry): entry is [string, number | 'mixed'] => entry[1] !== undefined));
 }
 
 export function multilokoFingerprint(aggregates: readonly LokalSubsetAggregate[], prompt: PromptSummary, root: string): Fingerprint {
@@ -46,7 +61,7 @@ export function multilokoFingerprint(aggregates: readonly LokalSubsetAggregate[]
     extraction: prompt.extraction,
     scorer: MULTILOKO_SCORER,
     // Replayed answers were decoded elsewhere: nothing known to compare.
-    decoding: mode === null ? null : { max_new_tokens: budgets.length === 1 ? budgets[0]! : 'mixed', temperature: 0, stops: STOPS[mode] },
+    decoding: mode === null ? null : { max_new_tokens: budgets.length === 1 ? budgets[0]! : 'mixed', ...decodingSampling(aggregates), stops: STOPS[mode] },
     protocol: null,
     model: modelIdentity(first?.modelDescription, first?.model, root),
     runtime: runtimeVersions(),

@@ -22,7 +22,7 @@ import { modelSpec } from '../../models/open.ts';
 import { recordedCount, recordedInput } from '../../models/recordedInput.ts';
 import { parseProviderSpec, providerRow } from '../../models/providers.ts';
 import type { MultilokoFewshotChoice } from './prompts/renderMultilokoPrompt.ts';
-import type { LokalItemRecord, LokalSubsetAggregate, LokalSubsetInfo } from './records.ts';
+import type { LokalItemRecord, LokalSubsetAggregate, LokalSubsetInfo, SubsetSampling } from './records.ts';
 import { itemTestName, multilokoItemKey, subsetLanguage, subsetName } from './names.ts';
 import { selectSubsets } from './select.ts';
 import { redactedText, resolveRedaction } from '../../core/redact.ts';
@@ -75,6 +75,7 @@ function planGroups(dataset: MultiLoKoDataset, settings: MultiLoKoSettings, spec
       ...(subset.sha256 ? { sha256: subset.sha256 } : {}),
       fewshotSha256: dataset.fewshotSha256?.[subset.questionLanguage] ?? null,
       maxNewTokens: settings.maxNewTokens,
+      ...subsetSampling(settings),
       selected: items.length,
       total: subset.items.length,
       model: spec,
@@ -90,6 +91,17 @@ function planGroups(dataset: MultiLoKoDataset, settings: MultiLoKoSettings, spec
     return { info, items };
   });
   return { groups, jobs };
+}
+
+/** The sampling a subset was asked with, for its fingerprint: nothing when each item gets one greedy answer. */
+function subsetSampling(settings: MultiLoKoSettings): { sampling?: SubsetSampling } {
+  const sampling: SubsetSampling = {
+    ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
+    ...(settings.topP !== undefined ? { top_p: settings.topP } : {}),
+    ...(settings.seed !== undefined ? { seed: settings.seed } : {}),
+    ...((settings.trials ?? 1) > 1 ? { trials: settings.trials } : {}),
+  };
+  return Object.keys(sampling).length > 0 ? { sampling } : {};
 }
 
 function groupVerdict(info: LokalSubsetInfo, aggregate: LokalSubsetAggregate, gates: readonly Gate[], baseline: Baseline | undefined, tolerance: number): GroupVerdict {

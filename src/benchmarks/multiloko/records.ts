@@ -31,6 +31,8 @@ export interface LokalSubsetInfo extends GroupInfo {
   fewshotSha256?: string | null;
   /** Generation budget the items were asked with (absent in older records). */
   maxNewTokens?: number;
+  /** Sampling and trials the items were asked with (docs/trials.md); absent for one greedy answer per item. */
+  sampling?: SubsetSampling;
   /** Items selected for the run (after LOKAL_LIMIT) and in the file. */
   selected: number;
   total: number;
@@ -146,3 +148,11 @@ export interface LokalTrialRecord {
 
 /** The per-item summary written beside the trials (pass@k and pass^k for k = 1 … n). */
 export type LokalTrialSummary = Omit<TrialSummary, 'means'> & { means: Record<string, number | null> };
+
+/** How a subset's items were sampled: only the settings given (temperature absent: greedy), trials when above 1. */
+export interface SubsetSampling {
+  temperature?: number;
+  top_p?: number;
+  seed?: number;
+  trials?: number;
+}
