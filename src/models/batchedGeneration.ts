@@ -1,4 +1,4 @@
-// Greedy generation of many requests together on a decoder's onnxruntime session: rows left-padded in one key/value
+// Generation of many requests together (greedy, or sampled by each request's own picker) on a decoder's onnxruntime session: rows left-padded in one key/value
 // cache (attention mask + position ids per row), each leaving when it is done while waiting requests take its place,
 // and prompts continuing from stored key/value caches of the token prefixes they share (few-shot blocks, chat headers).
 import { commonPrefixLength, gatherViews, type KvLayout, type KvView, type TensorLike } from './kvCache.ts';
@@ -34,6 +34,8 @@ export interface GenerationJob {
   done(all: number[], generated: number[]): boolean;
   /** Logits processors (repetition penalty, …) applied in place to the row's logits before the argmax. */
   process?(all: bigint[], logits: Float32Array): void;
+  /** Sampled decoding: the next token from the processed logits, by the request's own seeded stream (absent: argmax). */
+  pick?(logits: Float32Array): number;
   resolve(generated: number[], latencyMs: number): void;
   reject(error: unknown): void;
 }
@@ -461,10 +463,10 @@ export class BatchedGeneration {
     this.batch = own && live > 0 && 2 * live >= b ? { slots: next, cache: present, width: total, native: true } : undefined;
   }
 
-  /** Appends the row's greedy token; true (and answered) when the row is done. */
+  /** Appends the row's next token (greedy, or its own sampled draw); true (and answered) when the row is done. */
   private choose(row: Row, logits: Float32Array): boolean {
     row.job.process?.(row.big, logits);
-    const token = argmax(logits);
+    const token = row.job.pick ? row.job.pick(logits) : argmax(logits);
     row.all.push(token);
     row.big.push(BigInt(token));
     row.generated.push(token);

@@ -1,6 +1,6 @@
 // `llama:<path to .gguf>` and `llama:ollama:<name>[:tag]`: GGUF models in process through llama.cpp (node-llama-cpp,
-// an optional peer dependency, CPU): greedy generation with the chat template of the GGUF metadata, continuation
-// log-probabilities; concurrent requests queue on one sequence of a context, each continuing from the prefix it holds
+// an optional peer dependency, CPU): greedy or seeded sampled generation with the chat template of the GGUF metadata,
+// continuation log-probabilities; concurrent requests queue on one sequence of a context, each continuing from the prefix it holds
 // (sequencePool.ts also serves several sequences, which only the bench asks for).
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { importNodeLlamaCpp, type NodeLlamaCpp } from './nodeLlamaCpp.ts';
 import { ollamaModelsDir, resolveOllamaModel } from './ollamaModel.ts';
 import { cutAtStop, envFlag, firstLine } from './providerText.ts';
 import { SequencePool } from './sequencePool.ts';
+import { requestSampling } from './requestSampling.ts';
 import {
   DEFAULT_MAX_NEW_TOKENS,
   ProviderError,
@@ -287,6 +288,7 @@ export class LlamaProvider implements ModelProvider {
   private async generateOne(loaded: Loaded, req: GenerateRequest, where: string): Promise<GenerateResult> {
     const { ids, input } = this.promptInput(loaded, req, where);
     const stops = (req.stop ?? []).filter((s) => s !== '');
+    const sampling = requestSampling(PROVIDER, req, where);
     // the budgets of transformers.js's generate: a total length (checked after each token) or a number of new tokens
     const maxLength = Math.min(req.maxLength ?? ids.length + (req.maxNewTokens ?? DEFAULT_MAX_NEW_TOKENS), this.contextSize);
     const sequence = await loaded.pool.acquire(ids);
@@ -299,7 +301,9 @@ export class LlamaProvider implements ModelProvider {
       this.generationStats.promptTokensComputed += ids.length - kept;
       const penalty = loaded.repetitionPenalty;
       const tokens = sequence.evaluate(ids.slice(kept) as Token[], {
-        temperature: 0,
+        // Sampled: llama.cpp's chain (top-k, top-p, min-p, temperature, a draw) seeded by the trial; its default top-k 40
+        // and top-p 0.95 are turned off so only the request's settings cut the distribution.
+        ...(sampling ? { temperature: sampling.temperature, topP: sampling.topP, topK: 0, minP: 0, seed: sampling.seed } : { temperature: 0 }),
         yieldEogToken: true,
         // Hugging Face's repetition penalty: every distinct token of prompt and answer so far, once
         ...(penalty ? { repeatPenalty: { punishTokens: () => [...ids, ...generated] as Token[], maxPunishTokens: this.contextSize, penalty } } : {}),

@@ -1,6 +1,6 @@
 // `transformers:<model id or local path>`: local ONNX inference on CPU through @huggingface/transformers
-// (onnxruntime-node): greedy generation with the chat template (concurrent calls batched, shared prompt prefixes
-// reused: batchedGeneration.ts), and batched continuation scoring from the logits.
+// (onnxruntime-node): greedy or seeded sampled generation with the chat template (concurrent calls batched, shared
+// prompt prefixes reused: batchedGeneration.ts; requestSampling.ts), and batched continuation scoring from the logits.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -33,6 +33,7 @@ import { readOnnxGraphFile, type OnnxGraphInfo } from './onnxGraphReader.ts';
 import { missingOperator, OPERATOR_NOTES } from './missingOperator.ts';
 import { abandonBuild, discardEntry, entryProblem, finishBuild, optimisedGraphDir, optimisedGraphInputs, optimisedGraphKey, startBuild, type OptimisedGraphBuild } from './optimisedGraph.ts';
 import { isUnder, unwritableCacheWarning } from './unwritableCache.ts';
+import { requestSampling, tokenPicker } from './requestSampling.ts';
 
 export { DEFAULT_MODEL, DEFAULT_MODEL_DTYPE };
 
@@ -649,6 +650,7 @@ export class TransformersProvider implements ModelProvider {
       if (ids.length === 0) throw new ProviderError(PROVIDER, 'config', `${where}: the prompt is empty after tokenisation`);
       const stops = (req.stop ?? []).filter((s) => s !== '');
       const plan = this.generationPlan(loaded, req, ids.length);
+      const sampling = requestSampling(PROVIDER, req, where);
       const job: GenerationJob = {
         ids,
         // any of the stopping criteria transformers.js's generate checks after each token: total length, EOS, stop strings
@@ -658,6 +660,7 @@ export class TransformersProvider implements ModelProvider {
           (stops.length > 0 && stopHit(loaded.tokenizer.decode(generated, { skip_special_tokens: true }), stops)),
         process:
           plan.processors.processors.length > 0 ? (all, logits) => void plan.processors([all], new Tensor('float32', logits, [1, logits.length])) : undefined,
+        ...(sampling ? { pick: tokenPicker(sampling) } : {}),
         resolve: (generated, latencyMs) =>
           resolve({ text: finalText(loaded, generated, stops), latencyMs, cached: false, input, promptTokens: ids.length, outputTokens: generated.length }),
         reject: (error) =>
@@ -672,6 +675,7 @@ export class TransformersProvider implements ModelProvider {
     if (ids.length === 0) throw new ProviderError(PROVIDER, 'config', `${where}: the prompt is empty after tokenisation`);
     const stops = (req.stop ?? []).filter((s) => s !== '');
     const budget = requestBudget(req);
+    const sampling = requestSampling(PROVIDER, req, where);
     const started = performance.now();
     let sequences: Tensor;
     try {
@@ -682,6 +686,8 @@ export class TransformersProvider implements ModelProvider {
         do_sample: false,
         num_beams: 1,
         ...(stops.length > 0 ? { stopping_criteria: [new StopStringCriteria(loaded.tokenizer, ids.length, stops)] } : {}),
+        // transformers.js's own sampler draws from Math.random: ours, last after its processors, leaves one token for its argmax
+        ...(sampling ? { logits_processor: [sampledTokenOnly(tokenPicker(sampling))] } : {}),
       });
     } catch (error) {
       throw new ProviderError(PROVIDER, 'inference', `${where}: generation failed: ${firstLine(error)}`);
@@ -962,6 +968,21 @@ export class TransformersProvider implements ModelProvider {
 /** transformers.js's budget arguments: a total length (prompt included) or a number of new tokens. */
 function requestBudget(req: GenerateRequest): { max_length: number; max_new_tokens: null } | { max_new_tokens: number } {
   return req.maxLength !== undefined ? { max_length: req.maxLength, max_new_tokens: null } : { max_new_tokens: req.maxNewTokens ?? DEFAULT_MAX_NEW_TOKENS };
+}
+
+/**
+ * A logits processor for transformers.js's greedy generate (one row): draws the next token from the processed logits
+ * with the request's picker and leaves only it finite, so the argmax that follows takes exactly the drawn token.
+ */
+function sampledTokenOnly(pick: (logits: Float32Array) => number): (inputIds: bigint[][], logits: Tensor) => Tensor {
+  return (_inputIds, logits) => {
+    const data = logits.data as Float32Array;
+    if (logits.dims[0] !== 1) throw new Error(`sampled decoding runs one sequence at a time (got ${logits.dims[0]})`);
+    const token = pick(data);
+    data.fill(-Infinity);
+    data[token] = 0;
+    return logits;
+  };
 }
 
 /** Whether decoded new text contains a stop string (the check transformers.js's stopping criterion makes each step). */
