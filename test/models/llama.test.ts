@@ -1,6 +1,6 @@
 // The llama: provider on GGUF files the project generates (make:tiny-model --format gguf): greedy answers and
 // continuation log-probabilities agree with the transformers: provider on the ONNX model of the same folder; the
-// repetition penalty of the generation config, stop strings and budgets; sequences reuse shared prompt prefixes;
+// repetition penalty of the generation config, stop strings and budgets; seeded sampled decoding; sequences reuse shared prompt prefixes;
 // Ollama names resolve through a fake models folder; a missing node-llama-cpp is one line saying how to install it.
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -146,6 +146,29 @@ describe('generation settings and scheduling', () => {
       await fresh.close();
     } finally {
       await llama.close();
+    }
+  });
+});
+
+describe('sampled decoding (temperature, top-p and seed passed to node-llama-cpp)', () => {
+  test('same seed, same answer (one at a time or concurrent); seeds differ; temperature 0 and a one-token nucleus are greedy', async () => {
+    const gguf = path.join(work, 'plain', 'model.gguf');
+    const requests = PROMPTS.slice(0, 4).flatMap((r, i) => [0, 1, 2].map((t) => ({ ...r, temperature: 1.2, seed: 1000 * i + t })));
+    const first = new LlamaProvider(gguf);
+    const second = new LlamaProvider(gguf);
+    try {
+      const concurrent = (await first.generate(requests)).map((r) => r.text);
+      const oneByOne: string[] = [];
+      for (const r of requests) oneByOne.push((await second.generate([r]))[0]!.text);
+      expect(oneByOne).toEqual(concurrent);
+      // the seed reaches the sampler: three seeds of a prompt do not all agree
+      for (let i = 0; i < 4; i++) expect(new Set(concurrent.slice(3 * i, 3 * i + 3)).size).toBeGreaterThan(1);
+      const greedy = (await first.generate(PROMPTS)).map((r) => r.text);
+      for (const extra of [{ temperature: 0, topP: 0.5, seed: 9 }, { temperature: 1.5, topP: 1e-9, seed: 9 }]) {
+        expect((await second.generate(PROMPTS.map((r) => ({ ...r, ...extra })))).map((r) => r.text)).toEqual(greedy);
+      }
+    } finally {
+      await Promise.all([first.close(), second.close()]);
     }
   });
 });
