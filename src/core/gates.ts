@@ -19,12 +19,6 @@ export interface GateOutcome {
   interval?: { low: number; high: number };
 }
 
-/** Outcomes of a run's gates, and the clauses that named nothing in the run. */
-export interface JudgedGates {
-  outcomes: GateOutcome[];
-  notApplied: string[];
-}
-
 export class ThresholdError extends Error {
   constructor(
     readonly clause: string,

@@ -205,12 +205,7 @@ export function readTextLineBatches(file: string, options: StreamOptions): Async
   return splitLineBatches(decodeUtf8Chunks(readChunks(file, options), file), file);
 }
 
-/** Universal-newline lines of a stream of text pieces, numbered from 1; blank lines skipped. */
-export async function* splitLines(pieces: AsyncIterable<string>, file: string): AsyncGenerator<{ line: number; raw: string }> {
-  for await (const batch of splitLineBatches(pieces, file)) yield* batch;
-}
-
-/** splitLines' lines, one batch per piece (a batch may be empty). */
+/** Universal-newline lines of a stream of text pieces, numbered from 1, blank lines skipped: one batch per piece (a batch may be empty). */
 export async function* splitLineBatches(pieces: AsyncIterable<string>, file: string): AsyncGenerator<Array<{ line: number; raw: string }>> {
   let carry = '';
   let line = 0;

@@ -354,11 +354,6 @@ export function chrfSentence(hyp: string, refs: readonly string[], opts: ChrfOpt
   return { score: best, statistics: bestStats, truncated: cut !== undefined };
 }
 
-/** The statistics sacrebleu keeps for a sentence: those of the first reference with the strictly best score. */
-export function chrfSentenceStatistics(hyp: string, refs: readonly string[], opts: ChrfOptions = {}): number[] {
-  return chrfSentence(hyp, refs, opts).statistics;
-}
-
 /** Sentence chrF (chrF++ with wordOrder 2) of `hyp` against `refs`: the best single-reference score. */
 export function chrfScore(hyp: string, refs: readonly string[], opts: ChrfOptions = {}): number {
   return chrfSentence(hyp, refs, opts).score;

@@ -153,10 +153,3 @@ export function singleMeteorScore(reference: readonly string[], hypothesis: read
 export function meteor(prediction: string, reference: string, opts: MeteorOptions = {}): number {
   return singleMeteorScore(wordTokenize(reference), wordTokenize(prediction), opts);
 }
-
-/** Several references: the maximum single score (nltk meteor_score). */
-export function meteorMulti(prediction: string, references: readonly string[], opts: MeteorOptions = {}): number {
-  if (references.length === 0) throw new Error('meteorMulti: no references');
-  const hyp = wordTokenize(prediction);
-  return Math.max(...references.map((ref) => singleMeteorScore(wordTokenize(ref), hyp, opts)));
-}

@@ -8,7 +8,6 @@ export interface RougeScores {
 }
 
 export const ROUGE_TYPES = ['rouge1', 'rouge2', 'rougeL', 'rougeLsum'] as const;
-export type RougeType = (typeof ROUGE_TYPES)[number];
 
 /** rouge_score's tokenizer: lower-case, every run of non-[a-z0-9] becomes a separator. */
 export function rougeTokenize(text: string): string[] {

@@ -995,8 +995,3 @@ function logitsSession(model: CausalLM): LogitsSession | undefined {
   }
   return session.inputNames.includes('position_ids') && session.inputNames.includes('attention_mask') ? { session, past } : undefined;
 }
-
-/** `transformers:<spec>` provider; loading is lazy (first call) so construction never blocks. */
-export function createTransformersProvider(spec: string, options?: TransformersProviderOptions): TransformersProvider {
-  return new TransformersProvider(spec || DEFAULT_MODEL, options);
-}
