@@ -316,7 +316,7 @@ function chrfWordStatistics(hyp: string, refs: readonly string[], wordOrder: num
   return refs.map((ref) => chrfStatistics(hypWords, words(ref)));
 }
 
-export interface ChrfResult {
+interface ChrfResult {
   /** Sentence chrF, 0-100. */
   score: number;
   /** The statistics of the best reference ([n_hyp, n_ref, n_match] per order). */

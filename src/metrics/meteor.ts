@@ -6,7 +6,7 @@ import { wordTokenize } from './wordTokenize.ts';
 type Enum = Array<[position: number, word: string]>;
 type Match = [hypothesisPosition: number, referencePosition: number];
 
-export interface MeteorOptions {
+interface MeteorOptions {
   alpha?: number;
   beta?: number;
   gamma?: number;
