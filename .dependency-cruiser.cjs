@@ -13,7 +13,7 @@ const LAYERS = [
   { name: 'vitest', path: '^src/vitest/', peers: ['init'] },
   { name: 'init', path: '^src/init/', peers: ['vitest'] },
   { name: 'cli', path: '^src/cli/' },
-  // src/index.ts and the namespaces it exports (dataNamespace.ts, metricsNamespace.ts).
+  // src/index.ts, the package's root entry point.
   { name: 'index', path: '^src/[^/]+\\.ts$' },
   { name: 'reporters', path: '^reporters/' },
 ];

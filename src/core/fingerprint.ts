@@ -11,9 +11,9 @@ const FieldValue = z.union([Scalar, Parts]);
 
 /** The fields that change scores, in the order differences are named. */
 export const SCORE_FIELDS = ['data', 'prompt', 'template', 'shots', 'fewshot', 'extraction', 'scorer', 'decoding', 'protocol'] as const;
-export type ScoreField = (typeof SCORE_FIELDS)[number];
+type ScoreField = (typeof SCORE_FIELDS)[number];
 
-export const FingerprintSchema = z.looseObject({
+const FingerprintSchema = z.looseObject({
   version: z.literal(1),
   benchmark: z.string(),
   /** Data file → SHA-256 (hex) of its bytes; keyed by subset (MultiLoKo) or variant (Kalahi). */
@@ -37,7 +37,7 @@ export const FingerprintSchema = z.looseObject({
   runtime: Parts.optional(),
 });
 export type Fingerprint = z.infer<typeof FingerprintSchema>;
-export type FingerprintField = ScoreField | 'model' | 'runtime';
+type FingerprintField = ScoreField | 'model' | 'runtime';
 
 export { sha256 } from './sha256.ts';
 
@@ -90,7 +90,7 @@ export function parseFingerprint(value: unknown, field: string): Fingerprint | u
 }
 
 /** One differing field: its name (with the part, e.g. `data.italian`), and both values as shown. */
-export interface FingerprintDifference {
+interface FingerprintDifference {
   field: FingerprintField;
   part?: string;
   baseline: string;

@@ -19,12 +19,6 @@ export interface GateOutcome {
   interval?: { low: number; high: number };
 }
 
-/** Outcomes of a run's gates, and the clauses that named nothing in the run. */
-export interface JudgedGates {
-  outcomes: GateOutcome[];
-  notApplied: string[];
-}
-
 export class ThresholdError extends Error {
   constructor(
     readonly clause: string,
@@ -50,7 +44,7 @@ const OPS: Record<string, GateOp> = { '>=': '>=', '≥': '>=', '>': '>', '<=': '
 const CLAUSE = /^(?<path>(?:[^.<>=≤≥]+\.)*)(?<figure>[A-Za-z_][A-Za-z0-9_]*)\s*(?<op>>=|<=|≥|≤|>|<)\s*(?<bound>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)$/u;
 
 /** Clauses of a comma-, semicolon- or newline-separated list; empty text gives none. */
-export function splitClauses(text: string | undefined): string[] {
+function splitClauses(text: string | undefined): string[] {
   if (text === undefined) return [];
   return text
     .split(/[,;\n]/u)

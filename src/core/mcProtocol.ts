@@ -18,7 +18,7 @@ export function recordedMCProtocol(variant: unknown): MCProtocol | undefined {
 }
 
 /** A variant whose MC figures two runs measured by different protocols. */
-export interface MCProtocolDifference {
+interface MCProtocolDifference {
   variant: string;
   current: MCProtocol;
   other: MCProtocol;

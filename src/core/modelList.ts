@@ -18,7 +18,7 @@ const LABELLED = new RegExp(`^(${LABEL})=(?=(?:${PROVIDER_KINDS.join('|')}):)`, 
 const SEPARATOR = new RegExp(`,\\s*(?=(?:${LABEL}=)?(?:${PROVIDER_KINDS.join('|')}):)`, 'u');
 
 /** One listed model: its provider string and the label it was given, if any. */
-export interface ListedModel {
+interface ListedModel {
   spec: string;
   label?: string;
 }

@@ -23,7 +23,7 @@ function findPackageRoot(from: string): string | undefined {
 let root: string | undefined | null = null;
 
 /** The package's root folder (undefined only when its package.json was removed). */
-export function packageRoot(): string | undefined {
+function packageRoot(): string | undefined {
   if (root === null) root = findPackageRoot(path.dirname(fileURLToPath(import.meta.url)));
   return root;
 }

@@ -5,7 +5,7 @@ import { readRegularTextSync } from '../data/filesSync.ts';
 import { sha256 } from './sha256.ts';
 
 export const REDACT_SETTINGS = ['auto', 'on', 'off'] as const;
-export type RedactSetting = (typeof REDACT_SETTINGS)[number];
+type RedactSetting = (typeof REDACT_SETTINGS)[number];
 
 export interface Redaction {
   on: boolean;

@@ -12,7 +12,7 @@ export interface RunPath {
 }
 
 /** The path with symlinks resolved as far as it exists (the rest appended), so two names of one file compare equal. */
-export function realPath(target: string): string {
+function realPath(target: string): string {
   const absolute = path.resolve(target);
   const missing: string[] = [];
   for (let current = absolute; ; current = path.dirname(current)) {

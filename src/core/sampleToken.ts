@@ -1,7 +1,7 @@
 // Choosing the next token from logits as sampled decoding does: greedy at temperature 0, otherwise softmax(logits / T),
 // nucleus (top-p) filtering as Holtzman et al. 2020 define it, and one draw from a seeded uniform generator.
 
-export interface SamplingSettings {
+interface SamplingSettings {
   /** 0: greedy (argmax); otherwise logits are divided by it before the softmax. */
   temperature: number;
   /** Keep the smallest set of most probable tokens whose probability reaches this (1: every token). */

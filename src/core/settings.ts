@@ -48,7 +48,7 @@ function checkServerList(text: string, ctx: z.RefinementCtx): void {
 }
 
 /** The trial settings (docs/trials.md): shared, and per benchmark in lokal.config.json. */
-export const MAX_TRIALS = 1000;
+const MAX_TRIALS = 1000;
 
 /** The fields, for the shared settings and each benchmark's own object in lokal.config.json (every one optional). */
 export const TRIAL_SETTINGS_SHAPE = {
@@ -170,7 +170,7 @@ export const SHARED_DEFAULTS = {
   baselineMargin: 0.01,
 } as const;
 
-export type SharedSettingsInput = z.input<z.ZodObject<typeof SHARED_SETTINGS_SHAPE>>;
+type SharedSettingsInput = z.input<z.ZodObject<typeof SHARED_SETTINGS_SHAPE>>;
 type Defaulted = keyof typeof SHARED_DEFAULTS;
 export type SharedSettings = Omit<SharedSettingsInput, Defaulted> & { -readonly [K in Defaulted]-?: NonNullable<SharedSettingsInput[K]> };
 
@@ -205,7 +205,7 @@ export interface EnvField {
   emptyIsValue?: boolean;
 }
 
-export const SHARED_ENV: Record<string, EnvField> = {
+const SHARED_ENV: Record<string, EnvField> = {
   LOKAL_MODEL: { field: 'model', parse: asIs },
   LOKAL_LIMIT: { field: 'limit', parse: number },
   LOKAL_STRICT: { field: 'strict', parse: flag, emptyIsValue: true },
@@ -284,10 +284,10 @@ export class LokalConfigError extends Error {
   all: readonly LokalConfigError[] = [this];
 }
 
-export const CONFIG_FILE = 'lokal.config.json';
+const CONFIG_FILE = 'lokal.config.json';
 
 /** Every setting of a run: shared keys, and one optional object per benchmark section. */
-export function settingsSchema(sections: readonly SettingsSection[]) {
+function settingsSchema(sections: readonly SettingsSection[]) {
   const nested = Object.fromEntries(sections.map((s) => [s.key, z.strictObject(s.shape).optional()]));
   return z.strictObject({ ...SHARED_SETTINGS_SHAPE, ...nested });
 }
@@ -332,7 +332,7 @@ function issueError(issue: z.core.$ZodIssue, source: string, sections: readonly 
 }
 
 /** Every mistake in one error, numbered: a user fixing one at a time would meet the next only on the next run. */
-export function configErrors(errors: readonly LokalConfigError[]): LokalConfigError {
+function configErrors(errors: readonly LokalConfigError[]): LokalConfigError {
   if (errors.length === 1) return errors[0]!;
   const error = new LokalConfigError(errors[0]!.source, errors[0]!.field, '');
   error.all = errors;
@@ -352,7 +352,7 @@ function validate(layer: unknown, source: string, sections: readonly SettingsSec
 }
 
 /** The config file's layer: `LOKAL_CONFIG` or ./lokal.config.json when it exists. */
-export function readConfigFile(cwd: string, env: Readonly<Record<string, string | undefined>>, sections: readonly SettingsSection[]): SettingsTree {
+function readConfigFile(cwd: string, env: Readonly<Record<string, string | undefined>>, sections: readonly SettingsSection[]): SettingsTree {
   const file = env.LOKAL_CONFIG ? path.resolve(cwd, env.LOKAL_CONFIG) : path.join(cwd, CONFIG_FILE);
   if (!existsSync(file)) {
     if (env.LOKAL_CONFIG) throw new LokalConfigError('LOKAL_CONFIG', undefined, `${file} does not exist`);

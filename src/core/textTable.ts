@@ -2,7 +2,7 @@
 import type { GateOutcome } from './gates.ts';
 import { terminalText } from '../data/terminalText.ts';
 
-export function displayWidth(text: string): number {
+function displayWidth(text: string): number {
   return Array.from(text).length;
 }
 

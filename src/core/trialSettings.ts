@@ -4,8 +4,7 @@ import { z } from 'zod';
 import { LokalConfigError, TRIAL_DEFAULTS, TRIAL_ENV, TRIAL_SETTINGS_SHAPE } from './settings.ts';
 
 const TRIAL_SCHEMA = z.object(TRIAL_SETTINGS_SHAPE).strict();
-export type TrialSettingsInput = z.input<typeof TRIAL_SCHEMA>;
-export type TrialSettings = Omit<z.output<typeof TRIAL_SCHEMA>, 'trials'> & { trials: number };
+type TrialSettings = Omit<z.output<typeof TRIAL_SCHEMA>, 'trials'> & { trials: number };
 
 /** Validated trial settings from a settings object; the first mistake throws one line naming its field and range. */
 export function trialSettings(input: unknown, source = 'settings'): TrialSettings {

@@ -1,7 +1,7 @@
 // The one error type of the data layer: it always names the file, and the line and field when there is one.
 import { terminalText } from './terminalText.ts';
 
-export interface DataErrorDetails {
+interface DataErrorDetails {
   line?: number;
   field?: string;
   /** Machine-readable reason, for callers that react differently (e.g. `not-found` → print how to fetch). */

@@ -44,7 +44,7 @@ export interface FetchedFile {
 }
 
 /** How to put a file in place without the network, for every error that stops a download. */
-export function howToProvideByHand(source: DataSource, dir: string, hooks: DatasetHooks): string {
+function howToProvideByHand(source: DataSource, dir: string, hooks: DatasetHooks): string {
   const target = path.join(dir, ...source.file.split('/'));
   const alternative = hooks.alternative(source);
   return [
@@ -94,7 +94,7 @@ async function sizeOf(file: string): Promise<number | undefined> {
   }
 }
 
-export async function sha256File(file: string): Promise<string> {
+async function sha256File(file: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
   return hash.digest('hex');
@@ -125,7 +125,7 @@ function formatProgress(done: number, total: number | undefined): string {
 }
 
 /** Parses `Content-Range: bytes 100-199/200` (also the unsatisfied form with a star). */
-export function parseContentRange(header: string | null): { start?: number; total?: number } {
+function parseContentRange(header: string | null): { start?: number; total?: number } {
   if (!header) return {};
   const m = /^bytes\s+(?:(\d+)-\d+|\*)\/(\d+|\*)$/i.exec(header.trim());
   if (!m) return {};

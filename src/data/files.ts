@@ -12,7 +12,7 @@ export const DEFAULT_MAX_FILE_BYTES = 256 * MiB;
 /** Largest file read line by line (predictions, replies): its rows are kept in memory, so 2 GiB bounds them too. */
 export const DEFAULT_MAX_STREAM_BYTES = 2 * 1024 * MiB;
 /** Longest line of a file read line by line, in UTF-16 units (a JS string holds at most 2^29 − 24). */
-export const MAX_LINE_UNITS = 2 ** 28;
+const MAX_LINE_UNITS = 2 ** 28;
 const CHUNK_BYTES = MiB;
 
 /** Limits of the data loaders; every one is an option of the loader that reads the file. */
@@ -40,7 +40,7 @@ const EXPLAINED: Record<string, string> = {
 };
 
 /** An fs error's code and what it means in a few words (`EACCES`, `permission denied`), never a stack or a path. */
-export function errnoDetail(error: unknown): { code?: string; text: string } {
+function errnoDetail(error: unknown): { code?: string; text: string } {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (typeof code === 'string') return { code, text: EXPLAINED[code] ?? (error as Error).message.replace(/^[A-Z]+: /, '').replace(/, \w+ '.*'$/, '') };
   return { text: error instanceof Error ? error.message : String(error) };
@@ -83,7 +83,7 @@ export function tooLarge(file: string, what: string, bytes: number, limit: numbe
  * Opens `file` for reading if it is a regular file (symlinks followed): O_NONBLOCK so a FIFO never blocks the open,
  * then fstat on the opened descriptor, so what is checked is what is read.
  */
-export async function openRegularFile(file: string, action: string): Promise<{ handle: FileHandle; size: number }> {
+async function openRegularFile(file: string, action: string): Promise<{ handle: FileHandle; size: number }> {
   let handle: FileHandle;
   try {
     handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
@@ -104,7 +104,7 @@ export async function openRegularFile(file: string, action: string): Promise<{ h
   }
 }
 
-export interface ReadLimitOptions {
+interface ReadLimitOptions {
   /** What the file is, for messages: `cannot read <what>`. */
   what: string;
   maxBytes: number;
@@ -138,7 +138,7 @@ export async function readRegularFile(file: string, { what, maxBytes, option }: 
   }
 }
 
-export interface StreamOptions extends ReadLimitOptions {
+interface StreamOptions extends ReadLimitOptions {
   /** Bytes per read (tests use small chunks to cross every boundary). */
   chunkBytes?: number;
 }
@@ -169,7 +169,7 @@ export async function* readChunks(file: string, { what, maxBytes, option, chunkB
 }
 
 /** Strict UTF-8 chunk by chunk (a sequence split between chunks is fine); a leading BOM is dropped. */
-export async function* decodeUtf8Chunks(chunks: AsyncIterable<Uint8Array>, file: string): AsyncGenerator<string> {
+async function* decodeUtf8Chunks(chunks: AsyncIterable<Uint8Array>, file: string): AsyncGenerator<string> {
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let first = true;
   const decode = (bytes?: Uint8Array): string => {
@@ -205,13 +205,8 @@ export function readTextLineBatches(file: string, options: StreamOptions): Async
   return splitLineBatches(decodeUtf8Chunks(readChunks(file, options), file), file);
 }
 
-/** Universal-newline lines of a stream of text pieces, numbered from 1; blank lines skipped. */
-export async function* splitLines(pieces: AsyncIterable<string>, file: string): AsyncGenerator<{ line: number; raw: string }> {
-  for await (const batch of splitLineBatches(pieces, file)) yield* batch;
-}
-
-/** splitLines' lines, one batch per piece (a batch may be empty). */
-export async function* splitLineBatches(pieces: AsyncIterable<string>, file: string): AsyncGenerator<Array<{ line: number; raw: string }>> {
+/** Universal-newline lines of a stream of text pieces, numbered from 1, blank lines skipped: one batch per piece (a batch may be empty). */
+async function* splitLineBatches(pieces: AsyncIterable<string>, file: string): AsyncGenerator<Array<{ line: number; raw: string }>> {
   let carry = '';
   let line = 0;
   // A piece ending in "\r" may continue with "\n": that pair is one line break.

@@ -9,7 +9,7 @@ import { checkIdPrecision, decodeUtf8, jsonlLines, parseJsonLine } from './jsonl
 export { checkIdPrecision, decodeUtf8, jsonlLines, parseJsonLine };
 
 /** How a benchmark reads its records: the schema, the id, and the messages for a bad record or a reserved id. */
-export interface JsonlRecordRules<S extends z.ZodType> {
+interface JsonlRecordRules<S extends z.ZodType> {
   schema: S;
   idOf: (record: z.infer<S>) => string | number | undefined;
   /** The field and message for the first problem zod found in `record`. */

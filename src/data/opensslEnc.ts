@@ -7,17 +7,17 @@ import { DataError } from './errors.ts';
 
 const pbkdf2Async = promisify(pbkdf2);
 
-export const OPENSSL_MAGIC = Buffer.from('Salted__', 'latin1');
-export const MULTILOKO_PBKDF2_ITERATIONS = 100_000;
+const OPENSSL_MAGIC = Buffer.from('Salted__', 'latin1');
+const MULTILOKO_PBKDF2_ITERATIONS = 100_000;
 /** The password the MultiLoKo authors publish in their README (the archive is encrypted only against crawlers). */
 export const MULTILOKO_PASSWORD = 'multiloko';
 
-export interface OpensslKeyMaterial {
+interface OpensslKeyMaterial {
   key: Buffer;
   iv: Buffer;
 }
 
-export async function deriveOpensslKey(password: string, salt: Uint8Array, iterations = MULTILOKO_PBKDF2_ITERATIONS): Promise<OpensslKeyMaterial> {
+async function deriveOpensslKey(password: string, salt: Uint8Array, iterations = MULTILOKO_PBKDF2_ITERATIONS): Promise<OpensslKeyMaterial> {
   const bytes = await pbkdf2Async(Buffer.from(password, 'utf8'), salt, iterations, 48, 'sha256');
   return { key: bytes.subarray(0, 32), iv: bytes.subarray(32, 48) };
 }

@@ -16,12 +16,12 @@ export interface DataSource {
   page: string;
 }
 
-export const MULTILOKO_REPOSITORY = 'facebookresearch/multiloko';
+const MULTILOKO_REPOSITORY = 'facebookresearch/multiloko';
 /** Commit 4f4de60 of the official MultiLoKo repository (the eval.py docs/metrics.md#sources names). */
-export const MULTILOKO_COMMIT = '4f4de606f3b597c399b3b0c9f06fc06f178ad14d';
-export const KALAHI_REPOSITORY = 'aisingapore/kalahi';
+const MULTILOKO_COMMIT = '4f4de606f3b597c399b3b0c9f06fc06f178ad14d';
+const KALAHI_REPOSITORY = 'aisingapore/kalahi';
 /** Commit 2beb3ef of the Kalahi repository. */
-export const KALAHI_COMMIT = '2beb3ef4133a7ca432f5f4d19a4bf631ce5e6979';
+const KALAHI_COMMIT = '2beb3ef4133a7ca432f5f4d19a4bf631ce5e6979';
 
 function raw(repository: string, commit: string, file: string): string {
   return `https://raw.githubusercontent.com/${repository}/${commit}/${file}`;

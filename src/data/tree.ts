@@ -4,7 +4,7 @@ import path from 'node:path';
 import { DataError } from './errors.ts';
 import { DEFAULT_MAX_FILE_BYTES, ioError, readRegularFile } from './files.ts';
 
-export interface TreeEntry {
+interface TreeEntry {
   name: string;
   kind: 'dir' | 'file';
 }

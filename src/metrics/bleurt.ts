@@ -19,7 +19,7 @@ export function truncateSeqPair(reference: readonly number[], candidate: readonl
   return { reference: reference.slice(0, refLength), candidate: candidate.slice(0, candLength) };
 }
 
-export interface BleurtPairEncoding {
+interface BleurtPairEncoding {
   inputIds: number[];
   /** Segment ids: 0 for [CLS], the reference and the first [SEP]; 1 for the candidate and the last [SEP]. */
   tokenTypeIds: number[];

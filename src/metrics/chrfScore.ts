@@ -316,7 +316,7 @@ function chrfWordStatistics(hyp: string, refs: readonly string[], wordOrder: num
   return refs.map((ref) => chrfStatistics(hypWords, words(ref)));
 }
 
-export interface ChrfResult {
+interface ChrfResult {
   /** Sentence chrF, 0-100. */
   score: number;
   /** The statistics of the best reference ([n_hyp, n_ref, n_match] per order). */
@@ -352,11 +352,6 @@ export function chrfSentence(hyp: string, refs: readonly string[], opts: ChrfOpt
     }
   }
   return { score: best, statistics: bestStats, truncated: cut !== undefined };
-}
-
-/** The statistics sacrebleu keeps for a sentence: those of the first reference with the strictly best score. */
-export function chrfSentenceStatistics(hyp: string, refs: readonly string[], opts: ChrfOptions = {}): number[] {
-  return chrfSentence(hyp, refs, opts).statistics;
 }
 
 /** Sentence chrF (chrF++ with wordOrder 2) of `hyp` against `refs`: the best single-reference score. */

@@ -5,12 +5,12 @@
  * their neighbours; letters of any other script, and letters whose Script is Common or Inherited (e.g. Japanese `ー`),
  * count as `other`. Japanese is not merged: kana and kanji are Hiragana, Katakana and Han, and the most letters win.
  */
-export const LETTER_SCRIPTS = [
+const LETTER_SCRIPTS = [
   'Latin', 'Cyrillic', 'Greek', 'Arabic', 'Hebrew', 'Devanagari', 'Bengali', 'Tamil', 'Telugu', 'Gujarati', 'Kannada',
   'Malayalam', 'Gurmukhi', 'Oriya', 'Sinhala', 'Thai', 'Lao', 'Khmer', 'Myanmar', 'Han', 'Hiragana', 'Katakana',
   'Hangul', 'Georgian', 'Armenian', 'Ethiopic', 'Tibetan', 'Mongolian', 'Thaana', 'Syriac',
 ] as const;
-export type LetterScript = (typeof LETTER_SCRIPTS)[number] | 'other';
+type LetterScript = (typeof LETTER_SCRIPTS)[number] | 'other';
 
 // One alternative per script, then any other letter: the group that matched names the letter's script.
 const LETTER = new RegExp([...LETTER_SCRIPTS.map((s) => `(\\p{Script=${s}})`), '(\\p{L})'].join('|'), 'u');

@@ -7,7 +7,7 @@ export const ERROR_CATEGORIES = ['correct', 'empty', 'verbose', 'truncated', 'ne
 export type ErrorCategory = (typeof ERROR_CATEGORIES)[number];
 
 /** `near`: an edit similarity (eval.py's SequenceMatcher ratio against the closest target) of at least this. */
-export const NEAR_SIMILARITY = 0.7;
+const NEAR_SIMILARITY = 0.7;
 
 /**
  * The item's category: `correct` (the prediction equals a target: EM 1), `empty` (no prediction), `verbose` (a

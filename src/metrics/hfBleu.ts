@@ -14,7 +14,7 @@ export class BleuZeroDivisionError extends Error {
   }
 }
 
-export interface HfBleuResult {
+interface HfBleuResult {
   bleu: number;
   precisions: number[];
   brevity_penalty: number;

@@ -6,7 +6,7 @@ import { wordTokenize } from './wordTokenize.ts';
 type Enum = Array<[position: number, word: string]>;
 type Match = [hypothesisPosition: number, referencePosition: number];
 
-export interface MeteorOptions {
+interface MeteorOptions {
   alpha?: number;
   beta?: number;
   gamma?: number;
@@ -152,11 +152,4 @@ export function singleMeteorScore(reference: readonly string[], hypothesis: read
 /** HF evaluate "meteor" for one prediction and one reference (word_tokenize both sides; the mean of one score is itself). */
 export function meteor(prediction: string, reference: string, opts: MeteorOptions = {}): number {
   return singleMeteorScore(wordTokenize(reference), wordTokenize(prediction), opts);
-}
-
-/** Several references: the maximum single score (nltk meteor_score). */
-export function meteorMulti(prediction: string, references: readonly string[], opts: MeteorOptions = {}): number {
-  if (references.length === 0) throw new Error('meteorMulti: no references');
-  const hyp = wordTokenize(prediction);
-  return Math.max(...references.map((ref) => singleMeteorScore(wordTokenize(ref), hyp, opts)));
 }

@@ -15,7 +15,7 @@ export interface PunktParameters {
   orthoContext: ReadonlyMap<string, number>;
 }
 
-export class PunktParameterError extends Error {
+class PunktParameterError extends Error {
   constructor(readonly file: string, readonly line: number, detail: string) {
     super(`${file}:${line}: ${detail}`);
     this.name = 'PunktParameterError';
@@ -112,7 +112,7 @@ const SENT_END_CHARS = new Set(['.', '?', '!']);
 const ORTHO_PUNCTUATION = new Set([';', ':', ',', '.', '!', '?']);
 
 /** PunktLanguageVars.word_tokenize: the coarse tokens Punkt reasons about. */
-export function punktWordTokenize(s: string): string[] {
+function punktWordTokenize(s: string): string[] {
   return [...s.matchAll(WORD_TOKENIZER)].map((m) => m[1]!);
 }
 

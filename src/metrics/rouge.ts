@@ -1,14 +1,13 @@
 // Hugging Face `evaluate` "rouge" = google-research rouge_score 0.1.2, default tokenizer, no stemmer (docs/metrics.md#rouge).
 
-export interface RougeScores {
+interface RougeScores {
   rouge1: number;
   rouge2: number;
   rougeL: number;
   rougeLsum: number;
 }
 
-export const ROUGE_TYPES = ['rouge1', 'rouge2', 'rougeL', 'rougeLsum'] as const;
-export type RougeType = (typeof ROUGE_TYPES)[number];
+const ROUGE_TYPES = ['rouge1', 'rouge2', 'rougeL', 'rougeLsum'] as const;
 
 /** rouge_score's tokenizer: lower-case, every run of non-[a-z0-9] becomes a separator. */
 export function rougeTokenize(text: string): string[] {

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export type WordNetPos = 'n' | 'v' | 'a' | 'r';
+type WordNetPos = 'n' | 'v' | 'a' | 'r';
 const POS_LIST: readonly WordNetPos[] = ['n', 'v', 'a', 'r'];
 const FILE_SUFFIX: Record<WordNetPos, string> = { n: 'noun', v: 'verb', a: 'adj', r: 'adv' };
 
@@ -19,7 +19,7 @@ const SUBSTITUTIONS: Record<WordNetPos, Array<[string, string]>> = {
   r: [],
 };
 
-export class WordNetError extends Error {
+class WordNetError extends Error {
   constructor(readonly file: string, readonly line: number | undefined, detail: string) {
     super(`${file}${line === undefined ? '' : `:${line}`}: ${detail}`);
     this.name = 'WordNetError';

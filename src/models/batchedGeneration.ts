@@ -6,11 +6,11 @@ import { CALL_OVERHEAD_TOKENS, lengthBatches } from './lengthBatches.ts';
 import { PrefixCache, type PrefixEntry } from './prefixCache.ts';
 
 /** The session calls the engine makes: feeds by input name, fetches by output name. */
-export interface DecoderSession {
+interface DecoderSession {
   run(feeds: Record<string, unknown>, fetches: string[]): Promise<Record<string, unknown>>;
 }
 
-export interface BatchedDecoder {
+interface BatchedDecoder {
   session: DecoderSession;
   /** Cache inputs (past_key_values.N.key/value) and the outputs that return them one step longer (present.N.*). */
   past: Array<KvLayout & { present: string }>;
@@ -40,7 +40,7 @@ export interface GenerationJob {
   reject(error: unknown): void;
 }
 
-export interface BatchedGenerationOptions {
+interface BatchedGenerationOptions {
   /** Rows decoded together. */
   batchSize: number;
   /** Upper bound on rows × cache width of a decode step (attention work and cache memory grow with it). */

@@ -18,12 +18,12 @@ import {
 } from './types.ts';
 import { isStoredUsage, restoredUsage, storedUsage, type StoredUsage } from './cachedUsage.ts';
 
-export const CACHE_MODES = ['off', 'read', 'write', 'readwrite'] as const;
+const CACHE_MODES = ['off', 'read', 'write', 'readwrite'] as const;
 export type CacheMode = (typeof CACHE_MODES)[number];
 export const DEFAULT_CACHE_FILE = '.lokal-cache/responses.jsonl';
 const CACHE_FORMAT = 1;
 
-export interface CacheOptions {
+interface CacheOptions {
   /** Default: LOKAL_CACHE, else 'readwrite'. */
   mode?: CacheMode;
   /** JSONL file; default: LOKAL_CACHE_FILE, else .lokal-cache/responses.jsonl (relative to the working directory). */
@@ -35,7 +35,7 @@ export interface CacheOptions {
   env?: Record<string, string | undefined>;
 }
 
-export interface CacheStats {
+interface CacheStats {
   hits: number;
   misses: number;
   written: number;
@@ -95,7 +95,7 @@ function anyServer(d: ModelDescription): ModelDescription {
  * servers wrote alone (and a pool's entries from before, which named the list). One server writes the key it always
  * had (its URL in it) and reads a pool's entries too. Other providers: their own description.
  */
-export function cacheDescriptions(d: ModelDescription): ModelDescription[] {
+function cacheDescriptions(d: ModelDescription): ModelDescription[] {
   if (d.servers !== undefined && d.servers.length > 1) return [anyServer(d), ...d.servers.map((url) => ({ ...d, settings: { ...d.settings, baseUrl: url } })), d];
   if (typeof d.settings.baseUrl === 'string') return [d, anyServer(d)];
   return [d];
@@ -287,7 +287,7 @@ function lookup(entries: Map<string, Entry>, key: string, older: string[]): Entr
   return undefined;
 }
 
-export interface CachedProvider extends ModelProvider {
+interface CachedProvider extends ModelProvider {
   readonly stats: CacheStats;
   readonly mode: CacheMode;
   readonly file: string;

@@ -10,7 +10,7 @@ export const CAPABILITIES = ['chat', 'prompt', 'scorePrompt', 'scoreChat', 'toke
 export type CapabilityName = (typeof CAPABILITIES)[number];
 
 /** Whether the model can, and how that was found (the request and the server's answer, in a few words). */
-export interface Capability {
+interface Capability {
   supported: boolean;
   how: string;
 }

@@ -14,7 +14,7 @@ export const NUMERICS: readonly Numerics[] = ['exact', 'batched'];
 /** Ops whose activation scale is taken over the whole tensor at run time (ONNX and com.microsoft). */
 const PER_TENSOR_DYNAMIC = new Set(['DynamicQuantizeLinear', 'DynamicQuantizeMatMul', 'DynamicQuantizeLSTM', 'QAttention', 'DynamicQuantizeConv']);
 
-export interface GraphNumerics {
+interface GraphNumerics {
   numerics: Numerics;
   /** Why rows are not independent (for the exact mode's one line), e.g. `it quantises activations per tensor (DynamicQuantizeLinear, 56 nodes)`. */
   reason?: string;

@@ -87,7 +87,7 @@ export function safeUrl(url: string): string {
 const RETRYABLE_STATUS = (status: number) => status === 408 || status === 409 || status === 429 || status >= 500;
 
 /** Retry-After (seconds or HTTP date) or OpenAI's retry-after-ms, in ms; undefined when absent or unparsable. */
-export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
+function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
   const ms = headers.get('retry-after-ms');
   if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms)) && Number(ms) >= 0) return Number(ms);
   const value = headers.get('retry-after');
@@ -98,7 +98,7 @@ export function retryAfterMs(headers: Headers, now = Date.now()): number | undef
 }
 
 /** Exponential backoff with "equal jitter": half the step fixed, half random. */
-export function backoffMs(attempt: number, policy: RetryPolicy, random: () => number = Math.random): number {
+function backoffMs(attempt: number, policy: RetryPolicy, random: () => number = Math.random): number {
   const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
   return step / 2 + random() * (step / 2);
 }
@@ -117,7 +117,7 @@ function isTimeout(error: unknown): boolean {
   return error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
 }
 
-export interface PostOptions<T = unknown> {
+interface PostOptions<T = unknown> {
   provider: string;
   headers: Record<string, string>;
   policy: RetryPolicy;
@@ -140,7 +140,7 @@ export interface PostOptions<T = unknown> {
   signal?: AbortSignal;
 }
 
-export interface PostResult<T = unknown> {
+interface PostResult<T = unknown> {
   json: T;
   attempts: number;
 }

@@ -10,7 +10,7 @@ import { DTYPE_FILES, weightFiles } from './dtypeFiles.ts';
 import { providerRow } from './providers.ts';
 import type { ModelDescription } from './types.ts';
 
-export type ModelIdentity = Record<string, string | number | boolean | null>;
+type ModelIdentity = Record<string, string | number | boolean | null>;
 
 /** Hashes already taken in this process, by the files' identity (a report and a summary share them). */
 const known = new Map<string, string>();

@@ -3,7 +3,7 @@
 /** Fixed cost of one forward pass, in padded token positions (measured on CPU: a few ms ≈ 16 tokens' work). */
 export const CALL_OVERHEAD_TOKENS = 16;
 
-export interface LengthBatchOptions {
+interface LengthBatchOptions {
   batchSize: number;
   /** Upper bound on rows × longest × vocab (the logits a pass returns). */
   maxBatchLogits: number;

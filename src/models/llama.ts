@@ -69,7 +69,7 @@ export interface LlamaProviderOptions {
 }
 
 /** Where a llama: spec points: a GGUF file, or the blob of an Ollama model. */
-export type GgufSource = { kind: 'file'; path: string } | { kind: 'ollama'; name: string; path: string; digest: string };
+type GgufSource = { kind: 'file'; path: string } | { kind: 'ollama'; name: string; path: string; digest: string };
 
 /** The part of the GGUF metadata the provider reads (node-llama-cpp's parse of the file). */
 interface TokenizerMetadata {
@@ -92,7 +92,7 @@ interface Loaded {
 }
 
 /** Generation work so far (the bench reports it): prompt tokens asked for and those evaluated, tokens generated. */
-export interface LlamaGenerationStats {
+interface LlamaGenerationStats {
   requests: number;
   promptTokens: number;
   promptTokensComputed: number;
@@ -107,7 +107,7 @@ function positiveInteger(value: number | string | undefined, name: string, fallb
 }
 
 /** The GGUF file of a spec: `ollama:<name>` through Ollama's manifests, else a path to an existing file. */
-export function resolveGgufSource(spec: string, ollamaModels: string): GgufSource {
+function resolveGgufSource(spec: string, ollamaModels: string): GgufSource {
   const trimmed = spec.trim();
   if (trimmed.startsWith('ollama:')) {
     const name = trimmed.slice('ollama:'.length);

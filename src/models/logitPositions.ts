@@ -230,7 +230,7 @@ export function selectLogitPositions(model: Uint8Array): { bytes: Uint8Array; in
 }
 
 /** The parts of onnxruntime's InferenceSession the selection touches. */
-export interface PositionsSession {
+interface PositionsSession {
   inputNames: readonly string[];
   inputMetadata?: ReadonlyArray<{ name: string }>;
   run(feeds: Record<string, unknown>, ...rest: never[]): Promise<Record<string, unknown>>;

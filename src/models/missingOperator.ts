@@ -1,7 +1,7 @@
 // The operator an onnxruntime build lacks, from its load error: an op whose schema it does not know ("Fatal error:
 // com.microsoft:MatMulNBits(-1) is not a registered function/op", as onnxruntime before 1.17 says of q4 files) or one
 // without a kernel for the execution provider ("Could not find an implementation for MatMulNBits(1) node …").
-export interface MissingOperator {
+interface MissingOperator {
   /** '' for the default ONNX domain. */
   domain: string;
   op: string;

@@ -3,9 +3,6 @@
 import { LLAMA_PEER, loadOptionalPeer, MissingPeerError } from './optionalPeer.ts';
 import { ProviderError } from './types.ts';
 
-/** The version the llama: provider is built and tested against (package.json peerDependencies). */
-export const NODE_LLAMA_CPP_VERSION = LLAMA_PEER.packages['node-llama-cpp']!;
-
 export type NodeLlamaCpp = typeof import('node-llama-cpp');
 
 /** Imports node-llama-cpp, or throws a ProviderError naming the install command when it is not installed. */

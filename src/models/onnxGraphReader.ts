@@ -4,7 +4,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { fields, readVarint, text, textField, textFields, varintFields, type Field } from './protobufWire.ts';
 
-export interface OnnxNodeInfo {
+interface OnnxNodeInfo {
   opType: string;
   /** '' for the default ONNX domain. */
   domain: string;
@@ -23,7 +23,7 @@ export interface OnnxTensorInfo {
   raw?: Uint8Array;
 }
 
-export interface OnnxValueInfo {
+interface OnnxValueInfo {
   name: string;
   elemType: number;
 }

@@ -117,7 +117,7 @@ export class ModelUnusableError extends Error {
  * and the page describing them where the reader's copy of the package has it. The tiny-model script is named only in
  * a checkout of the repository, the one place it exists.
  */
-export function waysForward(defaultSpec: string): string {
+function waysForward(defaultSpec: string): string {
   const id = defaultSpec.replace(/^transformers:/u, '');
   const tiny = isCheckout() ? '; npm run make:tiny-model -- <folder> writes a tiny one' : '';
   return (

@@ -524,7 +524,3 @@ export class OpenAIProvider implements ModelProvider {
     return { logprob, tokenCount: full.length - prefix.length, promptTokens: prefix.length };
   }
 }
-
-export function createOpenAIProvider(model: string, options?: OpenAIProviderOptions): OpenAIProvider {
-  return new OpenAIProvider(model, options);
-}

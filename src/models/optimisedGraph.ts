@@ -11,7 +11,7 @@ import { selectLogitPositions } from './logitPositions.ts';
 import { aliasLookupTables } from './lookupAlias.ts';
 
 /** Folder under the model cache holding the entries. */
-export const OPTIMISED_GRAPHS_FOLDER = 'vitest-lokal-optimised';
+const OPTIMISED_GRAPHS_FOLDER = 'vitest-lokal-optimised';
 /** Bumped when the entry layout or what the key covers changes: older entries are then rebuilt. */
 const ENTRY_FORMAT = 4;
 /** Initialisers below this size stay inside the graph file (onnxruntime's session config key, bytes). */
@@ -20,7 +20,7 @@ const EXTERNAL_MIN_BYTES = 1024;
 const SAMPLE_BLOCKS = 64;
 const SAMPLE_BYTES = 64 * 1024;
 
-export interface OptimisedGraphInput {
+interface OptimisedGraphInput {
   /** Folder with config.json and onnx/<modelFile> (a local model, or a Hub model's download cache). */
   modelFolder: string;
   /** File name under onnx/ (model.onnx, model_quantized.onnx, …). */
@@ -44,7 +44,7 @@ const Manifest = z.object({
   optimiseMs: z.number().nonnegative(),
   createdAt: z.string(),
 });
-export type OptimisedGraphManifest = z.infer<typeof Manifest>;
+type OptimisedGraphManifest = z.infer<typeof Manifest>;
 
 /** The CPU's model and instruction-set flags (an optimised graph may use kernels of this CPU only). */
 export function cpuFeatures(): string {
@@ -154,7 +154,7 @@ export interface OptimisedGraphBuild {
 }
 
 /** Data file name of a graph: transformers.js's name for one external data chunk (model.onnx_data). */
-export function externalDataName(modelFile: string): string {
+function externalDataName(modelFile: string): string {
   return `${modelFile}_data`;
 }
 

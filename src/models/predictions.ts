@@ -5,7 +5,7 @@ import { DEFAULT_MAX_STREAM_BYTES, readTextLineBatches } from '../data/files.ts'
 import { parseJsonLine } from '../data/jsonlText.ts';
 import { emptyFile, validatePredictionRow, type PredictionRow } from './predictionRow.ts';
 
-export interface ReadPredictionsOptions {
+interface ReadPredictionsOptions {
   /** Largest predictions file, in bytes (default 2 GiB; the file is read line by line, only its rows are kept). */
   maxStreamBytes?: number;
   /** Bytes per read (tests). */

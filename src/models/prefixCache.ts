@@ -13,7 +13,7 @@ export interface PrefixEntry {
   text?: string;
 }
 
-export interface PrefixMatch {
+interface PrefixMatch {
   entry: PrefixEntry;
   /** Leading token ids the prompt shares with the entry. */
   length: number;

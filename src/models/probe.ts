@@ -11,7 +11,7 @@ import { ProviderError, type ModelProvider } from './types.ts';
 /** Connection failures that a server being started (or a network blip) can cause: retried until the wait is spent. */
 const CONNECTION_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET']);
 
-export interface ServerProbeOptions {
+interface ServerProbeOptions {
   /** Longest wait for a server that refuses connections, in ms (default 3 s): then the run stops. */
   refusedWaitMs?: number;
   /** Time limit of one connection attempt, in ms (default 5 s); a timeout is left to the requests' own limits. */
@@ -66,7 +66,7 @@ export async function probeServer(baseUrl: string, options: ServerProbeOptions =
 }
 
 /** What probeServers needs of the OpenAI-compatible provider (openai.ts). */
-export interface ServerPoolProvider {
+interface ServerPoolProvider {
   model: string;
   pool: ServerPool;
   allowMixedServers: boolean;
@@ -74,7 +74,7 @@ export interface ServerPoolProvider {
 }
 
 /** One server of the pool as probed: why it is down, or what it serves (the model asked for, else every id it lists). */
-export interface ServerCheck {
+interface ServerCheck {
   server: string;
   down?: string;
   serves?: string;
@@ -89,7 +89,7 @@ const reasonOf = (error: unknown) => (error as Error).message.replace(/^\[[^\]]*
  * network error naming each; servers serving different models are one config error naming each server and its model,
  * unless LOKAL_ALLOW_MIXED_SERVERS=1 (a pool's answers may not depend on which server gave them: docs/models.md).
  */
-export async function probeServers(provider: ServerPoolProvider, options: ServerProbeOptions = {}): Promise<ServerCheck[]> {
+async function probeServers(provider: ServerPoolProvider, options: ServerProbeOptions = {}): Promise<ServerCheck[]> {
   const servers = provider.pool.servers;
   if (servers.length === 1) {
     await probeServer(servers[0]!.url, options);

@@ -7,7 +7,7 @@ import { Worker } from 'node:worker_threads';
 import { fields, text, textField } from './protobufWire.ts';
 
 /** Bytes per read: large sequential reads let the kernel read ahead in big requests. */
-export const READ_AHEAD_CHUNK = 8 * 1024 * 1024;
+const READ_AHEAD_CHUNK = 8 * 1024 * 1024;
 
 /** A byte range of a file to read (end exclusive). */
 export interface FileRange {
@@ -86,7 +86,7 @@ parentPort.postMessage(bytes);
 `;
 
 /** A read-ahead in progress: `done` gives the bytes read (0 when stopped first); `stop` ends it early. */
-export interface ReadAhead {
+interface ReadAhead {
   done: Promise<number>;
   stop: () => Promise<void>;
 }

@@ -41,7 +41,7 @@ interface Waiter {
   fail: (error: Error) => void;
 }
 
-export interface ServerPoolOptions {
+interface ServerPoolOptions {
   /** Requests in flight at once per server. */
   concurrency: number;
   /** First backoff of a dropped server in ms (doubles per consecutive failure). */

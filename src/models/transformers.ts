@@ -156,7 +156,7 @@ interface LogitsSession {
 }
 
 /** How a model was loaded: from its saved optimised graph, optimised now and saved, or from its files alone. */
-export type LoadReport =
+type LoadReport =
   | { kind: 'saved'; seconds: number; dir: string }
   | { kind: 'optimised'; seconds: number; dir: string; rebuilt?: string }
   | { kind: 'plain'; seconds: number };
@@ -183,7 +183,7 @@ type ModelSource = { kind: 'local'; path: string } | { kind: 'hub'; id: string }
 const HUB_ID = /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/;
 
 /** Where a model spec points: an existing folder (as given, or under LOKAL_MODEL_DIR) or a Hub id. */
-export function resolveModelSource(spec: string, modelDir: string | undefined): ModelSource {
+function resolveModelSource(spec: string, modelDir: string | undefined): ModelSource {
   const trimmed = spec.trim();
   if (trimmed === '') throw new ProviderError(PROVIDER, 'config', 'empty model name: use transformers:<hub id or local folder>');
   const asPath = path.resolve(trimmed);
@@ -1015,9 +1015,4 @@ function logitsSession(model: CausalLM): LogitsSession | undefined {
     past.push({ name: meta.name, type, heads, dim });
   }
   return session.inputNames.includes('position_ids') && session.inputNames.includes('attention_mask') ? { session, past } : undefined;
-}
-
-/** `transformers:<spec>` provider; loading is lazy (first call) so construction never blocks. */
-export function createTransformersProvider(spec: string, options?: TransformersProviderOptions): TransformersProvider {
-  return new TransformersProvider(spec || DEFAULT_MODEL, options);
 }

@@ -106,7 +106,7 @@ export interface ModelProvider {
   close?(): Promise<void>;
 }
 
-export type ProviderErrorKind =
+type ProviderErrorKind =
   | 'config' // bad provider string or options
   | 'not-found' // model or replay answer not available
   | 'unsupported' // the provider cannot do this (e.g. a server without logprobs)

@@ -31,11 +31,11 @@ function sibling(relative: string): string {
 
 /** The runner and reporter files: `vitest-lokal/runner` and `vitest-lokal/reporter`, located without a resolver. */
 export const RUNNER_FILE = sibling('./runner');
-export const REPORTER_FILE = sibling('../../reporters/lokal-reporter');
+const REPORTER_FILE = sibling('../../reporters/lokal-reporter');
 /** Vitest's default reporter that lists item tests only when they fail, each failure in one line. */
-export const CONSOLE_REPORTER_FILE = sibling('../../reporters/console-reporter');
+const CONSOLE_REPORTER_FILE = sibling('../../reporters/console-reporter');
 /** The global setup telling the workers whether the run is shown in Vitest UI (wrong answers then fail). */
-export const UI_MODE_SETUP_FILE = sibling('./uiModeSetup');
+const UI_MODE_SETUP_FILE = sibling('./uiModeSetup');
 
 type Reporters = NonNullable<NonNullable<ViteUserConfig['test']>['reporters']>;
 

@@ -136,7 +136,7 @@ describe.skipIf(!existsSync(realArchive) || !hasPython)(titleUnless(`lokal score
     // Predictions: a deterministic mix of exact, truncated and unrelated answers built from the questions.
     const dataset = execFileSync(process.execPath, ['--input-type=module', '-e', `
       import { register } from 'tsx/esm/api'; register();
-      const { loadMultiLoKo } = await import(${JSON.stringify(join(root, 'src/dataNamespace.ts'))});
+      const { loadMultiLoKo } = await import(${JSON.stringify(join(root, 'src/benchmarks/multiloko/index.ts'))});
       const d = await loadMultiLoKo(${JSON.stringify(realArchive)}, 'dev');
       process.stdout.write(JSON.stringify(d.subsets[0].items.map(i => ({ id: i.id, question: i.question, targets: i.targets }))));
     `], { cwd: root, maxBuffer: 1 << 26 }).toString();

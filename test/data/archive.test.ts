@@ -6,7 +6,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { compress } from '@napi-rs/lzma/xz';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DataError, decryptOpensslEnc, loadMultiLoKo } from '../../src/dataNamespace.ts';
+import { DataError, decryptOpensslEnc } from '../../src/data/index.ts';
+import { loadMultiLoKo } from '../../src/benchmarks/multiloko/index.ts';
 import {
   buildArchive,
   entriesOfFolder,

@@ -4,7 +4,8 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { compress } from '@napi-rs/lzma/xz';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DataError, loadMultiLoKo } from '../../src/dataNamespace.ts';
+import { DataError } from '../../src/data/index.ts';
+import { loadMultiLoKo } from '../../src/benchmarks/multiloko/index.ts';
 import { xzDeclaring } from './xzDeclaring.ts';
 import { buildArchive, opensslEncrypt, packTar, removeDir, tempDir, type TarEntry } from '../data/helpers.ts';
 

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { copyFile } from 'node:fs/promises';
-import { DATA_SOURCES, DataError, fetchData, type DataSource } from '../../src/dataNamespace.ts';
+import { DATA_SOURCES, DataError, type DataSource } from '../../src/data/index.ts';
+import { fetchData } from '../../src/benchmarks/fetchData.ts';
 import { buildArchive, entriesOfFolder, fixtureDir, hasCommand, removeDir, sharedData, tempDir } from './helpers.ts';
 import { titleUnless } from '../support/sharedData.ts';
 

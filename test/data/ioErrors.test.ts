@@ -3,7 +3,10 @@
 import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DataError, fetchData, loadKalahi, loadMultiLoKo, type DataSource } from '../../src/dataNamespace.ts';
+import { DataError, type DataSource } from '../../src/data/index.ts';
+import { fetchData } from '../../src/benchmarks/fetchData.ts';
+import { loadKalahi } from '../../src/benchmarks/kalahi/index.ts';
+import { loadMultiLoKo } from '../../src/benchmarks/multiloko/index.ts';
 import { ioError } from '../../src/data/files.ts';
 import { readPredictions } from '../../src/models/predictions.ts';
 import { removeDir, tempDir } from '../data/helpers.ts';
@@ -57,7 +60,7 @@ describe('messages name the path and the code', () => {
     await chmod(file, 0o000);
     await chmod(work, 0o755); // the child must reach the file to be refused it
     const result = unprivilegedJson<{ name: string; message: string }>(`
-      import { loadKalahi } from './src/dataNamespace.ts';
+      import { loadKalahi } from './src/benchmarks/kalahi/index.ts';
       const error = await loadKalahi(${JSON.stringify(file)}).then(() => ({ name: 'none', message: '' }), (e) => e);
       process.stdout.write(JSON.stringify({ name: error.name, message: error.message }));`);
     expect(result).toEqual({ name: 'DataError', message: `${file}: cannot read the file (EACCES): permission denied` });

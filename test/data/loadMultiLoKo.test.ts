@@ -2,7 +2,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DataError, loadMultiLoKo, type MultiLoKoDataset } from '../../src/dataNamespace.ts';
+import { DataError } from '../../src/data/index.ts';
+import { loadMultiLoKo, type MultiLoKoDataset } from '../../src/benchmarks/multiloko/index.ts';
 import { buildArchive, entriesOfFolder, fixtureAsBenchmarkData, fixtureDir, removeDir, tempDir } from './helpers.ts';
 
 // Expected layout of data/fixtures/multiloko for split "dev", written down by hand from the files and

@@ -3,7 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { describe, expect, test } from 'vitest';
-import { decryptOpensslEnc, loadMultiLoKo } from '../../src/dataNamespace.ts';
+import { decryptOpensslEnc } from '../../src/data/index.ts';
+import { loadMultiLoKo } from '../../src/benchmarks/multiloko/index.ts';
 import { hasCommand, realArchive } from './helpers.ts';
 
 const present = existsSync(realArchive);

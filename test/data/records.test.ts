@@ -2,7 +2,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DataError, loadMultiLoKo } from '../../src/dataNamespace.ts';
+import { DataError } from '../../src/data/index.ts';
+import { loadMultiLoKo } from '../../src/benchmarks/multiloko/index.ts';
 import { parseFewshotJsonl, parseMultiLoKoJsonl } from '../../src/benchmarks/multiloko/data/jsonl.ts';
 import { removeDir, tempDir } from './helpers.ts';
 

@@ -2,10 +2,8 @@
 // with Python dict semantics; the JSON text is compared with python3's json.dumps of the same aggregation.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
-import {
-  MULTILOKO_METRICS, MetricsError, assembleOrderedResults, assembleResults, groupMetrics, languageMeans,
-  officialResultsJson, pythonFloatRepr, pythonSum, type ExampleRecord, type LanguageExamples,
-} from '../../src/metricsNamespace.ts';
+import { MULTILOKO_METRICS, MetricsError, pythonFloatRepr, pythonSum, type ExampleRecord } from '../../src/metrics/index.ts';
+import { assembleOrderedResults, assembleResults, groupMetrics, languageMeans, officialResultsJson, type LanguageExamples } from '../../src/benchmarks/multiloko/index.ts';
 import { hasPython } from './paths.ts';
 import { seeded } from './randomStrings.ts';
 

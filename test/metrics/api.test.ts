@@ -1,10 +1,8 @@
 // The public surface: argument errors where the reference raises, the max/min over targets, the labelled
 // language-aware normaliser variant, and scoreExample's record.
 import { describe, expect, test } from 'vitest';
-import {
-  MULTILOKO_METRICS, MetricsError, contentLanguage, editDistance, exactMatch, normalizeAnswer, normalizeAnswerForLanguage,
-  scoreExample, scoreNormalizedExample, sentenceBleu, tokenF1,
-} from '../../src/metricsNamespace.ts';
+import { MULTILOKO_METRICS, MetricsError, editDistance, exactMatch, normalizeAnswer, scoreExample, scoreNormalizedExample, sentenceBleu, tokenF1 } from '../../src/metrics/index.ts';
+import { contentLanguage, normalizeAnswerForLanguage } from '../../src/benchmarks/multiloko/index.ts';
 
 test('metric names in eval.py order', () => {
   expect(MULTILOKO_METRICS).toEqual(['em', 'f1', 'bleu', 'chrf', 'edit_distance', 'edit_similarity']);

@@ -13,7 +13,7 @@ import {
 } from '../../src/metrics/chrfScore.ts';
 import { scoreExample } from '../../src/metrics/scoreExample.ts';
 import { scoreMultiLoKoPredictions } from '../../src/benchmarks/multiloko/score.ts';
-import type { MultiLoKoDataset } from '../../src/dataNamespace.ts';
+import type { MultiLoKoDataset } from '../../src/benchmarks/multiloko/index.ts';
 import { randomText, seeded } from '../metrics/randomStrings.ts';
 
 const random = seeded(4242);

@@ -2,9 +2,8 @@
 // scoring each item's first target against its targets must give the values the definitions imply for a perfect answer.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
-import {
-  assembleResults, codePointsOf, normalizeAnswer, pythonSplit, scoreExample, type ExampleRecord,
-} from '../../src/metricsNamespace.ts';
+import { assembleResults } from '../../src/benchmarks/multiloko/index.ts';
+import { codePointsOf, normalizeAnswer, pythonSplit, scoreExample, type ExampleRecord } from '../../src/metrics/index.ts';
 import { hasItalianArchive, italianArchivePath } from './paths.ts';
 
 const hasTools = spawnSync('openssl', ['version']).status === 0 && spawnSync('tar', ['--version']).status === 0;

@@ -391,7 +391,7 @@ describe.skipIf(problem !== undefined)(problem ? `the packed package (skipped: $
         [
           '--input-type=module',
           '-e',
-          "import { data } from 'vitest-lokal'; const d = await data.loadMultiLoKo(process.argv[1], 'dev', { env: {} }); " +
+          "import { loadMultiLoKo } from 'vitest-lokal'; const d = await loadMultiLoKo(process.argv[1], 'dev', { env: {} }); " +
             "process.stdout.write(JSON.stringify(d.subsets.find((s) => s.key === 'italian').items.slice(0, 8).map((i) => ({ id: i.id, targets: i.targets }))));",
           MULTILOKO,
         ],

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { loadMultiLoKo } from '../../src/dataNamespace.ts';
+import { loadMultiLoKo } from '../../src/benchmarks/multiloko/index.ts';
 import { readPredictions } from '../../src/models/predictions.ts';
 import { scoreMultiLoKoPredictions } from '../../src/benchmarks/multiloko/score.ts';
 import { MULTILOKO_EVAL, REPO_ROOT, datasetSpec, predictionsFor, runVitest, writeDataset, writeJsonl, type ChildRun } from './helpers.ts';

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { loadMultiLoKo, type MultiLoKoQuestion } from '../../src/dataNamespace.ts';
+import { loadMultiLoKo, type MultiLoKoQuestion } from '../../src/benchmarks/multiloko/index.ts';
 import { scoreExample } from '../../src/metrics/index.ts';
 import { startFakeOpenAIServer, toyAnswer, toyRenderChat, type FakeServer } from '../support/fakeOpenAIServer.ts';
 import { writeTinyModel } from '../support/tinyModel.ts';

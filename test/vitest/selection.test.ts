@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { MultiLoKoDataset, MultiLoKoSubset } from '../../src/dataNamespace.ts';
+import type { MultiLoKoDataset, MultiLoKoSubset } from '../../src/benchmarks/multiloko/index.ts';
 import { itemTestName, multilokoItemKey, subsetLanguage, subsetName } from '../../src/benchmarks/multiloko/names.ts';
 import { shorten } from '../../src/core/shorten.ts';
 import { selectSubsets } from '../../src/benchmarks/multiloko/select.ts';

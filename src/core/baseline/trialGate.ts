@@ -5,7 +5,7 @@ import { judgeBaselineFamily, type BaselineTest, type SignificanceSettings } fro
 import { DEFAULT_TEST_SETTINGS, type PairedFigure, type TestSettings } from './pairedTest.ts';
 
 /** One item's per-trial scores in each run; items with the same `cluster` share a source. */
-export interface TrialPair {
+interface TrialPair {
   id: string;
   current: readonly number[];
   baseline: readonly number[];

@@ -9,7 +9,7 @@ import { useModelFileCache } from '../modelFileCache.ts';
 import { packageFile } from '../../core/packageFiles.ts';
 
 /** Weight variants transformers.js loads, and their file under onnx/ (probed in this order in a local folder). */
-export const ENCODER_DTYPE_FILES = [
+const ENCODER_DTYPE_FILES = [
   ['fp32', 'model.onnx'],
   ['fp16', 'model_fp16.onnx'],
   ['q8', 'model_quantized.onnx'],
@@ -25,7 +25,7 @@ const HUB_ID = /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/;
 /** The guide to these models, as a path the reader can open (in node_modules/vitest-lokal/ for a user). */
 export const encoderGuide = (): string => packageFile('src/models/encoders/MODELS.md');
 
-export type EncoderTask = 'BERTScore' | 'BLEURT';
+type EncoderTask = 'BERTScore' | 'BLEURT';
 
 export class EncoderModelError extends Error {
   constructor(
@@ -73,7 +73,7 @@ export function resolveEncoderSource(task: EncoderTask, spec: string, modelDir: 
 }
 
 /** The parts of a transformers.js tokenizer the learned metrics use. */
-export interface EncoderTokenizer {
+interface EncoderTokenizer {
   encode(text: string, options?: { add_special_tokens?: boolean }): number[];
   convert_tokens_to_ids(token: string): number | undefined;
   config: Record<string, unknown>;
@@ -81,7 +81,7 @@ export interface EncoderTokenizer {
   model_max_length: number;
 }
 
-export interface EncoderModel {
+interface EncoderModel {
   (inputs: Record<string, Tensor>): Promise<Record<string, Tensor | undefined>>;
   config: Record<string, unknown>;
   sessions?: Record<string, { inputNames?: string[]; outputNames?: string[] }>;
