@@ -24,6 +24,7 @@ import { projectFiles } from '../../src/init/projectFiles.ts';
 import { assignParts } from '../../src/benchmarks/parts.ts';
 import { createHash } from 'node:crypto';
 import { hasMkfifo, makeFifo } from '../support/fifo.ts';
+import { captureCliOutput } from '../support/cliOutput.ts';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -35,20 +36,7 @@ function project(manifest: object | string | null = { name: 'p', type: 'module' 
   return dir;
 }
 
-let out: string;
-let err: string;
-beforeEach(() => {
-  // The project's own settings only: CI exports LOKAL_MULTILOKO and LOKAL_KALAHI, which would point init at its data.
-  for (const name of Object.keys(process.env).filter((n) => n.startsWith('LOKAL_'))) vi.stubEnv(name, undefined);
-  out = '';
-  err = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((out += String(chunk)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((err += String(chunk)), true));
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-  vi.unstubAllEnvs();
-});
+const cli = captureCliOutput();
 
 const read = (dir: string, file: string) => readFileSync(path.join(dir, file), 'utf8');
 
@@ -57,7 +45,7 @@ describe('lokal init', () => {
     const dir = project(null);
     const manifest = makeFifo(path.join(dir, 'package.json'));
     expect(await initCommand([], dir)).toBe(1);
-    expect(err).toBe(`lokal init: ${manifest}: cannot read package.json: it is a FIFO (named pipe); only regular files are read\n`);
+    expect(cli.err).toBe(`lokal init: ${manifest}: cannot read package.json: it is a FIFO (named pipe); only regular files are read\n`);
     expect(existsSync(path.join(dir, 'vitest.config.ts'))).toBe(false);
   });
 
@@ -78,7 +66,7 @@ describe('lokal init', () => {
     // docs/setup.md shows the file as written.
     const documented = /## `lokal init`[\s\S]*?```json\n([\s\S]*?)```/u.exec(readFileSync(new URL('../../docs/setup.md', import.meta.url), 'utf8'))![1]!;
     expect(JSON.parse(read(dir, 'lokal.config.json'))).toEqual(JSON.parse(documented));
-    expect(out.split('\n').filter((l) => l.startsWith('lokal init: wrote'))).toEqual([
+    expect(cli.out.split('\n').filter((l) => l.startsWith('lokal init: wrote'))).toEqual([
       ...['vitest.config.ts', 'evals/multiloko.eval.ts', 'evals/kalahi.eval.ts', 'lokal.config.json'].map((f) => `lokal init: wrote ${f}`),
       'lokal init: wrote .gitignore: results/ .lokal-cache/ .vitest-reports/ data/',
     ]);
@@ -92,14 +80,14 @@ describe('lokal init', () => {
     expect(await initCommand(['--ci', 'github'], dir)).toBe(0);
     expect(read(dir, 'evals/part-02-of-02.eval.ts')).toBe('// mine\n');
     expect(read(dir, 'lokal.config.json')).toBe('{ "limit": 3 }\n');
-    expect(out).toContain('lokal init: skipped evals/part-02-of-02.eval.ts (it exists; not overwritten)\nlokal init: skipped lokal.config.json (it exists; not overwritten)\n');
-    expect(out).toContain('lokal init: wrote .github/workflows/evals.yml\n');
+    expect(cli.out).toContain('lokal init: skipped evals/part-02-of-02.eval.ts (it exists; not overwritten)\nlokal init: skipped lokal.config.json (it exists; not overwritten)\n');
+    expect(cli.out).toContain('lokal init: wrote .github/workflows/evals.yml\n');
     // A second init skips everything and changes nothing.
     const before = read(dir, '.github/workflows/evals.yml');
-    out = '';
+    cli.out = '';
     expect(await initCommand(['--ci', 'github'], dir)).toBe(0);
-    expect(out.match(/skipped/gu)).toHaveLength(5);
-    expect(out).not.toContain('wrote');
+    expect(cli.out.match(/skipped/gu)).toHaveLength(5);
+    expect(cli.out).not.toContain('wrote');
     expect(read(dir, '.github/workflows/evals.yml')).toBe(before);
   });
 
@@ -111,7 +99,7 @@ describe('lokal init', () => {
   ])('a project that is not an ES module (%s): exit 1 with the fix, nothing written', async (_, manifest, message) => {
     const dir = project(manifest);
     expect(await initCommand(['--ci', 'github'], dir)).toBe(1);
-    expect(err).toMatch(message);
+    expect(cli.err).toMatch(message);
     expect(existsSync(path.join(dir, 'vitest.config.ts'))).toBe(false);
     expect(existsSync(path.join(dir, '.github'))).toBe(false);
   });
@@ -155,12 +143,12 @@ describe('lokal init: .gitignore', () => {
     const text = read(dir, '.gitignore');
     expect(text.startsWith(mine)).toBe(true);
     expect(rules(text)).toEqual(['node_modules/', '/results', '*.log', '.lokal-cache/', '.vitest-reports/', 'data/']);
-    expect(out).toContain('lokal init: added to .gitignore: .lokal-cache/ .vitest-reports/ data/\n');
+    expect(cli.out).toContain('lokal init: added to .gitignore: .lokal-cache/ .vitest-reports/ data/\n');
     // Again: nothing added, nothing said; --ci github then adds only its own folder.
-    out = '';
+    cli.out = '';
     expect(await initCommand([], dir)).toBe(0);
     expect(read(dir, '.gitignore')).toBe(text);
-    expect(out).not.toContain('.gitignore');
+    expect(cli.out).not.toContain('.gitignore');
     expect(await initCommand(['--ci', 'github'], dir)).toBe(0);
     expect(rules(read(dir, '.gitignore'))).toEqual([...rules(text), '.lokal-models/']);
     expect(read(dir, '.gitignore').startsWith(text)).toBe(true);
@@ -177,7 +165,7 @@ describe('lokal init: .gitignore', () => {
     const dir = project();
     const fifo = makeFifo(path.join(dir, '.gitignore'));
     expect(await initCommand([], dir)).toBe(0);
-    expect(out).toContain(`lokal init: ${fifo}: cannot read .gitignore: it is a FIFO (named pipe); only regular files are read; add these lines to it yourself: results/ .lokal-cache/ .vitest-reports/ data/\n`);
+    expect(cli.out).toContain(`lokal init: ${fifo}: cannot read .gitignore: it is a FIFO (named pipe); only regular files are read; add these lines to it yourself: results/ .lokal-cache/ .vitest-reports/ data/\n`);
   });
 
   test('every line there already: the file is not touched', async () => {
@@ -195,7 +183,7 @@ describe('lokal init: the configured model\'s packages', () => {
     mkdirSync(path.join(dir, 'node_modules', name), { recursive: true });
     writeFileSync(path.join(dir, 'node_modules', name, 'package.json'), JSON.stringify({ name }));
   };
-  const lines = () => out.split('\n').filter((l) => l.includes(' needs '));
+  const lines = () => cli.out.split('\n').filter((l) => l.includes(' needs '));
 
   test('the default model without @huggingface/transformers and onnxruntime-node: one line with the install command and the models that need neither', async () => {
     const dir = project();
@@ -216,7 +204,7 @@ describe('lokal init: the configured model\'s packages', () => {
     expect(await initCommand([], dir)).toBe(0);
     expect(lines()).toHaveLength(1);
     expect(lines()[0]).toContain('(onnxruntime-node not installed here)');
-    out = '';
+    cli.out = '';
     fakePackage(dir, 'onnxruntime-node');
     expect(await initCommand([], dir)).toBe(0);
     expect(lines()).toEqual([]);
@@ -228,14 +216,14 @@ describe('lokal init: the configured model\'s packages', () => {
       ['openai:gpt-4o-mini', []],
       ['llama:model.gguf', ['lokal init: the model llama:model.gguf needs node-llama-cpp (node-llama-cpp not installed here): `NODE_LLAMA_CPP_SKIP_DOWNLOAD=true npm install --save-dev node-llama-cpp@3.21.1`']],
     ] as const) {
-      out = '';
+      cli.out = '';
       const dir = project();
       writeFileSync(path.join(dir, 'lokal.config.json'), JSON.stringify({ model }));
       expect(await initCommand([], dir)).toBe(0);
       expect(lines().map((l) => l.replace(/; or set .*/u, ''))).toEqual(expected);
     }
     // A benchmark's own model is checked too.
-    out = '';
+    cli.out = '';
     const dir = project();
     writeFileSync(path.join(dir, 'lokal.config.json'), JSON.stringify({ model: 'replay:p.jsonl', kalahi: { model: 'transformers:some/model' } }));
     expect(await initCommand([], dir)).toBe(0);
@@ -368,11 +356,11 @@ describe('lokal init --ci github: .github/workflows/evals.yml', () => {
     expect(comment).toContain('at an assumed 0.25 items/s');
     expect(comment).toContain('--items-per-second <n>');
     expect(comment).toContain('The largest shard runs at most 18,950 items (evals/part-01-of-02.eval.ts: 18,950 items, its full size, as no data was there): 1279 min, capped at 360');
-    expect(out).toContain('lokal init: the workflow\'s largest shard (18,950 items at 0.25 items/s) needs about 1279 min, more than a GitHub-hosted job\'s 360');
+    expect(cli.out).toContain('lokal init: the workflow\'s largest shard (18,950 items at 0.25 items/s) needs about 1279 min, more than a GitHub-hosted job\'s 360');
     // The limit that fits: (360 − 15) × 60 × 0.25 = 5,175 items a part, which holds half of the 151 + 1 groups' items
     // (76 groups' worth): 68 each (151 × 68 / 2 + 68 / 2 = 5,168 items: 20,672 s = 344.5 min → 345, + 15 = 360).
     expect(comment).toContain('LOKAL_LIMIT: 68 (items per group) in env fits it.');
-    expect(out).toContain('LOKAL_LIMIT: 68 (items per group) in its env fits it');
+    expect(cli.out).toContain('LOKAL_LIMIT: 68 (items per group) in its env fits it');
     expect(shardTimeout((151 * 68) / 2 + 68 / 2, 0.25)).toEqual({ minutes: 360, needed: 360, capped: false });
     // Without data, a limit in the settings caps the full sizes' groups alike: 151 × 34 and 34 of Kalahi's 150.
     const limited = project();
@@ -448,10 +436,10 @@ describe('lokal init --ci github: .github/workflows/evals.yml', () => {
     mkdirSync(path.join(dir, 'evals'));
     writeFileSync(path.join(dir, 'evals', 'multiloko.eval.ts'), '// an earlier init\n');
     expect(await initCommand(['--ci', 'github', '--shards', '4'], dir)).toBe(0);
-    expect(out).toContain('lokal init: evals/multiloko.eval.ts runs its benchmark whole in one shard, besides the part files: delete it to run each item once\n');
-    out = '';
+    expect(cli.out).toContain('lokal init: evals/multiloko.eval.ts runs its benchmark whole in one shard, besides the part files: delete it to run each item once\n');
+    cli.out = '';
     expect(await initCommand(['--ci', 'github', '--shards', '1'], project())).toBe(0);
-    expect(out).not.toContain('whole in one shard');
+    expect(cli.out).not.toContain('whole in one shard');
   });
 
   test('the default is 2 shards', async () => {

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, test, vi } from 'vit
 import { duration, planBenchmarks, planCommand } from '../../src/cli/plan.ts';
 import { main } from '../../src/cli/index.ts';
 import { REPO_ROOT } from '../vitest/helpers.ts';
+import { captureCliOutput } from '../support/cliOutput.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'lokal-plan-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -24,20 +25,7 @@ function project(): string {
   return root;
 }
 
-let out: string;
-let err: string;
-beforeEach(() => {
-  // The project's own settings only: CI exports LOKAL_MULTILOKO and LOKAL_KALAHI.
-  for (const name of Object.keys(process.env).filter((n) => n.startsWith('LOKAL_'))) vi.stubEnv(name, undefined);
-  out = '';
-  err = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((out += String(chunk)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((err += String(chunk)), true));
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-  vi.unstubAllEnvs();
-});
+const cli = captureCliOutput();
 
 describe('lokal plan', () => {
   test('items per benchmark and part, by hand: 21 in 4 parts are 5, 5, 6, 5; 3 are 1, 0, 1, 1', async () => {
@@ -55,7 +43,7 @@ describe('lokal plan', () => {
   test('the printed plan: per benchmark, then each shard\'s items and time at the given speed; tokens said to be not counted', async () => {
     expect(await planCommand(['--shards', '4', '--items-per-second', '0.01'], project())).toBe(0);
     // at 0.01 items/s: 6 items 600 s → 10 min; 5: 500 s → 8.3 → 9 min; 7: 700 s → 11.7 → 12 min
-    expect(out).toBe(
+    expect(cli.out).toBe(
       [
         'multiloko: 21 items in 4 parts: 5, 5, 6, 5',
         'kalahi: 3 items in 4 parts: 1, 0, 1, 1',
@@ -73,9 +61,9 @@ describe('lokal plan', () => {
   test('absent data at the default folders: the benchmark is named as a run skips it', async () => {
     const root = mkdtempSync(path.join(dir, 'empty-'));
     expect(await planCommand([], root)).toBe(0);
-    expect(out).toMatch(/^multiloko: no data \(a run skips it\): /mu);
-    expect(out).toMatch(/^kalahi: no data \(a run skips it\): /mu);
-    expect(out).toContain('  shard 1/1: 0 items, 0 min');
+    expect(cli.out).toMatch(/^multiloko: no data \(a run skips it\): /mu);
+    expect(cli.out).toMatch(/^kalahi: no data \(a run skips it\): /mu);
+    expect(cli.out).toContain('  shard 1/1: 0 items, 0 min');
   });
 
   test('durations by hand: rounded up to the minute', () => {
@@ -91,9 +79,9 @@ describe('lokal plan', () => {
       [['--shards', '2.5'], '--shards must be an integer from 1 to 64 (got "2.5")'],
       [['--items-per-second', '0'], '--items-per-second must be a number above 0 (got "0")'],
     ] as const) {
-      err = '';
+      cli.err = '';
       expect(await main(['plan', ...args])).toBe(2);
-      expect(err.split('\n')[0]).toBe(`lokal plan: ${message}`);
+      expect(cli.err.split('\n')[0]).toBe(`lokal plan: ${message}`);
     }
   });
 });
