@@ -13,6 +13,7 @@ import type { RolledSubset } from '../src/benchmarks/multiloko/rolledSubset.ts';
 import { renderHtmlReport } from '../src/report/index.ts';
 import type { MultiLoKoResultsJson } from '../src/benchmarks/multiloko/resultsSchema.ts';
 import { CHROMIUM_ARGS, findChromium } from '../test/report/browser.ts';
+import { kalahi, multiloko, reportSections } from '../src/benchmarks/index.ts';
 
 /** MultiLoKo's 31 languages: each local, and (but English) translated to and from English by humans and machines. */
 const LANGUAGES = ['english', ...Array.from({ length: 30 }, (_, i) => `language${String(i + 1).padStart(2, '0')}`)];
@@ -82,7 +83,7 @@ export async function measureReportScale(dir: string, perSubset = 250): Promise<
   if ('reason' in found) return found;
   const results = scaleResults(perSubset);
   const started = performance.now();
-  const html = await renderHtmlReport({ multiloko: results });
+  const html = await renderHtmlReport({ benchmarks: { multiloko: results } }, await reportSections([multiloko, kalahi]));
   const renderMs = performance.now() - started;
   const file = path.join(dir, 'report.html');
   writeFileSync(file, html);

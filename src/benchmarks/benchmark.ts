@@ -1,11 +1,13 @@
 // defineBenchmark: one typed definition of a benchmark's pipeline — settings, data grouped into describes, how an
-// item runs, how records aggregate, its gates and its roll-up. The Vitest layer (src/vitest) turns any definition into
-// describes, item tests and gate tests; the reporter rolls every registered definition up.
+// item runs, how records aggregate, its gates, its roll-up and, for a results file of a layout of its own, its section
+// of the report. The Vitest layer (src/vitest) turns any definition into describes, item tests and gate tests; the
+// reporter rolls every registered definition up.
 import type { LokalModel } from '../models/open.ts';
 import type { ModelDescription } from '../models/types.ts';
 import type { CapabilityName } from '../models/capabilities.ts';
 import type { GateOutcome, ParsedClause } from '../core/gates.ts';
 import type { SettingsSection } from '../core/settings.ts';
+import type { ReportSection } from '../report/section.ts';
 
 /** What every group (one describe) carries in its gate test's meta from collection on; serialisable. */
 export interface GroupInfo {
@@ -153,6 +155,13 @@ export interface BenchmarkReport {
   missed?: MissedGate[];
 }
 
+/**
+ * A benchmark's section of the report (src/report/section.ts) as its folder makes it (`reportSection.ts`): the
+ * registry adds the definition's name, title and results file (src/benchmarks/index.ts reportSections()).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type BenchmarkReportSection<Results extends object = any> = Omit<ReportSection<Results>, 'name' | 'title' | 'resultsFile'>;
+
 export interface BenchmarkDefinition<Settings = any, Item = any, Info extends GroupInfo = any, Rec = any, Agg extends Info = any> {
   /** Lower-case name: settings key, gate prefix (`kalahi.mc1>=0.4`), results file stem. */
   name: string;
@@ -182,6 +191,13 @@ export interface BenchmarkDefinition<Settings = any, Item = any, Info extends Gr
   summary?(groups: ReadonlyArray<RolledGroup<Rec, Agg>>, context: ReportContext<Settings>): Promise<BenchmarkSummary>;
   /** Matchers this benchmark adds to Vitest's `expect` (for strict mode and for users' own tests), loaded on use. */
   matchers?(): Promise<Record<string, BenchmarkMatcher>>;
+  /**
+   * Its own section of the HTML report, the step summary and `lokal compare`, for a results file of a layout of its
+   * own (the built-in benchmarks' `reportSection.ts`), loaded on use (it brings the report's modules). Without it, the
+   * report shows the results file when it is in the groups layout (src/report/groupsResults.ts), as dataset
+   * benchmarks write it.
+   */
+  reportSection?(): Promise<BenchmarkReportSection>;
 }
 
 /** Declares a benchmark; the identity function that gives the definition its types. */

@@ -1,5 +1,7 @@
 // The registry: one line per benchmark. A benchmark defined elsewhere (your own, or a test's) joins with
-// registerBenchmark, or by being passed to benchmarkSuite / lokalEvals({ benchmarks }).
+// registerBenchmark, or by being passed to benchmarkSuite / lokalEvals({ benchmarks }). Whoever assembles a report
+// takes the benchmarks' report sections from here (reportSections()) and hands them to the report shell.
+import type { ReportSection } from '../report/section.ts';
 import type { BenchmarkDefinition } from './benchmark.ts';
 import { kalahi } from './kalahi/definition.ts';
 import { multiloko } from './multiloko/definition.ts';
@@ -33,4 +35,14 @@ for (const definition of BUILT_IN) registerBenchmark(definition);
 
 export function findBenchmark(name: string): BenchmarkDefinition | undefined {
   return BENCHMARKS.find((b) => b.name === name);
+}
+
+/**
+ * The report sections of the given benchmarks (default: the registered ones) that have one, in their order, each with
+ * its definition's name, title and results file: what the report shell is given (src/run, `lokal compare`). Loaded on
+ * use, as they bring the report's modules.
+ */
+export async function reportSections(benchmarks: readonly BenchmarkDefinition[] = BENCHMARKS): Promise<ReportSection[]> {
+  const sections = await Promise.all(benchmarks.map(async (b) => (b.reportSection ? { ...(await b.reportSection()), name: b.name, title: b.title, resultsFile: b.resultsFile } : undefined)));
+  return sections.filter((s): s is ReportSection => s !== undefined);
 }

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { terminalLines, terminalText } from '../data/terminalText.ts';
 import { runLabels } from '../run/runLabels.ts';
 import { checkOutputPath } from './output.ts';
+import { holdsAny } from '../report/types.ts';
 
 export const COMPARE_USAGE = `usage: lokal compare [name=]<results.json|results folder> [name=]<results.json|folder>... [-o compare.html] [--no-html] [--allow <field,…>]
   2 to 10 runs (a run's multiloko.json, kalahi.json, a dataset benchmark's <name>.json, \`lokal score\` output, or
@@ -27,7 +28,7 @@ export async function compareCommand(argv: string[]): Promise<number> {
     process.stdout.write(COMPARE_USAGE);
     return 0;
   }
-  const { MAX_RUNS, MIN_RUNS, compareRuns, compareRunsText } = await import('../report/compareRuns.ts');
+  const { MAX_RUNS, MIN_RUNS, compareRuns, compareRunsText, comparesAnything } = await import('../report/compareRuns.ts');
   if (positionals.length < MIN_RUNS || positionals.length > MAX_RUNS) {
     process.stderr.write(`lokal compare: give ${MIN_RUNS} to ${MAX_RUNS} runs (got ${positionals.length})\n\n${COMPARE_USAGE}`);
     return 2;
@@ -43,25 +44,28 @@ export async function compareCommand(argv: string[]): Promise<number> {
   // A run given as a folder is read for its multiloko.json / kalahi.json.
   await checkOutputPath('lokal compare', output, given.map(({ source }) => ({ path: source, role: 'a run being compared', folder: /\.json$/iu })));
   const { readRunResults } = await import('../report/index.ts');
+  const { reportSections } = await import('../benchmarks/index.ts');
+  // Each registered benchmark's report section reads its results file and sets out its part of the comparison.
+  const sections = await reportSections();
   const runs = given.map(({ source, label: name }) => {
     let results;
     try {
-      results = readRunResults(source);
+      results = readRunResults(source, sections);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       throw new Error(`${source}: cannot be read as a results file or folder (${code ?? (error as Error).message.split('\n')[0]})`);
     }
-    if (!results.multiloko && !results.kalahi && !results.others) throw new Error(`${source}: holds neither multiloko.json, kalahi.json nor a benchmark's results in the groups layout`);
+    if (!holdsAny(results)) throw new Error(`${source}: holds neither ${sections.map((s) => s.resultsFile).join(', ')} nor a benchmark's results in the groups layout`);
     // Labelled below, once every run's model is known (a label is the shortest tail no other run ends with).
     return { label: '', source, results, ...(name !== undefined ? { name } : {}) };
   });
-  runLabels(runs.map((r) => ({ results: r.results, source: r.source, label: r.name }))).forEach((label, i) => (runs[i]!.label = label));
+  runLabels(runs.map((r) => ({ results: r.results, source: r.source, label: r.name })), sections).forEach((label, i) => (runs[i]!.label = label));
   const { readConfigEnv } = await import('../core/settings.ts');
   // The one settings reader validates the list (an unknown field is an error naming the nearest one).
   const allow = readConfigEnv({ LOKAL_BASELINE_ALLOW: values.allow ?? process.env.LOKAL_BASELINE_ALLOW }, []).baselineAllow ?? [];
   const { comparableRuns, runsComparability } = await import('../report/runsComparability.ts');
   const { notComparableLine, differenceText, runtimeNote } = await import('../core/fingerprint.ts');
-  const checks = runsComparability(runs, allow);
+  const checks = runsComparability(runs, sections, allow);
   // A benchmark refused for a run is left out of that run alone: every comparable table is still shown (and the HTML lists it).
   const refusedLines: string[] = [];
   for (const c of checks) {
@@ -82,10 +86,10 @@ export async function compareCommand(argv: string[]): Promise<number> {
     if (note) say(`${label}: ${note}`);
   }
   const compared = comparableRuns(runs, checks);
-  const comparison = compareRuns(compared);
+  const comparison = compareRuns(compared, sections);
   for (const line of comparison.leftOut) process.stderr.write(`${terminalLines(`lokal compare: ${line}`)}\n`);
   // Nothing left to set side by side: every benchmark of every later run was refused.
-  if (!comparison.multiloko && !comparison.kalahi && !comparison.groups) {
+  if (!comparesAnything(comparison)) {
     process.stderr.write('lokal compare: nothing comparable is left (see the lines above)\n');
     return 1;
   }

@@ -85,7 +85,10 @@ export function unsafeSvg(svg: string): string | undefined {
   return undefined;
 }
 
-let charts = 0;
+// Charts rendered in this process, for their ids' prefix: one count per process, as a section's charts may be rendered
+// by another copy of this module than the shell's (section.ts) and two charts of a page must never share an id.
+const CHARTS = Symbol.for('vitest-lokal.charts');
+const rendered = globalThis as { [CHARTS]?: number };
 
 /**
  * Renders a Vega-Lite spec to an SVG string fit to be inlined in HTML: the namespace declarations (which only name the
@@ -100,7 +103,7 @@ export async function renderChart(spec: TopLevelSpec): Promise<string> {
   } finally {
     view.finalize();
   }
-  const prefix = `c${++charts}-`;
+  const prefix = `c${(rendered[CHARTS] = (rendered[CHARTS] ?? 0) + 1)}-`;
   svg = svg
     .replace(/\s+xmlns(?::xlink)?="[^"]*"/gu, '')
     .replace(/\bid="([^"]+)"/gu, (_, id: string) => `id="${prefix}${id}"`)
@@ -108,4 +111,9 @@ export async function renderChart(spec: TopLevelSpec): Promise<string> {
   const bad = unsafeSvg(svg);
   if (bad) throw new Error(`chart SVG holds what the report does not allow: ${bad}`);
   return svg;
+}
+
+/** An inline chart as a standalone SVG document (what an <img> or a .svg file needs: the namespace declaration). */
+export function standaloneSvg(svg: string): string {
+  return svg.replace(/^<svg\b/u, '<svg xmlns="http://www.w3.org/2000/svg"');
 }

@@ -3,7 +3,7 @@
 import { gzipSync } from 'node:zlib';
 import { cleanText, escapeHtml, html, raw, type Html } from './escape.ts';
 import { cellText } from './cellText.ts';
-import type { ItemPrompt, Verdict } from './multiloko.ts';
+import type { ItemPrompt, Verdict } from './viewParts.ts';
 
 export const VERDICT_MARK: Record<Verdict, string> = { correct: '✓ correct', wrong: '✗ wrong', missing: '∅ missing' };
 

@@ -1,5 +1,6 @@
-// MultiLoKo's error categories per language as one stacked bar each (inline SVG: shares of the language's items),
-// with the counts in a table beside the chart for readers and tests.
+// The error categories (src/metrics/errorCategory.ts) of a section's rows — MultiLoKo's languages, a groups-layout
+// benchmark's groups — as one stacked bar each (inline SVG: shares of the row's items), with the counts in a table
+// beside the chart for readers and tests.
 import { ERROR_CATEGORIES, type ErrorCategory } from '../metrics/errorCategory.ts';
 import { escapeHtml, html, raw, type Html } from './escape.ts';
 
@@ -26,10 +27,8 @@ export interface ErrorSectionPlace {
   items: string;
 }
 
-const MULTILOKO_PLACE: ErrorSectionPlace = { id: 'multiloko', rowLabel: 'Language', items: "Each language's local items" };
-
 /** The chart and the table of counts; nothing when no row has categories. */
-export function errorCategorySection(rows: ReadonlyArray<{ language: string; key: string; errors?: Record<ErrorCategory, number> }>, place: ErrorSectionPlace = MULTILOKO_PLACE): Html {
+export function errorCategorySection(rows: ReadonlyArray<{ language: string; key: string; errors?: Record<ErrorCategory, number> }>, place: ErrorSectionPlace): Html {
   const shown = rows.filter((r): r is { language: string; key: string; errors: Record<ErrorCategory, number> } => r.errors !== undefined);
   if (shown.length === 0) return html``;
   const height = LEGEND + shown.length * ROW + 4;

@@ -4,7 +4,7 @@ import { cellText } from './cellText.ts';
 import { drillRows, filterBar, promptDetails, VERDICT_OPTIONS, type DrillRow } from './drill.ts';
 import { escapeHtml, html, type Html } from './escape.ts';
 import type { FigureValueJson, GroupItemJson, GroupsResultsJson } from './groupsResults.ts';
-import { itemPrompt } from './multiloko.ts';
+import { itemPrompt } from './viewParts.ts';
 import { errorCategorySection } from './errorChart.ts';
 import { ERROR_CATEGORIES, type ErrorCategory } from '../metrics/errorCategory.ts';
 

@@ -1,25 +1,26 @@
 // With redaction on, the baseline run a report compares with (LOKAL_BASELINE) is published beside the run: its texts
 // are hashed as the run's own are (src/core/redact.ts), so an unredacted baseline's questions, targets and answers
 // never reach the report or the step summary. A redacted baseline's hashes stay as they are, so equal texts still match.
+// Each section redacts its own results (ReportSection.redact) with the helpers here.
 import { redactedOnce } from '../core/redact.ts';
 import { sha256 } from '../core/sha256.ts';
 import { modelInputSha256 } from '../models/recordedInput.ts';
 import type { ChatMessage } from '../models/types.ts';
-import type { KalahiResultsJson } from '../benchmarks/kalahi/resultsSchema.ts';
-import type { MultiLoKoResultsJson } from '../benchmarks/multiloko/resultsSchema.ts';
+import type { ReportSection } from './section.ts';
 import type { RunResults } from './types.ts';
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
-const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
+export const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** A recorded text hashed; a value of another kind (an odd file) hashed as its JSON, so nothing is shown as it is. */
-function hashed(value: unknown): unknown {
+export function hashed(value: unknown): unknown {
   if (value === undefined || value === null) return value;
   return redactedOnce(typeof value === 'string' ? value : JSON.stringify(value));
 }
 
-function hashFields(record: Json, fields: readonly string[]): void {
+/** Each of the record's `fields` it has, hashed in place. */
+export function hashFields(record: Json, fields: readonly string[]): void {
   for (const field of fields) if (Object.hasOwn(record, field)) record[field] = hashed(record[field]);
 }
 
@@ -34,12 +35,13 @@ function hashedInput(value: unknown): unknown {
   return { sha256: sha256(JSON.stringify(value)) };
 }
 
-function hashInputs(record: Json, fields: readonly string[]): void {
+/** Each of the record's `fields` it has, a recorded model input, hashed in place as LOKAL_RECORD_PROMPTS=hash records it. */
+export function hashInputs(record: Json, fields: readonly string[]): void {
   for (const field of fields) if (Object.hasOwn(record, field)) record[field] = hashedInput(record[field]);
 }
 
 /** `summary.baseline.flips` / `baseline.flips` of the file: what it was compared with, both sides. */
-function hashFlips(comparison: unknown): void {
+export function hashFlips(comparison: unknown): void {
   if (!isObject(comparison) || !isObject(comparison.flips)) return;
   for (const sides of Object.values(comparison.flips)) {
     if (!isObject(sides)) continue;
@@ -47,55 +49,15 @@ function hashFlips(comparison: unknown): void {
   }
 }
 
-const MULTILOKO_NOT_SUBSETS = new Set(['group_metrics', 'summary', 'lokal']);
-const MULTILOKO_TEXTS = ['question', 'prediction', 'raw_prediction', 'rawPrediction', 'answer'];
-
-function redactMultiLoKo(results: MultiLoKoResultsJson): void {
-  for (const [key, entry] of Object.entries(results)) {
-    if (MULTILOKO_NOT_SUBSETS.has(key) || !isObject(entry)) continue;
-    for (const record of Object.values(entry)) {
-      if (!isObject(record)) continue;
-      hashFields(record, MULTILOKO_TEXTS);
-      if (Object.hasOwn(record, 'targets')) record.targets = Array.isArray(record.targets) ? record.targets.map(hashed) : hashed(record.targets);
-      hashInputs(record, ['model_input', 'prompt']);
-    }
-  }
-  const texts = isObject(results.lokal) ? results.lokal.items : undefined;
-  if (isObject(texts)) for (const subset of Object.values(texts)) if (isObject(subset)) for (const item of Object.values(subset)) if (isObject(item)) hashFields(item, Object.keys(item));
-  hashFlips(results.summary?.baseline);
-}
-
-function redactKalahi(results: KalahiResultsJson): void {
-  for (const variant of Object.values(results.variants ?? {})) {
-    for (const record of Array.isArray(variant?.records) ? (variant.records as unknown[]) : []) {
-      if (!isObject(record)) continue;
-      hashFields(record, ['topic', 'prompt']);
-      const { mc, generation } = record;
-      if (isObject(mc)) {
-        if (Array.isArray(mc.references)) for (const reference of mc.references) if (isObject(reference)) hashFields(reference, ['text']);
-        if (isObject(mc.preferred)) hashFields(mc.preferred, ['text']);
-        if (isObject(mc.letter)) {
-          hashFields(mc.letter, ['response']);
-          if (Array.isArray(mc.letter.options)) for (const option of mc.letter.options) if (isObject(option)) hashFields(option, ['text']);
-        }
-        hashInputs(mc, ['modelInput']);
-      }
-      if (isObject(generation)) {
-        hashFields(generation, ['response']);
-        hashInputs(generation, ['modelInput']);
-      }
-    }
-  }
-  hashFlips((results as Json).baseline);
-}
-
 /**
- * A baseline's results as a redacted run may show them: MultiLoKo's and Kalahi's texts hashed; results in the groups
- * layout are left out (the report compares only MultiLoKo and Kalahi with a baseline).
+ * A baseline's results as a redacted run may show them: each section's texts hashed by its own `redact`; results in the
+ * groups layout are left out (the report compares only the sections' results with a baseline).
  */
-export function redactedBaseline(baseline: RunResults): RunResults {
-  const out: RunResults = {};
-  if (baseline.multiloko) redactMultiLoKo((out.multiloko = structuredClone(baseline.multiloko)));
-  if (baseline.kalahi) redactKalahi((out.kalahi = structuredClone(baseline.kalahi)));
-  return out;
+export function redactedBaseline(baseline: RunResults, sections: readonly ReportSection[]): RunResults {
+  const benchmarks: Record<string, object> = {};
+  for (const section of sections) {
+    const results = baseline.benchmarks?.[section.name];
+    if (results !== undefined) benchmarks[section.name] = section.redact(results);
+  }
+  return Object.keys(benchmarks).length > 0 ? { benchmarks } : {};
 }

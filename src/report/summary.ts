@@ -2,8 +2,8 @@
 // message as one paragraph, so each line reads on its own when the line breaks collapse) and its main chart as a
 // standalone SVG attachment. The benchmarks' own summaries (their uiSummary.ts) are made of these.
 import type { Interval } from '../core/statistics/index.ts';
-import { standaloneSvg } from './chartData.ts';
-import type { GateRow } from './multiloko.ts';
+import { standaloneSvg } from './charts.ts';
+import type { GateRow } from './viewParts.ts';
 
 const DASH = '–';
 

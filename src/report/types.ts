@@ -1,13 +1,12 @@
-// What the report reads: the results files as written by a run (or by `lokal score`), of the types their schemas give
-// (loose where a report may be made from an older or newer file than this code).
+// What the report reads: a run's results files, each benchmark's as its schema parses it (loose where a report may be
+// made from an older or newer file than this code): those of the benchmarks with a section of their own (section.ts)
+// by name, and those in the groups layout.
 import type { GroupsResultsJson } from './groupsResults.ts';
-import type { MultiLoKoResultsJson } from '../benchmarks/multiloko/resultsSchema.ts';
-import type { KalahiResultsJson } from '../benchmarks/kalahi/resultsSchema.ts';
 
-/** The results of one run: MultiLoKo's, Kalahi's, and those of other benchmarks in the groups layout. */
+/** The results of one run. */
 export interface RunResults {
-  multiloko?: MultiLoKoResultsJson;
-  kalahi?: KalahiResultsJson;
+  /** The results of benchmarks with a report section of their own, by benchmark name (`multiloko` → multiloko.json). */
+  benchmarks?: Readonly<Record<string, object>>;
   /** Benchmarks whose results are in the groups layout (dataset benchmarks), in the run's order. */
   others?: GroupsResultsJson[];
 }
@@ -23,4 +22,9 @@ export interface ReportInput extends RunResults {
   generatedAt?: string;
   /** Confidence of every interval (default 0.95). */
   confidence?: number;
+}
+
+/** Whether the run holds any results the report shows. */
+export function holdsAny(results: RunResults): boolean {
+  return Object.keys(results.benchmarks ?? {}).length > 0 || (results.others?.length ?? 0) > 0;
 }

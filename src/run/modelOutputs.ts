@@ -4,8 +4,10 @@
 import path from 'node:path';
 import { modelFolderNames, modelLabels } from '../core/modelList.ts';
 import { writeFileAtomic } from '../core/io.ts';
+import { reportSections } from '../benchmarks/index.ts';
 import type { HeadlineSummary } from '../benchmarks/multiloko/headline.ts';
 import { modelsLeaderboardLines } from '../benchmarks/multiloko/headlineTable.ts';
+import type { MultiLoKoResultsJson } from '../benchmarks/multiloko/resultsSchema.ts';
 import type { RunResults } from '../report/types.ts';
 import { runResults, writeRunOutputs, type RunOutputsOptions } from './runOutputs.ts';
 
@@ -47,36 +49,38 @@ export interface ModelOutputsOptions extends Omit<RunOutputsOptions, 'results' |
 
 /** MultiLoKo's leaderboard over the models that ran it: a row per model, by name. */
 export function leaderboardOfModels(models: ReadonlyArray<{ name: string; results: RunResults }>): string[] {
-  const ran = models.filter((m) => m.results.multiloko !== undefined);
-  return modelsLeaderboardLines(ran.map((m) => ({ model: m.name, headline: m.results.multiloko!.summary?.headline as HeadlineSummary | undefined })));
+  const multiloko = (results: RunResults) => results.benchmarks?.multiloko as MultiLoKoResultsJson | undefined;
+  const ran = models.filter((m) => multiloko(m.results) !== undefined);
+  return modelsLeaderboardLines(ran.map((m) => ({ model: m.name, headline: multiloko(m.results)!.summary?.headline as HeadlineSummary | undefined })));
 }
 
 /** Per-model reports, then the comparison of the models whose results are complete; returns compare.html's path. */
 export async function writeModelOutputs(options: ModelOutputsOptions): Promise<string | undefined> {
   const { log } = options;
+  const sections = options.sections ?? (await reportSections());
   const off = options.report !== undefined && options.report.toLowerCase() === 'off';
   if (options.report !== undefined && !off) log(`lokal: several models: each report.html goes beside its results (LOKAL_REPORT=${options.report} is used only with one model)`);
   // Every model's label (the given one, else the shortest tail of its provider no other model ends with) heads its report.
   const names = options.names ?? modelNames([...options.written.keys()], options.labels);
   for (const [model, texts] of options.written) {
     const output = path.join(options.output, options.folders.get(model) ?? '');
-    await writeRunOutputs({ results: texts, incomplete: options.incomplete?.get(model), root: options.root, output, report: off ? 'off' : undefined, baseline: options.baseline, redact: options.redact, stepSummary: options.stepSummary, modelLabel: names.get(model), log });
+    await writeRunOutputs({ results: texts, incomplete: options.incomplete?.get(model), root: options.root, output, report: off ? 'off' : undefined, baseline: options.baseline, redact: options.redact, stepSummary: options.stepSummary, modelLabel: names.get(model), sections, log });
   }
   // One leaderboard with a row per model, named as in the comparison below (not one single-row table per model).
-  for (const line of leaderboardOfModels([...options.written].map(([model, texts]) => ({ name: names.get(model)!, results: runResults(texts) })))) log(line);
+  for (const line of leaderboardOfModels([...options.written].map(([model, texts]) => ({ name: names.get(model)!, results: runResults(texts, sections) })))) log(line);
   const { MAX_RUNS, MIN_RUNS, compareRuns, compareRunsText } = await import('../report/compareRuns.ts');
   const { runLabels } = await import('./runLabels.ts');
   const listed = [...options.written]
-    .map(([model, texts]) => ({ source: path.resolve(options.root, options.output, options.folders.get(model) ?? ''), results: runResults(texts), ...(options.labels?.has(model) ? { label: options.labels.get(model)! } : {}) }))
-    .filter((r) => r.results.multiloko || r.results.kalahi);
-  const labels = runLabels(listed as Parameters<typeof runLabels>[0]);
+    .map(([model, texts]) => ({ source: path.resolve(options.root, options.output, options.folders.get(model) ?? ''), results: runResults(texts, sections), ...(options.labels?.has(model) ? { label: options.labels.get(model)! } : {}) }))
+    .filter((r) => r.results.benchmarks !== undefined);
+  const labels = runLabels(listed, sections);
   const runs = listed.map((r, i) => ({ source: r.source, results: r.results, label: labels[i]! }));
   if (runs.length < MIN_RUNS || runs.length > MAX_RUNS) {
     log(`lokal: the models are not compared: ${runs.length} of them have complete results (${MIN_RUNS} to ${MAX_RUNS} needed)`);
     return undefined;
   }
   try {
-    const comparison = compareRuns(runs);
+    const comparison = compareRuns(runs, sections);
     for (const line of compareRunsText(runs, comparison)) log(line);
     const { renderCompareHtml } = await import('../report/compareHtml.ts');
     const file = path.resolve(options.root, options.output, 'compare.html');

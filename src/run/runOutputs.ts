@@ -1,13 +1,16 @@
 // What the reporter writes beside the results files once they are written: the HTML report (`<output>/report.html`
 // unless LOKAL_REPORT moves it or says `off`) and, in a GitHub Actions job, the Markdown summary appended to the file
-// GITHUB_STEP_SUMMARY names. The report modules (vega) load only in runs that write a report, preloaded while the tests run.
+// GITHUB_STEP_SUMMARY names — each benchmark's part made by its report section, which the registry hands the report
+// shell here. The report modules (vega) load only in runs that write a report, preloaded while the tests run.
 import path from 'node:path';
+import { reportSections } from '../benchmarks/index.ts';
 import { appendFileOrRestore } from '../core/io.ts';
 import { isGroupsResults } from '../report/groupsResults.ts';
-import type { ReportInput, RunResults } from '../report/types.ts';
+import type { ReportSection } from '../report/section.ts';
+import { holdsAny, type ReportInput, type RunResults } from '../report/types.ts';
 
 export interface RunOutputsOptions {
-  /** Results texts of this run, by benchmark name (MultiLoKo, Kalahi and results in the groups layout have a report section). */
+  /** Results texts of this run, by benchmark name (those of a benchmark with a report section, and results in the groups layout, are shown). */
   results: ReadonlyMap<string, string>;
   /**
    * Incomplete results texts of this run (`complete: false`), by benchmark name: the report shows them under its
@@ -28,6 +31,8 @@ export interface RunOutputsOptions {
   stepSummary: string | undefined;
   /** The model's label, in a run of several models (its report's heading names it). */
   modelLabel?: string;
+  /** The benchmarks' report sections (default: the registered benchmarks', src/benchmarks/index.ts). */
+  sections?: readonly ReportSection[];
   log(line: string): void;
 }
 
@@ -36,9 +41,10 @@ export interface RunOutputs {
   stepSummary?: string;
 }
 
-/** Starts loading the report modules in the background (a failure surfaces, if ever, when the report is written). */
+/** Starts loading the report modules and the benchmarks' sections in the background (a failure surfaces, if ever, when the report is written). */
 export function preloadReportModules(): void {
   import('../report/index.ts').catch(() => undefined);
+  reportSections().catch(() => undefined);
 }
 
 /** Where the report goes, or undefined when it is turned off. */
@@ -47,18 +53,21 @@ export function reportPath(report: string | undefined, root: string, output: str
   return path.resolve(root, report ?? path.join(output, 'report.html'));
 }
 
-/** The results texts written, as the report's input (MultiLoKo, Kalahi, and any benchmark's results in the groups layout). */
-export function runResults(results: ReadonlyMap<string, string>, objects?: ReadonlyMap<string, object>): RunResults {
+/** The results texts written, as the report's input: those of the benchmarks with a section, and any benchmark's in the groups layout. */
+export function runResults(results: ReadonlyMap<string, string>, sections: readonly ReportSection[], objects?: ReadonlyMap<string, object>): RunResults {
   const out: RunResults = {};
   const read = (name: string) => {
     const text = results.get(name);
     return text === undefined ? undefined : (objects?.get(name) ?? JSON.parse(text));
   };
-  const multiloko = read('multiloko');
-  const kalahi = read('kalahi');
-  if (multiloko !== undefined) out.multiloko = multiloko as RunResults['multiloko'];
-  if (kalahi !== undefined) out.kalahi = kalahi as RunResults['kalahi'];
-  const others = [...results.keys()].filter((name) => name !== 'multiloko' && name !== 'kalahi').map(read).filter(isGroupsResults);
+  const benchmarks: Record<string, object> = {};
+  for (const section of sections) {
+    const value = read(section.name);
+    if (value !== undefined) benchmarks[section.name] = value as object;
+  }
+  if (Object.keys(benchmarks).length > 0) out.benchmarks = benchmarks;
+  const own = new Set(sections.map((s) => s.name));
+  const others = [...results.keys()].filter((name) => !own.has(name)).map(read).filter(isGroupsResults);
   if (others.length > 0) out.others = others;
   return out;
 }
@@ -69,15 +78,16 @@ export function runResults(results: ReadonlyMap<string, string>, objects?: Reado
  */
 export async function writeRunOutputs(options: RunOutputsOptions): Promise<RunOutputs> {
   const { log } = options;
-  const run = runResults(options.results, options.objects);
-  const shown = options.incomplete?.size ? runResults(new Map([...options.results, ...options.incomplete]), options.objects) : run;
-  if (!shown.multiloko && !shown.kalahi && !shown.others) return {};
+  const sections = options.sections ?? (await reportSections());
+  const run = runResults(options.results, sections, options.objects);
+  const shown = options.incomplete?.size ? runResults(new Map([...options.results, ...options.incomplete]), sections, options.objects) : run;
+  if (!holdsAny(shown)) return {};
   const report = await import('../report/index.ts');
   const input: ReportInput = { ...shown, ...(options.modelLabel ? { modelLabel: options.modelLabel } : {}) };
   if (options.baseline) {
     try {
-      const baseline = report.readRunResults(path.resolve(options.root, options.baseline));
-      input.baseline = options.redact ? (await import('../report/redactResults.ts')).redactedBaseline(baseline) : baseline;
+      const baseline = report.readRunResults(path.resolve(options.root, options.baseline), sections);
+      input.baseline = options.redact ? (await import('../report/redactResults.ts')).redactedBaseline(baseline, sections) : baseline;
     } catch (error) {
       log(`lokal: the report shows no baseline: ${path.relative(process.cwd(), path.resolve(options.root, options.baseline))} could not be read (${(error as Error).message.split('\n')[0]})`);
     }
@@ -88,18 +98,18 @@ export async function writeRunOutputs(options: RunOutputsOptions): Promise<RunOu
     try {
       const { mkdir } = await import('node:fs/promises');
       await mkdir(path.dirname(file), { recursive: true });
-      await report.writeHtmlReport(file, input);
+      await report.writeHtmlReport(file, input, sections);
       written.report = file;
       log(`lokal: report ${path.relative(process.cwd(), file) || file} (open it in a browser; LOKAL_REPORT=off turns it off)`);
     } catch (error) {
       log(`lokal: the HTML report could not be written to ${file}: ${(error as Error).message}`);
     }
   }
-  if (options.stepSummary && (run.multiloko || run.kalahi || run.others)) {
+  if (options.stepSummary && holdsAny(run)) {
     try {
       const { stepSummaryMarkdown } = await import('../report/markdown.ts');
       // A failed append (a full disk) is cut back off: no partial table stays in the job summary.
-      await appendFileOrRestore(options.stepSummary, stepSummaryMarkdown({ ...run, ...(options.modelLabel ? { modelLabel: options.modelLabel } : {}), ...(input.baseline ? { baseline: input.baseline } : {}) }));
+      await appendFileOrRestore(options.stepSummary, stepSummaryMarkdown({ ...run, ...(options.modelLabel ? { modelLabel: options.modelLabel } : {}), ...(input.baseline ? { baseline: input.baseline } : {}) }, sections));
       written.stepSummary = options.stepSummary;
     } catch (error) {
       log(`lokal: could not append to GITHUB_STEP_SUMMARY (${options.stepSummary}): ${(error as Error).message}`);

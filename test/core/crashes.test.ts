@@ -18,6 +18,7 @@ import { readRunResults } from '../../src/report/index.ts';
 import { lastRun, multilokoReplayRun } from '../report/fixtures.ts';
 import { REPO_ROOT } from '../vitest/helpers.ts';
 import { lokalBin } from '../support/installedPackage.ts';
+import { SECTIONS } from '../report/sections.ts';
 
 // The built package's bin, as users run it (test/support/installedPackage.ts).
 const LOKAL_BIN = await lokalBin();
@@ -74,7 +75,7 @@ describe('results files nested too deep or holding no results', () => {
     expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toContain(`${file}: nested more than 64 levels deep (at summary.model[0][0]`);
     expect(run.stderr).not.toContain('Maximum call stack');
-    expect(() => readRunResults(file)).toThrow(`${file}: nested more than 64 levels deep`);
+    expect(() => readRunResults(file, SECTIONS)).toThrow(`${file}: nested more than 64 levels deep`);
   });
 
   test('the baseline readers bound the depth too, naming the file', () => {

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { appendFileOrRestore, removeStaleTemps, writeFileAtomic, writeFileAtomicSync } from '../../src/core/io.ts';
 import { writeHtmlReport } from '../../src/report/index.ts';
+import { SECTIONS } from '../report/sections.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-temp-files-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -31,7 +32,7 @@ describe('the report writer', () => {
     const target = path.join(base, 'report.html');
     mkdirSync(target);
     writeFileSync(path.join(target, 'inside.txt'), 'x');
-    await expect(writeHtmlReport(target, { multiloko: { italian: { a: { em: 1, f1: 1 } }, em: 1, f1: 1 } } as never)).rejects.toThrow(`cannot write ${target}`);
+    await expect(writeHtmlReport(target, { benchmarks: { multiloko: { italian: { a: { em: 1, f1: 1 } }, em: 1, f1: 1 } } }, SECTIONS)).rejects.toThrow(`cannot write ${target}`);
     expect(readdirSync(base)).toEqual(['report.html']);
     expect(readdirSync(target)).toEqual(['inside.txt']);
   });

@@ -8,6 +8,7 @@ import { stepSummaryMarkdown } from '../../src/report/markdown.ts';
 import { markdownCell } from '../../src/report/markdownCell.ts';
 import type { KalahiResultsJson } from '../../src/benchmarks/kalahi/resultsSchema.ts';
 import type { MultiLoKoResultsJson } from '../../src/benchmarks/multiloko/resultsSchema.ts';
+import { SECTIONS } from './sections.ts';
 
 const BIDI = ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\u200e', '\u200f', '\u061c'];
 const RAW_BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
@@ -42,14 +43,14 @@ describe('bidirectional controls', () => {
   });
 
   test('the report and the step summary hold no raw bidirectional control, and show where one was', async () => {
-    const input = { multiloko: multiloko(), kalahi: kalahi(), baseline: { multiloko: multiloko(), kalahi: kalahi() } };
-    const page = await renderHtmlReport(input);
+    const input = { benchmarks: { multiloko: multiloko(), kalahi: kalahi() }, baseline: { benchmarks: { multiloko: multiloko(), kalahi: kalahi() } } };
+    const page = await renderHtmlReport(input, SECTIONS);
     expect(page).not.toMatch(RAW_BIDI);
     expect(page).toContain('Ro\\u202ema');
     // A category filter still finds its rows: the option's value and the rows' data hold the same escaped text.
     expect(page).toContain('<option value="ethicsRo\\u202ema">');
     expect(page).toContain('"category":"ethicsRo\\\\u202ema"');
-    const summary = stepSummaryMarkdown(input);
+    const summary = stepSummaryMarkdown(input, SECTIONS);
     expect(summary).not.toMatch(RAW_BIDI);
     expect(summary).toContain('Ro\\\\u202ema');
   });

@@ -11,6 +11,7 @@ import type { KalahiResultsJson } from '../../src/benchmarks/kalahi/resultsSchem
 import type { MultiLoKoResultsJson } from '../../src/benchmarks/multiloko/resultsSchema.ts';
 import { CHROMIUM_ARGS, findChromium } from './browser.ts';
 import { HOSTILE, flipItems, haveKalahiData, hostileKalahi, hostileMultiLoKo, kalahiReplayRun, sharedMultilokoReplayRun } from './fixtures.ts';
+import { SECTIONS } from './sections.ts';
 
 const found = await findChromium();
 const reason = 'reason' in found ? found.reason : undefined;
@@ -39,7 +40,7 @@ describe.skipIf(reason !== undefined)(reason ? `report in headless Chromium (ski
     // A baseline with a few items flipped, so the comparison and the change filter are on the page too.
     const baseline = flipItems(results, italianIds.slice(0, 6).map((id) => ({ subset: 'italian', id })));
     report = path.join(dir, 'report.html');
-    writeFileSync(report, await renderHtmlReport({ multiloko: results, ...(kalahi ? { kalahi } : {}), baseline: { multiloko: baseline } }));
+    writeFileSync(report, await renderHtmlReport({ benchmarks: { multiloko: results, ...(kalahi ? { kalahi } : {}) }, baseline: { benchmarks: { multiloko: baseline } } }, SECTIONS));
     browser = await found.chromium.launch({ executablePath: found.executablePath, args: CHROMIUM_ARGS });
   }, 240_000);
   afterAll(async () => browser?.close());
@@ -145,7 +146,7 @@ describe.skipIf(reason !== undefined)(reason ? `report in headless Chromium (ski
 
   test('hostile strings stay text in the browser: no dialog, no extra script or element, the strings readable', async () => {
     const file = path.join(dir, 'hostile.html');
-    writeFileSync(file, await renderHtmlReport({ multiloko: hostileMultiLoKo(), kalahi: hostileKalahi() }));
+    writeFileSync(file, await renderHtmlReport({ benchmarks: { multiloko: hostileMultiLoKo(), kalahi: hostileKalahi() } }, SECTIONS));
     const { page, outside, errors, dialogs } = await open(file);
     await page.mouse.move(400, 400);
     // One script runs; the others are the drill-downs' rows as JSON data blocks, which a browser never runs.

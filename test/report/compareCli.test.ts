@@ -9,6 +9,7 @@ import { compareRuns } from '../../src/report/compareRuns.ts';
 import { REPO_ROOT } from '../vitest/helpers.ts';
 import { KALAHI_MC1, hostileKalahi } from './fixtures.ts';
 import { lokalBin } from '../support/installedPackage.ts';
+import { SECTIONS } from './sections.ts';
 
 // The built package's bin, as users run it (test/support/installedPackage.ts).
 const LOKAL_BIN = await lokalBin();
@@ -119,15 +120,18 @@ describe('lokal compare', () => {
   });
 
   test('Kalahi runs: each variant figure side by side; an identical run differs by 0 with p = 1', () => {
-    const c = compareRuns([
-      { label: '#1', source: 'x', results: { kalahi: hostileKalahi() } },
-      { label: '#2', source: 'y', results: { kalahi: hostileKalahi() } },
-    ]);
-    const mc1 = c.kalahi!.figures.find((f) => f.name === 'full MC1')!;
+    const c = compareRuns(
+      [
+        { label: '#1', source: 'x', results: { benchmarks: { kalahi: hostileKalahi() } } },
+        { label: '#2', source: 'y', results: { benchmarks: { kalahi: hostileKalahi() } } },
+      ],
+      SECTIONS,
+    );
+    const mc1 = c.sections.find((s) => s.name === 'kalahi')!.shown!.rows.find((f) => f.name === 'full MC1')!;
     expect(mc1.values[0]!.value).toBeCloseTo(KALAHI_MC1.reduce((s, v) => s + v, 0) / KALAHI_MC1.length, 12);
     expect(mc1.versusFirst[0]).toBeUndefined();
     expect(mc1.versusFirst[1]!.diff).toBe(0);
     expect(mc1.versusFirst[1]!.p).toBe(1);
-    expect(() => compareRuns([{ label: '#1', source: 'x', results: {} }])).toThrow('compare takes 2 to 10 runs, not 1');
+    expect(() => compareRuns([{ label: '#1', source: 'x', results: {} }], SECTIONS)).toThrow('compare takes 2 to 10 runs, not 1');
   });
 });

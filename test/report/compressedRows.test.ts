@@ -12,6 +12,7 @@ import { renderHtmlReport } from '../../src/report/index.ts';
 import { scaleResults } from '../../bench/reportScale.ts';
 import { CHROMIUM_ARGS, findChromium } from './browser.ts';
 import { drillRowsOf } from './drillRows.ts';
+import { SECTIONS } from './sections.ts';
 
 const found = await findChromium();
 const reason = 'reason' in found ? found.reason : undefined;
@@ -20,8 +21,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // 151 subsets × 40 items: about 6 MB of rows' JSON, past the 4 MiB threshold; 151 × 2 stays below it.
 const large = scaleResults(40);
-const page = await renderHtmlReport({ multiloko: large });
-const small = await renderHtmlReport({ multiloko: scaleResults(2) });
+const page = await renderHtmlReport({ benchmarks: { multiloko: large } }, SECTIONS);
+const small = await renderHtmlReport({ benchmarks: { multiloko: scaleResults(2) } }, SECTIONS);
 
 describe('compressed drill-down rows', () => {
   test('past the threshold the rows are gzip in base64; decoded, every item is one row holding its question', () => {

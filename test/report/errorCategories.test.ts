@@ -8,6 +8,7 @@ import { judgeRun, officialLayout, summariseGroups, summariseRun } from '../../s
 import type { MultiLoKoResultsJson } from '../../src/benchmarks/multiloko/resultsSchema.ts';
 import { rolled } from '../support/scoredSubset.ts';
 import { drillRowsOf } from './drillRows.ts';
+import { SECTIONS } from './sections.ts';
 
 const subsets = [
   rolled('italian', 0, [['Roma', ['Roma']], ['', ['Milano']], ['Giuseppe', ['Giuseppe Garibaldi']], ['Parigi', ['Londra']]]),
@@ -19,7 +20,7 @@ const results = JSON.parse(JSON.stringify({ ...officialLayout(subsets), summary 
 
 describe('error categories in the report', () => {
   test('one stacked bar per language, and counts equal to the records', async () => {
-    const page = await renderHtmlReport({ multiloko: results });
+    const page = await renderHtmlReport({ benchmarks: { multiloko: results } }, SECTIONS);
     const chart = /<figure class="chart" id="chart-multiloko-errors">([\s\S]*?)<\/figure>/u.exec(page)![1]!;
     for (const key of ['italian', 'french']) {
       const records = Object.values(results[key] as Record<string, { error?: string } | number>).filter((r): r is { error: string } => typeof r === 'object');
@@ -34,7 +35,7 @@ describe('error categories in the report', () => {
   });
 
   test('the drill-down filters by category', async () => {
-    const page = await renderHtmlReport({ multiloko: results });
+    const page = await renderHtmlReport({ benchmarks: { multiloko: results } }, SECTIONS);
     expect(page).toContain('<select data-filter="error" aria-label="any error category"><option value="">any error category</option><option value="correct">correct (2)</option><option value="empty">empty (1)</option>');
     expect(drillRowsOf(page, 'multiloko-items').map((r) => [r.filters.subset, r.filters.error])).toEqual([
       ['italian', 'correct'], ['italian', 'empty'], ['italian', 'truncated'], ['italian', 'wrong'], ['french', 'correct'], ['french', 'wrong_script'],
@@ -42,7 +43,7 @@ describe('error categories in the report', () => {
   });
 
   test('the step summary has a table of counts per language', () => {
-    const markdown = stepSummaryMarkdown({ multiloko: results });
+    const markdown = stepSummaryMarkdown({ benchmarks: { multiloko: results } }, SECTIONS);
     expect(markdown).toContain(
       [
         '**Error categories** (items)',
@@ -64,9 +65,9 @@ describe('error categories in the report', () => {
 
   test('a file without categories (lokal score from before them) shows neither', async () => {
     const old = JSON.parse(JSON.stringify(results), (key, value) => (key === 'error' || key === 'errors' ? undefined : value)) as MultiLoKoResultsJson;
-    const page = await renderHtmlReport({ multiloko: old });
+    const page = await renderHtmlReport({ benchmarks: { multiloko: old } }, SECTIONS);
     expect(page).not.toContain('chart-multiloko-errors');
     expect(page).not.toContain('data-filter="error"');
-    expect(stepSummaryMarkdown({ multiloko: old })).not.toContain('Error categories');
+    expect(stepSummaryMarkdown({ benchmarks: { multiloko: old } }, SECTIONS)).not.toContain('Error categories');
   });
 });

@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import type { Fingerprint } from '../../src/core/fingerprint.ts';
 import { renderHtmlReport } from '../../src/report/html.ts';
 import type { MultiLoKoResultsJson } from '../../src/benchmarks/multiloko/resultsSchema.ts';
+import { SECTIONS } from './sections.ts';
 
 function run(model: string, over: Partial<Fingerprint>): MultiLoKoResultsJson {
   const fingerprint: Fingerprint = {
@@ -16,7 +17,7 @@ function run(model: string, over: Partial<Fingerprint>): MultiLoKoResultsJson {
 
 describe('fingerprint in the report', () => {
   test('every field is shown; against a baseline the differing fields are listed, the score-changing ones marked', async () => {
-    const page = await renderHtmlReport({ multiloko: run('m2', { prompt: 'chat' }), baseline: { multiloko: run('m1', {}) } });
+    const page = await renderHtmlReport({ benchmarks: { multiloko: run('m2', { prompt: 'chat' }) }, baseline: { benchmarks: { multiloko: run('m1', {}) } } }, SECTIONS);
     const block = page.slice(page.indexOf('id="multiloko-fingerprint"'), page.indexOf('</details>', page.indexOf('id="multiloko-fingerprint"')));
     // Every field of the fingerprint but version and benchmark (the section's own name), in the order written here,
     // as typed by hand from the run above: a field left out, added or shown otherwise fails.
@@ -41,7 +42,7 @@ describe('fingerprint in the report', () => {
   });
 
   test('a results file without one says so', async () => {
-    const page = await renderHtmlReport({ multiloko: { italian: { q0: { em: 1, prediction: 'p', targets: ['p'] }, em: 1 } } as MultiLoKoResultsJson });
+    const page = await renderHtmlReport({ benchmarks: { multiloko: { italian: { q0: { em: 1, prediction: 'p', targets: ['p'] }, em: 1 } } as MultiLoKoResultsJson } }, SECTIONS);
     expect(page).toContain('carries no fingerprint');
   });
 });

@@ -4,6 +4,7 @@ import { expect, test } from 'vitest';
 import { CELL_TEXT_LIMIT } from '../../src/report/cellText.ts';
 import { GROUPS_LAYOUT, type GroupsResultsJson } from '../../src/report/groupsResults.ts';
 import { renderHtmlReport } from '../../src/report/index.ts';
+import { SECTIONS } from './sections.ts';
 
 const TEN_MIB = 10 * 1024 * 1024;
 
@@ -26,7 +27,7 @@ function results(answer: string, target: string): GroupsResultsJson {
 test('a 10 MiB reply and a 10 MiB accepted answer are cut in their cells, with the full length stated', async () => {
   const reply = `reply ${'z'.repeat(TEN_MIB)}`;
   const target = `target ${'y'.repeat(TEN_MIB)}`;
-  const page = await renderHtmlReport({ others: [results(reply, target)] } as never);
+  const page = await renderHtmlReport({ others: [results(reply, target)] }, SECTIONS);
   expect(page.length).toBeLessThan(1_000_000);
   const cut = (text: string) => `${text.slice(0, CELL_TEXT_LIMIT)} … [cut: ${text.length.toLocaleString('en-US')} characters in all; the full text is in the results file]`;
   expect(page).toContain(cut(reply));
@@ -34,7 +35,7 @@ test('a 10 MiB reply and a 10 MiB accepted answer are cut in their cells, with t
 });
 
 test('a short reply is shown whole', async () => {
-  const page = await renderHtmlReport({ others: [results('Rome', 'Roma')] } as never);
+  const page = await renderHtmlReport({ others: [results('Rome', 'Roma')] }, SECTIONS);
   // Rows travel as JSON in the drill-down's data block: quotes as \" and every </ as <\/.
   expect(page).toContain('<td><span class=\\"label\\">normalised<\\/span> Roma<\\/td><td><span class=\\"label\\">raw output<\\/span> Rome\\n');
 });

@@ -12,6 +12,7 @@ import type { MultiLoKoResultsJson } from '../../src/benchmarks/multiloko/result
 import { HOSTILE, KALAHI_BLEU_ACC, KALAHI_MC1, KALAHI_MC2, flipItems, hostileKalahi, hostileMultiLoKo, SHARED_REPLAY_ITEMS, sharedMultilokoReplayRun } from './fixtures.ts';
 import { wilsonClosedForm as wilson } from '../support/wilson.ts';
 import { quasiWilsonByBisection } from '../support/quasiWilson.ts';
+import { SECTIONS } from './sections.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-report-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -92,7 +93,7 @@ describe('escaping', () => {
   });
 
   test('a report of hostile strings keeps every one of them as text', async () => {
-    const html = await renderHtmlReport({ multiloko: hostileMultiLoKo(), kalahi: hostileKalahi(), baseline: { multiloko: hostileMultiLoKo(), kalahi: hostileKalahi() } });
+    const html = await renderHtmlReport({ benchmarks: { multiloko: hostileMultiLoKo(), kalahi: hostileKalahi() }, baseline: { benchmarks: { multiloko: hostileMultiLoKo(), kalahi: hostileKalahi() } } }, SECTIONS);
     // Only the report's own script element; no injected element or handler.
     // One script runs; the others are the drill-downs' JSON data blocks, which hold no `<script` of the data.
     expect(html.match(/<script/giu)).toHaveLength(1 + html.match(/<script type="application\/json" class="drill-rows">/gu)!.length);
@@ -138,7 +139,7 @@ describe('a replay run', () => {
 
   beforeAll(async () => {
     ({ results } = await sharedMultilokoReplayRun());
-    html = await renderHtmlReport({ multiloko: results, kalahi: hostileKalahi() });
+    html = await renderHtmlReport({ benchmarks: { multiloko: results, kalahi: hostileKalahi() } }, SECTIONS);
   }, 120_000);
 
   const items = (key: string) => Object.values(results[key] as Record<string, unknown>).filter((v): v is Record<string, any> => typeof v === 'object' && v !== null);
@@ -220,7 +221,7 @@ describe('a replay run', () => {
   });
 
   test('charts are inline SVG with one bar per language, and the page loads nothing', async () => {
-    const clean = await renderHtmlReport({ multiloko: results });
+    const clean = await renderHtmlReport({ benchmarks: { multiloko: results } }, SECTIONS);
     const chart = /<figure class="chart" id="chart-multiloko-em">([\s\S]*?)<figcaption>/u.exec(html)![1]!;
     expect(chart).toMatch(/^<svg /u);
     expect(unsafeSvg(chart)).toBeUndefined();
@@ -240,7 +241,7 @@ describe('a replay run', () => {
     const wrong = ids.filter((id) => (results.italian as any)[id].em === 0).slice(0, 7);
     // In the baseline, `right` were wrong (so they are wrong → right now) and `wrong` were right (right → wrong now).
     const baseline = flipItems(results, [...right, ...wrong].map((id) => ({ subset: 'italian', id })));
-    const report = await renderHtmlReport({ multiloko: results, baseline: { multiloko: baseline } });
+    const report = await renderHtmlReport({ benchmarks: { multiloko: results }, baseline: { benchmarks: { multiloko: baseline } } }, SECTIONS);
     expect(report).toContain('id="multiloko-comparison"');
     const row = /<tr class="[^"]*" data-key="italian" data-diff="([^"]+)" data-p="([^"]+)" data-p-adjusted="([^"]+)">([\s\S]*?)<\/tr>/u.exec(report)!;
     expect(Number(row[1])).toBeCloseTo((right.length - wrong.length) / italian.length, 14);
@@ -263,10 +264,10 @@ describe('a replay run', () => {
 
   test('a subset missing from the baseline is named, not compared; a lokal score file (no summary) still gets a leaderboard', async () => {
     const { french: _french, summary: _summary, ...scoreFile } = results;
-    const report = await renderHtmlReport({ multiloko: results, baseline: { multiloko: scoreFile as MultiLoKoResultsJson } });
+    const report = await renderHtmlReport({ benchmarks: { multiloko: results }, baseline: { benchmarks: { multiloko: scoreFile as MultiLoKoResultsJson } } }, SECTIONS);
     expect(report).toContain('Only in this run: french.');
     expect(report).not.toMatch(/data-key="french" data-diff/u);
-    const alone = await renderHtmlReport({ multiloko: scoreFile as MultiLoKoResultsJson });
+    const alone = await renderHtmlReport({ benchmarks: { multiloko: scoreFile as MultiLoKoResultsJson } }, SECTIONS);
     const local = ['english', 'italian'].map((k) => (results[k] as { em: number }).em);
     expect(alone).toContain(`data-key="headline.em" data-value="${(local[0]! + local[1]!) / 2}"`);
     expect(alone).toContain('the file has no summary');
@@ -281,7 +282,7 @@ describe('Kalahi against a baseline', () => {
     // Baseline: prompts 0 and 3 were wrong (now right), prompt 1 was right (now wrong); MC2 was lower by i/100.
     for (const i of [0, 1, 3]) records[i]!.mc!.normalised!.mc1 = 1 - records[i]!.mc!.normalised!.mc1!;
     records.forEach((r, i) => (r.mc!.normalised!.mc2 = KALAHI_MC2[i]! - i / 100));
-    const html = await renderHtmlReport({ kalahi: current, baseline: { kalahi: baseline } });
+    const html = await renderHtmlReport({ benchmarks: { kalahi: current }, baseline: { benchmarks: { kalahi: baseline } } }, SECTIONS);
     const row = (key: string) => new RegExp(`data-key="${key}" data-diff="([^"]+)" data-p="([^"]+)" data-p-adjusted="([^"]+)">([\\s\\S]*?)</tr>`, 'u').exec(html)!;
     const mc1 = row('full.MC1');
     expect(Number(mc1[1])).toBeCloseTo(1 / 12, 14);

@@ -9,13 +9,14 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cleanText } from '../../src/report/escape.ts';
-import { kalahiChoices } from '../../src/report/kalahi.ts';
+import { kalahiChoices } from '../../src/benchmarks/kalahi/reportView.ts';
 import { renderHtmlReport } from '../../src/report/index.ts';
 import type { KalahiResultsJson } from '../../src/benchmarks/kalahi/resultsSchema.ts';
 import { writeTinyModel } from '../support/tinyModel.ts';
 import { MULTILOKO_EVAL, datasetSpec, runVitest, writeDataset } from '../vitest/helpers.ts';
 import { CHROMIUM_ARGS, findChromium } from './browser.ts';
 import { drillRowsOf } from './drillRows.ts';
+import { SECTIONS } from './sections.ts';
 
 const found = await findChromium();
 const reason = 'reason' in found ? found.reason : undefined;
@@ -57,7 +58,7 @@ describe('Kalahi answers with their probabilities', () => {
     expect(choices.map((c) => Number(c.probability!.toFixed(12)))).toEqual([0.3, 0.2, 0.5]);
     expect(choices.map((c) => c.chosen)).toEqual([false, false, true]);
     expect(choices.map((c) => c.best)).toEqual([true, false, false]);
-    const page = await renderHtmlReport({ kalahi: results });
+    const page = await renderHtmlReport({ benchmarks: { kalahi: results } }, SECTIONS);
     const [row] = drillRowsOf(page, 'kalahi-items');
     expect(row!.html).toContain('<td>Paano ko ipapakita ang paggalang sa aking lola?</td>');
     expect(row!.html).toContain('<tr data-kind="irrelevant" data-chosen="true"><td>Huwag pansinin sila</td><td><span class="label">irrelevant · chosen</span></td><td class="num">-3.466</td><td class="num">0.5000</td><td class="num" data-probability="0.5');

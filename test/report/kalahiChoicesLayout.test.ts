@@ -9,6 +9,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { renderHtmlReport } from '../../src/report/index.ts';
 import { CHROMIUM_ARGS, findChromium } from './browser.ts';
 import { hostileKalahi } from './fixtures.ts';
+import { SECTIONS } from './sections.ts';
 
 const found = await findChromium();
 const reason = 'reason' in found ? found.reason : undefined;
@@ -30,7 +31,7 @@ describe.skipIf(reason !== undefined)('the answers scored table in headless Chro
     const record = variant.records![0]! as unknown as { mc: Record<string, unknown> };
     record.mc.references = ANSWERS.map((text, index) => ({ kind: index === 0 ? 'relevant' : 'irrelevant', index, text, best: index === 0, logprob: -12.345678 * (index + 1), score: 0.000123456 * (index + 1) }));
     const file = path.join(dir, 'report.html');
-    writeFileSync(file, await renderHtmlReport({ kalahi }));
+    writeFileSync(file, await renderHtmlReport({ benchmarks: { kalahi } }, SECTIONS));
     const browser = await found.chromium.launch({ executablePath: found.executablePath, args: CHROMIUM_ARGS });
     try {
       const page = await (await browser.newContext({ viewport: { width: 1024, height: 800 } })).newPage();

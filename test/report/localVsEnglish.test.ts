@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { renderHtmlReport } from '../../src/report/index.ts';
 import type { MultiLoKoResultsJson } from '../../src/benchmarks/multiloko/resultsSchema.ts';
 import { MULTILOKO_EVAL, datasetSpec, predictionsFor, runVitest, writeDataset, writeJsonl } from '../vitest/helpers.ts';
+import { SECTIONS } from './sections.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-vs-english-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -49,7 +50,7 @@ describe('local vs English in a replay run', () => {
   let html: string;
   beforeAll(async () => {
     results = await pairedRun();
-    html = await renderHtmlReport({ multiloko: results });
+    html = await renderHtmlReport({ benchmarks: { multiloko: results } }, SECTIONS);
   }, 120_000);
 
   /** id → EM of a subset's item records (the keys that hold an object). */

@@ -8,6 +8,7 @@ import { stepSummaryMarkdown } from '../../src/report/markdown.ts';
 import { redactedBaseline } from '../../src/report/redactResults.ts';
 import type { KalahiResultsJson } from '../../src/benchmarks/kalahi/resultsSchema.ts';
 import type { MultiLoKoResultsJson } from '../../src/benchmarks/multiloko/resultsSchema.ts';
+import { SECTIONS } from './sections.ts';
 
 // Words that occur nowhere else, so a hit can only be the baseline's text.
 const WORDS = ['Zorvexa', 'Quillonde', 'Plumbrikt', 'Vextrano', 'Gravulon', 'Snorquel', 'Tiwzapel', 'Jumplork'];
@@ -54,30 +55,31 @@ const leaked = (text: string) => WORDS.filter((w) => text.includes(w));
 
 describe('redactedBaseline', () => {
   // This run: redacted, the odd items right; the baseline: unredacted, the even items right (every item flips).
-  const run = { multiloko: multiloko((i) => i % 2 === 1, true), kalahi: kalahi((i) => i % 2 === 1, true) };
-  const baseline = { multiloko: multiloko((i) => i % 2 === 0, false), kalahi: kalahi((i) => i % 2 === 0, false) };
+  const run = { benchmarks: { multiloko: multiloko((i) => i % 2 === 1, true), kalahi: kalahi((i) => i % 2 === 1, true) } };
+  const baseline = { benchmarks: { multiloko: multiloko((i) => i % 2 === 0, false), kalahi: kalahi((i) => i % 2 === 0, false) } };
 
   test('the report and the step summary show none of an unredacted baseline\'s texts; without it they do', async () => {
-    const shown = await renderHtmlReport({ ...run, baseline: redactedBaseline(baseline) });
+    const shown = await renderHtmlReport({ ...run, baseline: redactedBaseline(baseline, SECTIONS) }, SECTIONS);
     expect(shown).toContain('compared with a baseline run');
     expect(leaked(shown)).toEqual([]);
-    expect(leaked(stepSummaryMarkdown({ ...run, baseline: redactedBaseline(baseline) }))).toEqual([]);
+    expect(leaked(stepSummaryMarkdown({ ...run, baseline: redactedBaseline(baseline, SECTIONS) }, SECTIONS))).toEqual([]);
     // The baseline's answer is there as its hash, the one a redacted run of it would have written.
     expect(shown).toContain(redactedText(word(0, 'raw')));
     expect(shown).toContain(redactedText(word(0, 'preferred')));
     // The control: the same report from the baseline as it is quotes it.
-    expect(leaked(await renderHtmlReport({ ...run, baseline }))).not.toEqual([]);
+    expect(leaked(await renderHtmlReport({ ...run, baseline }, SECTIONS))).not.toEqual([]);
   });
 
   test('every text of the baseline file is hashed, a hash stays as it is, figures and ids are kept', () => {
-    const redacted = redactedBaseline(baseline);
+    const redacted = redactedBaseline(baseline, SECTIONS);
+    const own = redacted.benchmarks as { multiloko: MultiLoKoResultsJson; kalahi: KalahiResultsJson };
     expect(leaked(JSON.stringify(redacted))).toEqual([]);
-    const item = (redacted.multiloko!.italian as Record<string, Record<string, unknown>>).q0!;
+    const item = (own.multiloko.italian as Record<string, Record<string, unknown>>).q0!;
     expect(item).toMatchObject({ em: 1, f1: 1, targets: [redactedText(word(0, 'target'))], prediction: redactedText(word(0, 'prediction')) });
     expect(item.model_input).toEqual({ sha256: expect.stringMatching(/^[0-9a-f]{64}$/u) });
-    expect(redacted.kalahi!.variants!.full!.records![0]!.mc!.normalised).toEqual(baseline.kalahi.variants!.full!.records![0]!.mc!.normalised);
+    expect(own.kalahi.variants!.full!.records![0]!.mc!.normalised).toEqual(baseline.benchmarks.kalahi.variants!.full!.records![0]!.mc!.normalised);
     // A redacted baseline is its own redaction; the input is not changed.
-    const again = redactedBaseline(run);
+    const again = redactedBaseline(run, SECTIONS);
     expect(again).toEqual(run);
     expect(leaked(JSON.stringify(baseline))).toHaveLength(WORDS.length);
   });

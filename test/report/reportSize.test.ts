@@ -4,6 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { CELL_TEXT_LIMIT, cellText } from '../../src/report/cellText.ts';
 import { renderHtmlReport } from '../../src/report/index.ts';
+import { SECTIONS } from './sections.ts';
 
 const TEN_MB = 10 * 1024 * 1024;
 
@@ -20,7 +21,7 @@ function multilokoResults(prediction: string) {
 describe('report size', () => {
   test('a 10 MB reply is cut in its cell, with the full length stated; the report stays small', async () => {
     const huge = `start ${'z'.repeat(TEN_MB)}`;
-    const page = await renderHtmlReport({ multiloko: multilokoResults(huge) } as never);
+    const page = await renderHtmlReport({ benchmarks: { multiloko: multilokoResults(huge) } }, SECTIONS);
     expect(page.length).toBeLessThan(1_000_000);
     expect(page).toContain(`start ${'z'.repeat(CELL_TEXT_LIMIT - 6)} … [cut: ${huge.length.toLocaleString('en-US')} characters in all; the full text is in the results file]`);
     expect(page).toContain('milano');

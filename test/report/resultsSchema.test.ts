@@ -12,6 +12,7 @@ import { fieldPath, parseResultsFile } from '../../src/core/resultsFile.ts';
 import { GROUPS_LAYOUT } from '../../src/report/groupsResults.ts';
 import { readRunResults } from '../../src/report/index.ts';
 import { haveKalahiData, hostileKalahi, hostileMultiLoKo, kalahiReplayRun, sharedMultilokoReplayRun } from './fixtures.ts';
+import { SECTIONS } from './sections.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-schema-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -36,9 +37,9 @@ describe('multiloko.json', () => {
   test('a replay run\'s file parses, and reads as it is written (languages in the file\'s order)', async () => {
     const { results } = await sharedMultilokoReplayRun();
     expect(MultiLoKoResultsSchema.safeParse(results).error?.issues).toBeUndefined();
-    const read = readRunResults(folderWith('ml-good', 'multiloko.json', results));
-    expect(Object.keys(read.multiloko!)).toEqual(Object.keys(results));
-    expect(read.multiloko).toEqual(results);
+    const read = readRunResults(folderWith('ml-good', 'multiloko.json', results), SECTIONS);
+    expect(Object.keys(read.benchmarks!.multiloko!)).toEqual(Object.keys(results));
+    expect(read.benchmarks!.multiloko).toEqual(results);
   });
 
   test('an item\'s em as a string: the error names the file and the item\'s field', async () => {
@@ -47,7 +48,7 @@ describe('multiloko.json', () => {
     const id = Object.keys(entry).find((k) => typeof entry[k] === 'object')!;
     entry[id]!.em = '1';
     const folder = folderWith('ml-bad-em', 'multiloko.json', results);
-    expect(() => readRunResults(folder)).toThrow(`${path.join(folder, 'multiloko.json')}: ${fieldPath([language, id, 'em'])}: Invalid input: expected number, received string`);
+    expect(() => readRunResults(folder, SECTIONS)).toThrow(`${path.join(folder, 'multiloko.json')}: ${fieldPath([language, id, 'em'])}: Invalid input: expected number, received string`);
   });
 
   test('a gate outcome\'s pass as a string, and its baseline read', async () => {
@@ -55,7 +56,7 @@ describe('multiloko.json', () => {
     expect(results.summary!.gates!.length).toBeGreaterThan(0);
     (results.summary!.gates![0] as Record<string, unknown>).pass = 'yes';
     const file = path.join(folderWith('ml-bad-gate', 'multiloko.json', results), 'multiloko.json');
-    expect(() => readRunResults(file)).toThrow(`${file}: summary.gates[0].pass: Invalid input: expected boolean, received string`);
+    expect(() => readRunResults(file, SECTIONS)).toThrow(`${file}: summary.gates[0].pass: Invalid input: expected boolean, received string`);
     expect(() => parseBaseline(JSON.stringify(results), file)).toThrow(`baseline ${file} field "summary.gates[0].pass": Invalid input: expected boolean, received string`);
   });
 
@@ -71,18 +72,18 @@ describe('kalahi.json', () => {
     const bad = copy(results);
     (bad.variants!.full!.records![3]!.generation!.metrics!.bleu as Record<string, unknown>).acc = 'one';
     const file = path.join(folderWith('ka-bad', 'kalahi.json', bad), 'kalahi.json');
-    expect(() => readRunResults(file)).toThrow(`${file}: variants.full.records[3].generation.metrics.bleu.acc: Invalid input: expected number, received string`);
+    expect(() => readRunResults(file, SECTIONS)).toThrow(`${file}: variants.full.records[3].generation.metrics.bleu.acc: Invalid input: expected number, received string`);
     expect(() => parseKalahiBaseline(JSON.stringify(bad), file)).toThrow(`baseline ${file} field "variants.full.records[3].generation.metrics.bleu.acc"`);
   });
 
   test.skipIf(!haveKalahiData)('a replay run\'s file parses (needs ../shared/data/kalahi)', async () => {
     const results = await kalahiReplayRun(path.join(dir, 'kalahi-run'), 6);
     expect(KalahiResultsSchema.safeParse(results).error?.issues).toBeUndefined();
-    expect(readRunResults(folderWith('ka-good', 'kalahi.json', results)).kalahi).toEqual(results);
+    expect(readRunResults(folderWith('ka-good', 'kalahi.json', results), SECTIONS).benchmarks!.kalahi).toEqual(results);
   }, 120_000);
 });
 
 test('a file in the groups layout with a wrong field is an error, not a file skipped', () => {
   const folder = folderWith('groups-bad', 'capitals.json', { layout: GROUPS_LAYOUT, benchmark: 'capitals', title: 'Capitals', confidence: 0.95, figures: [], overall: {}, groups: [], gates: 'none' });
-  expect(() => readRunResults(folder)).toThrow(`${path.join(folder, 'capitals.json')}: overall.selected: Invalid input: expected number, received undefined`);
+  expect(() => readRunResults(folder, SECTIONS)).toThrow(`${path.join(folder, 'capitals.json')}: overall.selected: Invalid input: expected number, received undefined`);
 });

@@ -10,6 +10,7 @@ import { stepSummaryMarkdown } from '../../src/report/markdown.ts';
 import { markdownCell } from '../../src/report/markdownCell.ts';
 import { reportPath, writeRunOutputs } from '../../src/run/runOutputs.ts';
 import { flipItems, lastRun, multilokoReplayRun } from './fixtures.ts';
+import { SECTIONS } from './sections.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-run-outputs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -117,7 +118,7 @@ describe('run outputs without a run', () => {
 
   test('Markdown cells keep hostile strings as text on one line', () => {
     expect(markdownCell('a|b\nc <script>x</script> *y* `z` [l](u) \\')).toBe('a\\|b c &lt;script&gt;x&lt;/script&gt; \\*y\\* \\`z\\` \\[l\\](u) \\\\');
-    const md = stepSummaryMarkdown({ multiloko: { summary: { model: 'm|<b>' }, italian: { 'id|1': { em: 0, prediction: '', targets: [] } } } });
+    const md = stepSummaryMarkdown({ benchmarks: { multiloko: { summary: { model: 'm|<b>' }, italian: { 'id|1': { em: 0, prediction: '', targets: [] } } } } }, SECTIONS);
     expect(md).toContain('### MultiLoKo · m\\|&lt;b&gt;');
     expect(md).not.toContain('<b>');
     // Every table row has as many unescaped pipes as its header.

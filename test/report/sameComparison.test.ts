@@ -12,9 +12,10 @@ import { parseBaseline } from '../../src/benchmarks/multiloko/baseline.ts';
 import type { LokalSubsetAggregate } from '../../src/benchmarks/multiloko/records.ts';
 import { judgeRun, summariseGroups } from '../../src/benchmarks/multiloko/rollup.ts';
 import type { RolledSubset } from '../../src/benchmarks/multiloko/rolledSubset.ts';
-import { compareKalahi, compareMultiLoKo } from '../../src/report/compare.ts';
-import { kalahiView } from '../../src/report/kalahi.ts';
-import { multilokoView } from '../../src/report/multiloko.ts';
+import { compareKalahi } from '../../src/benchmarks/kalahi/reportCompare.ts';
+import { kalahiView } from '../../src/benchmarks/kalahi/reportView.ts';
+import { compareMultiLoKo } from '../../src/benchmarks/multiloko/reportCompare.ts';
+import { multilokoView } from '../../src/benchmarks/multiloko/reportView.ts';
 import type { KalahiResultsJson } from '../../src/benchmarks/kalahi/resultsSchema.ts';
 import type { MultiLoKoResultsJson } from '../../src/benchmarks/multiloko/resultsSchema.ts';
 

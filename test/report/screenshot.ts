@@ -8,6 +8,7 @@ import { renderHtmlReport } from '../../src/report/index.ts';
 import { CHROMIUM_ARGS, findChromium } from './browser.ts';
 import { flipItems, haveKalahiData, kalahiReplayRun, multilokoReplayRun } from './fixtures.ts';
 import { REPO_ROOT } from '../vitest/helpers.ts';
+import { SECTIONS } from './sections.ts';
 
 const out = path.resolve(process.argv[2] ?? path.join(REPO_ROOT, 'docs', 'report.png'));
 const found = await findChromium();
@@ -26,7 +27,7 @@ try {
   baseline.summary!.model = 'replay:baseline-predictions.jsonl';
   for (const v of Object.values(kalahi?.variants ?? {})) v.model = 'replay:kalahi-replies.jsonl';
   const file = path.join(dir, 'report.html');
-  writeFileSync(file, await renderHtmlReport({ multiloko: results, ...(kalahi ? { kalahi } : {}), baseline: { multiloko: baseline } }));
+  writeFileSync(file, await renderHtmlReport({ benchmarks: { multiloko: results, ...(kalahi ? { kalahi } : {}) }, baseline: { benchmarks: { multiloko: baseline } } }, SECTIONS));
   const browser = await found.chromium.launch({ executablePath: found.executablePath, args: CHROMIUM_ARGS });
   const page = await browser.newPage({ viewport: { width: 1100, height: 1000 }, deviceScaleFactor: 1 });
   await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });

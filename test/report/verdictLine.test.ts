@@ -8,6 +8,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { renderHtmlReport } from '../../src/report/html.ts';
 import type { MultiLoKoResultsJson } from '../../src/benchmarks/multiloko/resultsSchema.ts';
 import { CHROMIUM_ARGS, findChromium } from './browser.ts';
+import { SECTIONS } from './sections.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-verdict-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -21,7 +22,7 @@ const verdict = (page: string) => /<p class="verdict[^"]*" id="verdict" data-ver
 
 describe('verdict line', () => {
   test('missed gates: counted and each linked to its row in the gates table', async () => {
-    const page = await renderHtmlReport({ multiloko: results([gate('italian · local EM', true), gate('average EM', false), gate('gap', false)]) });
+    const page = await renderHtmlReport({ benchmarks: { multiloko: results([gate('italian · local EM', true), gate('average EM', false), gate('gap', false)]) } }, SECTIONS);
     const [, kind, text] = verdict(page);
     expect(kind).toBe('missed');
     expect(text).toBe('✗ 2 of 3 gates missed: <a href="#multiloko-gates-1">average EM</a>, <a href="#multiloko-gates-2">gap</a>.');
@@ -31,9 +32,9 @@ describe('verdict line', () => {
   });
 
   test('all met; none set; incomplete names the groups that did not finish', async () => {
-    expect(verdict(await renderHtmlReport({ multiloko: results([gate('a', true), gate('b', true)]) }))[2]).toBe('✓ All 2 gates met.');
-    expect(verdict(await renderHtmlReport({ multiloko: results([]) }))[1]).toBe('none');
-    const incomplete = verdict(await renderHtmlReport({ multiloko: results([gate('a', true)], { complete: false, missing_subsets: ['french', 'japanese'] }) }));
+    expect(verdict(await renderHtmlReport({ benchmarks: { multiloko: results([gate('a', true), gate('b', true)]) } }, SECTIONS))[2]).toBe('✓ All 2 gates met.');
+    expect(verdict(await renderHtmlReport({ benchmarks: { multiloko: results([]) } }, SECTIONS))[1]).toBe('none');
+    const incomplete = verdict(await renderHtmlReport({ benchmarks: { multiloko: results([gate('a', true)], { complete: false, missing_subsets: ['french', 'japanese'] }) } }, SECTIONS));
     expect(incomplete[1]).toBe('incomplete');
     expect(incomplete[2]).toBe('✗ Incomplete: MultiLoKo french, MultiLoKo japanese did not finish, so the run fails.');
   });
@@ -42,7 +43,7 @@ describe('verdict line', () => {
     const found = await findChromium();
     if ('reason' in found) return context.skip(found.reason);
     const file = path.join(dir, 'report.html');
-    writeFileSync(file, await renderHtmlReport({ multiloko: results([gate('italian · local EM', true), gate('average EM', false)]) }));
+    writeFileSync(file, await renderHtmlReport({ benchmarks: { multiloko: results([gate('italian · local EM', true), gate('average EM', false)]) } }, SECTIONS));
     const browser = await found.chromium.launch({ executablePath: found.executablePath, args: CHROMIUM_ARGS });
     try {
       const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });

@@ -9,6 +9,7 @@ import type { RolledSubset } from '../../src/benchmarks/multiloko/rolledSubset.t
 import { stepSummaryMarkdown } from '../../src/report/markdown.ts';
 import type { MultiLoKoResultsJson } from '../../src/benchmarks/multiloko/resultsSchema.ts';
 import { rolled } from '../support/scoredSubset.ts';
+import { SECTIONS } from '../report/sections.ts';
 
 const right = (word: string): [string, string[]] => [word, [word]];
 const wrong = (word: string): [string, string[]] => [word, ['Marseille']];
@@ -94,22 +95,22 @@ describe('local vs English, terminal', () => {
 
 describe('local vs English, step summary', () => {
   test('the same rows as a Markdown table after the error categories', () => {
-    const md = stepSummaryMarkdown({ multiloko: results(subsets) });
+    const md = stepSummaryMarkdown({ benchmarks: { multiloko: results(subsets) } }, SECTIONS);
     expect(md).toContain('| Language | Questions | Paired | Both | English only | Local only | Neither | McNemar p |');
     for (const r of ROWS) expect(md).toContain(`| ${r.join(' | ')} |`);
     expect(md.indexOf('**Local vs English**')).toBeGreaterThan(md.indexOf('**Error categories**'));
     expect(md.indexOf('**Local vs English**')).toBeLessThan(md.indexOf('**Gates**'));
-    expect(stepSummaryMarkdown({ multiloko: results([italian, french]) })).not.toContain('Local vs English');
+    expect(stepSummaryMarkdown({ benchmarks: { multiloko: results([italian, french]) } }, SECTIONS)).not.toContain('Local vs English');
   });
 
   test('F1 words × 100 per language: the mean of the items\' f1_words', () => {
-    const md = stepSummaryMarkdown({ multiloko: results(subsets) });
+    const md = stepSummaryMarkdown({ benchmarks: { multiloko: results(subsets) } }, SECTIONS);
     expect(md).toContain('| Language | Items | EM × 100 [95% Wilson] | F1 words × 100 |');
     // Italian: Roma, Napoli, Torino 1; "giuseppe" against "giuseppe garibaldi" 2·(1·½)/(1 + ½) = ⅔; two 0: (3 + ⅔)/6.
     expect(md).toMatch(/\n\| italian \| 6 \| 50\.00 \[[\d.]+, [\d.]+\] \| 61\.11 \|\n/u);
     expect(md).toMatch(/\n\| french \| 5 \| 20\.00 \[[\d.]+, [\d.]+\] \| 20\.00 \|\n/u);
     // Records without f1_words (older runs): no column.
     const old = subsets.map((s) => ({ ...s, records: s.records.map((r) => ({ ...r, scores: { ...r.scores, f1_words: undefined } })) })) as unknown as RolledSubset[];
-    expect(stepSummaryMarkdown({ multiloko: results(old) })).toContain('| Language | Items | EM × 100 [95% Wilson] |\n');
+    expect(stepSummaryMarkdown({ benchmarks: { multiloko: results(old) } }, SECTIONS)).toContain('| Language | Items | EM × 100 [95% Wilson] |\n');
   });
 });

@@ -1,7 +1,7 @@
 // Kalahi as a benchmark definition: one group per variant (`kalahi · full`), a nested describe per category, one item
 // per prompt — multiple choice by log-probabilities and/or a greedy reply scored by the generation metrics.
-// Only what the registry needs loads with it (name, settings, aggregation); `prepare` and `report` load their modules
-// when they run.
+// Only what the registry needs loads with it (name, settings, aggregation); `prepare`, `report` and `reportSection`
+// (its part of the HTML report, the step summary and `lokal compare`) load their modules when they run.
 import { defineBenchmark } from '../benchmark.ts';
 import { aggregateKalahi, orderedRecords } from './aggregate.ts';
 import type { KalahiSettings } from './config.ts';
@@ -33,5 +33,10 @@ export const kalahi = defineBenchmark<KalahiSettings, KalahiRow, KalahiRunInfo, 
   async summary(rolled, context) {
     const { summaryKalahi } = await import('./report.ts');
     return summaryKalahi(rolled, context);
+  },
+
+  async reportSection() {
+    const { kalahiReportSection } = await import('./reportSection.ts');
+    return kalahiReportSection;
   },
 });

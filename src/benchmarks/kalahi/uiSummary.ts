@@ -1,7 +1,7 @@
 // Kalahi's Vitest UI summary: per variant MC1, MC2 and each generation metric's acc with their intervals, and the
 // gates, with the chart of those figures per variant.
-import { kalahiChart, kalahiChartData } from '../../report/chartData.ts';
-import { KALAHI_METRICS, kalahiView, type KalahiView } from '../../report/kalahi.ts';
+import { kalahiChart, kalahiChartData } from './reportCharts.ts';
+import { KALAHI_METRICS, kalahiView, type KalahiView } from './reportView.ts';
 import { gatesLine, intervalText, svgAttachment, type UiSummary } from '../../report/summary.ts';
 import type { Interval } from '../../core/statistics/index.ts';
 import type { KalahiResultsJson } from './resultsSchema.ts';

@@ -1,8 +1,8 @@
 // MultiLoKo as a benchmark definition: one group per subset (`italian · local`, `italian → english · human`), one
 // item per question; the item asks the model with the official prompt and scores the answer exactly as eval.py.
 // Only what the registry needs loads with it (name, settings, aggregation): the runner and the reporter import the
-// registry in every process, and `prepare` (data, prompts, scoring) and `report` (tables, results file) load their
-// modules when they run.
+// registry in every process, and `prepare` (data, prompts, scoring), `report` (tables, results file) and
+// `reportSection` (its part of the HTML report, the step summary and `lokal compare`) load their modules when they run.
 import { defineBenchmark } from '../benchmark.ts';
 import { aggregateSubset, uniqueRecords } from './aggregate.ts';
 import { multilokoGate } from './gates.ts';
@@ -35,6 +35,11 @@ export const multiloko = defineBenchmark<MultiLoKoSettings, MultiLoKoQuestion, L
   async summary(rolled, context) {
     const { summaryMultiLoKo } = await import('./report.ts');
     return summaryMultiLoKo(rolled, context);
+  },
+
+  async reportSection() {
+    const { multilokoReportSection } = await import('./reportSection.ts');
+    return multilokoReportSection;
   },
 
   async matchers() {

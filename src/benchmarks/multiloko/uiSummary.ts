@@ -1,7 +1,7 @@
 // MultiLoKo's Vitest UI summary: the leaderboard line, EM per language with its Wilson interval, F1 beside F1 words,
 // the error categories, local vs English and the gates, with the EM chart per language.
-import { emChart, emChartData } from '../../report/chartData.ts';
-import { multilokoView, type MultiLoKoView } from '../../report/multiloko.ts';
+import { emChart, emChartData } from './reportCharts.ts';
+import { multilokoView, type MultiLoKoView } from './reportView.ts';
 import { fixed, gatesLine, intervalText, svgAttachment, type UiSummary } from '../../report/summary.ts';
 import { ERROR_CATEGORIES } from '../../metrics/errorCategory.ts';
 import type { LocalVsEnglish } from './localVsEnglish.ts';

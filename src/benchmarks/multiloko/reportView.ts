@@ -1,12 +1,10 @@
 // MultiLoKo's figures for the report, recomputed from the per-item records (the intervals need them; the file's own
 // means and headline are shown where present and are what the recomputation must agree with).
-import { boundedMeanInterval, wilsonInterval, normalQuantile, pairedDifference, type Interval } from '../core/statistics/index.ts';
-import type { GateOutcomeJson } from '../core/resultsFile.ts';
-import type { MultiLoKoItemRecord, MultiLoKoResultsJson } from '../benchmarks/multiloko/resultsSchema.ts';
-import { parseSubsetKey, subsetDirection, subsetLanguage, subsetTitle } from '../benchmarks/multiloko/data/subsetKey.ts';
-import { countErrorCategories, ERROR_CATEGORIES, type ErrorCategory } from '../metrics/errorCategory.ts';
-
-export type Verdict = 'correct' | 'wrong' | 'missing';
+import { boundedMeanInterval, normalQuantile, pairedDifference, type Interval } from '../../core/statistics/index.ts';
+import { gateRows, itemPrompt, proportionInterval, type GateRow, type ItemPrompt, type Verdict } from '../../report/viewParts.ts';
+import type { MultiLoKoItemRecord, MultiLoKoResultsJson } from './resultsSchema.ts';
+import { parseSubsetKey, subsetDirection, subsetLanguage, subsetTitle } from './data/subsetKey.ts';
+import { countErrorCategories, ERROR_CATEGORIES, type ErrorCategory } from '../../metrics/errorCategory.ts';
 
 export interface MultiLoKoItemView {
   subset: string;
@@ -27,9 +25,6 @@ export interface MultiLoKoItemView {
   /** The record's error category; undefined in files written before categories were recorded. */
   error?: ErrorCategory;
 }
-
-/** The prompt as fed, as the report shows it: its text, or only its SHA-256 (LOKAL_RECORD_PROMPTS=hash, redaction). */
-export type ItemPrompt = { text: string } | { sha256: string };
 
 export interface MultiLoKoSubset {
   key: string;
@@ -88,16 +83,6 @@ export interface Headline {
   fromSummary: boolean;
 }
 
-export interface GateRow {
-  gate: string;
-  figure: string;
-  value: number | null;
-  op: string;
-  bound: number | null;
-  pass: boolean;
-  message: string;
-}
-
 export interface MultiLoKoView {
   model: string;
   split?: string;
@@ -116,16 +101,6 @@ const METRICS = ['em', 'f1', 'bleu', 'chrf', 'edit_distance', 'edit_similarity',
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : v === null || v === undefined ? undefined : typeof v === 'object' ? JSON.stringify(v) : String(v));
 const finite = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-
-/** A recorded model input (`{text}`, `{messages}` or `{sha256}`) as the report shows it; undefined when none was recorded. */
-export function itemPrompt(value: unknown): ItemPrompt | undefined {
-  if (typeof value === 'string') return { text: value };
-  if (!isObject(value)) return undefined;
-  if (typeof value.text === 'string') return { text: value.text };
-  if (typeof value.sha256 === 'string') return { sha256: value.sha256 };
-  if (Array.isArray(value.messages)) return { text: value.messages.map((m) => (isObject(m) ? `${text(m.role) ?? ''}: ${text(m.content) ?? ''}` : (text(m) ?? ''))).join('\n\n') };
-  return undefined;
-}
 
 function item(subset: string, id: string, record: MultiLoKoItemRecord, extra: Record<string, unknown> | undefined): MultiLoKoItemView {
   const scores: Record<string, number> = {};
@@ -152,13 +127,6 @@ function item(subset: string, id: string, record: MultiLoKoItemRecord, extra: Re
     verdict: missing ? 'missing' : em >= 1 ? 'correct' : 'wrong',
     ...(error ? { error } : {}),
   };
-}
-
-/** Wilson's interval when every score is 0 or 1 (EM always is), else the quasi-Wilson interval of the mean on [0, 1]. */
-export function proportionInterval(values: readonly number[], confidence: number): Interval | undefined {
-  if (values.length === 0) return undefined;
-  if (values.every((v) => v === 0 || v === 1)) return wilsonInterval(values.filter((v) => v === 1).length, values.length, confidence);
-  return boundedMeanInterval(values, 1, confidence);
 }
 
 /** The subsets of a results file in file order, with their items and recomputed intervals. */
@@ -226,21 +194,6 @@ export function emDifference(a: MultiLoKoSubset, b: MultiLoKoSubset, confidence 
   const value = p1 - p2;
   return { value, low: value - z * se, high: value + z * se, se, method: 'independent', n: a.items.length + b.items.length };
 }
-
-function gateRows(gates: unknown): GateRow[] {
-  if (!Array.isArray(gates)) return [];
-  return gates.filter(isObject).map((g: GateOutcomeJson) => ({
-    gate: text(g.gate) ?? '',
-    figure: text(g.figure) ?? '',
-    value: finite(g.value),
-    op: text(g.op) ?? '',
-    bound: finite(g.bound),
-    pass: g.pass === true,
-    message: text(g.message) ?? '',
-  }));
-}
-
-export { gateRows };
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map((x) => text(x) ?? '') : []);
 

@@ -1,8 +1,8 @@
 // The report's "Local vs English" section: per language a small table of questions right in both, in English only, in
 // the language only and in neither, each count opening the list of its items, with McNemar's exact p.
-import { formatMcNemarP } from '../benchmarks/multiloko/localVsEnglishTable.ts';
-import { escapeHtml, html, raw, type Html } from './escape.ts';
-import type { MultiLoKoItemView } from './multiloko.ts';
+import { formatMcNemarP } from './localVsEnglishTable.ts';
+import { escapeHtml, html, raw, type Html } from '../../report/escape.ts';
+import type { MultiLoKoItemView } from './reportView.ts';
 import type { VsEnglishLanguage, VsEnglishPair } from './localVsEnglishView.ts';
 
 /** Question text beside an id in a cell's list, cut to this many code points. */

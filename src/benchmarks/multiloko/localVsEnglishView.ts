@@ -1,7 +1,7 @@
 // The report's local-vs-English tables, from the items of the file: per language, each pair of subsets holding the same
 // questions asked in English and in the language, compared item by item (the results' summary.local_vs_english).
-import { agreementTable, type AgreementTable } from '../core/statistics/agreementTable.ts';
-import type { MultiLoKoSubset } from './multiloko.ts';
+import { agreementTable, type AgreementTable } from '../../core/statistics/agreementTable.ts';
+import type { MultiLoKoSubset } from './reportView.ts';
 
 export interface VsEnglishPair {
   /** `to-english`: the language's own questions; `from-english`: English questions translated into the language. */

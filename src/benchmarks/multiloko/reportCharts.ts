@@ -1,8 +1,7 @@
-// The report's charts: bar data from the views (this run, a baseline, several runs side by side) and their rendering.
-import type { Interval } from '../core/statistics/index.ts';
-import { barChartSpec, renderChart, type BarDatum } from './charts.ts';
-import { KALAHI_METRICS, type KalahiView } from './kalahi.ts';
-import type { Effect, MultiLoKoView } from './multiloko.ts';
+// MultiLoKo's charts in the report, `lokal compare` and Vitest UI's summary: bar data from the views (this run, a
+// baseline, several runs side by side) and their rendering.
+import { barChartSpec, renderChart, type BarDatum } from '../../report/charts.ts';
+import type { Effect, MultiLoKoView } from './reportView.ts';
 
 export function emChartData(view: MultiLoKoView, baseline: MultiLoKoView | undefined): BarDatum[] {
   const data: BarDatum[] = [];
@@ -29,18 +28,6 @@ export function effectsChartData(view: MultiLoKoView): BarDatum[] {
   return data;
 }
 
-export function kalahiChartData(view: KalahiView): BarDatum[] {
-  const data: BarDatum[] = [];
-  for (const v of view.variants) {
-    const add = (row: string, i: Interval | undefined) => i && data.push({ row, series: v.key, value: i.value, low: i.low, high: i.high });
-    add('MC1', v.overall.mc?.mc1);
-    add('MC2 (normalised)', v.overall.mc?.mc2_normalised);
-    for (const [m, label] of KALAHI_METRICS) add(`${label} acc`, v.overall.generation?.acc[m]);
-  }
-  return data;
-}
-
-
 /** EM per language of several runs, one series per run (labelled), languages in the first run's order then the rest. */
 export function runsEmChartData(runs: ReadonlyArray<{ label: string; view: MultiLoKoView }>): BarDatum[] {
   const data: BarDatum[] = [];
@@ -64,15 +51,4 @@ export function effectsChart(data: BarDatum[]): Promise<string> | undefined {
   return data.length
     ? renderChart(barChartSpec(data, { title: 'Mother tongue and locality effects', axis: 'EM difference × 100', description: 'Bar chart of MTE and LE per language with 95% intervals', colors: ['#3b6ea8', '#8fb1d9', '#d08c3c', '#ecc08e'] }))
     : undefined;
-}
-
-export function kalahiChart(data: BarDatum[]): Promise<string> | undefined {
-  return data.length
-    ? renderChart(barChartSpec(data, { title: 'Kalahi per variant', axis: 'score', domain: [0, 1], digits: 3, description: 'Bar chart of Kalahi MC and generation figures per variant with 95% intervals' }))
-    : undefined;
-}
-
-/** An inline chart as a standalone SVG document (what an <img> or a .svg file needs: the namespace declaration). */
-export function standaloneSvg(svg: string): string {
-  return svg.replace(/^<svg\b/u, '<svg xmlns="http://www.w3.org/2000/svg"');
 }
