@@ -85,7 +85,7 @@ describe('MultiLoKo in parts', () => {
     expect(run.stdout).toMatch(new RegExp(`Test Files\\s+${PARTS} passed`, 'u'));
   });
 
-  test(`the ${PARTS} part files over --shard=i/${PARTS} blob runs, merged: the same results file and roll-up`, async () => {
+  test(`the ${PARTS} part files over --shard=i/${PARTS} blob runs, merged: the same results file and roll-up`, { timeout: 180_000 }, async () => {
     const blobs = path.join(dir, 'blobs');
     for (let i = 1; i <= PARTS; i++) {
       const run = await runVitest(
