@@ -57,7 +57,10 @@ export function redactedBaseline(baseline: RunResults, sections: readonly Report
   const benchmarks: Record<string, object> = {};
   for (const section of sections) {
     const results = baseline.benchmarks?.[section.name];
-    if (results !== undefined) benchmarks[section.name] = section.redact(results);
+    if (results === undefined) continue;
+    const copy = structuredClone(results);
+    section.redact(copy);
+    benchmarks[section.name] = copy;
   }
   return Object.keys(benchmarks).length > 0 ? { benchmarks } : {};
 }

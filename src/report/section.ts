@@ -90,8 +90,8 @@ export interface ReportSection<Results extends object = any> {
   html(results: Results, baseline: Results | undefined, options: SectionOptions): HtmlSection;
   /** Its part of the step summary (GitHub-flavoured Markdown), `alpha` the significance level of the changes it lists. */
   markdown(results: Results, baseline: Results | undefined, options: SectionOptions & { alpha: number }): string[];
-  /** A baseline's results as a redacted run may show them (a copy, its recorded texts hashed as the run's own are). */
-  redact(results: Results): Results;
+  /** Hashes, in place, a baseline's recorded texts as a redacted run's own are (the shell hands it a copy). */
+  redact(results: Results): void;
   /** Its part of `lokal compare` over the runs' results (undefined for a run without them), labelled as given. */
   compareRuns(runs: ReadonlyArray<Results | undefined>, labels: readonly string[], confidence: number): SectionRuns;
 }

@@ -44,10 +44,6 @@ export const multilokoReportSection: BenchmarkReportSection<MultiLoKoResultsJson
   fingerprint: (results) => parseFingerprint(results.summary?.fingerprint, 'summary.fingerprint') ?? parseFingerprint((results.lokal as { fingerprint?: unknown } | undefined)?.fingerprint, 'lokal.fingerprint'),
   html: multilokoHtml,
   markdown: multilokoStepSummary,
-  redact(results) {
-    const copy = structuredClone(results);
-    redactMultiLoKo(copy);
-    return copy;
-  },
+  redact: redactMultiLoKo,
   compareRuns: compareMultiLoKoRuns,
 };
