@@ -1,6 +1,6 @@
 // `npm run bench`: every speed claim of the project, each measured against its baseline in this same run.
-// Usage: npm run bench [-- metrics errors logprobs score replay replay-full models http generation load inrun]   (default: all
-// but the opt-in three. generation builds a 494M-parameter Qwen2.5-0.5B-shaped model and runs 32 items × 2 modes × 2
+// Usage: npm run bench [-- metrics errors logprobs score replay replay-full models http generation load inrun profile]
+// (default: all but the opt-in four. generation builds a 494M-parameter Qwen2.5-0.5B-shaped model and runs 32 items × 2 modes × 2
 // ways × 3 rounds: about 40 min a round on 2 cores; BENCH_GENERATION_ROUNDS, BENCH_GENERATION_ITEMS and
 // BENCH_GENERATION_MODEL (a built model folder) shorten it: 8 items, 1 round, 7 min; its llama: part runs on the
 // folder's model.gguf: BENCH_GENERATION_LLAMA_WAYS picks its ways or, empty, leaves it out;
@@ -475,9 +475,19 @@ async function inrun(): Promise<void> {
   });
 }
 
-const benches: Record<string, () => Promise<void>> = { metrics, errors, logprobs, score, replay, 'replay-full': replayFull, models, http, generation, load, inrun };
+/** Operator time per dtype, one at a time (BENCH_GENERATION_MODEL; BENCH_PROFILE_DTYPES, default fp32,q8,q4; BENCH_PROFILE_PROMPT_TOKENS, default 384; 32 decode steps). */
+async function profile(): Promise<void> {
+  const dir = process.env.BENCH_GENERATION_MODEL;
+  if (!dir) throw new Error('profile: set BENCH_GENERATION_MODEL to a model folder with the dtype files (npm run make:tiny-model -- <dir> --dtypes fp32,q8,q4)');
+  const { benchOpProfile } = await import('./opProfile.ts');
+  const dtypes = (process.env.BENCH_PROFILE_DTYPES ?? 'fp32,q8,q4').split(',').map((d) => d.trim()).filter(Boolean);
+  const threads = process.env.BENCH_GENERATION_THREADS ? Number(process.env.BENCH_GENERATION_THREADS) : undefined;
+  await benchOpProfile(dir, dtypes, Number(process.env.BENCH_PROFILE_PROMPT_TOKENS ?? 384), 32, threads);
+}
+
+const benches: Record<string, () => Promise<void>> = { metrics, errors, logprobs, score, replay, 'replay-full': replayFull, models, http, generation, load, inrun, profile };
 /** Run only when named: they take far longer than the rest. */
-const OPT_IN = new Set(['generation', 'load', 'inrun']);
+const OPT_IN = new Set(['generation', 'load', 'inrun', 'profile']);
 
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches).filter((name) => !OPT_IN.has(name));
 const { cpuLine } = await import('./cpuInfo.ts');
