@@ -41,7 +41,7 @@ export interface ItemCount extends FileCount {
 type Counted = { items: number; groups: number };
 
 async function multilokoItems(settings: MultiLoKoSettings, root: string, env: Readonly<Record<string, string | undefined>>): Promise<Counted> {
-  const [{ loadMultiLoKo }, { selectSubsets }] = await Promise.all([import('../benchmarks/multiloko/data/multiloko.ts'), import('../benchmarks/multiloko/select.ts')]);
+  const [{ loadMultiLoKo }, { selectSubsets }] = await Promise.all([import('../benchmarks/multiloko/data/multiloko.ts'), import('../benchmarks/multiloko/run/select.ts')]);
   const dataset = await loadMultiLoKo(settings.data, settings.split, { cwd: root, env });
   const selected = selectSubsets(dataset, settings);
   return { items: selected.reduce((sum, s) => sum + s.items.length, 0), groups: selected.length };

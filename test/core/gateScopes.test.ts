@@ -10,10 +10,10 @@ import { routeClauses, ThresholdError } from '../../src/core/gates.ts';
 import { resolveSettingsTree, sectionSettings, type SettingsTree } from '../../src/core/settings.ts';
 import { datasetSpec, writeDataset } from '../vitest/helpers.ts';
 import { judgeKalahi, parseKalahiThresholds, type JudgedSuite } from '../../src/benchmarks/kalahi/gates.ts';
-import { multilokoGate } from '../../src/benchmarks/multiloko/gates.ts';
-import type { LokalSubsetAggregate, LokalSubsetInfo } from '../../src/benchmarks/multiloko/records.ts';
-import { judgeRun, summariseGroups } from '../../src/benchmarks/multiloko/rollup.ts';
-import type { RolledSubset } from '../../src/benchmarks/multiloko/rolledSubset.ts';
+import { multilokoGate } from '../../src/benchmarks/multiloko/run/gates.ts';
+import type { LokalSubsetAggregate, LokalSubsetInfo } from '../../src/benchmarks/multiloko/run/records.ts';
+import { judgeRun, summariseGroups } from '../../src/benchmarks/multiloko/results/rollup.ts';
+import type { RolledSubset } from '../../src/benchmarks/multiloko/run/rolledSubset.ts';
 import { titleUnless } from '../support/sharedData.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-gate-scopes-'));

@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import type { KalahiGroupFigures } from '../../src/benchmarks/kalahi/records.ts';
 import { categoryKey, judgeKalahi, parseKalahiGate, parseKalahiThresholds, type JudgedSuite } from '../../src/benchmarks/kalahi/gates.ts';
-import { parseThresholds } from '../../src/benchmarks/multiloko/gates.ts';
+import { parseThresholds } from '../../src/benchmarks/multiloko/run/gates.ts';
 
 describe('parsing', () => {
   test('figures, scopes and aliases', () => {

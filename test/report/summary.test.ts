@@ -2,8 +2,8 @@
 import { describe, expect, test } from 'vitest';
 import { kalahiView } from '../../src/benchmarks/kalahi/reportView.ts';
 import { kalahiSummaryText } from '../../src/benchmarks/kalahi/uiSummary.ts';
-import { multilokoSummary, multilokoSummaryText } from '../../src/benchmarks/multiloko/uiSummary.ts';
-import { multilokoView } from '../../src/benchmarks/multiloko/reportView.ts';
+import { multilokoSummary, multilokoSummaryText } from '../../src/benchmarks/multiloko/results/report/uiSummary.ts';
+import { multilokoView } from '../../src/benchmarks/multiloko/results/report/reportView.ts';
 import { KALAHI_MC1, hostileKalahi } from './fixtures.ts';
 import { wilsonClosedForm as wilson } from '../support/wilson.ts';
 
