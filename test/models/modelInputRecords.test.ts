@@ -23,11 +23,11 @@ import { aggregateSubset } from '../../src/benchmarks/multiloko/results/aggregat
 import { renderMultilokoPrompt, type RenderedMultilokoChatPrompt } from '../../src/benchmarks/multiloko/prompts/index.ts';
 import type { LokalItemRecord } from '../../src/benchmarks/multiloko/run/records.ts';
 import type { MultiLoKoQuestion } from '../../src/benchmarks/multiloko/data/schema.ts';
-import type { KalahiSettings } from '../../src/benchmarks/kalahi/config.ts';
-import { prepareKalahi } from '../../src/benchmarks/kalahi/plan.ts';
-import { reportKalahi } from '../../src/benchmarks/kalahi/report.ts';
-import { aggregateKalahi } from '../../src/benchmarks/kalahi/aggregate.ts';
-import type { KalahiPromptRecord } from '../../src/benchmarks/kalahi/records.ts';
+import type { KalahiSettings } from '../../src/benchmarks/kalahi/run/config.ts';
+import { prepareKalahi } from '../../src/benchmarks/kalahi/run/plan.ts';
+import { reportKalahi } from '../../src/benchmarks/kalahi/results/report.ts';
+import { aggregateKalahi } from '../../src/benchmarks/kalahi/results/aggregate.ts';
+import type { KalahiPromptRecord } from '../../src/benchmarks/kalahi/run/records.ts';
 import { startFakeOpenAIServer, toyAnswer, toyRenderChat, type FakeServer } from '../support/fakeOpenAIServer.ts';
 import { loadTinyReferenceModel, type TinyReferenceModel } from '../support/tinyModelReference.ts';
 import { writeTinyModel, type TinyModelInfo } from '../support/tinyModel.ts';

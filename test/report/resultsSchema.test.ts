@@ -7,7 +7,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { MultiLoKoResultsSchema } from '../../src/benchmarks/multiloko/resultsSchema.ts';
 import { KalahiResultsSchema } from '../../src/benchmarks/kalahi/resultsSchema.ts';
 import { parseBaseline } from '../../src/benchmarks/multiloko/run/baseline.ts';
-import { parseKalahiBaseline } from '../../src/benchmarks/kalahi/baselineGate.ts';
+import { parseKalahiBaseline } from '../../src/benchmarks/kalahi/run/baselineGate.ts';
 import { fieldPath, parseResultsFile } from '../../src/core/resultsFile.ts';
 import { GROUPS_LAYOUT } from '../../src/report/groupsResults.ts';
 import { readRunResults } from '../../src/report/index.ts';

@@ -1,7 +1,7 @@
 // The text of Vitest UI's summary annotation and its chart, on hand-made results whose figures are known by hand.
 import { describe, expect, test } from 'vitest';
-import { kalahiView } from '../../src/benchmarks/kalahi/reportView.ts';
-import { kalahiSummaryText } from '../../src/benchmarks/kalahi/uiSummary.ts';
+import { kalahiView } from '../../src/benchmarks/kalahi/results/report/reportView.ts';
+import { kalahiSummaryText } from '../../src/benchmarks/kalahi/results/report/uiSummary.ts';
 import { multilokoSummary, multilokoSummaryText } from '../../src/benchmarks/multiloko/results/report/uiSummary.ts';
 import { multilokoView } from '../../src/benchmarks/multiloko/results/report/reportView.ts';
 import { KALAHI_MC1, hostileKalahi } from './fixtures.ts';

@@ -1,11 +1,11 @@
 // One reply scored against a prompt's references, as Kalahi's generation task does (docs/metrics.md#open-ended-scoring): the text metrics
 // by scoreKalahiResponse, the learned ones (BLEURT, BERTScore) per reference here, each reduced to max / diff / acc.
 // Shared by the Vitest path and `lokal kalahi score`, so both give the same numbers for the same replies.
-import type { KalahiRow } from './data.ts';
-import { maxDiffAcc, scoreKalahiResponse, type KalahiMetricScore } from './metrics/score.ts';
+import type { KalahiRow } from '../data/kalahi.ts';
+import { maxDiffAcc, scoreKalahiResponse, type KalahiMetricScore } from '../metrics/score.ts';
 import type { LearnedScorers } from './learned.ts';
 import { KALAHI_LEARNED_METRICS, KALAHI_TABLE_METRICS, type KalahiGenerationRecord, type KalahiLearnedMetric, type KalahiMetric, type KalahiMetricRecord } from './records.ts';
-import type { KalahiChrf } from './settings.ts';
+import type { KalahiChrf } from '../settings.ts';
 
 
 /** JSON has no NaN: stored as null. */

@@ -1,8 +1,8 @@
 // The Kalahi roll-up: `kalahi.json` — per variant the published tables' figures, MC and generation summaries, per-category breakdowns
 // and every prompt's record.
-import { KALAHI_LEARNED_METRICS, KALAHI_TABLE_METRICS, type KalahiGroupFigures, type KalahiLearnedMetric, type KalahiPromptRecord, type KalahiSuiteAggregate } from './records.ts';
-import { KALAHI_FIGURE_LABELS } from './gates.ts';
-import type { GateOutcome } from '../../core/gates.ts';
+import { KALAHI_LEARNED_METRICS, KALAHI_TABLE_METRICS, type KalahiGroupFigures, type KalahiLearnedMetric, type KalahiPromptRecord, type KalahiSuiteAggregate } from '../run/records.ts';
+import { KALAHI_FIGURE_LABELS } from '../run/gates.ts';
+import type { GateOutcome } from '../../../core/gates.ts';
 
 export interface RolledKalahiSuite {
   aggregate: KalahiSuiteAggregate;
@@ -45,7 +45,7 @@ export function variantJson(suite: RolledKalahiSuite) {
     file: a.file,
     model: a.model,
     tasks: a.tasks,
-    // Which protocol produced MC1 (src/benchmarks/kalahi/protocol.ts): figures of two protocols are never compared.
+    // Which protocol produced MC1 (src/benchmarks/kalahi/run/protocol.ts): figures of two protocols are never compared.
     ...(a.tasks.includes('mc') ? { mc_protocol: a.mcProtocol ?? 'logprobs' } : {}),
     items: { selected: a.selected, total: a.total, recorded: a.recorded, failed: a.failed, skipped: a.skipped },
     settings: {

@@ -1,11 +1,11 @@
 // What Kalahi tests leave in Vitest's task meta: plain JSON (NaN stored as null), so it survives blob reports and
 // --merge-reports.
-import type { GroupInfo } from '../benchmark.ts';
-import type { KalahiGenerationMetric, KalahiScoreLabels } from './metrics/score.ts';
-import type { KalahiBudget, KalahiMCProtocol, KalahiTask, KalahiVariant } from './settings.ts';
-import type { LetterOption } from './letterChoice.ts';
-import type { RecordedInput } from '../../models/recordedInput.ts';
-import type { ModelDescription } from '../../models/types.ts';
+import type { GroupInfo } from '../../benchmark.ts';
+import type { KalahiGenerationMetric, KalahiScoreLabels } from '../metrics/score.ts';
+import type { KalahiBudget, KalahiMCProtocol, KalahiTask, KalahiVariant } from '../settings.ts';
+import type { LetterOption } from '../prompts/letterChoice.ts';
+import type { RecordedInput } from '../../../models/recordedInput.ts';
+import type { ModelDescription } from '../../../models/types.ts';
 
 /** The generation metrics of a Kalahi run: the text metrics plus the two learned ones. */
 export type KalahiTextMetric = KalahiGenerationMetric;

@@ -4,8 +4,8 @@
 // seahelm_metric.py: the first `Sagot:` followed by a letter, else the whole reply, normalised, else no answer).
 // SEA-HELM reads its options pre-built from the gated aisingapore/Cultural-Evaluation-Kalahi; here they are built from
 // the CSV row: the best answer and the first three irrelevant answers, the best answer at a place fixed by its id.
-import type { KalahiRow } from './data.ts';
-import type { ChatMessage } from '../../models/types.ts';
+import type { KalahiRow } from '../data/kalahi.ts';
+import type { ChatMessage } from '../../../models/types.ts';
 
 /** SEA-HELM's labels for Kalahi (A–D) and its answer tag. */
 export const LETTERS = ['A', 'B', 'C', 'D'] as const;

@@ -1,15 +1,15 @@
 // Kalahi's open-ended task for one prompt: a greedy reply through the chat template within the token budget, decoded
 // without special tokens and stripped (as the reference), scored against every relevant and irrelevant answer.
-import type { KalahiRow } from './data.ts';
-import { pythonStrip } from '../../core/python/pythonWhitespace.ts';
-import type { GenerateRequest, ModelProvider } from '../../models/types.ts';
+import type { KalahiRow } from '../data/kalahi.ts';
+import { pythonStrip } from '../../../core/python/pythonWhitespace.ts';
+import type { GenerateRequest, ModelProvider } from '../../../models/types.ts';
 import { KALAHI_TOKEN_BUDGET } from './config.ts';
 import type { LearnedScorers } from './learned.ts';
 import { kalahiMessages } from './mcTask.ts';
 import type { KalahiGenerationRecord } from './records.ts';
 import { scoreKalahiReply } from './reply.ts';
-import type { KalahiBudget, KalahiChrf } from './settings.ts';
-import { recordedCount, recordedInput, type RecordPrompts } from '../../models/recordedInput.ts';
+import type { KalahiBudget, KalahiChrf } from '../settings.ts';
+import { recordedCount, recordedInput, type RecordPrompts } from '../../../models/recordedInput.ts';
 
 /** The generate request of a prompt: `maxLength` counts the prompt's tokens (the reference), `maxNewTokens` does not. */
 export function kalahiGenerateRequest(row: Pick<KalahiRow, 'prompt'>, itemKey: string, budget: KalahiBudget): GenerateRequest {

@@ -2,9 +2,9 @@
 // gates, with the chart of those figures per variant.
 import { kalahiChart, kalahiChartData } from './reportCharts.ts';
 import { KALAHI_METRICS, kalahiView, type KalahiView } from './reportView.ts';
-import { gatesLine, intervalText, svgAttachment, type UiSummary } from '../../report/summary.ts';
-import type { Interval } from '../../core/statistics/index.ts';
-import type { KalahiResultsJson } from './resultsSchema.ts';
+import { gatesLine, intervalText, svgAttachment, type UiSummary } from '../../../../report/summary.ts';
+import type { Interval } from '../../../../core/statistics/index.ts';
+import type { KalahiResultsJson } from '../../resultsSchema.ts';
 
 export function kalahiSummaryText(view: KalahiView): string {
   const lines = ['Kalahi'];

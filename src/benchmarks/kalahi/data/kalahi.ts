@@ -4,18 +4,18 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
-import { DataError, oneLine, previewText, summariseList } from '../../data/errors.ts';
-import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_STREAM_BYTES, ioError, readRegularFile, readTextLines } from '../../data/files.ts';
-import { decodeUtf8, jsonlLines, parseJsonLine } from '../../data/jsonl.ts';
-import { sha256 } from '../../core/sha256.ts';
-import { describeJsonValue } from '../../data/describeJsonValue.ts';
-import { pythonStrip } from '../../core/python/pythonWhitespace.ts';
+import { DataError, oneLine, previewText, summariseList } from '../../../data/errors.ts';
+import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_STREAM_BYTES, ioError, readRegularFile, readTextLines } from '../../../data/files.ts';
+import { decodeUtf8, jsonlLines, parseJsonLine } from '../../../data/jsonl.ts';
+import { sha256 } from '../../../core/sha256.ts';
+import { describeJsonValue } from '../../../data/describeJsonValue.ts';
+import { pythonStrip } from '../../../core/python/pythonWhitespace.ts';
 import {
   bestAnswerIndex,
   formatBestAnswer,
   KalahiReferenceError,
   splitMultiAnswer,
-} from './metrics/references.ts';
+} from './references.ts';
 
 export const KALAHI_ENV = 'LOKAL_KALAHI';
 export const KALAHI_DEFAULT_DIR = path.join('data', 'kalahi');

@@ -1,6 +1,6 @@
 // Kalahi's message when a baseline's MC protocol differs from this run's (the protocol itself: src/core/mcProtocol.ts).
-import { MC_PROTOCOL_FIELD } from '../../core/mcProtocol.ts';
-import type { KalahiMCProtocol } from './settings.ts';
+import { MC_PROTOCOL_FIELD } from '../../../core/mcProtocol.ts';
+import type { KalahiMCProtocol } from '../settings.ts';
 
 /**
  * The first variant both runs measured MC on by different protocols, as one line naming the field (undefined: none).

@@ -2,9 +2,9 @@
 // `kalahi.bleu>=0.5` (generation metrics: the acc figure the table shows), `kalahi.ethics.mc2>=0.5`,
 // `kalahi.unenriched.rougel_diff>0`. Categories are written in lower case with `_` for spaces (`shared_knowledge`).
 import type { KalahiGroupFigures, KalahiLearnedMetric, KalahiMCFigures, KalahiMetric, KalahiSuiteAggregate } from './records.ts';
-import { KALAHI_VARIANTS } from './data.ts';
-import { judge, parseClause, requireUnitBound, routeClauses, ThresholdError, unmeasured, type GateOp, type GateOutcome, type ParsedClause } from '../../core/gates.ts';
-import type { KalahiTask } from './settings.ts';
+import { KALAHI_VARIANTS } from '../data/kalahi.ts';
+import { judge, parseClause, requireUnitBound, routeClauses, ThresholdError, unmeasured, type GateOp, type GateOutcome, type ParsedClause } from '../../../core/gates.ts';
+import type { KalahiTask } from '../settings.ts';
 
 export type KalahiFigure =
   | { task: 'mc'; figure: keyof KalahiMCFigures; normalised: boolean }

@@ -1,7 +1,7 @@
 // Stable Kalahi test names: one describe per variant, one per category inside it, one test per prompt, one gate test
 // per variant — so `-t` filters and results line up from run to run.
-import type { KalahiRow } from './data.ts';
-import type { KalahiVariant } from './settings.ts';
+import type { KalahiRow } from '../data/kalahi.ts';
+import type { KalahiVariant } from '../settings.ts';
 
 /** `kalahi · full`, `kalahi · partially_enriched`, `kalahi · unenriched`. */
 export function kalahiSuiteName(variant: KalahiVariant): string {

@@ -1,16 +1,16 @@
 // The engine of `lokal kalahi score -i <csv> -r <responses.jsonl>`: existing replies scored with Kalahi's generation
 // metrics exactly as an evals run scores the model's replies (same per-reply scoring, same summaries), no model asked.
-import { DataError, previewText, summariseList } from '../../data/errors.ts';
-import { loadKalahi, readKalahiResponses, type KalahiResponseRow } from './data.ts';
-import { pythonStrip } from '../../core/python/pythonWhitespace.ts';
-import { DEFAULT_BERTSCORE_MODEL, DEFAULT_BLEURT_MODEL } from '../../models/defaults.ts';
+import { DataError, previewText, summariseList } from '../../../data/errors.ts';
+import { loadKalahi, readKalahiResponses, type KalahiResponseRow } from '../data/kalahi.ts';
+import { pythonStrip } from '../../../core/python/pythonWhitespace.ts';
+import { DEFAULT_BERTSCORE_MODEL, DEFAULT_BLEURT_MODEL } from '../../../models/defaults.ts';
 import { summariseKalahi } from './aggregate.ts';
-import { isLearnedMetricOff } from './config.ts';
-import { closeLearnedScorers, learnedScorers } from './learned.ts';
-import type { KalahiPromptRecord } from './records.ts';
-import { scoreKalahiReply } from './reply.ts';
+import { isLearnedMetricOff } from '../run/config.ts';
+import { closeLearnedScorers, learnedScorers } from '../run/learned.ts';
+import type { KalahiPromptRecord } from '../run/records.ts';
+import { scoreKalahiReply } from '../run/reply.ts';
 import { learnedStatus, publishedRow } from './results.ts';
-import { kalahiItemKey } from './names.ts';
+import { kalahiItemKey } from '../run/names.ts';
 
 export interface KalahiScoreFilesOptions {
   /** chrF++ (word order 2, what the paper names) instead of chrF (what the reference code computes). */

@@ -3,16 +3,16 @@
 // prompts share a source, the paired cluster bootstrap otherwise; one Holm family. Tolerance mode keeps a fixed
 // allowed drop of each variant's MC1 and MC2.
 import { readFileSync } from 'node:fs';
-import { MAX_JSON_DEPTH, tooDeep } from '../../core/jsonDepth.ts';
-import { baselineOutcome, judgeBaselineFamily, pairedFigure, type BaselineTest, type PairedFigure, type SignificanceSettings } from '../../core/baseline/index.ts';
-import { judge, type GateOutcome } from '../../core/gates.ts';
+import { MAX_JSON_DEPTH, tooDeep } from '../../../core/jsonDepth.ts';
+import { baselineOutcome, judgeBaselineFamily, pairedFigure, type BaselineTest, type PairedFigure, type SignificanceSettings } from '../../../core/baseline/index.ts';
+import { judge, type GateOutcome } from '../../../core/gates.ts';
 import type { KalahiPromptRecord } from './records.ts';
-import { recordedMCProtocol } from '../../core/mcProtocol.ts';
-import type { KalahiMCProtocol } from './settings.ts';
-import { FingerprintError, parseFingerprint, type Fingerprint } from '../../core/fingerprint.ts';
-import { redactedOnce } from '../../core/redact.ts';
-import { parseResultsFile, ResultsFileError } from '../../core/resultsFile.ts';
-import { KalahiResultsSchema } from './resultsSchema.ts';
+import { recordedMCProtocol } from '../../../core/mcProtocol.ts';
+import type { KalahiMCProtocol } from '../settings.ts';
+import { FingerprintError, parseFingerprint, type Fingerprint } from '../../../core/fingerprint.ts';
+import { redactedOnce } from '../../../core/redact.ts';
+import { parseResultsFile, ResultsFileError } from '../../../core/resultsFile.ts';
+import { KalahiResultsSchema } from '../resultsSchema.ts';
 
 interface BaselinePrompt {
   promptId: string;

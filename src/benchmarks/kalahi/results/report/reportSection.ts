@@ -2,14 +2,14 @@
 // recognised and read (through resultsSchema.ts), its part of the HTML report (reportHtml.ts), of the step summary
 // (reportMarkdown.ts) and of `lokal compare` (reportCompare.ts), its fingerprint, and a baseline's texts hashed for a
 // redacted run.
-import { parseFingerprint } from '../../core/fingerprint.ts';
-import { withoutMCProtocol } from '../../core/mcProtocol.ts';
-import { hashFields, hashFlips, hashInputs, isObject, type Json } from '../../report/redactResults.ts';
-import type { BenchmarkReportSection } from '../benchmark.ts';
+import { parseFingerprint } from '../../../../core/fingerprint.ts';
+import { withoutMCProtocol } from '../../../../core/mcProtocol.ts';
+import { hashFields, hashFlips, hashInputs, isObject, type Json } from '../../../../report/redactResults.ts';
+import type { BenchmarkReportSection } from '../../../benchmark.ts';
 import { compareKalahiRuns } from './reportCompare.ts';
 import { kalahiHtml } from './reportHtml.ts';
 import { kalahiStepSummary } from './reportMarkdown.ts';
-import { KalahiResultsSchema, type KalahiResultsJson } from './resultsSchema.ts';
+import { KalahiResultsSchema, type KalahiResultsJson } from '../../resultsSchema.ts';
 
 /** The prompt records' texts (topic, prompt, answers, replies), model inputs and the baseline flips, hashed in place. */
 function redactKalahi(results: KalahiResultsJson): void {

@@ -1,15 +1,15 @@
 // Kalahi's section of the HTML report: per variant the MC and generation tables with their intervals, the gates,
 // the fingerprint, the comparison with a baseline and every prompt (reportSection.ts hands it to the report shell).
-import { cellText } from '../../report/cellText.ts';
-import { drillRows, filterBar, VERDICT_MARK, VERDICT_OPTIONS } from '../../report/drill.ts';
-import { html, raw, type Html } from '../../report/escape.ts';
-import { fingerprintBlock } from '../../report/fingerprintHtml.ts';
-import { change, CHANGE_OPTIONS, comparisonTable, DASH, figureCell, fixed, flipLists, gatesTable } from '../../report/htmlParts.ts';
-import type { HtmlSection, SectionOptions } from '../../report/section.ts';
+import { cellText } from '../../../../report/cellText.ts';
+import { drillRows, filterBar, VERDICT_MARK, VERDICT_OPTIONS } from '../../../../report/drill.ts';
+import { html, raw, type Html } from '../../../../report/escape.ts';
+import { fingerprintBlock } from '../../../../report/fingerprintHtml.ts';
+import { change, CHANGE_OPTIONS, comparisonTable, DASH, figureCell, fixed, flipLists, gatesTable } from '../../../../report/htmlParts.ts';
+import type { HtmlSection, SectionOptions } from '../../../../report/section.ts';
 import { kalahiChart, kalahiChartData } from './reportCharts.ts';
 import { compareKalahi, type KalahiComparison } from './reportCompare.ts';
 import { KALAHI_METRICS, kalahiView, type KalahiChoice, type KalahiFigures, type KalahiPrompt, type KalahiVariantView, type KalahiView } from './reportView.ts';
-import type { KalahiResultsJson } from './resultsSchema.ts';
+import type { KalahiResultsJson } from '../../resultsSchema.ts';
 
 function kalahiMcTable(v: KalahiVariantView): Html {
   const row = (name: string, f: KalahiFigures, key: string) =>

@@ -1,18 +1,18 @@
 // Kalahi against a baseline run and several runs side by side (`lokal compare`): MC1, MC2 and each generation
 // metric's acc per variant, prompts paired by id with the baseline gate's tests (report/compare.ts), the prompts that
 // flipped, and the runs' table, text and HTML section (MC figures of two MC protocols left out).
-import type { Interval } from '../../core/statistics/index.ts';
-import { pairedFigure, type PairedFigure } from '../../core/baseline/index.ts';
-import { MC_PROTOCOL_FIELD, mcProtocolDifferences, recordedMCProtocol } from '../../core/mcProtocol.ts';
-import { familyRows, flipsOf, pairById, type Comparison, type Flip } from '../../report/compare.ts';
-import { sideBySide } from '../../report/compareHtml.ts';
-import { figureTable } from '../../report/compareRuns.ts';
-import { html } from '../../report/escape.ts';
-import { comparisonTable } from '../../report/htmlParts.ts';
-import type { FigureRow } from '../../report/labelledRun.ts';
-import type { SectionRuns } from '../../report/section.ts';
+import type { Interval } from '../../../../core/statistics/index.ts';
+import { pairedFigure, type PairedFigure } from '../../../../core/baseline/index.ts';
+import { MC_PROTOCOL_FIELD, mcProtocolDifferences, recordedMCProtocol } from '../../../../core/mcProtocol.ts';
+import { familyRows, flipsOf, pairById, type Comparison, type Flip } from '../../../../report/compare.ts';
+import { sideBySide } from '../../../../report/compareHtml.ts';
+import { figureTable } from '../../../../report/compareRuns.ts';
+import { html } from '../../../../report/escape.ts';
+import { comparisonTable } from '../../../../report/htmlParts.ts';
+import type { FigureRow } from '../../../../report/labelledRun.ts';
+import type { SectionRuns } from '../../../../report/section.ts';
 import { KALAHI_METRICS, kalahiView, type KalahiPrompt, type KalahiVariantView, type KalahiView } from './reportView.ts';
-import type { KalahiResultsJson } from './resultsSchema.ts';
+import type { KalahiResultsJson } from '../../resultsSchema.ts';
 
 export interface KalahiComparison {
   /** Per variant: MC1 and MC2 (Holm-adjusted together, as the gate does), then each generation metric's acc (adjusted among themselves). */

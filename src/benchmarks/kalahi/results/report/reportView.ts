@@ -1,8 +1,8 @@
 // Kalahi's figures for the report, recomputed per prompt record so each has an interval: Wilson for MC1 and the
 // generation metrics' acc (0/1 per prompt), the t-interval of the mean for MC2, MC2 (normalised) and MC3.
-import { boundedMeanInterval, wilsonInterval, type Interval } from '../../core/statistics/index.ts';
-import { gateRows, proportionInterval, type GateRow, type Verdict } from '../../report/viewParts.ts';
-import type { KalahiRecordJson, KalahiResultsJson, KalahiVariantJson } from './resultsSchema.ts';
+import { boundedMeanInterval, wilsonInterval, type Interval } from '../../../../core/statistics/index.ts';
+import { gateRows, proportionInterval, type GateRow, type Verdict } from '../../../../report/viewParts.ts';
+import type { KalahiRecordJson, KalahiResultsJson, KalahiVariantJson } from '../../resultsSchema.ts';
 
 /** The published generation table's columns, in its order, with their labels. */
 export const KALAHI_METRICS = [

@@ -1,8 +1,8 @@
 // `lokal kalahi score -o <file>`: the JSON goes to the file, and this table to the terminal — the published generation
 // columns (acc) for all scored prompts and per category, as an evals run prints them (table.ts), and what was not scored.
-import { alignedColumns } from '../../core/textTable.ts';
-import { KALAHI_FIGURE_LABELS } from './gates.ts';
-import { KALAHI_LEARNED_METRICS, KALAHI_TABLE_METRICS } from './records.ts';
+import { alignedColumns } from '../../../core/textTable.ts';
+import { KALAHI_FIGURE_LABELS } from '../run/gates.ts';
+import { KALAHI_LEARNED_METRICS, KALAHI_TABLE_METRICS } from '../run/records.ts';
 import type { scoreKalahiFiles } from './score.ts';
 
 type ScoredFiles = Awaited<ReturnType<typeof scoreKalahiFiles>>;

@@ -1,24 +1,24 @@
 // Kalahi's roll-up (defineBenchmark's `report`): tables, gates and the results file — loaded by the definition only
 // when the reporter rolls up.
-import type { BenchmarkReport, BenchmarkSummary, ReportContext, RolledGroup } from '../benchmark.ts';
-import type { KalahiResultsJson } from './resultsSchema.ts';
-import type { KalahiSettings } from './config.ts';
-import { judgeKalahi, kalahiGate } from './gates.ts';
-import type { KalahiPromptRecord, KalahiSuiteAggregate } from './records.ts';
+import type { BenchmarkReport, BenchmarkSummary, ReportContext, RolledGroup } from '../../benchmark.ts';
+import type { KalahiResultsJson } from '../resultsSchema.ts';
+import type { KalahiSettings } from '../run/config.ts';
+import { judgeKalahi, kalahiGate } from '../run/gates.ts';
+import type { KalahiPromptRecord, KalahiSuiteAggregate } from '../run/records.ts';
 import { kalahiResults, resultsText } from './results.ts';
 import { kalahiGateLines, kalahiTableLines } from './table.ts';
 import { kalahiIntervals } from './intervals.ts';
-import { baselineFileFor } from '../../core/baseline/index.ts';
-import { comparedNothing, noBaselineFileReason } from '../../core/baseline/comparedNothing.ts';
-import { summariseList } from '../../data/errors.ts';
-import type { GateOutcome } from '../../core/gates.ts';
-import { judgeKalahiBaseline, judgeKalahiTolerance, readKalahiBaseline, withRedactedAnswers, type KalahiBaseline, type KalahiBaselineComparison } from './baselineGate.ts';
-import { mcProtocolDifferences, withoutMCProtocol } from '../../core/mcProtocol.ts';
-import { mcProtocolMismatch } from './protocol.ts';
+import { baselineFileFor } from '../../../core/baseline/index.ts';
+import { comparedNothing, noBaselineFileReason } from '../../../core/baseline/comparedNothing.ts';
+import { summariseList } from '../../../data/errors.ts';
+import type { GateOutcome } from '../../../core/gates.ts';
+import { judgeKalahiBaseline, judgeKalahiTolerance, readKalahiBaseline, withRedactedAnswers, type KalahiBaseline, type KalahiBaselineComparison } from '../run/baselineGate.ts';
+import { mcProtocolDifferences, withoutMCProtocol } from '../../../core/mcProtocol.ts';
+import { mcProtocolMismatch } from '../run/protocol.ts';
 import type { RolledKalahiSuite } from './results.ts';
-import { comparabilityJson, comparabilityLines, comparabilityOutcome, compareFingerprints, type Comparability, type Fingerprint } from '../../core/fingerprint.ts';
-import { kalahiFingerprint } from './fingerprint.ts';
-import { resolveRedaction } from '../../core/redact.ts';
+import { comparabilityJson, comparabilityLines, comparabilityOutcome, compareFingerprints, type Comparability, type Fingerprint } from '../../../core/fingerprint.ts';
+import { kalahiFingerprint } from '../run/fingerprint.ts';
+import { resolveRedaction } from '../../../core/redact.ts';
 
 /** Subsets not compared and the MC1 flips per variant, below the gate lines. */
 function kalahiBaselineLines(c: KalahiBaselineComparison): string[] {
@@ -139,6 +139,6 @@ export function reportKalahi(
 export async function summaryKalahi(rolled: ReadonlyArray<RolledGroup<KalahiPromptRecord, KalahiSuiteAggregate>>, context: ReportContext<KalahiSettings>): Promise<BenchmarkSummary> {
   const report = reportKalahi(rolled, context);
   if (report.resultsText === undefined) return { text: report.lines.filter((line) => line !== '').join('\n') };
-  const { kalahiSummary } = await import('./uiSummary.ts');
+  const { kalahiSummary } = await import('./report/uiSummary.ts');
   return { ...(await kalahiSummary(JSON.parse(report.resultsText) as KalahiResultsJson)), missed: report.missed ?? [] };
 }

@@ -1,10 +1,10 @@
 // Kalahi's fingerprint (`fingerprint` of kalahi.json): each variant's CSV hash, the protocol (how MC is measured, the
 // generation budget, chrF variant, learned metrics' models), decoding, the scorer and the model. Prompts go to the
 // model verbatim through its own chat template, which is part of the model's identity.
-import type { Fingerprint } from '../../core/fingerprint.ts';
-import { runtimeVersions } from '../../core/runtimeVersions.ts';
-import { modelIdentity } from '../../models/identity.ts';
-import { providerRow, specRow } from '../../models/providers.ts';
+import type { Fingerprint } from '../../../core/fingerprint.ts';
+import { runtimeVersions } from '../../../core/runtimeVersions.ts';
+import { modelIdentity } from '../../../models/identity.ts';
+import { providerRow, specRow } from '../../../models/providers.ts';
 import type { KalahiSettings } from './config.ts';
 import type { KalahiSuiteAggregate } from './records.ts';
 

@@ -1,14 +1,14 @@
 // Kalahi's multiple choice for one prompt (docs/metrics.md#per-answer-score, #mc1-mc2-mc3): the model's log-probability of every formatted
 // reference as its reply to the prompt (through the chat template, end-of-turn tokens included), byte-normalised,
 // then MC1 / MC2 / MC2 (normalised) / MC3 from the normalised scores and the same from the raw sums.
-import type { KalahiRow } from './data.ts';
-import { byteNormalisedScore, kalahiMC, type KalahiMCResult } from './metrics/mc.ts';
-import { utf8ByteLength } from '../../core/python/codePoints.ts';
-import type { ChatMessage, ModelProvider } from '../../models/types.ts';
+import type { KalahiRow } from '../data/kalahi.ts';
+import { byteNormalisedScore, kalahiMC, type KalahiMCResult } from '../metrics/mc.ts';
+import { utf8ByteLength } from '../../../core/python/codePoints.ts';
+import type { ChatMessage, ModelProvider } from '../../../models/types.ts';
 import type { KalahiMCFigures, KalahiMCRecord, KalahiReferenceScore } from './records.ts';
 import { finiteOrNull } from './reply.ts';
-import { recordedCount, recordedInput, type RecordPrompts } from '../../models/recordedInput.ts';
-import { LETTER_MAX_NEW_TOKENS, letterMessages, letterOptions, parseLetter, type LetterOption } from './letterChoice.ts';
+import { recordedCount, recordedInput, type RecordPrompts } from '../../../models/recordedInput.ts';
+import { LETTER_MAX_NEW_TOKENS, letterMessages, letterOptions, parseLetter, type LetterOption } from '../prompts/letterChoice.ts';
 
 /** The chat the reference builds: the prompt alone, as the user's turn (no system prompt). */
 export function kalahiMessages(row: Pick<KalahiRow, 'prompt'>): ChatMessage[] {

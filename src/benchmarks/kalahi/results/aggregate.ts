@@ -1,8 +1,8 @@
 // A Kalahi suite's figures from its prompt records: MC means (NaN skipped, as pandas) and, per generation metric, the
 // means of acc / max / diff over the scored replies — overall and per category.
-import type { GateRecord, ItemView } from '../benchmark.ts';
-import { meanSkippingNull } from '../../core/stats.ts';
-import { KALAHI_TABLE_METRICS, type KalahiGroupFigures, type KalahiGenerationSummary, type KalahiLearnedMetric, type KalahiMCFigures, type KalahiMCSummary, type KalahiPromptRecord, type KalahiRunInfo, type KalahiSuiteAggregate } from './records.ts';
+import type { GateRecord, ItemView } from '../../benchmark.ts';
+import { meanSkippingNull } from '../../../core/stats.ts';
+import { KALAHI_TABLE_METRICS, type KalahiGroupFigures, type KalahiGenerationSummary, type KalahiLearnedMetric, type KalahiMCFigures, type KalahiMCSummary, type KalahiPromptRecord, type KalahiRunInfo, type KalahiSuiteAggregate } from '../run/records.ts';
 
 const MC_FIGURES = ['mc1', 'mc2', 'mc2_normalised', 'mc3', 'lprob_max', 'lprob_diff'] as const satisfies ReadonlyArray<keyof KalahiMCFigures>;
 

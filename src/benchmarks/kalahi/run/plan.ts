@@ -1,15 +1,15 @@
 // Kalahi's plan for a run (defineBenchmark's `prepare`): the prompt files read, one group per variant with a section
 // per category, and how a prompt runs — loaded by the definition only when a suite is declared.
-import type { BenchmarkPlan, GroupVerdict, ModelRequirement } from '../benchmark.ts';
-import { requireKnownScope, type ParsedClause } from '../../core/gates.ts';
-import { splitModelList } from '../../core/modelList.ts';
-import { modelSpec } from '../../models/open.ts';
-import { parseProviderSpec, providerRow } from '../../models/providers.ts';
+import type { BenchmarkPlan, GroupVerdict, ModelRequirement } from '../../benchmark.ts';
+import { requireKnownScope, type ParsedClause } from '../../../core/gates.ts';
+import { splitModelList } from '../../../core/modelList.ts';
+import { modelSpec } from '../../../models/open.ts';
+import { parseProviderSpec, providerRow } from '../../../models/providers.ts';
 import { KALAHI_BUDGET_DESCRIPTIONS, KALAHI_TOKEN_BUDGET, resolveKalahiConfig, type KalahiConfig, type KalahiSettings } from './config.ts';
-import { KALAHI_VARIANTS, loadKalahi, type KalahiRow } from './data.ts';
+import { KALAHI_VARIANTS, loadKalahi, type KalahiRow } from '../data/kalahi.ts';
 import { categoryKey, judgeKalahi, kalahiGate, type KalahiGate } from './gates.ts';
 import type { KalahiMCRecord, KalahiPromptRecord, KalahiRunInfo, KalahiSuiteAggregate } from './records.ts';
-import { redactedText, resolveRedaction } from '../../core/redact.ts';
+import { redactedText, resolveRedaction } from '../../../core/redact.ts';
 import { kalahiItemKey, kalahiSuiteName, kalahiTestName } from './names.ts';
 import { kalahiGenerationVerdict, kalahiMCVerdict } from './verdict.ts';
 

@@ -1,8 +1,8 @@
 // 95% intervals of Kalahi's figures, each a mean over prompts: MC1 and every generation metric's acc are 0/1 per
 // prompt (Wilson), MC2 a probability mass in [0, 1] per prompt (quasi-Wilson, inside [0, 1]), the metrics' max and diff
 // per-prompt scores of no common scale (t-interval); prompts whose figure is NaN (null) are skipped, as the means.
-import { itemMeanInterval, type ItemMeanInterval } from '../../core/statistics/index.ts';
-import { KALAHI_TABLE_METRICS, type KalahiMetric, type KalahiPromptRecord } from './records.ts';
+import { itemMeanInterval, type ItemMeanInterval } from '../../../core/statistics/index.ts';
+import { KALAHI_TABLE_METRICS, type KalahiMetric, type KalahiPromptRecord } from '../run/records.ts';
 
 export interface KalahiGroupIntervals {
   mc?: { mc1?: ItemMeanInterval; mc2?: ItemMeanInterval; mc2_normalised?: ItemMeanInterval };

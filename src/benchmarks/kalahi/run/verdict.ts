@@ -1,6 +1,6 @@
 // One-line verdicts for Vitest UI: which answer the model preferred (MC), and how its reply fared per metric.
 import { KALAHI_LEARNED_METRICS, KALAHI_TABLE_METRICS, type KalahiGenerationRecord, type KalahiLetterAnswer, type KalahiMCRecord } from './records.ts';
-import { shorten } from '../../core/shorten.ts';
+import { shorten } from '../../../core/shorten.ts';
 import { KALAHI_FIGURE_LABELS } from './gates.ts';
 
 const quote = (text: string) => JSON.stringify(shorten(text, 60));

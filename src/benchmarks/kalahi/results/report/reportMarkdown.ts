@@ -1,11 +1,11 @@
 // Kalahi's part of the step summary (GITHUB_STEP_SUMMARY): per variant MC1, MC2 and each generation metric's acc
 // with their intervals, the gates and, against a baseline, the changes its paired tests call significant.
-import { changeLines, gateLines, table, withInterval } from '../../report/markdownParts.ts';
-import { markdownCell } from '../../report/markdownCell.ts';
-import type { SectionOptions } from '../../report/section.ts';
+import { changeLines, gateLines, table, withInterval } from '../../../../report/markdownParts.ts';
+import { markdownCell } from '../../../../report/markdownCell.ts';
+import type { SectionOptions } from '../../../../report/section.ts';
 import { compareKalahi } from './reportCompare.ts';
 import { KALAHI_METRICS, kalahiView, type KalahiView } from './reportView.ts';
-import type { KalahiResultsJson } from './resultsSchema.ts';
+import type { KalahiResultsJson } from '../../resultsSchema.ts';
 
 function kalahiMarkdown(view: KalahiView, baseline: KalahiView | undefined, confidence: number, alpha: number): string[] {
   const lines = ['### Kalahi', ''];

@@ -1,12 +1,12 @@
 // The Kalahi tables as plain text, in the published layout (MC: MC1, MC2; generation: BLEURT, BERTScore, BLEU, ChrF,
 // METEOR, ROUGE-1, ROUGE-2, ROUGE-L as acc), one row for all prompts and one per category, plus the extra MC columns.
-import { KALAHI_LEARNED_METRICS, KALAHI_TABLE_METRICS, type KalahiGroupFigures } from './records.ts';
+import { KALAHI_LEARNED_METRICS, KALAHI_TABLE_METRICS, type KalahiGroupFigures } from '../run/records.ts';
 import { learnedStatus, type RolledKalahiSuite } from './results.ts';
-import { KALAHI_FIGURE_LABELS } from './gates.ts';
-import type { GateOutcome } from '../../core/gates.ts';
-import { alignedColumns, gateSection } from '../../core/textTable.ts';
+import { KALAHI_FIGURE_LABELS } from '../run/gates.ts';
+import type { GateOutcome } from '../../../core/gates.ts';
+import { alignedColumns, gateSection } from '../../../core/textTable.ts';
 import { kalahiGroupIntervals } from './intervals.ts';
-import type { ItemMeanInterval } from '../../core/statistics/index.ts';
+import type { ItemMeanInterval } from '../../../core/statistics/index.ts';
 
 /** A figure with its interval, `0.4200 [0.361, 0.481]` (MC1: Wilson's; MC2: quasi-Wilson, inside [0, 1]). */
 const withInterval = (value: number | null | undefined, i: ItemMeanInterval | undefined) =>

@@ -1,9 +1,9 @@
 // The learned metrics of Kalahi's generation task (BERTScore F1, BLEURT) as optional scorers: each is loaded once per
 // process and model; a model that cannot be loaded (e.g. offline without an ONNX export) or is switched off is
 // reported once as "not computed" with the reason, and every reply is still scored with the text metrics.
-import type { BertScorer } from '../../models/encoders/bertScorer.ts';
-import type { BleurtScorer } from '../../models/encoders/bleurtScorer.ts';
-import { loadOptionalPeer, TRANSFORMERS_PEER } from '../../models/optionalPeer.ts';
+import type { BertScorer } from '../../../models/encoders/bertScorer.ts';
+import type { BleurtScorer } from '../../../models/encoders/bleurtScorer.ts';
+import { loadOptionalPeer, TRANSFORMERS_PEER } from '../../../models/optionalPeer.ts';
 import { isLearnedMetricOff } from './config.ts';
 import type { KalahiLearnedMetric } from './records.ts';
 
@@ -58,7 +58,7 @@ async function open(metric: KalahiLearnedMetric, model: string): Promise<Opened>
   }
   try {
     // Loaded on demand: runs without learned metrics never load transformers.js for them, nor need it installed.
-    const encoders = () => loadOptionalPeer(TRANSFORMERS_PEER, () => import('../../models/encoders/index.ts'));
+    const encoders = () => loadOptionalPeer(TRANSFORMERS_PEER, () => import('../../../models/encoders/index.ts'));
     if (metric === 'bertscore') {
       const { createBertScorer } = await encoders();
       const scorer = await createBertScorer({ model });

@@ -1,7 +1,7 @@
 // Kalahi's chart in the report and Vitest UI's summary: MC1, MC2 (normalised) and each generation metric's acc per
 // variant, with their intervals.
-import type { Interval } from '../../core/statistics/index.ts';
-import { barChartSpec, renderChart, type BarDatum } from '../../report/charts.ts';
+import type { Interval } from '../../../../core/statistics/index.ts';
+import { barChartSpec, renderChart, type BarDatum } from '../../../../report/charts.ts';
 import { KALAHI_METRICS, type KalahiView } from './reportView.ts';
 
 export function kalahiChartData(view: KalahiView): BarDatum[] {

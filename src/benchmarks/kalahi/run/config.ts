@@ -1,9 +1,9 @@
 // A Kalahi run's settings: the shared lokal settings (model, limit, output, thresholds, …) plus the Kalahi keys, with
 // their defaults — the reference's choices (full variant, both tasks, max_length=256, chrF, its learned models).
-import { DEFAULT_BERTSCORE_MODEL, DEFAULT_BLEURT_MODEL } from '../../models/defaults.ts';
-import type { SharedSettings } from '../../core/settings.ts';
+import { DEFAULT_BERTSCORE_MODEL, DEFAULT_BLEURT_MODEL } from '../../../models/defaults.ts';
+import type { SharedSettings } from '../../../core/settings.ts';
 import type { KalahiLearnedMetric } from './records.ts';
-import { KALAHI_TASKS, type KalahiBudget, type KalahiChrf, type KalahiMCProtocol, type KalahiSettingsInput, type KalahiTask, type KalahiVariant } from './settings.ts';
+import { KALAHI_TASKS, type KalahiBudget, type KalahiChrf, type KalahiMCProtocol, type KalahiSettingsInput, type KalahiTask, type KalahiVariant } from '../settings.ts';
 
 /** A Kalahi run's settings as the settings module gives them: shared and Kalahi keys, flat. */
 export type KalahiSettings = SharedSettings & KalahiSettingsInput;
