@@ -12,10 +12,10 @@ import { parseBaseline } from '../../src/benchmarks/multiloko/run/baseline.ts';
 import type { LokalSubsetAggregate } from '../../src/benchmarks/multiloko/run/records.ts';
 import { judgeRun, summariseGroups } from '../../src/benchmarks/multiloko/results/rollup.ts';
 import type { RolledSubset } from '../../src/benchmarks/multiloko/run/rolledSubset.ts';
-import { compareKalahi } from '../../src/benchmarks/kalahi/results/report/reportCompare.ts';
-import { kalahiView } from '../../src/benchmarks/kalahi/results/report/reportView.ts';
-import { compareMultiLoKo } from '../../src/benchmarks/multiloko/results/report/reportCompare.ts';
-import { multilokoView } from '../../src/benchmarks/multiloko/results/report/reportView.ts';
+import { compareKalahi } from '../../src/benchmarks/kalahi/results/section/reportCompare.ts';
+import { kalahiView } from '../../src/benchmarks/kalahi/results/section/reportView.ts';
+import { compareMultiLoKo } from '../../src/benchmarks/multiloko/results/section/reportCompare.ts';
+import { multilokoView } from '../../src/benchmarks/multiloko/results/section/reportView.ts';
 import type { KalahiResultsJson } from '../../src/benchmarks/kalahi/resultsSchema.ts';
 import type { MultiLoKoResultsJson } from '../../src/benchmarks/multiloko/resultsSchema.ts';
 

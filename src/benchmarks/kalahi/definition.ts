@@ -36,7 +36,7 @@ export const kalahi = defineBenchmark<KalahiSettings, KalahiRow, KalahiRunInfo, 
   },
 
   async reportSection() {
-    const { kalahiReportSection } = await import('./results/report/reportSection.ts');
+    const { kalahiReportSection } = await import('./results/section/reportSection.ts');
     return kalahiReportSection;
   },
 });

@@ -38,7 +38,7 @@ export const multiloko = defineBenchmark<MultiLoKoSettings, MultiLoKoQuestion, L
   },
 
   async reportSection() {
-    const { multilokoReportSection } = await import('./results/report/reportSection.ts');
+    const { multilokoReportSection } = await import('./results/section/reportSection.ts');
     return multilokoReportSection;
   },
 

@@ -139,6 +139,6 @@ export function reportKalahi(
 export async function summaryKalahi(rolled: ReadonlyArray<RolledGroup<KalahiPromptRecord, KalahiSuiteAggregate>>, context: ReportContext<KalahiSettings>): Promise<BenchmarkSummary> {
   const report = reportKalahi(rolled, context);
   if (report.resultsText === undefined) return { text: report.lines.filter((line) => line !== '').join('\n') };
-  const { kalahiSummary } = await import('./report/uiSummary.ts');
+  const { kalahiSummary } = await import('./section/uiSummary.ts');
   return { ...(await kalahiSummary(JSON.parse(report.resultsText) as KalahiResultsJson)), missed: report.missed ?? [] };
 }

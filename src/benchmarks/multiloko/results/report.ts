@@ -100,7 +100,7 @@ export function reportMultiLoKo(rolled: ReadonlyArray<RolledGroup<LokalItemRecor
  */
 export async function summaryMultiLoKo(rolled: ReadonlyArray<RolledGroup<LokalItemRecord, LokalSubsetAggregate>>, context: ReportContext<MultiLoKoSettings>): Promise<BenchmarkSummary> {
   const { subsets, summary, judged } = rollUp(rolled, context, { intervals: false });
-  const { multilokoSummary } = await import('./report/uiSummary.ts');
+  const { multilokoSummary } = await import('./section/uiSummary.ts');
   // The summary shows local languages only (the headline comes from the summary): their items are enough.
   const shown = await multilokoSummary({ ...officialLayout(subsets.filter((s) => !s.aggregate.translated)), summary } as unknown as MultiLoKoResultsJson);
   return { ...shown, missed: judged.outcomes.filter((o) => !o.pass) };
