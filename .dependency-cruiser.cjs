@@ -44,10 +44,34 @@ const benchmarkRules = BENCHMARKS.map((benchmark) => ({
   to: { path: BENCHMARKS.filter((other) => other !== benchmark).map((other) => `^src/benchmarks/${other}/`) },
 }));
 
+// Inside a benchmark (MultiLoKo, Kalahi), folders by concept in one order (their READMEs): data/ < prompts/ <
+// metrics/ < the root's settings.ts and resultsSchema.ts < run/ < results/ < the root's definition.ts and index.ts.
+// Each level may import the levels before it, never one after it ($1: the importing file's own benchmark).
+const CONCEPTS = [
+  { name: 'data', path: 'data/' },
+  { name: 'prompts', path: 'prompts/' },
+  { name: 'metrics', path: 'metrics/' },
+  { name: 'shared', path: '(settings|resultsSchema)\\.ts$' },
+  { name: 'run', path: 'run/' },
+  { name: 'results', path: 'results/' },
+  { name: 'face', path: '(definition|index)\\.ts$' },
+];
+const conceptRules = CONCEPTS.slice(0, -1).map((concept, index) => {
+  const after = CONCEPTS.slice(index + 1);
+  return {
+    name: `concept-${concept.name}`,
+    comment: `inside a benchmark, ${concept.name} may not import ${after.map((later) => later.name).join(', ')} (src/benchmarks/multiloko/README.md)`,
+    severity: 'error',
+    from: { path: `^src/benchmarks/([^/]+)/${concept.path}` },
+    to: { path: after.map((later) => `^src/benchmarks/$1/${later.path}`) },
+  };
+});
+
 module.exports = {
   forbidden: [
     ...layerRules,
     ...benchmarkRules,
+    ...conceptRules,
     {
       name: 'no-circular',
       comment: 'files import each other in a circle: move what they share into a file of its own',

@@ -34,7 +34,7 @@ export function mcProtocolDifferences(current: ReadonlyMap<string, MCProtocol | 
 
 /**
  * A Kalahi fingerprint without its MC protocol: MC figures of two protocols are never compared, whatever
- * LOKAL_BASELINE_ALLOW says, so the difference is named per variant (src/benchmarks/kalahi/protocol.ts) and not offered as allowable.
+ * LOKAL_BASELINE_ALLOW says, so the difference is named per variant (src/benchmarks/kalahi/run/protocol.ts) and not offered as allowable.
  */
 export function withoutMCProtocol(fingerprint: Fingerprint | undefined): Fingerprint | undefined {
   if (fingerprint === undefined || fingerprint.protocol === null || typeof fingerprint.protocol !== 'object' || !('mc' in fingerprint.protocol)) return fingerprint;

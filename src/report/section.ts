@@ -2,7 +2,7 @@
 // from a benchmark whose results file has a layout of its own. The shell knows no benchmark: whoever assembles a report
 // (the run's end in src/run, `lokal compare`) passes it the sections of the registered benchmarks
 // (src/benchmarks/index.ts reportSections()), each made in its benchmark's folder (e.g.
-// src/benchmarks/multiloko/reportSection.ts). Benchmarks without one write their results in the groups layout
+// src/benchmarks/multiloko/results/section/reportSection.ts). Benchmarks without one write their results in the groups layout
 // (groupsResults.ts), which the shell renders itself.
 //
 // Markup crosses this interface as strings (built with escape.ts's `html`, so escaped already), not as Html: a

@@ -54,4 +54,28 @@ describe('one-way layers (dependency-cruiser, .dependency-cruiser.cjs)', () => {
       'no-circular: src/metrics/left.ts → src/metrics/right.ts → src/metrics/left.ts',
     ]);
   });
+
+  test('inside a benchmark, a folder imports only the folders before it, and only its own benchmark\'s', async () => {
+    const benchmarks = mkdtempSync(path.join(tmpdir(), 'lokal-concepts-'));
+    try {
+      const write = (file: string, text: string) => {
+        mkdirSync(path.dirname(path.join(benchmarks, file)), { recursive: true });
+        writeFileSync(path.join(benchmarks, file), text);
+      };
+      // Upward: metrics/ takes a type from run/ (metrics come before the run).
+      write('src/benchmarks/kalahi/metrics/score.ts', "import type { Row } from '../run/records.ts';\nexport const score = (row: Row) => row.text.length;\n");
+      write('src/benchmarks/kalahi/run/records.ts', "export interface Row { text: string }\n");
+      // Downward: results/ reads run/'s records, the definition reads results/.
+      write('src/benchmarks/kalahi/results/table.ts', "import type { Row } from '../run/records.ts';\nexport const table = (rows: Row[]) => rows.length;\n");
+      write('src/benchmarks/kalahi/definition.ts', "import { table } from './results/table.ts';\nexport const definition = { table };\n");
+      // Another benchmark's results/: the benchmark rule's, not the folder order's (that one holds within a benchmark).
+      write('src/benchmarks/multiloko/run/plan.ts', "import { table } from '../../kalahi/results/table.ts';\nexport const plan = () => table([]);\n");
+      expect(await violations(benchmarks, ['src'])).toEqual([
+        'benchmark-multiloko: src/benchmarks/multiloko/run/plan.ts → src/benchmarks/kalahi/results/table.ts',
+        'concept-metrics: src/benchmarks/kalahi/metrics/score.ts → src/benchmarks/kalahi/run/records.ts',
+      ]);
+    } finally {
+      rmSync(benchmarks, { recursive: true, force: true });
+    }
+  });
 });
