@@ -115,3 +115,9 @@ export function groupTrialFigures(records: readonly KalahiPromptRecord[]): Kalah
   }
   return { asked, ...(mc ? { mc } : {}), ...(Object.keys(generation).length > 0 ? { generation } : {}) };
 }
+
+/** `MC1 by the best answer's position: A 0.7500 (8 trials) · B 0.5000 (4) · C – (0) · D 0.2500 (4)`. */
+export function positionLine(byPosition: Readonly<Record<string, { trials: number; mc1: number | null }>>): string {
+  const parts = Object.entries(byPosition).map(([letter, p], i) => `${letter} ${p.mc1 === null ? '–' : p.mc1.toFixed(4)} (${p.trials}${i === 0 ? ' trials' : ''})`);
+  return `MC1 by the best answer's position: ${parts.join(' · ')}`;
+}
