@@ -51,6 +51,8 @@ let server: FakeServer;
 /** Every lettered question the server was asked: prompt, trial, the best answer's letter and the letter said. */
 const shown: Array<{ item: number; trial: number; bestLetter: string; said: string; options: string[] }> = [];
 let data: string;
+/** Requests for a prompt of the CSV (the capability probe at collection is not one). */
+let promptRequests = 0;
 
 const show = (run: ChildRun) => `exit ${run.code}\n${run.stdout.slice(-4000)}\n${run.stderr.slice(-3000)}`;
 
@@ -67,6 +69,7 @@ beforeAll(async () => {
       const item = /#item(\d+)#/u.exec(prompt);
       const asked = trialOf.get(Number(body.seed));
       if (!item || !asked) return 'ok';
+      promptRequests++;
       const i = Number(item[1]);
       const row = rows[i]!;
       if (prompt.includes('Tanong:')) {
@@ -180,15 +183,16 @@ describe('Kalahi with 4 trials, lettered MC and generation, against answers know
     const line = `MC1 by the best answer's position: ${parts.join(' · ')}`;
     expect(run.stdout).toContain(line);
     expect(run.stdout).toContain('4 trials per prompt · 95% intervals: bootstrap over prompts');
-    expect(readFileSync(path.join(dir, 'k4', 'report.html'), 'utf8')).toContain(line);
+    // The report escapes the apostrophe; the figures follow "position: " unchanged.
+    expect(readFileSync(path.join(dir, 'k4', 'report.html'), 'utf8')).toContain(line.slice(line.indexOf('position: ')));
   });
 
   test('k = 1 asks nothing new (trial 0 is the request of a run without trials) and writes no trial fields', async () => {
-    const before = server.stats.answered;
+    const before = promptRequests;
     const output = path.join(dir, 'k1');
     const one = await runVitest(['run', ...config], env(output, { LOKAL_TRIALS: '1' }));
     expect(one.code, show(one)).toBe(0);
-    expect(server.stats.answered).toBe(before);
+    expect(promptRequests).toBe(before);
     const text = readFileSync(path.join(output, 'kalahi.json'), 'utf8');
     expect(text).not.toContain('"trials"');
     expect(one.stdout).not.toContain('trials per prompt');
