@@ -116,6 +116,17 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
       learnedModels: config.learnedModels,
       strict: settings.strict,
       thresholds: settings.thresholds,
+      // For the fingerprint: trials and their sampling settings (a run of one trial asks as without them).
+      ...((settings.trials ?? 1) > 1
+        ? {
+            sampling: {
+              trials: settings.trials!,
+              ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
+              ...(settings.topP !== undefined ? { top_p: settings.topP } : {}),
+              ...(settings.seed !== undefined ? { seed: settings.seed } : {}),
+            },
+          }
+        : {}),
     };
     groups.push({ info, items: rows, sections: categories.map((category) => ({ name: category, items: rows.filter((r) => r.category === category) })) });
   }
