@@ -34,7 +34,7 @@ function sampling(aggregates: readonly KalahiSuiteAggregate[]): Record<string, n
 
 /** The lettered trials per prompt when some variant ran MC by letter with trials; null otherwise. */
 function letterTrials(aggregates: readonly KalahiSuiteAggregate[]): number | 'mixed' | null {
-  const withTrials = aggregates.filter((a) => a.tasks.includes('mc') && a.mcProtocol === 'letter' && a.sampling);
+  const withTrials = aggregates.filter((a) => a.tasks.includes('mc') && a.mcProtocol === 'letter' && a.sampling?.trials !== undefined);
   return withTrials.length === 0 ? null : single(aggregates.filter((a) => a.tasks.includes('mc')).map((a) => a.sampling?.trials ?? 1));
 }
 

@@ -1,4 +1,4 @@
-// Kalahi's open-ended task for one prompt: a greedy reply through the chat template within the token budget, decoded
+// Kalahi's open-ended task for one prompt: a reply (greedy unless sampling is set) through the chat template within the token budget, decoded
 // without special tokens and stripped (as the reference), scored against every relevant and irrelevant answer.
 import type { KalahiRow } from './data.ts';
 import { pythonStrip } from '../../core/python/pythonWhitespace.ts';

@@ -110,9 +110,9 @@ export interface LetterAsk {
   request: (request: GenerateRequest) => GenerateRequest;
 }
 
-/** Asks the lettered question (SEA-HELM's prompt, 32 new tokens, greedy) and reads the letter from the reply. */
-export async function measureKalahiLetter(model: ModelProvider, row: KalahiRow, itemKey: string, recordPrompts: RecordPrompts = 'text'): Promise<KalahiMCRecord> {
-  return (await askKalahiLetter(model, row, itemKey, recordPrompts)).record;
+/** Asks the lettered question (SEA-HELM's prompt, 32 new tokens, greedy unless `request` adds sampling) and reads the letter from the reply. */
+export async function measureKalahiLetter(model: ModelProvider, row: KalahiRow, itemKey: string, recordPrompts: RecordPrompts = 'text', request?: LetterAsk['request']): Promise<KalahiMCRecord> {
+  return (await askKalahiLetter(model, row, itemKey, recordPrompts, request ? { options: letterOptions(row), request } : undefined)).record;
 }
 
 /** One lettered question (in `ask`'s order and request when given), its MC record and the reply's token count. */

@@ -12,6 +12,7 @@ import type { KalahiGenerationRecord, KalahiMCRecord, KalahiPromptRecord, Kalahi
 import { redactedText, resolveRedaction } from '../../core/redact.ts';
 import { kalahiItemKey, kalahiSuiteName, kalahiTestName } from './names.ts';
 import { kalahiGenerationVerdict, kalahiMCVerdict } from './verdict.ts';
+import { trialRequest } from '../../models/trialRequest.ts';
 
 /** An MC record as it may be published: every reference's text as its hash; scores untouched. */
 function redactMC(mc: KalahiMCRecord): void {
@@ -34,6 +35,17 @@ function redactGeneration(generation: KalahiGenerationRecord): void {
     for (const trial of generation.trials.trials) trial.response = redactedText(trial.response);
     if (generation.trials.majority !== null) generation.trials.majority = redactedText(generation.trials.majority);
   }
+}
+
+/** The trials (above 1) and sampling settings a run asks with, or nothing when it asks as without them. */
+function kalahiSampling(settings: KalahiSettings): { sampling?: NonNullable<KalahiRunInfo['sampling']> } {
+  const sampling = {
+    ...((settings.trials ?? 1) > 1 ? { trials: settings.trials! } : {}),
+    ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
+    ...(settings.topP !== undefined ? { top_p: settings.topP } : {}),
+    ...(settings.seed !== undefined ? { seed: settings.seed } : {}),
+  };
+  return Object.keys(sampling).length > 0 ? { sampling } : {};
 }
 
 function message(error: unknown): string {
@@ -116,17 +128,8 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
       learnedModels: config.learnedModels,
       strict: settings.strict,
       thresholds: settings.thresholds,
-      // For the fingerprint: trials and their sampling settings (a run of one trial asks as without them).
-      ...((settings.trials ?? 1) > 1
-        ? {
-            sampling: {
-              trials: settings.trials!,
-              ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
-              ...(settings.topP !== undefined ? { top_p: settings.topP } : {}),
-              ...(settings.seed !== undefined ? { seed: settings.seed } : {}),
-            },
-          }
-        : {}),
+      // For the fingerprint: the sampling settings and trials, where set (none: the requests of a run without them).
+      ...kalahiSampling(settings),
     };
     groups.push({ info, items: rows, sections: categories.map((category) => ({ name: category, items: rows.filter((r) => r.category === category) })) });
   }
@@ -176,7 +179,7 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
         try {
           record.mc =
             letterTrials ? await measureKalahiLetterTrials(model, row, itemKey, recordPrompts, k, decoding)
-            : config.mcProtocol === 'letter' ? await measureKalahiLetter(model, row, itemKey, recordPrompts)
+            : config.mcProtocol === 'letter' ? await measureKalahiLetter(model, row, itemKey, recordPrompts, (request) => trialRequest(request, decoding, row.promptVariationId, 0))
             : await measureKalahiMC(model, row, itemKey, recordPrompts);
           if (redact) redactMC(record.mc);
           const verdict = `MC ${record.mc.trials ? kalahiLetterTrialsVerdict(record.mc) : kalahiMCVerdict(record.mc)}`;
@@ -196,7 +199,9 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
         try {
           const learned = await learnedScorers(config.learnedModels);
           const generationSettings = { budget: config.budget, chrf: config.chrf, learned, recordPrompts };
-          record.generation = generationTrials ? await measureKalahiGenerationTrials(model, row, itemKey, generationSettings, k, decoding) : await measureKalahiGeneration(model, row, itemKey, generationSettings);
+          record.generation =
+            generationTrials ? await measureKalahiGenerationTrials(model, row, itemKey, generationSettings, k, decoding)
+            : await measureKalahiGeneration(model, row, itemKey, { ...generationSettings, request: (request) => trialRequest(request, decoding, row.promptVariationId, 0) });
           if (redact) redactGeneration(record.generation);
           const verdict = record.generation.trials ? kalahiGenerationTrialsVerdict(record.generation) : kalahiGenerationVerdict(record.generation);
           await context.annotate(`generation ${verdict}`, `generation-${record.generation.status}`);

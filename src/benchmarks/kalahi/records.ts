@@ -225,8 +225,8 @@ export interface KalahiRunInfo extends GroupInfo {
   thresholds: string | undefined;
   /** SHA-256 of the variant's CSV (absent in older records). */
   sha256?: string;
-  /** With LOKAL_TRIALS above 1: the trials per prompt and the sampling settings they were asked with (absent otherwise). */
-  sampling?: { trials: number; temperature?: number; top_p?: number; seed?: number };
+  /** The trials per prompt (above 1) and the sampling settings the requests carried, where set; absent when none is. */
+  sampling?: { trials?: number; temperature?: number; top_p?: number; seed?: number };
 }
 
 /** Means of one metric over the scored replies. */
