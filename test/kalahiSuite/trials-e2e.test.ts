@@ -128,7 +128,7 @@ describe('Kalahi with 4 trials, lettered MC and generation, against answers know
       const official = [row.relevantAnswers[row.bestIndex]!, ...row.irrelevantAnswers.slice(0, 3)].sort();
       // Every trial shows the same four answers, in some order.
       for (const one of trials) expect([...one.options].sort()).toEqual(official);
-      const right = trials.map((one) => (one.said === one.bestLetter ? 1 : 0));
+      const right = trials.map((one): number => (one.said === one.bestLetter ? 1 : 0));
       const record = full.records.find((r: { promptVariationId: string }) => r.promptVariationId === ids[i]);
       const mc = record.mc;
       expect(mc.trials.trials.map((t: { answer: string }) => t.answer)).toEqual(trials.map((one) => one.bestLetter));
@@ -157,7 +157,7 @@ describe('Kalahi with 4 trials, lettered MC and generation, against answers know
   test('kalahi.json: MC1, pass@k and MC1 by the best answer position over all prompts and per category; the terminal and the report show them', () => {
     const full = results.variants.full;
     const perItem = rows.map((_, i) => [0, 1, 2, 3].map((t) => shown.find((s) => s.item === i && s.trial === t)!));
-    const right = perItem.map((trials) => trials.map((one) => (one.said === one.bestLetter ? 1 : 0)));
+    const right = perItem.map((trials) => trials.map((one): number => (one.said === one.bestLetter ? 1 : 0)));
     const counts = right.map((r) => r.reduce((a, b) => a + b, 0));
     const mc = full.trials.mc;
     expect(full.trials.asked).toBe(K);

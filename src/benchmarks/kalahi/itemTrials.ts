@@ -147,7 +147,7 @@ export function foldGenerationTrials(records: readonly KalahiGenerationRecord[],
 const trialSeedOf = (decoding: TrialDecoding, row: Pick<KalahiRow, 'promptVariationId'>, t: number) => (decoding.seed === undefined ? undefined : trialSeed(decoding.seed, row.promptVariationId, t));
 
 /** Asks the lettered question k times (at once: the provider's own limit bounds what runs together) and folds them. */
-export async function measureKalahiLetterTrials(model: ModelProvider, row: KalahiRow, itemKey: string, recordPrompts: RecordPrompts, k: number, decoding: TrialDecoding): Promise<KalahiMCRecord> {
+export async function measureKalahiLetterTrials(model: ModelProvider, row: KalahiRow, itemKey: string, recordPrompts: RecordPrompts | undefined, k: number, decoding: TrialDecoding): Promise<KalahiMCRecord> {
   const official = letterOptions(row);
   // Without LOKAL_SEED the orders still differ by trial and repeat from run to run: base seed 0.
   const shown = Array.from({ length: k }, (_, t) => trialLetterOptions(official, decoding.seed ?? 0, row.promptVariationId, t));

@@ -111,12 +111,12 @@ export interface LetterAsk {
 }
 
 /** Asks the lettered question (SEA-HELM's prompt, 32 new tokens, greedy unless `request` adds sampling) and reads the letter from the reply. */
-export async function measureKalahiLetter(model: ModelProvider, row: KalahiRow, itemKey: string, recordPrompts: RecordPrompts = 'text', request?: LetterAsk['request']): Promise<KalahiMCRecord> {
+export async function measureKalahiLetter(model: ModelProvider, row: KalahiRow, itemKey: string, recordPrompts: RecordPrompts | undefined = 'text', request?: LetterAsk['request']): Promise<KalahiMCRecord> {
   return (await askKalahiLetter(model, row, itemKey, recordPrompts, request ? { options: letterOptions(row), request } : undefined)).record;
 }
 
 /** One lettered question (in `ask`'s order and request when given), its MC record and the reply's token count. */
-export async function askKalahiLetter(model: ModelProvider, row: KalahiRow, itemKey: string, recordPrompts: RecordPrompts = 'text', ask?: LetterAsk): Promise<{ record: KalahiMCRecord; outputTokens: number | null }> {
+export async function askKalahiLetter(model: ModelProvider, row: KalahiRow, itemKey: string, recordPrompts: RecordPrompts | undefined = 'text', ask?: LetterAsk): Promise<{ record: KalahiMCRecord; outputTokens: number | null }> {
   const options = ask?.options ?? letterOptions(row);
   const request: GenerateRequest = { messages: letterMessages(row, options), maxNewTokens: LETTER_MAX_NEW_TOKENS, itemKey };
   const [result] = await model.generate([ask ? ask.request(request) : request]);
