@@ -3,11 +3,11 @@
 // flaky; each generation metric over the scored trials); and a group's figures, MC1 by the best answer's position,
 // each against values worked out by hand from the definitions.
 import { describe, expect, test } from 'vitest';
-import { foldGenerationTrials, foldLetterTrials, kalahiLetterTrialsVerdict, letterTrialOf } from '../../src/benchmarks/kalahi/itemTrials.ts';
-import { letterOptions, trialLetterOptions } from '../../src/benchmarks/kalahi/letterChoice.ts';
-import { kalahiLetterRecord } from '../../src/benchmarks/kalahi/mcTask.ts';
-import type { KalahiGenerationRecord, KalahiPromptRecord } from '../../src/benchmarks/kalahi/records.ts';
-import { groupTrialFigures, positionLine } from '../../src/benchmarks/kalahi/trialFigures.ts';
+import { foldGenerationTrials, foldLetterTrials, kalahiLetterTrialsVerdict, letterTrialOf } from '../../src/benchmarks/kalahi/run/itemTrials.ts';
+import { letterOptions, trialLetterOptions } from '../../src/benchmarks/kalahi/prompts/letterChoice.ts';
+import { kalahiLetterRecord } from '../../src/benchmarks/kalahi/run/mcTask.ts';
+import type { KalahiGenerationRecord, KalahiPromptRecord } from '../../src/benchmarks/kalahi/run/records.ts';
+import { groupTrialFigures, positionLine } from '../../src/benchmarks/kalahi/results/trialFigures.ts';
 import { seededPermutation } from '../../src/core/statistics/seededPermutation.ts';
 import { trialSeed } from '../../src/core/trialSeed.ts';
 

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { parseKalahiCsv, type KalahiRow } from '../../src/benchmarks/kalahi/data.ts';
+import { parseKalahiCsv, type KalahiRow } from '../../src/benchmarks/kalahi/data/kalahi.ts';
 import { trialSeed } from '../../src/core/trialSeed.ts';
 import { startFakeOpenAIServer, type FakeServer } from '../support/fakeOpenAIServer.ts';
 import { freePort } from '../support/freePort.ts';
