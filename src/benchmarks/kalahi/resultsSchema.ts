@@ -33,6 +33,16 @@ export const KalahiPromptRecordSchema = z.looseObject({
       preferred: reference.nullable().optional(),
       references: z.array(reference).optional(),
       letter: z.looseObject({ options: z.array(z.looseObject({ letter: anything, text: anything })).optional(), answer: anything, response: anything, chosen: anything }).optional(),
+      // LOKAL_TRIALS above 1, letter protocol: every trial's option order, reply, chosen option and MC1.
+      trials: z
+        .looseObject({
+          asked: z.number().optional(),
+          options: z.array(z.looseObject({ letter: anything, text: anything })).optional(),
+          trials: z.array(z.looseObject({ trial: z.number(), order: z.array(z.number()).optional(), answer: anything, response: anything, chosen: anything, option: z.number().nullable().optional(), mc1: figure.optional() })).optional(),
+          majority: anything,
+          flaky: z.boolean().optional(),
+        })
+        .optional(),
     })
     .optional(),
   generation: z
@@ -42,9 +52,40 @@ export const KalahiPromptRecordSchema = z.looseObject({
       reason: anything,
       metrics: z.record(z.string(), KalahiMetricRecordSchema.optional()).optional(),
       missing: z.boolean().optional(),
+      // LOKAL_TRIALS above 1: every trial's reply and its metrics' max, diff and acc.
+      trials: z
+        .looseObject({
+          asked: z.number().optional(),
+          scored: z.number().optional(),
+          trials: z.array(z.looseObject({ trial: z.number(), response: anything, status: anything, metrics: z.record(z.string(), KalahiMetricRecordSchema.optional()).optional() })).optional(),
+          majority: anything,
+        })
+        .optional(),
     })
     .optional(),
 });
+
+/** A figure over trials with its bootstrap interval (trialFigures.ts). */
+const trialFigure = z.looseObject({ value: z.number(), low: z.number(), high: z.number() });
+/** What every trial figure of a group states: prompts, trial counts, flaky prompts, pass@k, pass^k, variance within prompts. */
+const trialCounts = {
+  prompts: z.number().optional(),
+  fewest_trials: z.number().optional(),
+  most_trials: z.number().optional(),
+  prompts_short: z.number().optional(),
+  flaky: z.number().optional(),
+  pass_at: z.record(z.string(), trialFigure).optional(),
+  pass_hat: z.record(z.string(), trialFigure).optional(),
+  within_share: figure.optional(),
+};
+
+/** A group's trial figures (present only with LOKAL_TRIALS above 1): MC1 of the lettered trials, each generation metric. */
+export const KalahiGroupTrialsSchema = z.looseObject({
+  asked: z.number().optional(),
+  mc: z.looseObject({ ...trialCounts, mc1: trialFigure.optional(), by_position: z.record(z.string(), z.looseObject({ trials: z.number(), mc1: figure })).optional() }).optional(),
+  generation: z.record(z.string(), z.looseObject({ ...trialCounts, acc: trialFigure.optional(), max: trialFigure.nullable().optional(), diff: trialFigure.nullable().optional() }).optional()).optional(),
+});
+export type KalahiGroupTrialsJson = z.infer<typeof KalahiGroupTrialsSchema>;
 export type KalahiRecordJson = z.infer<typeof KalahiPromptRecordSchema>;
 
 /** A group's figures (the variant overall, or one category). */
@@ -60,6 +101,7 @@ export const KalahiGroupSchema = z.looseObject({
       metrics: z.record(z.string(), z.looseObject({ acc: figure.optional(), max: figure.optional(), diff: figure.optional() }).optional()).optional(),
     })
     .optional(),
+  trials: KalahiGroupTrialsSchema.optional(),
 });
 export type KalahiGroupJson = z.infer<typeof KalahiGroupSchema>;
 

@@ -1,6 +1,6 @@
 // Kalahi's settings: the `kalahi` object of lokal.config.json / options, and its LOKAL_* variables.
 import { z } from 'zod';
-import { asIs, list, lowerCase, MODEL_SETTING, type SettingsSection } from '../../core/settings.ts';
+import { asIs, list, lowerCase, MODEL_SETTING, TRIAL_SETTINGS_SHAPE, type SettingsSection } from '../../core/settings.ts';
 import { MC_PROTOCOLS, type MCProtocol } from '../../core/mcProtocol.ts';
 import type { KalahiVariant } from './data/kalahi.ts';
 
@@ -45,6 +45,8 @@ export const KALAHI_SETTINGS_SHAPE = {
   bertscoreModel: z.string().min(1).optional(),
   /** BLEURT regression model: Hub id or folder (default lucadiliello/BLEURT-20); `off` skips the metric. */
   bleurtModel: z.string().min(1).optional(),
+  /** Kalahi's own trials, temperature, top-p and seed, over the shared ones (docs/kalahi-trials.md). */
+  ...TRIAL_SETTINGS_SHAPE,
 };
 
 export type KalahiSettingsInput = z.input<z.ZodObject<typeof KALAHI_SETTINGS_SHAPE>>;

@@ -6,6 +6,8 @@
 // the CSV row: the best answer and the first three irrelevant answers, the best answer at a place fixed by its id.
 import type { KalahiRow } from '../data/kalahi.ts';
 import type { ChatMessage } from '../../../models/types.ts';
+import { trialSeed } from '../../../core/trialSeed.ts';
+import { seededPermutation } from '../../../core/statistics/seededPermutation.ts';
 
 /** SEA-HELM's labels for Kalahi (A–D) and its answer tag. */
 export const LETTERS = ['A', 'B', 'C', 'D'] as const;
@@ -45,6 +47,16 @@ export function letterOptions(row: Pick<KalahiRow, 'promptVariationId' | 'releva
   const place = fnv1a(row.promptVariationId) % (wrong.length + 1);
   const ordered = [...wrong.slice(0, place), best, ...wrong.slice(place)];
   return ordered.map((option, i) => ({ letter: LETTERS[i]!, ...option }));
+}
+
+/**
+ * The options of trial `trial` of a prompt: trial 0 shows them as `letterOptions` places them (so one trial asks what a
+ * run without trials asks); trial t > 0 shows option order[i] at letter i, order = seededPermutation(n, trialSeed(base
+ * seed, id, t)), lettered A–D again. `order` maps a letter's place back to the trial-0 option.
+ */
+export function trialLetterOptions(options: readonly LetterOption[], baseSeed: number, itemId: string, trial: number): { options: LetterOption[]; order: number[] } {
+  const order = trial === 0 ? options.map((_, i) => i) : seededPermutation(options.length, trialSeed(baseSeed, itemId, trial));
+  return { options: order.map((from, i) => ({ ...options[from]!, letter: LETTERS[i]! })), order };
 }
 
 /** SEA-HELM's user turn: preamble, a blank line, then the task template `Tanong:` with the question and options fenced. */

@@ -1,5 +1,5 @@
 // 95% intervals of Kalahi's figures, each a mean over prompts: MC1 and every generation metric's acc are 0/1 per
-// prompt (Wilson), MC2 a probability mass in [0, 1] per prompt (quasi-Wilson, inside [0, 1]), the metrics' max and diff
+// prompt (Wilson; with trials a mean over them in [0, 1], quasi-Wilson), MC2 a probability mass in [0, 1] per prompt (quasi-Wilson, inside [0, 1]), the metrics' max and diff
 // per-prompt scores of no common scale (t-interval); prompts whose figure is NaN (null) are skipped, as the means.
 import { itemMeanInterval, type ItemMeanInterval } from '../../../core/statistics/index.ts';
 import { KALAHI_TABLE_METRICS, type KalahiMetric, type KalahiPromptRecord } from '../run/records.ts';
@@ -16,7 +16,8 @@ export function kalahiGroupIntervals(records: readonly KalahiPromptRecord[]): Ka
   const out: KalahiGroupIntervals = {};
   const mc = records.flatMap((r) => (r.mc ? [r.mc.normalised] : []));
   if (mc.length > 0) {
-    const mc1 = itemMeanInterval(present(mc.map((m) => m.mc1)), 'proportion');
+    // With trials a prompt's MC1 is its mean over them: a score in [0, 1] (quasi-Wilson) instead of 0/1 (Wilson).
+    const mc1 = itemMeanInterval(present(mc.map((m) => m.mc1)), 'proportion', 0.95, 1);
     const mc2 = itemMeanInterval(present(mc.map((m) => m.mc2)), 'mean', 0.95, 1);
     const mc2Normalised = itemMeanInterval(present(mc.map((m) => m.mc2_normalised)), 'mean', 0.95, 1);
     out.mc = { ...(mc1 ? { mc1 } : {}), ...(mc2 ? { mc2 } : {}), ...(mc2Normalised ? { mc2_normalised: mc2Normalised } : {}) };
@@ -27,7 +28,7 @@ export function kalahiGroupIntervals(records: readonly KalahiPromptRecord[]): Ka
     for (const metric of KALAHI_TABLE_METRICS) {
       const values = scored.flatMap((g) => (g.metrics[metric] ? [g.metrics[metric]] : []));
       if (values.length === 0) continue;
-      const acc = itemMeanInterval(present(values.map((v) => v.acc)), 'proportion');
+      const acc = itemMeanInterval(present(values.map((v) => v.acc)), 'proportion', 0.95, 1);
       const max = itemMeanInterval(present(values.map((v) => v.max)), 'mean');
       const diff = itemMeanInterval(present(values.map((v) => v.diff)), 'mean');
       generation[metric] = { ...(acc ? { acc } : {}), ...(max ? { max } : {}), ...(diff ? { diff } : {}) };

@@ -3,6 +3,8 @@
 import { KALAHI_LEARNED_METRICS, KALAHI_TABLE_METRICS, type KalahiGroupFigures, type KalahiLearnedMetric, type KalahiPromptRecord, type KalahiSuiteAggregate } from '../run/records.ts';
 import { KALAHI_FIGURE_LABELS } from '../run/gates.ts';
 import type { GateOutcome } from '../../../core/gates.ts';
+import { groupTrialFigures } from './trialFigures.ts';
+import { orderedRecords } from './aggregate.ts';
 
 export interface RolledKalahiSuite {
   aggregate: KalahiSuiteAggregate;
@@ -29,23 +31,28 @@ export function learnedStatus(aggregate: Pick<KalahiSuiteAggregate, 'learnedMode
   return out;
 }
 
-function groupJson(group: KalahiGroupFigures) {
+/** A group's figures; with trials (LOKAL_TRIALS above 1) also `trials`, their figures over the group's prompts. */
+function groupJson(group: KalahiGroupFigures, records: readonly KalahiPromptRecord[]) {
+  const trials = groupTrialFigures(records);
   return {
     prompts: group.prompts,
     table: publishedRow(group),
     ...(group.mc ? { mc: { scored: group.mc.scored, ...group.mc.normalised, non_norm: group.mc.nonNormalised } } : {}),
     ...(group.generation ? { generation: group.generation } : {}),
+    ...(trials ? { trials } : {}),
   };
 }
 
 /** One variant's section of kalahi.json. */
 export function variantJson(suite: RolledKalahiSuite) {
   const a = suite.aggregate;
+  // Each prompt once, as the aggregate counts them.
+  const prompts = orderedRecords(suite.records);
   return {
     file: a.file,
     model: a.model,
     tasks: a.tasks,
-    // Which protocol produced MC1 (src/benchmarks/kalahi/run/protocol.ts): figures of two protocols are never compared.
+    // Which protocol produced MC1 (src/benchmarks/kalahi/protocol.ts): figures of two protocols are never compared.
     ...(a.tasks.includes('mc') ? { mc_protocol: a.mcProtocol ?? 'logprobs' } : {}),
     items: { selected: a.selected, total: a.total, recorded: a.recorded, failed: a.failed, skipped: a.skipped },
     settings: {
@@ -55,8 +62,8 @@ export function variantJson(suite: RolledKalahiSuite) {
       mc2: "MC2 is the reference's: exp of the already exponentiated byte-normalised scores; mc2_normalised is the single-exponent form",
       learned: learnedStatus(a),
     },
-    ...groupJson(a.overall),
-    by_category: Object.fromEntries(Object.entries(a.byCategory).map(([c, g]) => [c, groupJson(g)])),
+    ...groupJson(a.overall, prompts),
+    by_category: Object.fromEntries(Object.entries(a.byCategory).map(([c, g]) => [c, groupJson(g, prompts.filter((r) => r.category === c))])),
     records: suite.records,
   };
 }

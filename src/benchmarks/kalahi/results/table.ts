@@ -7,6 +7,8 @@ import type { GateOutcome } from '../../../core/gates.ts';
 import { alignedColumns, gateSection } from '../../../core/textTable.ts';
 import { kalahiGroupIntervals } from './intervals.ts';
 import type { ItemMeanInterval } from '../../../core/statistics/index.ts';
+import { orderedRecords } from './aggregate.ts';
+import { groupTrialFigures, positionLine, type KalahiGroupTrialFigures, type KalahiMCTrialFigures, type KalahiMetricTrialFigures, type KalahiTrialFigure } from './trialFigures.ts';
 
 /** A figure with its interval, `0.4200 [0.361, 0.481]` (MC1: Wilson's; MC2: quasi-Wilson, inside [0, 1]). */
 const withInterval = (value: number | null | undefined, i: ItemMeanInterval | undefined) =>
@@ -49,10 +51,56 @@ export function kalahiTableLines(suites: readonly RolledKalahiSuite[], modelLabe
       }
       lines.push(`  budget ${a.budget.description} · ChrF column = ${a.labels.chrf} · ROUGE-L column = ${a.labels.rougeL}`);
     }
+    lines.push(...kalahiTrialLines(suite));
     if (rows.some(([, g]) => g.mc)) lines.push('  MC1 [95% Wilson interval], MC2 [95% quasi-Wilson interval]; generation intervals in kalahi.json (variants.<v>.intervals)');
     if (rows.some(([, g]) => g.mc)) lines.push("  MC2 = the reference's (exp of exponentiated scores, ≈ 0.5 for every model); MC2 (normalised) = Σ relevant / Σ all scores");
     if (a.failed > 0 || a.skipped > 0) lines.push(`  ${a.failed} prompt tests failed, ${a.skipped} skipped`);
     lines.push('');
+  }
+  return lines;
+}
+
+const withBootstrap = (f: KalahiTrialFigure) => `${f.value.toFixed(4)} [${f.low.toFixed(3)}, ${f.high.toFixed(3)}]`;
+const share = (value: number | null) => (value === null ? 'n/a' : `${(100 * value).toFixed(0)}%`);
+const passColumns = (figures: KalahiMCTrialFigures | KalahiMetricTrialFigures) => [
+  ...Object.entries(figures.pass_at).map(([k, f]): [string, string] => [`pass@${k}`, f.value.toFixed(4)]),
+  ...Object.entries(figures.pass_hat).filter(([k]) => k !== '1').map(([k, f]): [string, string] => [`pass^${k}`, f.value.toFixed(4)]),
+];
+
+/**
+ * With trials (LOKAL_TRIALS above 1): MC1 over the lettered trials per group (its mean with the bootstrap interval,
+ * pass@k, pass^k, the variance within prompts, flaky prompts), MC1 by the best answer's letter, and each generation
+ * metric's mean acc over the scored trials with pass@k of the whole variant. Nothing without trials.
+ */
+export function kalahiTrialLines(suite: RolledKalahiSuite): string[] {
+  const prompts = orderedRecords(suite.records);
+  const overall = groupTrialFigures(prompts);
+  if (!overall) return [];
+  const groups: Array<[string, KalahiGroupTrialFigures]> = [['all', overall]];
+  for (const category of Object.keys(suite.aggregate.byCategory)) {
+    const figures = groupTrialFigures(prompts.filter((r) => r.category === category));
+    if (figures) groups.push([category, figures]);
+  }
+  const lines = [`  ${overall.asked} trials per prompt · 95% intervals: bootstrap over prompts, each prompt's trials kept together`];
+  if (overall.mc) {
+    const passes = passColumns(overall.mc).map(([name]) => name);
+    const body = groups.flatMap(([name, g]) => {
+      if (!g.mc) return [];
+      const values = new Map(passColumns(g.mc));
+      return [[name, String(g.mc.prompts), withBootstrap(g.mc.mc1), ...passes.map((p) => values.get(p) ?? '–'), share(g.mc.within_share), String(g.mc.flaky)]];
+    });
+    lines.push(...alignedColumns([['MC1 over trials', 'prompts', 'MC1', ...passes, 'within prompts', 'flaky'], ...body], (c) => c > 0).map((l) => `  ${l}`));
+    lines.push(`  ${positionLine(overall.mc.by_position)}`);
+  }
+  if (overall.generation) {
+    const metrics = KALAHI_TABLE_METRICS.filter((m) => overall.generation![m]);
+    const body = groups.flatMap(([name, g]) => (g.generation ? [[name, ...metrics.map((m) => (g.generation![m] ? withBootstrap(g.generation![m].acc) : '–'))]] : []));
+    lines.push(...alignedColumns([['generation over trials (acc)', ...metrics.map((m) => KALAHI_FIGURE_LABELS[m])], ...body], (c) => c > 0).map((l) => `  ${l}`));
+    const all = metrics.map((m) => {
+      const f = overall.generation![m]!;
+      return `${KALAHI_FIGURE_LABELS[m]} ${passColumns(f).map(([name, value]) => `${name} ${value}`).join(' ')} within ${share(f.within_share)} flaky ${f.flaky}`;
+    });
+    lines.push(`  generation, all prompts: ${all.join(' · ')}`);
   }
   return lines;
 }

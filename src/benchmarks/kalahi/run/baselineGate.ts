@@ -144,7 +144,10 @@ function figure(variant: string, name: string, pick: Pick, scores: 'binary' | 'c
     const mc = currentMc(r);
     return { id: r.promptVariationId, cluster: r.promptId, score: mc ? pick(mc) : null };
   });
-  return pairedFigure(`${variant}.${name}`, `Kalahi ${variant} ${name}`, current, new Map([...base].map(([id, b]) => [id, pick(b)])), scores);
+  const before = new Map([...base].map(([id, b]) => [id, pick(b)]));
+  // With trials MC1 is a prompt's mean over them: a score in [0, 1], paired by bootstrap instead of McNemar's test.
+  const binary = [...current.map((c) => c.score), ...before.values()].every((v) => v === null || v === 0 || v === 1);
+  return pairedFigure(`${variant}.${name}`, `Kalahi ${variant} ${name}`, current, before, scores === 'binary' && !binary ? 'continuous' : scores);
 }
 
 export function judgeKalahiBaseline(suites: readonly KalahiSuiteRecords[], baseline: KalahiBaseline, settings: SignificanceSettings): { outcomes: GateOutcome[]; comparison: KalahiBaselineComparison } {

@@ -23,6 +23,20 @@ function mcProtocol(aggregates: readonly KalahiSuiteAggregate[]): string | null 
   return single(withMC.map((a) => a.mcProtocol ?? 'logprobs'));
 }
 
+/** Temperature (0: greedy, as without trials), and top-p, seed and trials where a run of trials set them. */
+function sampling(aggregates: readonly KalahiSuiteAggregate[]): Record<string, number | 'mixed' | null> {
+  const out: Record<string, number | 'mixed' | null> = { temperature: single(aggregates.map((a) => a.sampling?.temperature ?? 0)) };
+  for (const field of ['top_p', 'seed', 'trials'] as const) {
+    if (aggregates.some((a) => a.sampling?.[field] !== undefined)) out[field] = single(aggregates.map((a) => a.sampling?.[field] ?? null));
+  }
+  return out;
+}
+
+/** The lettered trials per prompt when some variant ran MC by letter with trials; null otherwise. */
+function letterTrials(aggregates: readonly KalahiSuiteAggregate[]): number | 'mixed' | null {
+  const withTrials = aggregates.filter((a) => a.tasks.includes('mc') && a.mcProtocol === 'letter' && a.sampling?.trials !== undefined);
+  return withTrials.length === 0 ? null : single(aggregates.filter((a) => a.tasks.includes('mc')).map((a) => a.sampling?.trials ?? 1));
+}
 
 export function kalahiFingerprint(aggregates: readonly KalahiSuiteAggregate[], settings: KalahiSettings | undefined, root: string): Fingerprint {
   const first = aggregates.find((a) => a.modelDescription) ?? aggregates[0];
@@ -39,9 +53,11 @@ export function kalahiFingerprint(aggregates: readonly KalahiSuiteAggregate[], s
     fewshot: replay ? null : 'none',
     extraction: false,
     scorer: KALAHI_SCORER,
-    decoding: replay || !generation ? null : { budget: single(aggregates.map((a) => a.budget.kind)), tokens: single(aggregates.map((a) => a.budget.tokens)), temperature: 0 },
+    decoding: replay || !generation ? null : { budget: single(aggregates.map((a) => a.budget.kind)), tokens: single(aggregates.map((a) => a.budget.tokens)), ...sampling(aggregates) },
     protocol: {
       mc: mcProtocol(aggregates),
+      // Lettered trials each show the options in their own order: how many there were is part of how MC1 was measured.
+      ...(letterTrials(aggregates) === null ? {} : { letter_trials: letterTrials(aggregates) }),
       chrf: single(aggregates.map((a) => a.labels.chrf)),
       // A learned metric left off is not a difference: its column is simply absent from that run.
       bertscore: single(aggregates.flatMap((a) => (a.learnedModels.bertscore === 'off' ? [] : [a.learnedModels.bertscore]))),

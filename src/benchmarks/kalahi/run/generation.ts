@@ -1,4 +1,4 @@
-// Kalahi's open-ended task for one prompt: a greedy reply through the chat template within the token budget, decoded
+// Kalahi's open-ended task for one prompt: a reply (greedy unless sampling is set) through the chat template within the token budget, decoded
 // without special tokens and stripped (as the reference), scored against every relevant and irrelevant answer.
 import type { KalahiRow } from '../data/kalahi.ts';
 import { pythonStrip } from '../../../core/python/pythonWhitespace.ts';
@@ -26,10 +26,13 @@ export interface GenerationSettings {
   learned: LearnedScorers;
   /** What the record keeps of the prompt (default text). */
   recordPrompts?: RecordPrompts;
+  /** A trial's request from the prompt's (its sampling settings and index: src/models/trialRequest.ts); unset: as is. */
+  request?: (request: GenerateRequest) => GenerateRequest;
 }
 
 export async function measureKalahiGeneration(model: ModelProvider, row: KalahiRow, itemKey: string, settings: GenerationSettings): Promise<KalahiGenerationRecord> {
-  const [result] = await model.generate([kalahiGenerateRequest(row, itemKey, settings.budget)]);
+  const request = kalahiGenerateRequest(row, itemKey, settings.budget);
+  const [result] = await model.generate([settings.request ? settings.request(request) : request]);
   if (!result) throw new Error(`${model.describe().provider}: no reply for ${itemKey}`);
   const response = pythonStrip(result.text);
   const scored = await scoreKalahiReply(row, response, { chrf: settings.chrf, learned: settings.learned });

@@ -4,7 +4,7 @@
 import type { KalahiRow } from '../data/kalahi.ts';
 import { byteNormalisedScore, kalahiMC, type KalahiMCResult } from '../metrics/mc.ts';
 import { utf8ByteLength } from '../../../core/python/codePoints.ts';
-import type { ChatMessage, ModelProvider } from '../../../models/types.ts';
+import type { ChatMessage, GenerateRequest, ModelProvider } from '../../../models/types.ts';
 import type { KalahiMCFigures, KalahiMCRecord, KalahiReferenceScore } from './records.ts';
 import { finiteOrNull } from './reply.ts';
 import { recordedCount, recordedInput, type RecordPrompts } from '../../../models/recordedInput.ts';
@@ -104,14 +104,26 @@ export function kalahiLetterRecord(row: Pick<KalahiRow, 'promptVariationId' | 'r
   };
 }
 
-/** Asks the lettered question (SEA-HELM's prompt, 32 new tokens, greedy) and reads the letter from the reply. */
-export async function measureKalahiLetter(model: ModelProvider, row: KalahiRow, itemKey: string, recordPrompts: RecordPrompts = 'text'): Promise<KalahiMCRecord> {
-  const options = letterOptions(row);
-  const [result] = await model.generate([{ messages: letterMessages(row, options), maxNewTokens: LETTER_MAX_NEW_TOKENS, itemKey }]);
+/** How one trial's lettered question is asked: the options in its order and its request (sampling settings, trial index). */
+export interface LetterAsk {
+  options: readonly LetterOption[];
+  request: (request: GenerateRequest) => GenerateRequest;
+}
+
+/** Asks the lettered question (SEA-HELM's prompt, 32 new tokens, greedy unless `request` adds sampling) and reads the letter from the reply. */
+export async function measureKalahiLetter(model: ModelProvider, row: KalahiRow, itemKey: string, recordPrompts: RecordPrompts | undefined = 'text', request?: LetterAsk['request']): Promise<KalahiMCRecord> {
+  return (await askKalahiLetter(model, row, itemKey, recordPrompts, request ? { options: letterOptions(row), request } : undefined)).record;
+}
+
+/** One lettered question (in `ask`'s order and request when given), its MC record and the reply's token count. */
+export async function askKalahiLetter(model: ModelProvider, row: KalahiRow, itemKey: string, recordPrompts: RecordPrompts | undefined = 'text', ask?: LetterAsk): Promise<{ record: KalahiMCRecord; outputTokens: number | null }> {
+  const options = ask?.options ?? letterOptions(row);
+  const request: GenerateRequest = { messages: letterMessages(row, options), maxNewTokens: LETTER_MAX_NEW_TOKENS, itemKey };
+  const [result] = await model.generate([ask ? ask.request(request) : request]);
   if (!result) throw new Error(`${model.describe().provider}: no reply for ${itemKey}`);
   const record = kalahiLetterRecord(row, options, result.text, { latencyMs: result.latencyMs, cached: result.cached });
   record.modelInput = recordedInput(result.input, recordPrompts);
   record.promptTokens = recordedCount(result.promptTokens);
   if (result.server !== undefined) record.server = result.server;
-  return record;
+  return { record, outputTokens: recordedCount(result.outputTokens) };
 }

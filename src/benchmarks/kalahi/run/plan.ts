@@ -8,10 +8,11 @@ import { parseProviderSpec, providerRow } from '../../../models/providers.ts';
 import { KALAHI_BUDGET_DESCRIPTIONS, KALAHI_TOKEN_BUDGET, resolveKalahiConfig, type KalahiConfig, type KalahiSettings } from './config.ts';
 import { KALAHI_VARIANTS, loadKalahi, type KalahiRow } from '../data/kalahi.ts';
 import { categoryKey, judgeKalahi, kalahiGate, type KalahiGate } from './gates.ts';
-import type { KalahiMCRecord, KalahiPromptRecord, KalahiRunInfo, KalahiSuiteAggregate } from './records.ts';
+import type { KalahiGenerationRecord, KalahiMCRecord, KalahiPromptRecord, KalahiRunInfo, KalahiSuiteAggregate } from './records.ts';
 import { redactedText, resolveRedaction } from '../../../core/redact.ts';
 import { kalahiItemKey, kalahiSuiteName, kalahiTestName } from './names.ts';
 import { kalahiGenerationVerdict, kalahiMCVerdict } from './verdict.ts';
+import { trialRequest } from '../../../models/trialRequest.ts';
 
 /** An MC record as it may be published: every reference's text as its hash; scores untouched. */
 function redactMC(mc: KalahiMCRecord): void {
@@ -21,6 +22,30 @@ function redactMC(mc: KalahiMCRecord): void {
     mc.letter.response = redactedText(mc.letter.response);
     for (const option of mc.letter.options) option.text = redactedText(option.text);
   }
+  if (mc.trials) {
+    for (const option of mc.trials.options) option.text = redactedText(option.text);
+    for (const trial of mc.trials.trials) trial.response = redactedText(trial.response);
+  }
+}
+
+/** A generation record as it may be published: the replies as their hashes; scores untouched. */
+function redactGeneration(generation: KalahiGenerationRecord): void {
+  generation.response = redactedText(generation.response);
+  if (generation.trials) {
+    for (const trial of generation.trials.trials) trial.response = redactedText(trial.response);
+    if (generation.trials.majority !== null) generation.trials.majority = redactedText(generation.trials.majority);
+  }
+}
+
+/** The trials (above 1) and sampling settings a run asks with, or nothing when it asks as without them. */
+function kalahiSampling(settings: KalahiSettings): { sampling?: NonNullable<KalahiRunInfo['sampling']> } {
+  const sampling = {
+    ...((settings.trials ?? 1) > 1 ? { trials: settings.trials! } : {}),
+    ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
+    ...(settings.topP !== undefined ? { top_p: settings.topP } : {}),
+    ...(settings.seed !== undefined ? { seed: settings.seed } : {}),
+  };
+  return Object.keys(sampling).length > 0 ? { sampling } : {};
 }
 
 function message(error: unknown): string {
@@ -103,6 +128,8 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
       learnedModels: config.learnedModels,
       strict: settings.strict,
       thresholds: settings.thresholds,
+      // For the fingerprint: the sampling settings and trials, where set (none: the requests of a run without them).
+      ...kalahiSampling(settings),
     };
     groups.push({ info, items: rows, sections: categories.map((category) => ({ name: category, items: rows.filter((r) => r.category === category) })) });
   }
@@ -115,6 +142,16 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
   const recordPrompts = redact && settings.recordPrompts !== 'off' ? 'hash' : settings.recordPrompts;
   // Loaded on first use: the learned metrics and the MC/generation tasks pull in metric and model modules.
   const tasks = import('./tasks.ts');
+  const k = settings.trials ?? 1;
+  const decoding = { temperature: settings.temperature, topP: settings.topP, seed: settings.seed };
+  const letterTrials = k > 1 && config.tasks.includes('mc') && config.mcProtocol === 'letter';
+  const generationTrials = k > 1 && config.tasks.includes('generation');
+  // Scoring every answer by log-probability draws nothing, so its trials would repeat one another: said once, scored once.
+  if (k > 1 && config.tasks.includes('mc') && config.mcProtocol === 'logprobs') {
+    console.warn(`[lokal] kalahi: multiple choice by log-probabilities is deterministic scoring, not sampling: each prompt's MC is scored once, not ${k} times (LOKAL_KALAHI_MC=letter asks ${k} trials)`);
+  }
+  // Greedy replies measure a server's non-determinism only (the lettered trials differ by their option order anyway).
+  if (generationTrials && !settings.temperature) console.warn(`[lokal] kalahi: ${k} greedy generation trials per prompt (temperature ${settings.temperature ?? 'unset'}) will agree unless the server is non-deterministic`);
 
   return {
     groups,
@@ -122,7 +159,7 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
     testName: redact ? (row) => `${row.promptVariationId} · ${row.category}` : kalahiTestName,
     itemId: (row) => row.promptVariationId,
     async runItem(row, info, context) {
-      const { measureKalahiMC, measureKalahiLetter, measureKalahiGeneration, learnedScorers } = await tasks;
+      const { measureKalahiMC, measureKalahiLetter, measureKalahiGeneration, measureKalahiLetterTrials, measureKalahiGenerationTrials, kalahiLetterTrialsVerdict, kalahiGenerationTrialsVerdict, learnedScorers } = await tasks;
       const model = (await context.model()).provider;
       const itemKey = kalahiItemKey(row.promptVariationId);
       const record: KalahiPromptRecord = {
@@ -140,16 +177,19 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
       let wrong: string | undefined;
       if (config.tasks.includes('mc')) {
         try {
-          record.mc = config.mcProtocol === 'letter' ? await measureKalahiLetter(model, row, itemKey, recordPrompts) : await measureKalahiMC(model, row, itemKey, recordPrompts);
+          record.mc =
+            letterTrials ? await measureKalahiLetterTrials(model, row, itemKey, recordPrompts, k, decoding)
+            : config.mcProtocol === 'letter' ? await measureKalahiLetter(model, row, itemKey, recordPrompts, (request) => trialRequest(request, decoding, row.promptVariationId, 0))
+            : await measureKalahiMC(model, row, itemKey, recordPrompts);
           if (redact) redactMC(record.mc);
-          const verdict = `MC ${kalahiMCVerdict(record.mc)}`;
+          const verdict = `MC ${record.mc.trials ? kalahiLetterTrialsVerdict(record.mc) : kalahiMCVerdict(record.mc)}`;
           await context.annotate(verdict, record.mc.normalised.mc1 === 1 ? 'mc-correct' : 'mc-wrong');
           if (record.mc.normalised.mc1 !== 1) wrong = verdict;
           if (settings.strict && record.mc.normalised.mc1 !== 1) {
             const preferred = record.mc.preferred;
             const best = redact ? redactedText(row.bestAnswer) : row.bestAnswer;
             const what = preferred ? `prefers ${preferred.kind} answer ${JSON.stringify(preferred.text)}` : `named no letter (${JSON.stringify(record.mc.letter?.response ?? '')})`;
-            failures.push(`strict mode: MC1 = 0, the model ${what} over the best answer ${JSON.stringify(best)}`);
+            failures.push(record.mc.trials ? `strict mode: not every trial chose the best answer: ${verdict}` : `strict mode: MC1 = 0, the model ${what} over the best answer ${JSON.stringify(best)}`);
           }
         } catch (error) {
           failures.push(`multiple choice: ${message(error)}`);
@@ -158,11 +198,17 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
       if (config.tasks.includes('generation')) {
         try {
           const learned = await learnedScorers(config.learnedModels);
-          record.generation = await measureKalahiGeneration(model, row, itemKey, { budget: config.budget, chrf: config.chrf, learned, recordPrompts });
-          if (redact) record.generation.response = redactedText(record.generation.response);
-          await context.annotate(`generation ${kalahiGenerationVerdict(record.generation)}`, `generation-${record.generation.status}`);
+          const generationSettings = { budget: config.budget, chrf: config.chrf, learned, recordPrompts };
+          record.generation =
+            generationTrials ? await measureKalahiGenerationTrials(model, row, itemKey, generationSettings, k, decoding)
+            : await measureKalahiGeneration(model, row, itemKey, { ...generationSettings, request: (request) => trialRequest(request, decoding, row.promptVariationId, 0) });
+          if (redact) redactGeneration(record.generation);
+          const verdict = record.generation.trials ? kalahiGenerationTrialsVerdict(record.generation) : kalahiGenerationVerdict(record.generation);
+          await context.annotate(`generation ${verdict}`, `generation-${record.generation.status}`);
           // The reference aborts the whole metric loop on such an error; here only this prompt fails (docs/metrics.md#kalahi-quirks).
           if (record.generation.status === 'failed') failures.push(`generation metrics: ${record.generation.reason}`);
+          const failedTrials = record.generation.trials?.trials.filter((t) => t.status === 'failed') ?? [];
+          if (record.generation.status !== 'failed' && failedTrials.length > 0) failures.push(`generation metrics of trial ${failedTrials[0]!.trial}: ${failedTrials[0]!.reason}`);
         } catch (error) {
           failures.push(`generation: ${message(error)}`);
         }

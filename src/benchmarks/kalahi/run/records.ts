@@ -55,6 +55,47 @@ export interface KalahiLetterAnswer {
   chosen: string | null;
 }
 
+/** One trial of a lettered question (LOKAL_KALAHI_MC=letter with LOKAL_TRIALS above 1; docs/kalahi-trials.md). */
+export interface KalahiLetterTrial {
+  /** The trial's index, from 0. */
+  trial: number;
+  /** The sampling seed sent with it (LOKAL_SEED set), trialSeed(seed, id, trial). */
+  seed?: number;
+  /** The option shown at each letter, A first, as its place among the trial-0 options (`KalahiMCTrials.options`). */
+  order: number[];
+  /** The best answer's letter in this order. */
+  answer: string;
+  /** The reply as generated. */
+  response: string;
+  /** The letter read from it, or null when it names none. */
+  chosen: string | null;
+  /** The option chosen, mapped back through `order`: its place among the trial-0 options; null without a letter. */
+  option: number | null;
+  /** 1 when the option chosen is the best answer. */
+  mc1: number;
+  latencyMs: number;
+  cached: boolean;
+  outputTokens?: number | null;
+}
+
+/** Every trial of a lettered question and their summary (docs/trials.md: means, pass@k, pass^k, majority, flaky). */
+export interface KalahiMCTrials {
+  /** Trials asked (a failing trial fails the prompt test, so each asked trial has its record). */
+  asked: number;
+  /** The options in trial 0's order (SEA-HELM's: the best answer placed by the id). */
+  options: LetterOption[];
+  trials: KalahiLetterTrial[];
+  /** The option chosen most often (`relevant #2`, `irrelevant #1`, `no letter`): the first given among equals. */
+  majority: string;
+  /** Share of the trials that chose it. */
+  consistency: number;
+  /** passAt[k − 1] is pass@k of MC1, k = 1 … n. */
+  passAt: number[];
+  passHat: number[];
+  /** Some trials right and some wrong. */
+  flaky: boolean;
+}
+
 export interface KalahiMCRecord {
   references: KalahiReferenceScore[];
   /** From byte-normalised scores (the published columns). */
@@ -79,6 +120,8 @@ export interface KalahiMCRecord {
   promptTokens?: number | null;
   /** With several servers (OPENAI_BASE_URL lists them), those that answered, comma-joined; absent otherwise. */
   server?: string;
+  /** With LOKAL_TRIALS above 1 under the letter protocol: every trial; `normalised.mc1` is then their mean. */
+  trials?: KalahiMCTrials;
 }
 
 /** One metric over a reply: per-reference values, max over relevant, diff against the irrelevant max, acc. */
@@ -111,6 +154,38 @@ export interface KalahiGenerationRecord {
   outputTokens?: number | null;
   /** As `KalahiMCRecord.server`. */
   server?: string;
+  /** With LOKAL_TRIALS above 1: every trial; `metrics` then hold the means over the scored trials. */
+  trials?: KalahiGenerationTrials;
+}
+
+/** One trial's reply and its metrics (max, diff, acc; the per-reference scores only for the reply shown). */
+export interface KalahiGenerationTrial {
+  trial: number;
+  seed?: number;
+  response: string;
+  status: KalahiGenerationStatus;
+  reason?: string;
+  metrics: Partial<Record<KalahiMetric, { max: number | null; diff: number | null; acc: number }>>;
+  latencyMs: number;
+  cached: boolean;
+  missing: boolean;
+  outputTokens?: number | null;
+}
+
+/** Every trial of a prompt's reply and their summary over the scored trials, per metric its acc as the verdict. */
+export interface KalahiGenerationTrials {
+  asked: number;
+  trials: KalahiGenerationTrial[];
+  /** Trials scored (the others skipped or failed, left out of every mean). */
+  scored: number;
+  /** The reply given most often among the scored trials (the first among equals); null when none was scored. */
+  majority: string | null;
+  consistency: number | null;
+  /** Per metric, pass@k and pass^k of its acc (the reply closer to a relevant than to every irrelevant answer), k = 1 … scored. */
+  passAt: Partial<Record<KalahiMetric, number[]>>;
+  passHat: Partial<Record<KalahiMetric, number[]>>;
+  /** Metrics whose acc differs between trials. */
+  flaky: KalahiMetric[];
 }
 
 export interface KalahiPromptRecord {
@@ -150,6 +225,8 @@ export interface KalahiRunInfo extends GroupInfo {
   thresholds: string | undefined;
   /** SHA-256 of the variant's CSV (absent in older records). */
   sha256?: string;
+  /** The trials per prompt (above 1) and the sampling settings the requests carried, where set; absent when none is. */
+  sampling?: { trials?: number; temperature?: number; top_p?: number; seed?: number };
 }
 
 /** Means of one metric over the scored replies. */

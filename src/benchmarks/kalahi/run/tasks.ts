@@ -2,3 +2,4 @@
 export { measureKalahiMC, measureKalahiLetter } from './mcTask.ts';
 export { measureKalahiGeneration } from './generation.ts';
 export { learnedScorers, closeLearnedScorers } from './learned.ts';
+export { measureKalahiLetterTrials, measureKalahiGenerationTrials, kalahiLetterTrialsVerdict, kalahiGenerationTrialsVerdict } from './itemTrials.ts';

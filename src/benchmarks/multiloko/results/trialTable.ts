@@ -1,7 +1,11 @@
 // A subset's figures over its items' trials for multiloko.json and the terminal: mean EM, pass@k (k = 1 and the largest
 // power of two within the fewest trials), pass^k, the share of variance within items, and the flaky items per language.
 import { subsetTrialFigures, type TrialFigure } from '../../../core/statistics/trialFigures.ts';
+import { reportedKs } from '../../../core/statistics/reportedKs.ts';
 import type { LokalItemRecord } from '../run/records.ts';
+
+// Moved to src/core/statistics for Kalahi's trial tables too; re-exported for the callers that import it from here.
+export { reportedKs };
 
 /** A figure as multiloko.json writes it. */
 export interface TrialFigureJson {
@@ -28,12 +32,6 @@ export interface SubsetTrialsJson {
 }
 
 const json = (figure: TrialFigure): TrialFigureJson => ({ value: figure.value, low: figure.low, high: figure.high });
-
-/** The ks reported: 1 and the largest power of two ≤ n. */
-export function reportedKs(n: number): number[] {
-  const top = 2 ** Math.floor(Math.log2(n));
-  return top > 1 ? [1, top] : [1];
-}
 
 /** The subset's trial figures, or undefined when no item has more than one trial (results then stay as without trials). */
 export function subsetTrials(records: readonly LokalItemRecord[]): SubsetTrialsJson | undefined {

@@ -10,6 +10,7 @@ import { kalahiChart, kalahiChartData } from './reportCharts.ts';
 import { compareKalahi, type KalahiComparison } from './reportCompare.ts';
 import { KALAHI_METRICS, kalahiView, type KalahiChoice, type KalahiFigures, type KalahiPrompt, type KalahiVariantView, type KalahiView } from './reportView.ts';
 import type { KalahiResultsJson } from '../../resultsSchema.ts';
+import { positionLine } from '../trialFigures.ts';
 
 function kalahiMcTable(v: KalahiVariantView): Html {
   const row = (name: string, f: KalahiFigures, key: string) =>
@@ -31,6 +32,18 @@ function kalahiGenerationTable(v: KalahiVariantView): Html {
   return html`<table class="kalahi-generation" id="kalahi-${v.key}-generation"><thead><tr><th>Generation (acc) [95% Wilson]</th><th class="num">Replies</th>${KALAHI_METRICS.map(([m, text]) => html`<th class="num">${label(m, text)}</th>`)}</tr></thead>
 <tbody>${row('all', v.overall, `${v.key}.all`)}${v.categories.map((c) => row(c.name, c.figures, `${v.key}.${c.name}`))}</tbody></table>
 ${v.notComputed.length ? html`<p class="note">Not computed: ${v.notComputed.map((n, i) => html`${i ? '; ' : ''}${n.metric} (${n.reason})`)}.</p>` : ''}`;
+}
+
+/** With trials: how many per prompt, MC1 over the lettered trials with pass@k, and MC1 by the best answer's position. */
+function kalahiTrialsNote(v: KalahiVariantView): Html {
+  const t = v.trials;
+  if (!t) return html``;
+  const mc = t.mc;
+  const passes = mc ? [...Object.entries(mc.pass_at ?? {}).map(([k, f]) => `pass@${k} ${f.value.toFixed(4)}`), ...Object.entries(mc.pass_hat ?? {}).filter(([k]) => k !== '1').map(([k, f]) => `pass^${k} ${f.value.toFixed(4)}`)] : [];
+  const within = typeof mc?.within_share === 'number' ? ` · variance within prompts ${(100 * mc.within_share).toFixed(0)}%` : '';
+  const summary = mc?.mc1 ? ` · MC1 over trials ${mc.mc1.value.toFixed(4)} [${mc.mc1.low.toFixed(3)}, ${mc.mc1.high.toFixed(3)}] (bootstrap over prompts) · ${passes.join(' · ')}${within} · ${mc.flaky ?? 0} flaky` : '';
+  return html`<p class="note" id="kalahi-${v.key}-trials">${t.asked ?? '?'} trials per prompt${summary}; the figures per category in kalahi.json (trials).</p>
+${mc?.by_position ? html`<p class="note" id="kalahi-${v.key}-positions">${positionLine(mc.by_position)} (the trials that showed it at that letter).</p>` : ''}`;
 }
 
 function kalahiScores(p: KalahiPrompt): Html {
@@ -91,7 +104,7 @@ ${chart ? html`<figure class="chart" id="chart-kalahi">${raw(chart)}<figcaption>
 ${view.variants.map(
   (v) => html`<h3 id="kalahi-${v.key}">${v.key}</h3>
 <p class="meta">Model <strong>${v.model}</strong> · ${v.prompts.length}${v.total !== undefined ? ` of ${v.total}` : ''} prompts${v.tasks.length ? ` · tasks ${v.tasks.join(', ')}` : ''}</p>
-${kalahiMcTable(v)}${kalahiGenerationTable(v)}`,
+${kalahiMcTable(v)}${kalahiGenerationTable(v)}${kalahiTrialsNote(v)}`,
 )}
 <p class="note">MC2 is the reference code's (exp of already exponentiated scores, ≈ 0.5 for every model); MC2 (normalised) is Σ relevant / Σ all scores, the paper's definition.</p>
 <h3>Gates</h3>${gatesTable(view.gates, view.gatesNotApplied, view.gatesPassed, 'kalahi-gates')}

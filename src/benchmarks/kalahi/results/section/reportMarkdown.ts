@@ -6,6 +6,7 @@ import type { SectionOptions } from '../../../../report/section.ts';
 import { compareKalahi } from './reportCompare.ts';
 import { KALAHI_METRICS, kalahiView, type KalahiView } from './reportView.ts';
 import type { KalahiResultsJson } from '../../resultsSchema.ts';
+import { positionLine } from '../trialFigures.ts';
 
 function kalahiMarkdown(view: KalahiView, baseline: KalahiView | undefined, confidence: number, alpha: number): string[] {
   const lines = ['### Kalahi', ''];
@@ -23,6 +24,7 @@ function kalahiMarkdown(view: KalahiView, baseline: KalahiView | undefined, conf
       ]),
       new Set(columns.map((_, i) => i + 2).concat([2])),
     ),
+    ...view.variants.flatMap((v) => (v.trials?.mc?.by_position ? ['', `${markdownCell(v.key)}, ${v.trials.asked ?? '?'} trials per prompt · ${positionLine(v.trials.mc.by_position)}`] : [])),
     '',
     '**Gates**',
     '',

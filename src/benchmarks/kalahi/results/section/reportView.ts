@@ -1,8 +1,8 @@
 // Kalahi's figures for the report, recomputed per prompt record so each has an interval: Wilson for MC1 and the
 // generation metrics' acc (0/1 per prompt), the t-interval of the mean for MC2, MC2 (normalised) and MC3.
-import { boundedMeanInterval, wilsonInterval, type Interval } from '../../../../core/statistics/index.ts';
+import { boundedMeanInterval, type Interval } from '../../../../core/statistics/index.ts';
 import { gateRows, proportionInterval, type GateRow, type Verdict } from '../../../../report/viewParts.ts';
-import type { KalahiRecordJson, KalahiResultsJson, KalahiVariantJson } from '../../resultsSchema.ts';
+import type { KalahiRecordJson, KalahiResultsJson, KalahiVariantJson, KalahiGroupTrialsJson } from '../../resultsSchema.ts';
 
 /** The published generation table's columns, in its order, with their labels. */
 export const KALAHI_METRICS = [
@@ -96,6 +96,8 @@ export interface KalahiVariantView {
   prompts: KalahiPrompt[];
   /** The file's own published table (MC1, MC2, metric acc), for cross-checking and when records are absent. */
   table: { mc?: Record<string, number | null>; generation?: Record<string, number | null> };
+  /** With trials (kalahi.json `trials`): the trials asked per prompt and the lettered MC1's figures over them. */
+  trials?: KalahiGroupTrialsJson;
 }
 
 export interface KalahiView {
@@ -172,7 +174,8 @@ export function kalahiFigures(prompts: readonly KalahiPrompt[], confidence = 0.9
     const mc1 = values('mc1');
     out.mc = {
       n: withMc.length,
-      mc1: mc1.length ? wilsonInterval(mc1.filter((v) => v >= 1).length, mc1.length, confidence) : undefined,
+      // With trials a prompt's MC1 is a mean over them: proportionInterval then takes the quasi-Wilson interval.
+      mc1: proportionInterval(mc1, confidence),
       mc2: t('mc2'),
       mc2_normalised: t('mc2_normalised'),
       mc3: t('mc3'),
@@ -216,6 +219,7 @@ function variantView(key: string, v: KalahiVariantJson, confidence: number): Kal
     categories: categories.map((name) => ({ name, figures: kalahiFigures(prompts.filter((p) => p.category === name), confidence) })),
     prompts,
     table: v.table ?? {},
+    ...(v.trials ? { trials: v.trials } : {}),
   };
 }
 
