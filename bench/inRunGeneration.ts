@@ -3,7 +3,9 @@
 // base mode, 32 new tokens, response cache off), timed over the item tests themselves (first start to last end, from
 // Vitest's own test diagnostics), against a plain greedy loop on onnxruntime-node over the same prompts: the shared
 // prompt prefix run once, then batches of 8 rows continuing it. Alternating rounds; the ratio is ours ÷ the loop's
-// items/s (the cost per step outside the runtime; the goal is ≥ 0.8x).
+// items/s (the cost per step outside the runtime; the goal is ≥ 0.8x). With BENCH_ORT_PYTHON, the same loop written on
+// onnxruntime's Python API (bench/ort_peer.py) runs on the saved optimised graph the vitest run loaded, in the same
+// rounds, and its answers are compared with the run's.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +18,9 @@ import { commonPrefixLength } from '../src/models/kvCache.ts';
 import { cutAtStop } from '../src/models/providerText.ts';
 import type { GenerateRequest } from '../src/models/types.ts';
 import { multilokoData, multilokoRequests } from './generation.ts';
+import { checkOrtPython, peerAnswer, runOrtPeer, savedGraphFile, type OrtPeerJob, type OrtPeerResult } from './ortPeer.ts';
+import { LOGIT_POSITIONS_INPUT } from '../src/models/logitPositions.ts';
+import { TransformersProvider } from '../src/models/transformers.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const VITEST_BIN = path.join(REPO_ROOT, 'node_modules', 'vitest', 'vitest.mjs');
@@ -29,6 +34,29 @@ export interface InRunBenchOptions {
   maxNewTokens?: number;
   rounds?: number;
   batchSize?: number;
+  /** A Python with onnxruntime and numpy for the Python onnxruntime peer (BENCH_ORT_PYTHON); none: no peer. */
+  ortPython?: string;
+  /** A file prefix for onnxruntime's profile of the peer's last round (BENCH_ORT_PROFILE). */
+  ortProfile?: string;
+}
+
+/** The Python onnxruntime peer's figures over the rounds. */
+export interface OrtPeerFigures {
+  versions: string;
+  seconds: number[];
+  /** Seconds inside session.run of each round, and its decode steps. */
+  runSeconds: number[];
+  decodeSteps: number;
+  itemsPerSecond: number;
+  /** In-run items/s ÷ the peer's (median seconds of each), and per round. */
+  ratio: number;
+  roundRatios: number[];
+  /** Answers of the peer equal to the vitest run's (first round), of the items with an answer recorded. */
+  identical: number;
+  compared: number;
+  /** The graph file both ran. */
+  graph: string;
+  profile?: string;
 }
 
 export interface InRunBenchResult {
@@ -43,6 +71,7 @@ export interface InRunBenchResult {
   ratio: number;
   /** Item tests that failed with an error (a wrong answer is a passing item test that records its score). */
   failedItems: number;
+  ortPeer?: OrtPeerFigures;
 }
 
 const median = (xs: number[]) => {
@@ -149,7 +178,7 @@ export async function directBatchedLoop(dir: string, requests: GenerateRequest[]
 }
 
 /** One `vitest run --project evals` of the MultiLoKo eval file on the model: item tests' span and failures. */
-async function vitestRun(dir: string, data: string, items: number, maxNewTokens: number, work: string): Promise<{ seconds: number; items: number; failed: number }> {
+async function vitestRun(dir: string, data: string, items: number, maxNewTokens: number, work: string): Promise<{ seconds: number; items: number; failed: number; answers: Map<string, string> }> {
   const times = path.join(work, 'item-times.json');
   rmSync(times, { force: true });
   const env: NodeJS.ProcessEnv = {
@@ -164,6 +193,8 @@ async function vitestRun(dir: string, data: string, items: number, maxNewTokens:
     LOKAL_CACHE: 'off',
     LOKAL_OUTPUT: path.join(work, 'results'),
     LOKAL_OFFLINE: '1',
+    // the saved optimised graph in a folder of this bench's own (the Python peer runs that file)
+    LOKAL_MODEL_CACHE: path.join(work, 'model-cache'),
     BENCH_ITEM_TIMES: times,
   };
   const args = [VITEST_BIN, 'run', '--project', 'evals', 'evals/multiloko.eval.ts', '--reporter', path.join(REPO_ROOT, 'bench/itemTimesReporter.ts')];
@@ -175,11 +206,12 @@ async function vitestRun(dir: string, data: string, items: number, maxNewTokens:
     child.on('close', () => resolve(text));
   });
   if (!existsSync(times)) throw new Error(`in-run bench: the vitest run wrote no item times\n${log.slice(-3000)}`);
-  const tests = JSON.parse(readFileSync(times, 'utf8')) as Array<{ state: string; startTime: number; duration: number }>;
+  const tests = JSON.parse(readFileSync(times, 'utf8')) as Array<{ id: string; answer?: string; state: string; startTime: number; duration: number }>;
   if (tests.length !== items) throw new Error(`in-run bench: ${tests.length} item tests ran, ${items} expected\n${log.slice(-3000)}`);
   const first = Math.min(...tests.map((t) => t.startTime));
   const last = Math.max(...tests.map((t) => t.startTime + t.duration));
-  return { seconds: (last - first) / 1000, items: tests.length, failed: tests.filter((t) => t.state === 'failed').length };
+  const answers = new Map(tests.flatMap((t) => (t.answer === undefined ? [] : [[t.id, t.answer] as const])));
+  return { seconds: (last - first) / 1000, items: tests.length, failed: tests.filter((t) => t.state === 'failed').length, answers };
 }
 
 export async function benchInRunGeneration(options: InRunBenchOptions = {}): Promise<InRunBenchResult | undefined> {
@@ -204,17 +236,35 @@ export async function benchInRunGeneration(options: InRunBenchOptions = {}): Pro
     }
     const requests = (await multilokoRequests(data, items, maxNewTokens)).base;
     if (requests.length < items) throw new Error(`inrun: only ${requests.length} Italian items in ${data}`);
+    const ortPython = options.ortPython ?? (env.BENCH_ORT_PYTHON || undefined);
+    const ortProfile = options.ortProfile ?? (env.BENCH_ORT_PROFILE || undefined);
+    const peer = ortPython ? await ortPeerSide(ortPython, dir, requests, batchSize, work, ortProfile) : undefined;
+    // the saved optimised graph made before the rounds, as the vitest runs would make it (no thread setting), so every
+    // timed run loads it (the run that optimises a model computes every position's logits in its prompt passes)
+    const warm = new TransformersProvider(dir, { env: {}, cacheDir: path.join(work, 'model-cache'), log: () => undefined });
+    await warm.load();
+    console.log(`inrun: the model's optimised graph: ${warm.loadReport?.kind ?? 'unknown'} (later loads read it from the bench's cache folder)`);
+    await warm.close();
     const inRunSeconds: number[] = [];
     const directSeconds: number[] = [];
+    const answers: Array<Map<string, string>> = [];
     let failedItems = 0;
     for (let round = 0; round < rounds; round++) {
-      const order = round % 2 === 0 ? ['vitest', 'direct'] : ['direct', 'vitest'];
+      const sides = peer ? ['vitest', 'direct', 'python'] : ['vitest', 'direct'];
+      const order = round % 2 === 0 ? sides : [...sides].reverse();
       for (const way of order) {
         if (way === 'vitest') {
           const r = await vitestRun(dir, data, items, maxNewTokens, work);
           inRunSeconds.push(r.seconds);
+          answers.push(r.answers);
           failedItems = Math.max(failedItems, r.failed);
           console.log(`inrun: round ${round + 1}/${rounds}, vitest run: ${items} item tests in ${r.seconds.toFixed(2)} s (${(items / r.seconds).toFixed(2)} items/s)`);
+        } else if (way === 'python') {
+          const r = peer!.run(round === rounds - 1);
+          console.log(
+            `inrun: round ${round + 1}/${rounds}, Python onnxruntime loop (same graph file, prefix once, batches of ${batchSize}): ${items} items in ${r.seconds.toFixed(2)} s ` +
+              `(${(items / r.seconds).toFixed(2)} items/s; session.run ${r.runSeconds.toFixed(2)} s of it over ${r.runCalls} runs, ${r.decodeSteps} decode steps)`,
+          );
         } else {
           const r = await directBatchedLoop(dir, requests, batchSize);
           directSeconds.push(r.seconds);
@@ -224,8 +274,77 @@ export async function benchInRunGeneration(options: InRunBenchOptions = {}): Pro
     }
     const inRun = median(inRunSeconds);
     const direct = median(directSeconds);
-    return { items, maxNewTokens, inRunSeconds, directSeconds, inRunItemsPerSecond: items / inRun, directItemsPerSecond: items / direct, ratio: direct / inRun, failedItems };
+    return {
+      items,
+      maxNewTokens,
+      inRunSeconds,
+      directSeconds,
+      inRunItemsPerSecond: items / inRun,
+      directItemsPerSecond: items / direct,
+      ratio: direct / inRun,
+      failedItems,
+      ...(peer ? { ortPeer: peer.figures(inRunSeconds, answers[0] ?? new Map()) } : {}),
+    };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * The Python onnxruntime peer over `requests`: prompts tokenised by the model's tokenizer as the provider tokenises a
+ * plain prompt (special tokens added), run on the saved graph the first vitest run leaves in the bench's cache folder.
+ */
+async function ortPeerSide(python: string, dir: string, requests: GenerateRequest[], batchSize: number, work: string, profile: string | undefined) {
+  const versions = checkOrtPython(python);
+  console.log(`inrun: Python onnxruntime peer ${python}: ${versions}`);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const tokenizer: any = await AutoTokenizer.from_pretrained(dir);
+  const config = JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8'));
+  const generation = JSON.parse(readFileSync(path.join(dir, 'generation_config.json'), 'utf8'));
+  const eos: number[] = [generation.eos_token_id ?? config.eos_token_id].flat().map(Number);
+  const pad = Number(tokenizer.pad_token_id ?? eos[0] ?? 0);
+  const prompts = requests.map((r) => (tokenizer.encode(r.prompt, { add_special_tokens: true }) as number[]).map(Number));
+  const stops = requests.map((r) => (r.stop ?? []).filter((s) => s !== ''));
+  const results: OrtPeerResult[] = [];
+  let graph = '';
+  const decode = (ids: number[]) => tokenizer.decode(ids, { skip_special_tokens: true }) as string;
+  return {
+    run(last: boolean): OrtPeerResult {
+      graph = savedGraphFile(path.join(work, 'model-cache'), dir);
+      const job: OrtPeerJob = {
+        graph,
+        tokenizer: path.join(dir, 'tokenizer.json'),
+        threads: 0,
+        batchSize,
+        prompts,
+        maxNewTokens: requests.map((r) => r.maxNewTokens ?? 32),
+        stops,
+        eos,
+        pad,
+        logitPositions: LOGIT_POSITIONS_INPUT,
+        profile: last && profile ? profile : null,
+      };
+      const r = runOrtPeer(python, job, work);
+      results.push(r);
+      return r;
+    },
+    figures(inRunSeconds: number[], runAnswers: Map<string, string>): OrtPeerFigures {
+      const seconds = results.map((r) => r.seconds);
+      const texts = results[0]!.generated.map((g, i) => peerAnswer(g, eos, stops[i]!, decode));
+      const keyed = requests.map((r, i) => ({ id: (r.itemKey ?? '').split('/').at(-1)!, text: texts[i]! })).filter((x) => runAnswers.has(x.id));
+      return {
+        versions,
+        seconds,
+        runSeconds: results.map((r) => r.runSeconds),
+        decodeSteps: results[0]!.decodeSteps,
+        itemsPerSecond: requests.length / median(seconds),
+        ratio: median(seconds) / median(inRunSeconds),
+        roundRatios: seconds.map((p, i) => p / inRunSeconds[i]!),
+        identical: keyed.filter((x) => runAnswers.get(x.id) === x.text).length,
+        compared: keyed.length,
+        graph,
+        ...(results.at(-1)!.profile ? { profile: results.at(-1)!.profile! } : {}),
+      };
+    },
+  };
 }

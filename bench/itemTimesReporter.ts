@@ -1,5 +1,6 @@
 // Reporter for the in-run generation bench: writes each item test's start time and duration (Vitest's own
-// diagnostic) to the JSON file BENCH_ITEM_TIMES names, so the bench measures the item tests' time, not start-up.
+// diagnostic) to the JSON file BENCH_ITEM_TIMES names, so the bench measures the item tests' time, not start-up, with
+// the item's id (the test name's start, itemTestName in src/benchmarks/multiloko/names.ts) and the model's answer.
 import { writeFileSync } from 'node:fs';
 import type { Reporter, TestCase } from 'vitest/node';
 
@@ -9,12 +10,21 @@ const SUMMARY_TEST_NAME = 'summary';
 const GATE_TEST_NAME = 'gate';
 
 export default class ItemTimesReporter implements Reporter {
-  private readonly items: Array<{ name: string; state: string; startTime: number; duration: number }> = [];
+  private readonly items: Array<{ name: string; id: string; answer?: string; state: string; startTime: number; duration: number }> = [];
 
   onTestCaseResult(testCase: TestCase): void {
     const diagnostic = testCase.diagnostic();
     if (testCase.name === SUMMARY_TEST_NAME || testCase.name === GATE_TEST_NAME || !diagnostic) return;
-    this.items.push({ name: testCase.fullName, state: testCase.result().state, startTime: diagnostic.startTime, duration: diagnostic.duration });
+    // the item record's answer as the provider returned it (src/vitest/benchmarkSuite.ts stores it as meta.lokalItem)
+    const answer = (testCase.meta() as { lokalItem?: { rawPrediction?: unknown } }).lokalItem?.rawPrediction;
+    this.items.push({
+      name: testCase.fullName,
+      id: testCase.name.split(' · ')[0]!,
+      ...(typeof answer === 'string' ? { answer } : {}),
+      state: testCase.result().state,
+      startTime: diagnostic.startTime,
+      duration: diagnostic.duration,
+    });
   }
 
   onTestRunEnd(): void {

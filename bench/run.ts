@@ -9,7 +9,8 @@
 // builds a 2-layer model for a smoke run; BENCH_HF_PYTHON (a Python with torch,
 // transformers and onnx) adds the Hugging Face peer on the same weights (docs/performance-models.md). load times model
 // loads in fresh processes (BENCH_GENERATION_MODEL) and a vitest run's end after its last line. inrun builds a 6-layer
-// model (minutes; BENCH_SMALL_MODEL names a built one) and runs one `vitest run` per round)
+// model (minutes; BENCH_SMALL_MODEL names a built one) and runs one `vitest run` per round; BENCH_ORT_PYTHON (a Python
+// with onnxruntime and numpy) adds the Python onnxruntime loop on the same graph file, BENCH_ORT_PROFILE its profile)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -471,6 +472,21 @@ async function inrun(): Promise<void> {
     baseline: `direct onnxruntime loop, prefix once, batches of 8: ${fmt(r.directItemsPerSecond)} items/s`,
     ratio: r.ratio,
     ratioLabel: `${fmt(r.ratio)}x of the direct loop`,
+    goal: '≥ 0.8x',
+  });
+  const p = r.ortPeer;
+  if (!p) return;
+  console.log(
+    `inrun: Python onnxruntime peer (${p.versions}) on ${p.graph}: ${list(p.seconds)} s (session.run ${list(p.runSeconds)} s; ${p.decodeSteps} decode steps); ` +
+      `ours ÷ peer per round ${p.roundRatios.map((x) => fmt(x)).join(', ')}; answers identical to the run's ${p.identical}/${p.compared}` +
+      (p.profile ? `; onnxruntime profile of its last round: ${p.profile}` : ''),
+  );
+  rows.push({
+    benchmark: `generation in a vitest run, ${r.items} Italian items, 6-layer model, vs Python onnxruntime on the same graph file`,
+    subject: `${fmt(r.inRunItemsPerSecond)} items/s (item tests)`,
+    baseline: `Python onnxruntime loop, prefix once, batches of 8: ${fmt(p.itemsPerSecond)} items/s (answers identical ${p.identical}/${p.compared})`,
+    ratio: p.ratio,
+    ratioLabel: `${fmt(p.ratio)}x of the Python loop`,
     goal: '≥ 0.8x',
   });
 }

@@ -4,10 +4,14 @@
 import { commonPrefixLength, gatherViews, type KvLayout, type KvView, type TensorLike } from './kvCache.ts';
 import { CALL_OVERHEAD_TOKENS, lengthBatches } from './lengthBatches.ts';
 import { PrefixCache, type PrefixEntry } from './prefixCache.ts';
+import { StepBuffers } from './stepBuffers.ts';
 
-/** The session calls the engine makes: feeds by input name, fetches by output name. */
+/**
+ * The session calls the engine makes: feeds by input name, fetches by output name (a list, or output tensors over
+ * buffers onnxruntime writes into: BatchedDecoder.preallocate).
+ */
 interface DecoderSession {
-  run(feeds: Record<string, unknown>, fetches: string[]): Promise<Record<string, unknown>>;
+  run(feeds: Record<string, unknown>, fetches: string[] | Record<string, unknown>): Promise<Record<string, unknown>>;
 }
 
 interface BatchedDecoder {
@@ -25,6 +29,11 @@ interface BatchedDecoder {
   float32(output: TensorLike): Float32Array;
   /** Text of token ids with special tokens kept (tells a tokenisation boundary from a different prompt). */
   text(ids: number[]): string;
+  /**
+   * Decode steps of float32 caches and logits hand onnxruntime output tensors over buffers the engine keeps
+   * (stepBuffers.ts), so no step allocates its outputs or copies them out of onnxruntime.
+   */
+  preallocate?: boolean;
 }
 
 /** One request as the engine runs it. */
@@ -68,6 +77,8 @@ export interface GenerationStats {
   /** Prompt passes that computed logits at each row's last position only (BatchedDecoder.logitPositions). */
   lastLogitsPasses: number;
   decodeSteps: number;
+  /** Decode steps whose logits and key/value cache onnxruntime wrote into the engine's kept buffers (BatchedDecoder.preallocate). */
+  decodeStepsInPlace: number;
   /** Decode batches gathered anew (each copies every row's key/value cache): when rows join, or most slots idle. */
   decodeGathers: number;
   /** Prompt tokens asked for, and those actually run (the rest came from stored prefixes). */
@@ -94,6 +105,7 @@ export function emptyGenerationStats(): GenerationStats {
     forwardCalls: 0,
     lastLogitsPasses: 0,
     decodeSteps: 0,
+    decodeStepsInPlace: 0,
     decodeGathers: 0,
     promptTokens: 0,
     promptTokensComputed: 0,
@@ -157,6 +169,16 @@ export class BatchedGeneration {
   private batch?: { slots: Array<Row | undefined>; cache: Record<string, TensorLike>; width: number; native: boolean };
   private running = false;
   readonly prefixes?: PrefixCache;
+  /** Decode steps' output buffers (decoder.preallocate; dropped if the session does not write into them). */
+  private buffers?: StepBuffers;
+  /**
+   * What a decode step's outputs showed: the logits' row length, and the session's own tensor class. onnxruntime-node
+   * takes an output tensor as preallocated only if it is an instance of the class its run returns (onnxruntime-common's
+   * CommonJS build; transformers.js's tensors wrap the ES module build's, which its run would take for options).
+   */
+  private stepOutputs?: { vocab: number; tensor: new (type: 'float32', data: Float32Array, dims: number[]) => unknown };
+  /** Whether a step's writes into the buffers were checked against the outputs the session returned. */
+  private buffersChecked = false;
 
   constructor(
     private readonly decoder: BatchedDecoder,
@@ -167,6 +189,7 @@ export class BatchedGeneration {
     private readonly shouldYield: () => boolean = () => false,
   ) {
     if (options.prefixCacheTokens > 0) this.prefixes = new PrefixCache(decoder.past, options.prefixCacheTokens);
+    if (decoder.preallocate && decoder.past.every((p) => p.type === 'float32')) this.buffers = new StepBuffers();
   }
 
   submit(job: GenerationJob): void {
@@ -380,6 +403,8 @@ export class BatchedGeneration {
     native: boolean,
     /** One position per row whose logits are wanted (decoder.logitPositions); all positions when absent. */
     select?: BigInt64Array,
+    /** Outputs into the step buffers (a decode step of the engine's own rows: see StepBuffers). */
+    buffered = false,
   ): Promise<{ logits: Float32Array; present: Record<string, TensorLike> }> {
     const d = this.decoder;
     const feeds: Record<string, unknown> = {
@@ -393,10 +418,43 @@ export class BatchedGeneration {
       feeds[layout.name] = native ? t : d.input(layout.type, t.data, [...t.dims]);
     }
     this.stats.forwardCalls++;
+    const buffers = buffered && shape[1] === 1 ? this.buffers : undefined;
+    const seen = this.stepOutputs;
+    if (buffers && seen) {
+      // a decode step: logits [rows, 1, vocabulary], each cache one position longer than its past
+      const b = shape[0];
+      const logits = buffers.logits(b * seen.vocab);
+      const fetches: Record<string, unknown> = { logits: new seen.tensor('float32', logits, [b, 1, seen.vocab]) };
+      const present: Record<string, TensorLike> = {};
+      for (const layout of d.past) {
+        const dims = [b, layout.heads, past[layout.name]!.dims[2]! + 1, layout.dim];
+        const tensor = new seen.tensor('float32', buffers.cache(layout.name, dims.reduce((x, y) => x * y, 1)), dims);
+        fetches[layout.present] = tensor;
+        present[layout.name] = tensor as TensorLike;
+      }
+      const out = await d.session.run(feeds, fetches);
+      buffers.flip();
+      if (!this.buffersChecked) {
+        this.buffersChecked = true;
+        // once: the session wrote into the buffers (else it returned outputs of its own: use those, and stop buffering)
+        const returned = (out.logits as TensorLike | undefined)?.data;
+        if (returned !== logits && !(returned instanceof Float32Array && returned.length === logits.length && returned.every((x, i) => Object.is(x, logits[i])))) {
+          this.buffers = undefined;
+          for (const layout of d.past) present[layout.name] = out[layout.present] as TensorLike;
+          return { logits: d.float32(out.logits as TensorLike), present };
+        }
+      }
+      this.stats.decodeStepsInPlace++;
+      return { logits, present };
+    }
     const out = await d.session.run(feeds, ['logits', ...d.past.map((p) => p.present)]);
     const present: Record<string, TensorLike> = {};
     for (const layout of d.past) present[layout.name] = out[layout.present] as TensorLike;
-    return { logits: d.float32(out.logits as TensorLike), present };
+    const logits = out.logits as TensorLike;
+    const made = (logits as object).constructor;
+    if (buffers && !seen && logits.type === 'float32' && typeof made === 'function' && made !== Object)
+      this.stepOutputs = { vocab: logits.data.length / shape[0], tensor: made as NonNullable<typeof this.stepOutputs>['tensor'] };
+    return { logits: d.float32(logits), present };
   }
 
   /** One decode step for every active row; a failing step is retried row by row, failing only the rows that fail. */
@@ -443,7 +501,8 @@ export class BatchedGeneration {
       mask.fill(1n, r * total + width - cached, (r + 1) * total);
       positions[r] = BigInt(cached);
     });
-    const { logits, present } = await this.forward(ids, mask, positions, [b, 1], batch.cache, batch.native);
+    const own = rows === this.active;
+    const { logits, present } = await this.forward(ids, mask, positions, [b, 1], batch.cache, batch.native, undefined, own);
     this.stats.decodeSteps++;
     const vocab = logits.length / b;
     const next: Array<Row | undefined> = slots.slice();
@@ -456,7 +515,6 @@ export class BatchedGeneration {
         next[r] = undefined;
       }
     });
-    const own = rows === this.active;
     if (finished.length > 0) this.active = this.active.filter((r) => !finished.includes(r));
     const live = this.active.length;
     // kept only for the engine's own rows (not a row-by-row retry), and re-gathered once most of its slots idle

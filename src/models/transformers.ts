@@ -620,6 +620,7 @@ export class TransformersProvider implements ModelProvider {
         input: (type, data, dims) => new Tensor(type, data, dims).ort_tensor,
         float32: (t: TensorLike) => (t.type === 'float32' ? (t.data as Float32Array) : (new Tensor(t.type as 'float16', t.data, [...t.dims]).to('float32').data as Float32Array)),
         text: (ids) => loaded.tokenizer.decode(ids, { skip_special_tokens: false }),
+        preallocate: true,
       },
       {
         batchSize: this.options.generateBatchSize,

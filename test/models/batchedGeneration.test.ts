@@ -85,6 +85,9 @@ describe.each(cases)('batched generation, $name', ({ name, spec }) => {
       expect(stats.prefixHits).toBeGreaterThanOrEqual(5); // the chat header + instruction, computed once
       expect(stats.sharedPrefixes).toBeGreaterThanOrEqual(1);
       expect(stats.promptTokensComputed).toBeLessThan(stats.promptTokens);
+      // after a batch's first step (which shows the session's output tensors), steps write into the engine's buffers
+      expect(stats.decodeStepsInPlace).toBeGreaterThan(0);
+      expect(stats.decodeStepsInPlace).toBeLessThan(stats.decodeSteps);
     } finally {
       await p.close();
     }
@@ -111,6 +114,7 @@ describe.each(cases)('batched generation, $name', ({ name, spec }) => {
         const stats = p.generationStats;
         const promptPasses = stats.forwardCalls - stats.decodeSteps;
         expect(stats.lastLogitsPasses).toBe(kind === 'saved' ? promptPasses : 0);
+        expect(stats.decodeStepsInPlace).toBeGreaterThan(0);
         expect(stats.sharedPrefixes).toBeGreaterThanOrEqual(1);
         // 12 positions a pass: the shared prefix and each prompt run in chunks, one row a pass
         if (maxPassTokens === 12) expect(promptPasses).toBeGreaterThan(Math.ceil(stats.promptTokensComputed / 12));
