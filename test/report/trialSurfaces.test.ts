@@ -1,11 +1,11 @@
 // A results file with trials in the report and the step summary: the item list's trials filter and marks, the flaky
 // table, the headline's trial figures and the baseline gate's MDE for the k used — and none of them without trials.
 import { describe, expect, test } from 'vitest';
-import { multilokoHtml } from '../../src/benchmarks/multiloko/reportHtml.ts';
-import { multilokoStepSummary } from '../../src/benchmarks/multiloko/reportMarkdown.ts';
+import { multilokoHtml } from '../../src/benchmarks/multiloko/results/section/reportHtml.ts';
+import { multilokoStepSummary } from '../../src/benchmarks/multiloko/results/section/reportMarkdown.ts';
 import type { MultiLoKoResultsJson } from '../../src/benchmarks/multiloko/resultsSchema.ts';
-import { multilokoSummaryText } from '../../src/benchmarks/multiloko/uiSummary.ts';
-import { multilokoView } from '../../src/benchmarks/multiloko/reportView.ts';
+import { multilokoSummaryText } from '../../src/benchmarks/multiloko/results/section/uiSummary.ts';
+import { multilokoView } from '../../src/benchmarks/multiloko/results/section/reportView.ts';
 import { drillRowsOf } from './drillRows.ts';
 
 const trial = (em: number, prediction: string) => ({ em, prediction });

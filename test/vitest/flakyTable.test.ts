@@ -2,7 +2,7 @@
 // consistency and answers given, worked out by hand from docs/trials.md's per-item definitions; the table's cap.
 import { describe, expect, test } from 'vitest';
 import { answersText, flakyItem } from '../../src/core/flakyItems.ts';
-import { FLAKY_TERMINAL_ROWS, flakyByLanguage, flakyCells, flakyTableLines, type FlakySubset } from '../../src/benchmarks/multiloko/flakyTable.ts';
+import { FLAKY_TERMINAL_ROWS, flakyByLanguage, flakyCells, flakyTableLines, type FlakySubset } from '../../src/benchmarks/multiloko/results/flakyTable.ts';
 
 const trials = (...pairs: Array<[number, string]>) => pairs.map(([em, prediction]) => ({ em, prediction }));
 

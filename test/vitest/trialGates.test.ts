@@ -3,12 +3,12 @@
 // against figures worked out by hand from docs/trials.md's definitions.
 import { describe, expect, test } from 'vitest';
 import { routeClauses, ThresholdError } from '../../src/core/gates.ts';
-import { aggregateSubset } from '../../src/benchmarks/multiloko/aggregate.ts';
-import { multilokoGate, parseGate } from '../../src/benchmarks/multiloko/gates.ts';
-import { foldTrials } from '../../src/benchmarks/multiloko/itemTrials.ts';
-import type { LokalItemRecord, LokalSubsetInfo } from '../../src/benchmarks/multiloko/records.ts';
-import type { RolledSubset } from '../../src/benchmarks/multiloko/rolledSubset.ts';
-import { judgeRun, summariseGroups } from '../../src/benchmarks/multiloko/rollup.ts';
+import { aggregateSubset } from '../../src/benchmarks/multiloko/results/aggregate.ts';
+import { multilokoGate, parseGate } from '../../src/benchmarks/multiloko/run/gates.ts';
+import { foldTrials } from '../../src/benchmarks/multiloko/run/itemTrials.ts';
+import type { LokalItemRecord, LokalSubsetInfo } from '../../src/benchmarks/multiloko/run/records.ts';
+import type { RolledSubset } from '../../src/benchmarks/multiloko/run/rolledSubset.ts';
+import { judgeRun, summariseGroups } from '../../src/benchmarks/multiloko/results/rollup.ts';
 
 const scores = (em: number) => ({ em, f1: em, bleu: 100 * em, chrf: 100 * em, edit_distance: 1 - em, edit_similarity: em, edit_distance_first: 1 - em, f1_words: em });
 function answer(subset: string, id: string, index: number, right: boolean): LokalItemRecord {
