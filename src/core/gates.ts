@@ -41,7 +41,8 @@ export interface ParsedClause {
 }
 
 const OPS: Record<string, GateOp> = { '>=': '>=', '≥': '>=', '>': '>', '<=': '<=', '≤': '<=', '<': '<' };
-const CLAUSE = /^(?<path>(?:[^.<>=≤≥]+\.)*)(?<figure>[A-Za-z_][A-Za-z0-9_]*)\s*(?<op>>=|<=|≥|≤|>|<)\s*(?<bound>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)$/u;
+// A figure is a name, or pass@k / pass^k over trials (docs/trials.md): `pass@4>=0.6`, `italian.pass^2>=0.3`.
+const CLAUSE = /^(?<path>(?:[^.<>=≤≥]+\.)*)(?<figure>[A-Za-z_][A-Za-z0-9_]*(?:[@^]\d+)?)\s*(?<op>>=|<=|≥|≤|>|<)\s*(?<bound>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)$/u;
 
 /** Clauses of a comma-, semicolon- or newline-separated list; empty text gives none. */
 function splitClauses(text: string | undefined): string[] {

@@ -1,5 +1,7 @@
 // Trials end to end: a child evals run of MultiLoKo over generated items against a fake OpenAI server that answers
-// each item right with its own known probability (drawn from the request's seed, so reproducible), k = 8 trials.
+// each item right with its own known probability (drawn from the request's seed, so reproducible), k = 8 trials: the
+// pass@k gates in multiloko.json against the closed form, the flaky table against the recorded trials, the cache as k
+// grows, and the baseline gate catching a drop at k = 8 that k = 1 cannot tell.
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -12,6 +14,8 @@ import { freePort } from '../support/freePort.ts';
 import { lcg, MULTILOKO_EVAL, runVitest, writeDataset, type ChildRun, type GeneratedItem } from './helpers.ts';
 
 const ITEMS = 200;
+// Each test starts child runs of 200 × k requests: a loaded 2-core machine took 60–220 s a test.
+const SLOW = { timeout: 300_000 };
 // A 95% interval misses 1 base seed in 20 per figure (7 puts pass@1 2.1 standard errors high); 42 is docs/trials.md's example seed.
 const BASE_SEED = 42;
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-trials-e2e-'));
@@ -22,8 +26,14 @@ const probability = (i: number) => 0.1 + (0.85 * i) / (ITEMS - 1);
 /** MultiLoKo-shaped items (the chat prompt needs each one's output type). */
 const items = Array.from({ length: ITEMS }, (_, i) => ({ id: `q${i}`, question: `Which word is number ${i}? (item #${i}#)`, output_type: 'a word', targets: [`zebra${i}`] })) as GeneratedItem[];
 /** The server's draw for a seed: uniform in [0, 1) from the seed alone, the first 4 bytes of its SHA-256. */
-const draw = (seed: number) => createHash('sha256').update(String(seed)).digest().readUInt32BE(0) / 2 ** 32;
+const draw = (seed: number, salt = '') => createHash('sha256').update(`${seed}${salt}`).digest().readUInt32BE(0) / 2 ** 32;
 const right = (i: number, seed: number) => draw(seed) < probability(i);
+/**
+ * The server's mode: `drop` answers the even items right 0.1 less often, drawing from another stream than the baseline's
+ * (a salt on the seed), so that the two runs' trials are independent as two runs of a sampling model are.
+ */
+let mode: 'same' | 'drop' = 'same';
+const rightNow = (i: number, seed: number) => (mode === 'same' ? right(i, seed) : draw(seed, '/drop') < probability(i) - (i % 2 === 0 ? 0.1 : 0));
 
 const show = (run: ChildRun) => `exit ${run.code}\n${run.stdout.slice(-3000)}\n${run.stderr.slice(-3000)}`;
 
@@ -37,20 +47,22 @@ beforeAll(async () => {
     port: await freePort(),
     answer: (prompt, body) => {
       const i = Number(/#(\d+)#/u.exec(prompt)![1]);
-      return right(i, Number(body.seed)) ? `zebra${i}` : 'giraffe';
+      // A wrong answer names the trial's draw, so the answers given differ from trial to trial.
+      return rightNow(i, Number(body.seed)) ? `zebra${i}` : `giraffe${Math.floor(draw(Number(body.seed)) * 3)}`;
     },
   });
 });
 afterAll(() => server?.close());
 
-async function trialsRun(name: string, env: Record<string, string>): Promise<{ run: ChildRun; items: LokalItemRecord[] }> {
+/** A child run of the evals (`code`: the exit code it must end with, 1 where a gate must fail; 'any': either). */
+async function trialsRun(name: string, env: Record<string, string>, code: number | 'any' = 0): Promise<{ run: ChildRun; items: LokalItemRecord[] }> {
   const output = path.join(dir, name);
   const json = path.join(output, 'vitest.json');
   const run = await runVitest(['run', '--project', 'evals', MULTILOKO_EVAL, '--reporter=default', '--reporter=./reporters/lokal-reporter.ts', '--reporter=json', `--outputFile.json=${json}`], {
     LOKAL_MULTILOKO: data, LOKAL_OUTPUT: output, LOKAL_CACHE_FILE: path.join(dir, 'cache.jsonl'), LOKAL_MODEL: 'openai:toy-model', OPENAI_BASE_URL: server.url,
     OPENAI_API_KEY: 'sk-trials-e2e-key', LOKAL_CONCURRENCY: '8', LOKAL_TEMPERATURE: '1', LOKAL_SEED: String(BASE_SEED), ...env,
   });
-  expect(run.code, show(run)).toBe(0);
+  if (code !== 'any') expect(run.code, show(run)).toBe(code);
   results = JSON.parse(readFileSync(path.join(output, 'multiloko.json'), 'utf8'));
   const report = JSON.parse(readFileSync(json, 'utf8'));
   const records = report.testResults.flatMap((f: any) => f.assertionResults).flatMap((a: any) => (a.meta?.lokalItem ? [a.meta.lokalItem] : [])) as LokalItemRecord[];
@@ -78,9 +90,10 @@ const choose = (n: number, j: number): number => (j < 0 || j > n ? 0 : Array.fro
 const passAt = (j: number) => (n: number, c: number) => 1 - choose(n - c, j) / choose(n, j);
 const passHat = (j: number) => (n: number, c: number) => choose(c, j) / choose(n, j);
 
-describe('k = 8 trials over 200 items, each right with its own probability', () => {
+describe('k = 8 trials over 200 items, each right with its own probability', SLOW, () => {
   test('trials match the server\'s draws; pass@1, pass@4, pass^4 fall in their 95% intervals; flaky items are those that disagreed', async () => {
-    const { run, items: records } = await trialsRun('k8', { LOKAL_TRIALS: '8' });
+    const stepSummary = path.join(dir, 'k8-summary.md');
+    const { run, items: records } = await trialsRun('k8', { LOKAL_TRIALS: '8', LOKAL_THRESHOLDS: 'pass@1>=0.3,pass@4>=0.6,pass^4>=0.1', GITHUB_STEP_SUMMARY: stepSummary });
     expect(server.stats.answered).toBe(ITEMS * 8);
     expect(records).toHaveLength(ITEMS);
     let flaky = 0;
@@ -110,15 +123,54 @@ describe('k = 8 trials over 200 items, each right with its own probability', () 
     expect(trials.pass_at['1'].low).toBeLessThan(trials.pass_at['1'].value);
     expect(trials.pass_at['1'].high).toBeGreaterThan(trials.pass_at['1'].value);
     expect(run.stdout).toContain(`flaky items (trials disagree): italian ${flaky}`);
-    for (const [value, figure] of [[measured.pass1, passAt(1)], [measured.pass4, passAt(4)], [measured.hat4, passHat(4)]] as const) {
+    // multiloko.json's gates on pass@1, pass@4 and pass^4 (averaged over the one local language): the items' mean
+    // figures, each with its bootstrap interval, and within the closed form's 95% interval.
+    const gate = (clause: string) => results.summary.gates.find((g: { gate: string }) => g.gate === clause);
+    for (const [clause, value, figure] of [['pass@1>=0.3', measured.pass1, passAt(1)], ['pass@4>=0.6', measured.pass4, passAt(4)], ['pass^4>=0.1', measured.hat4, passHat(4)]] as const) {
+      const outcome = gate(clause);
+      expect(outcome.value).toBeCloseTo(value, 12);
+      expect(outcome.interval.low).toBeLessThan(value);
+      expect(outcome.interval.high).toBeGreaterThan(value);
       const [low, high] = simulatedInterval(figure, 8);
-      expect(value).toBeGreaterThanOrEqual(low);
-      expect(value).toBeLessThanOrEqual(high);
+      expect(outcome.value).toBeGreaterThanOrEqual(low);
+      expect(outcome.value).toBeLessThanOrEqual(high);
     }
+    // The headline's pass@1 is the same figure over the one local language.
+    expect(results.summary.headline.trials.pass_at['1'].value).toBeCloseTo(measured.pass1, 12);
+    // The flaky table lists exactly the items whose recorded trials (multiloko.json's item records) disagree, each
+    // with its trials right and the majority answer's share, counted here from those trials.
+    const expectedRows = Object.entries(results.italian)
+      .filter(([, r]: [string, any]) => Array.isArray(r?.trials))
+      .flatMap(([id, r]: [string, any]) => {
+        const ems: number[] = r.trials.map((t: { em: number }) => t.em);
+        const rightCount = ems.filter((v) => v === 1).length;
+        if (rightCount === 0 || rightCount === 8) return [];
+        const counts = new Map<string, number>();
+        for (const t of r.trials) counts.set(t.prediction, (counts.get(t.prediction) ?? 0) + 1);
+        return [`${id} ${rightCount}/8 ${(Math.max(...counts.values()) / 8).toFixed(2)}`];
+      });
+    expect(expectedRows).toHaveLength(flaky);
+    const tableRows = (text: string) => [...text.matchAll(/^ *\| italian · local \| (q\d+) +\| .*? \| +(\d\/8) \| +([\d.]+) \|$/gmu)].map((m) => `${m[1]} ${m[2]} ${m[3]}`);
+    expect(run.stdout).toContain(`  italian · ${flaky} flaky of ${ITEMS} items`);
+    expect(tableRows(run.stdout)).toEqual(expectedRows);
+    // The step summary shows the same table, its first 50 rows.
+    const summaryText = readFileSync(stepSummary, 'utf8');
+    expect(summaryText).toContain(`italian: ${flaky} flaky of ${ITEMS} items`);
+    expect(tableRows(summaryText)).toEqual(expectedRows.slice(0, 50));
     // The interval check can fail: a server right 10 points less often is outside pass@1's.
     const [low] = simulatedInterval(passAt(1), 8);
     expect(measured.pass1 - 0.1).toBeLessThan(low);
     expect(run.stderr + run.stdout).not.toContain('greedy trials');
+  });
+
+  test('a fresh cache: k = 4 asks 4 trials an item; raising k to 6 asks only trials 5 and 6', async () => {
+    const before = server.stats.answered;
+    const cache = { LOKAL_CACHE_FILE: path.join(dir, 'cache-4-6.jsonl'), LOKAL_LIMIT: '50' };
+    await trialsRun('k4', { LOKAL_TRIALS: '4', ...cache });
+    expect(server.stats.answered).toBe(before + 50 * 4);
+    const { items: records } = await trialsRun('k6', { LOKAL_TRIALS: '6', ...cache });
+    expect(server.stats.answered).toBe(before + 50 * 6);
+    expect(records.map((r) => r.trials!.map((t) => t.cached))).toEqual(records.map(() => [true, true, true, true, false, false]));
   });
 
   test('a rerun asks nothing; raising k to 10 asks only trials 9 and 10', async () => {
@@ -147,5 +199,34 @@ describe('k = 8 trials over 200 items, each right with its own probability', () 
       expect('trials' in record || 'trialSummary' in record).toBe(false);
       expect(record.scores.em).toBe(right(i, trialSeed(BASE_SEED, `q${i}`, 0)) ? 1 : 0);
     });
+  });
+});
+
+describe('the baseline gate over trials: the even items right 0.1 less often than in the baseline', SLOW, () => {
+  afterAll(() => {
+    mode = 'same';
+  });
+
+  test('k = 8: the paired bootstrap over items finds the drop, and the gate fails; the report states its MDE', async () => {
+    mode = 'drop';
+    const { run } = await trialsRun('k8-drop', { LOKAL_TRIALS: '8', LOKAL_CACHE: 'off', LOKAL_BASELINE: path.join(dir, 'k8', 'multiloko.json') }, 1);
+    const [test] = results.summary.baseline.tests;
+    expect(test).toMatchObject({ figure: 'italian · local EM', n: ITEMS, test: 'paired bootstrap', verdict: 'significant drop', pass: false });
+    // The drop is 0.05 on average (0.1 on half the items); the MDE at k = 8 is below it (docs/trials.md: about 0.044).
+    expect(test.diff).toBeLessThan(0);
+    expect(test.mde).toBeGreaterThan(0.03);
+    expect(test.mde).toBeLessThan(0.06);
+    expect(run.stdout).toContain('significant drop larger than the 0.01 margin, so the gate fails');
+  });
+
+  test('k = 1: McNemar\'s test, whose MDE is more than twice the 0.05 drop: too few items to tell it', async () => {
+    mode = 'drop';
+    // At k = 1 the verdict on a 0.05 drop is luck (this pair of runs differs by 0.165 by chance: the baseline's one
+    // trial is 3 standard errors above its mean), so the exit code is not asserted; the MDE says what k = 1 can see.
+    const { run } = await trialsRun('k1-drop', { LOKAL_TRIALS: '1', LOKAL_CACHE: 'off', LOKAL_BASELINE: path.join(dir, 'k1', 'multiloko.json') }, 'any');
+    const [test] = results.summary.baseline.tests;
+    expect(test).toMatchObject({ figure: 'italian · local EM', n: ITEMS, test: 'McNemar exact' });
+    expect(test.mde).toBeGreaterThan(2 * 0.05);
+    expect(run.stdout).toContain(`MDE ${test.mde.toFixed(3)}`);
   });
 });

@@ -24,6 +24,8 @@ export const MultiLoKoItemRecordSchema = z.looseObject({
   rawPrediction: z.unknown().optional(),
   answer: z.unknown().optional(),
   prompt: z.unknown().optional(),
+  /** With trials (docs/trials.md): each trial's EM and normalised answer; the record's scores are their means. */
+  trials: z.array(z.looseObject({ em: z.number(), prediction: z.string(), missing: z.boolean().optional() })).optional(),
 });
 export type MultiLoKoItemRecord = z.infer<typeof MultiLoKoItemRecordSchema>;
 

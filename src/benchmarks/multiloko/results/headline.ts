@@ -3,6 +3,7 @@
 // Translated subsets never enter the local average (eval.py's group_metrics pools every key it is given).
 import { multilokoHeadline, type LanguageEffect } from '../metrics/multilokoEffects.ts';
 import type { RolledSubset } from '../run/rolledSubset.ts';
+import { headlineTrials, type HeadlineTrials } from './headlineTrials.ts';
 
 /** One effect (MTE or LE) for one kind of translation; 0–1 scale like EM. */
 export interface EffectFigures {
@@ -43,6 +44,8 @@ export interface HeadlineSummary {
   le: { human: EffectFigures; machine: EffectFigures };
   /** Translated subsets that feed neither effect (e.g. between two non-English languages). */
   unused_subsets: string[];
+  /** With trials: pass@k and pass^k averaged over the local languages (absent for one answer per item). */
+  trials?: HeadlineTrials;
 }
 
 function effectFigures(effect: LanguageEffect): EffectFigures {
@@ -85,5 +88,12 @@ export function summariseHeadline(subsets: readonly RolledSubset[]): HeadlineSum
     mte: { human: effectFigures(headline.motherTongueEffect.human), machine: effectFigures(headline.motherTongueEffect.machine) },
     le: { human: effectFigures(headline.localityEffect.human), machine: effectFigures(headline.localityEffect.machine) },
     unused_subsets: headline.unusedKeys,
+    ...trialsField(subsets),
   };
+}
+
+/** `{ trials }` when local items have trials; nothing otherwise, so a run of one answer per item writes what it did. */
+function trialsField(subsets: readonly RolledSubset[]): { trials?: HeadlineTrials } {
+  const trials = headlineTrials(subsets);
+  return trials ? { trials } : {};
 }

@@ -1,6 +1,7 @@
 // The headline as the official README's leaderboard table (EM × 100, ± = 2 SE across languages), then one row per
 // language and the mother tongue / locality effects for human and machine translations.
 import type { EffectFigures, HeadlineSummary } from './headline.ts';
+import { headlineTrialsLine } from './headlineTrials.ts';
 import { markdownTable } from '../../../core/textTable.ts';
 import { summariseList } from '../../../data/errors.ts';
 
@@ -64,6 +65,8 @@ export function headlineLines(headline: HeadlineSummary, context: HeadlineContex
     lines.push(...markdownTable(LEADERBOARD_HEADER, [leaderboardRow(context.model, headline)]).map((l) => `  ${l}`));
     lines.push('');
   }
+  // With trials, the leaderboard's EM is the mean over trials; pass@k and pass^k say how often k tries do.
+  if (headline.trials) lines.push(headlineTrialsLine(headline.trials), '');
   // Without its own leaderboard (several models), the model's tables name it.
   const whose = context.leaderboard === false ? ` · ${context.model} · ${context.prompt}` : '';
   lines.push(`MultiLoKo per language${whose} · EM and effects × 100 (MTE: local − translated into English; LE: local − English translated into the language)`);

@@ -1,6 +1,7 @@
 // MultiLoKo's roll-up (defineBenchmark's `report`): leaderboard tables, headline, gates and the results file over
 // every subset of the run — loaded by the definition only when the reporter rolls up.
 import { trialLines } from './trialTable.ts';
+import { flakyTableLines } from './flakyTable.ts';
 import { baselineFileFor } from '../../../core/baseline/index.ts';
 import { noBaselineFileReason } from '../../../core/baseline/comparedNothing.ts';
 import type { BenchmarkReport, BenchmarkSummary, ReportContext, RolledGroup } from '../../benchmark.ts';
@@ -63,6 +64,9 @@ function rollUp(rolled: ReadonlyArray<RolledGroup<LokalItemRecord, LokalSubsetAg
   return { subsets, groups, judged, summary, measuredNothing, baselineFile: ownBaseline };
 }
 
+/** An item as the flaky table reads it: its id and, with trials, each one's EM and normalised answer. */
+const flakySource = (r: LokalItemRecord) => ({ id: String(r.id), ...(r.trials ? { trials: r.trials.map((t) => ({ em: t.scores.em, prediction: t.prediction })) } : {}) });
+
 export function reportMultiLoKo(rolled: ReadonlyArray<RolledGroup<LokalItemRecord, LokalSubsetAggregate>>, context: ReportContext<MultiLoKoSettings>): BenchmarkReport {
   const { subsets, groups, judged, summary, measuredNothing, baselineFile } = rollUp(rolled, context, { intervals: true });
   const lines = ['', ...leaderboardLines(subsets, groups, tableMetrics(context.settings.tableMetrics))];
@@ -70,6 +74,7 @@ export function reportMultiLoKo(rolled: ReadonlyArray<RolledGroup<LokalItemRecor
   if (summary.intervals) lines.push(...headlineIntervalLines(summary.intervals));
   lines.push(...errorTableLines(summary.subsets));
   lines.push(...trialLines(summary.subsets));
+  lines.push(...flakyTableLines(subsets.map((s) => ({ name: s.aggregate.name, language: s.aggregate.language, items: s.records.map(flakySource) }))));
   lines.push(...localVsEnglishTableLines(summary.local_vs_english));
   lines.push(`lokal: ${describePrompts(summary.prompt, summary.model)}; ${callsLine(summary, context.root)}`);
   const wordRules = wordSegmenterFallbackLine(subsets.map((s) => s.aggregate.questionLanguage));

@@ -1,11 +1,12 @@
 // MultiLoKo's roll-up: the official results layout and the leaderboard summary over the run's subsets.
 import { subsetTrials, type SubsetTrialsJson } from './trialTable.ts';
+import { judgeTrialGates } from './trialGates.ts';
 import { standardError } from '../../../core/stats.ts';
 import { assembleResults, type OfficialResults } from '../metrics/assembleResults.ts';
 import { groupMetrics } from '../metrics/groupMetrics.ts';
 import type { ExampleRecord, MultiLoKoMetric } from '../../../metrics/metricNames.ts';
 import { baselineAverage, judgeAgainstBaseline, type Baseline } from '../run/baseline.ts';
-import type { LokalItemRecord, LokalSubsetAggregate } from '../run/records.ts';
+import type { LokalItemRecord, LokalSubsetAggregate, LokalTrialRecord } from '../run/records.ts';
 import type { RolledSubset } from '../run/rolledSubset.ts';
 import type { ErrorCategory } from '../../../metrics/errorCategory.ts';
 import { errorCounts, itemError } from './errorCounts.ts';
@@ -52,7 +53,21 @@ function officialRecord(r: LokalItemRecord): ExampleRecord {
   if (typeof r.outputTokens === 'number') record.output_tokens = r.outputTokens;
   // The pool's server that answered (several servers in OPENAI_BASE_URL), last: not one of eval.py's keys.
   if (r.server !== undefined) Object.assign(record, { server: r.server });
+  // With trials, each one's EM and normalised answer (the item's scores above are their means): what the flaky-item
+  // tables and the report's flaky filter read, and what a reader re-derives pass@k from.
+  if (r.trials) Object.assign(record, { trials: r.trials.map(trialJson) });
   return record;
+}
+
+/** One trial as an item record of multiloko.json keeps it: `{ em, prediction }`, `missing: true` when unanswered. */
+export interface TrialJson {
+  em: number;
+  prediction: string;
+  missing?: true;
+}
+
+function trialJson(t: LokalTrialRecord): TrialJson {
+  return t.missing ? { em: t.scores.em, prediction: t.prediction, missing: true } : { em: t.scores.em, prediction: t.prediction };
 }
 
 /** What the report shows of an item beyond eval.py's record: the question, the raw output and the answer scored. */
@@ -208,6 +223,7 @@ export function judgeRun(
         : undefined,
     ),
   );
+  outcomes.push(...judgeTrialGates(settings.gates, subsets));
   if (local) outcomes.push(...judgeCrossErrors(settings.gates, local.subsets.map((key) => errorCounts(subsets.find((s) => s.aggregate.key === key)!.records))));
   let comparison: BaselineComparison | undefined;
   if (paired) {

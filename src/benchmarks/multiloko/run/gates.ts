@@ -1,5 +1,6 @@
 // Gates: `LOKAL_THRESHOLDS` clauses (`em>=0.30,gap<=0.40,italian.em>=0.35`) and a baseline with an allowed drop.
 import { judge, parseClause, requireUnitBound, routeClauses, ThresholdError, unmeasured, type GateOp, type GateOutcome, type ParsedClause } from '../../../core/gates.ts';
+import { parseTrialFigure, type TrialFigureName } from '../../../core/trialGateFigure.ts';
 import { wilsonInterval } from '../../../core/statistics/intervals.ts';
 import { MULTILOKO_METRICS, type MultiLoKoMetric } from '../../../metrics/metricNames.ts';
 import { ERROR_CATEGORIES, type ErrorCategory } from '../../../metrics/errorCategory.ts';
@@ -27,6 +28,8 @@ export interface Gate {
   metric: MultiLoKoMetric;
   /** `error.<category>`: the gate is on the share of items in that category (per subset, or averaged over local ones). */
   error?: ErrorCategory;
+  /** `pass@k` / `pass^k` over the items' trials (judged by the roll-up, which holds every trial; `metric` is then `em`). */
+  trial?: TrialFigureName;
   op: GateOp;
   bound: number;
 }
@@ -47,7 +50,7 @@ export const METRIC_LABELS: Record<MultiLoKoMetric, string> = {
 function asMetric(name: string, clause: string): MultiLoKoMetric {
   const lower = name.toLowerCase();
   if ((MULTILOKO_METRICS as readonly string[]).includes(lower)) return lower as MultiLoKoMetric;
-  throw new ThresholdError(clause, `unknown figure ${JSON.stringify(name)}; metrics: ${MULTILOKO_METRICS.join(', ')}; cross-language: average, min, max, gap (optionally _<metric>, e.g. gap_f1)`);
+  throw new ThresholdError(clause, `unknown figure ${JSON.stringify(name)}; metrics: ${MULTILOKO_METRICS.join(', ')}; cross-language: average, min, max, gap (optionally _<metric>, e.g. gap_f1); over trials: pass@<k>, pass^<k>`);
 }
 
 /** A share gate from `[<subset>.]error.<category><op><number>`; an unknown category names the seven. */
@@ -64,12 +67,25 @@ function errorGate(parsed: ParsedClause): Gate {
   return { clause, scope, metric: 'em', error: category as ErrorCategory, op, bound };
 }
 
+/** A metric's scope: no subset is the average over the local languages; `local.`, `*.` or one subset key. */
+function scopeOf(scopeText: string | undefined): GateScope {
+  if (scopeText === undefined) return { kind: 'cross', figure: 'average' };
+  if (scopeText === 'local') return { kind: 'each', which: 'local' };
+  if (scopeText === '*') return { kind: 'each', which: 'all' };
+  return { kind: 'subset', key: scopeText };
+}
+
 /** A MultiLoKo gate from a clause such as `em>=0.3`, `gap_f1<=0.2`, `italian.em>=0.35`, `local.chrf>40`, `italian.error.empty<=0.05`. */
 export function multilokoGate(parsed: ParsedClause): Gate {
   const { clause, scopes, figure, op, bound, boundText } = parsed;
   if ((scopes.length === 1 || scopes.length === 2) && scopes.at(-1)!.toLowerCase() === 'error') return errorGate(parsed);
   if (scopes.length > 1) throw new ThresholdError(clause, 'expected [<subset>.]<figure><op><number>, e.g. em>=0.30, gap<=0.40, italian.em>=0.35');
   const scopeText = scopes[0];
+  const trial = parseTrialFigure(figure, clause);
+  if (trial) {
+    requireUnitBound(parsed, trial.name);
+    return { clause, scope: scopeOf(scopeText), metric: 'em', trial, op, bound };
+  }
   const lower = figure.toLowerCase();
   const cross = /^(average|avg|mean|min|max|gap)(?:_(.+))?$/u.exec(lower);
   let scope: GateScope;
@@ -82,10 +98,7 @@ export function multilokoGate(parsed: ParsedClause): Gate {
     metric = cross[2] === undefined ? 'em' : asMetric(cross[2], clause);
   } else {
     metric = asMetric(figure, clause);
-    if (scopeText === undefined) scope = { kind: 'cross', figure: 'average' };
-    else if (scopeText === 'local') scope = { kind: 'each', which: 'local' };
-    else if (scopeText === '*') scope = { kind: 'each', which: 'all' };
-    else scope = { kind: 'subset', key: scopeText };
+    scope = scopeOf(scopeText);
   }
   const max = UNIT_METRICS.has(metric) ? 1 : metric === 'edit_distance' ? Infinity : 100;
   if (max === 1) requireUnitBound(parsed, metric);
@@ -144,9 +157,10 @@ export function appliesTo(gate: Gate, subset: Pick<SubsetFigures, 'key' | 'local
   }
 }
 
+/** A subset's gates but those on trial figures, which need every trial of the items (trialGates.ts, at the roll-up). */
 export function judgeSubset(gates: readonly Gate[], subset: SubsetFigures): GateOutcome[] {
   return gates
-    .filter((gate) => appliesTo(gate, subset))
+    .filter((gate) => !gate.trial && appliesTo(gate, subset))
     .map((gate) => judgeSubsetGate(gate, subset));
 }
 
@@ -162,7 +176,7 @@ export interface CrossFigures {
 export function judgeCross(gates: readonly Gate[], cross: (metric: MultiLoKoMetric) => CrossFigures | undefined): GateOutcome[] {
   const outcomes: GateOutcome[] = [];
   for (const gate of gates) {
-    if (gate.scope.kind !== 'cross' || gate.error) continue;
+    if (gate.scope.kind !== 'cross' || gate.error || gate.trial) continue;
     const figures = cross(gate.metric);
     if (!figures) continue;
     const name = `${gate.scope.figure} ${METRIC_LABELS[gate.metric]} (${figures.languages} local language${figures.languages === 1 ? '' : 's'})`;

@@ -15,6 +15,8 @@ import { effectsChart, effectsChartData, emChart, emChartData } from './reportCh
 import { compareMultiLoKo, type MultiLoKoComparison } from './reportCompare.ts';
 import { multilokoView, type Effect, type MultiLoKoItemView, type MultiLoKoView } from './reportView.ts';
 import type { MultiLoKoResultsJson } from '../../resultsSchema.ts';
+import { baselineMde, baselineMdeNote, mdeText, type BaselineMde } from '../baselineMde.ts';
+import { headlineTrialsLine } from '../headlineTrials.ts';
 
 /** The error categories' chart and table: a row per language (its local items). */
 const ERROR_PLACE: ErrorSectionPlace = { id: 'multiloko', rowLabel: 'Language', items: "Each language's local items" };
@@ -75,10 +77,28 @@ function promptPrefixes(prefixes: ReadonlyMap<string, SharedStart>): Html {
   return raw([...prefixes.values()].map((p) => `<template class="prompt-start" data-start="${p.index}">${escapeHtml(cellText(p.text))}</template>`).join(''));
 }
 
+/** An item's trials as the verdict cell shows them (`✓✗✓✓ 3/4 · flaky`) and the value of the drill's trials filter. */
+function trialsOf(trials: ReadonlyArray<{ em: number }>): { marks: string; kind: 'flaky' | 'agree' } {
+  const right = trials.filter((t) => t.em === 1).length;
+  const flaky = right > 0 && right < trials.length;
+  return { marks: `${trials.map((t) => (t.em === 1 ? '✓' : '✗')).join('')} ${right}/${trials.length}${flaky ? ' · flaky' : ''}`, kind: flaky ? 'flaky' : 'agree' };
+}
+
+/** The trials filter: flaky items (trials disagree) and those whose trials agree, with their counts. */
+function trialOptions(items: readonly MultiLoKoItemView[]): Array<[string, string]> {
+  const kinds = items.flatMap((i) => (i.trials ? [trialsOf(i.trials).kind] : []));
+  const flaky = kinds.filter((k) => k === 'flaky').length;
+  return [
+    ['flaky', `flaky: trials disagree (${flaky})`],
+    ['agree', `trials agree (${kinds.length - flaky})`],
+  ];
+}
+
 function multilokoDrill(view: MultiLoKoView, baseline: MultiLoKoView | undefined): Html {
   const items = view.subsets.flatMap((s) => s.items);
   const withQuestion = items.some((i) => i.question !== undefined);
   const withError = items.some((i) => i.error !== undefined);
+  const withTrials = items.some((i) => i.trials !== undefined);
   const base = new Map<string, MultiLoKoItemView>();
   for (const s of baseline?.subsets ?? []) for (const i of s.items) base.set(`${s.key}\u0000${i.id}`, i);
   const names = new Map(view.subsets.map((s) => [s.key, s.name]));
@@ -87,6 +107,7 @@ function multilokoDrill(view: MultiLoKoView, baseline: MultiLoKoView | undefined
     { name: 'verdict', all: 'any verdict', options: VERDICT_OPTIONS },
     ...(withError ? [{ name: 'error', all: 'any error category', options: ERROR_CATEGORIES.map((c): [string, string] => [c, `${c} (${items.filter((i) => i.error === c).length})`]) }] : []),
     ...(baseline ? [{ name: 'change', all: 'any change vs baseline', options: CHANGE_OPTIONS }] : []),
+    ...(withTrials ? [{ name: 'trials', all: 'any trials', options: trialOptions(items) }] : []),
   ];
   const e = escapeHtml;
   const prefixes = sharedPromptStarts(view);
@@ -94,11 +115,12 @@ function multilokoDrill(view: MultiLoKoView, baseline: MultiLoKoView | undefined
   for (const i of items) {
     const b = base.get(`${i.subset}\u0000${i.id}`);
     const changed = baseline ? change(i.verdict, b?.verdict) : undefined;
+    const trials = i.trials ? trialsOf(i.trials) : undefined;
     let row = `<tr data-subset="${e(i.subset)}" data-verdict="${e(i.verdict)}"${changed ? ` data-change="${changed}"` : ''}><td>${e(names.get(i.subset))}</td><td class="id">${e(i.id)}</td>`;
     if (withQuestion) row += `<td>${e(i.question ?? '')}</td>`;
-    row += `<td>${e(i.targets.join('\n'))}</td><td>${multilokoOutput(i, prefixes.get(i.subset))}</td><td class="scores">${e(multilokoScores(i.scores))}</td><td class="verdict">${e(VERDICT_MARK[i.verdict])}${i.error && i.error !== 'correct' ? `\n<span class="note">${e(i.error)}</span>` : ''}</td>`;
+    row += `<td>${e(i.targets.join('\n'))}</td><td>${multilokoOutput(i, prefixes.get(i.subset))}</td><td class="scores">${e(multilokoScores(i.scores))}</td><td class="verdict">${e(VERDICT_MARK[i.verdict])}${i.error && i.error !== 'correct' ? `\n<span class="note">${e(i.error)}</span>` : ''}${trials ? `\n<span class="note">${e(trials.marks)}</span>` : ''}</td>`;
     if (baseline) row += `<td>${b ? `${e(VERDICT_MARK[b.verdict])}\n${e(b.missing ? '(no answer)' : cellText(b.raw ?? b.prediction))}` : '<span class="note">not in baseline</span>'}</td>`;
-    rows.push({ filters: { subset: i.subset, verdict: i.verdict, ...(i.error ? { error: i.error } : {}), ...(changed ? { change: changed } : {}) }, html: `${row}</tr>` });
+    rows.push({ filters: { subset: i.subset, verdict: i.verdict, ...(i.error ? { error: i.error } : {}), ...(changed ? { change: changed } : {}), ...(trials ? { trials: trials.kind } : {}) }, html: `${row}</tr>` });
   }
   return html`<section class="drill" data-drill id="multiloko-items"><h3>Items</h3>
 ${withQuestion ? '' : html`<p class="note">The results file holds no question texts: items are listed by id. Targets and the scored answer are eval.py's normalised strings.</p>`}
@@ -111,14 +133,21 @@ function effectCell(key: string, e: Effect | undefined): Html {
   return figureCell(key, e, 100, 2);
 }
 
-function multilokoSection(view: MultiLoKoView, baseline: MultiLoKoView | undefined, comparison: MultiLoKoComparison | undefined, charts: { em?: string; effects?: string }, fingerprint: Html, modelLabel: string | undefined): Html {
+/** The baseline gate's MDE for the trials used: the sentence, then a row per figure the gate tested. */
+function mdeBlock(mde: BaselineMde): Html {
+  return html`<section id="multiloko-mde"><h4>Minimum detectable effect</h4><p class="note">${baselineMdeNote(mde)}</p>
+<table id="multiloko-mde-table"><thead><tr><th>Figure</th><th class="num">Paired items</th><th>Test</th><th class="num">MDE</th></tr></thead>
+<tbody>${mde.tests.map((t) => html`<tr><td>${t.figure}</td><td class="num">${String(t.n)}</td><td>${t.test}</td><td class="num">${mdeText(t.mde)}</td></tr>\n`)}</tbody></table></section>`;
+}
+
+function multilokoSection(view: MultiLoKoView, baseline: MultiLoKoView | undefined, comparison: MultiLoKoComparison | undefined, charts: { em?: string; effects?: string }, fingerprint: Html, modelLabel: string | undefined, mde?: BaselineMde): Html {
   const h = view.headline;
   const local = view.languages;
   const anyEffect = local.some((r) => r.mte.human || r.mte.machine || r.le.human || r.le.machine);
   const leaderboard = h
     ? html`<table class="leaderboard" id="multiloko-leaderboard"><thead><tr><th>Model</th><th class="num">Average EM (↑)</th><th class="num">Gap (↓)</th><th class="num">MTE (↓)</th><th class="num">Min EM (↑)</th><th class="num">Max EM (↑)</th></tr></thead>
 <tbody><tr><td>${modelLabel ?? view.model}</td><td class="num" data-key="headline.em" data-value="${String(h.em)}">${fixed(h.em, 2, 100)} ± ${h.em2se === null ? DASH : fixed(h.em2se, 1, 100)}</td><td class="num" data-key="headline.gap" data-value="${String(h.gap)}">${fixed(h.gap, 2, 100)}</td><td class="num" data-key="headline.mte">${fixed(h.mte, 2, 100)} ± ${h.mte2se === null ? DASH : fixed(h.mte2se, 1, 100)}</td><td class="num" data-key="headline.min">${fixed(h.min, 2, 100)} <span class="ci">${h.minLanguage}</span></td><td class="num" data-key="headline.max">${fixed(h.max, 2, 100)} <span class="ci">${h.maxLanguage}</span></td></tr></tbody></table>
-<p class="note">EM × 100 over ${h.languages} local language${h.languages === 1 ? '' : 's'}; ± is 2 standard errors across languages (the official leaderboard's); MTE from human translations.${h.fromSummary ? '' : ' (Computed from the item records: the file has no summary.)'}</p>`
+<p class="note">EM × 100 over ${h.languages} local language${h.languages === 1 ? '' : 's'}; ± is 2 standard errors across languages (the official leaderboard's); MTE from human translations.${h.fromSummary ? '' : ' (Computed from the item records: the file has no summary.)'}</p>${h.trials ? html`\n<p class="note" id="multiloko-headline-trials">${headlineTrialsLine(h.trials).replace(/^MultiLoKo headline/u, 'Headline')}</p>` : ''}`
     : html`<p class="note">No local subset was scored: no leaderboard row.</p>`;
   const languageTable = html`<table id="multiloko-languages"><thead><tr><th>Language</th><th class="num">Items</th><th class="num">EM [95% Wilson]</th><th class="num">MTE human</th><th class="num">MTE machine</th><th class="num">LE human</th><th class="num">LE machine</th></tr></thead>
 <tbody>${local.map(
@@ -145,6 +174,7 @@ ${localVsEnglishSection(localVsEnglishView(view.subsets))}
 ${errorCategorySection(local.map((r) => ({ language: r.language, key: r.subset.key, ...(r.subset.errors ? { errors: r.subset.errors } : {}) })), ERROR_PLACE)}
 <h3>Every subset</h3>${subsetTable}
 <h3>Gates</h3>${gatesTable(view.gates, view.gatesNotApplied, view.gatesPassed, 'multiloko-gates')}
+${mde ? mdeBlock(mde) : ''}
 ${fingerprint}
 ${comparison ? multilokoComparisonBlock(comparison, view) : ''}
 ${multilokoDrill(view, baseline)}
@@ -180,7 +210,7 @@ export function multilokoHtml(results: MultiLoKoResultsJson, baseline: MultiLoKo
       const comparison = base ? compareMultiLoKo(view.subsets, base.subsets, confidence) : undefined;
       const [em, effects] = await Promise.all([emChart(emChartData(view, base)), effectsChart(effectsChartData(view))]);
       const fingerprint = fingerprintBlock(multilokoFingerprint(results), baseline ? (multilokoFingerprint(baseline) ?? null) : undefined, 'multiloko-fingerprint');
-      return multilokoSection(view, base, comparison, { em, effects }, fingerprint, modelLabel).value;
+      return multilokoSection(view, base, comparison, { em, effects }, fingerprint, modelLabel, baselineMde(results)).value;
     },
   };
 }

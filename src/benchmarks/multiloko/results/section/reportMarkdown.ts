@@ -9,6 +9,9 @@ import { formatMcNemarP, localVsEnglishRows, questionsLabel } from '../localVsEn
 import { compareMultiLoKo } from './reportCompare.ts';
 import { multilokoView, type MultiLoKoView } from './reportView.ts';
 import type { MultiLoKoResultsJson } from '../../resultsSchema.ts';
+import { baselineMde, baselineMdeNote, mdeText, type BaselineMde } from '../baselineMde.ts';
+import { FLAKY_HEADER, FLAKY_SUMMARY_ROWS, flakyByLanguage, flakyCells } from '../flakyTable.ts';
+import { headlineTrialsText } from '../headlineTrials.ts';
 
 /** Items per error category for each local language (first rule that holds); nothing for a file without categories. */
 function errorCategoryLines(view: MultiLoKoView): string[] {
@@ -43,7 +46,27 @@ function localVsEnglishLines(block: LocalVsEnglish | undefined): string[] {
   ];
 }
 
-function multilokoMarkdown(view: MultiLoKoView, baseline: MultiLoKoView | undefined, confidence: number, alpha: number, modelLabel: string | undefined, vsEnglish: LocalVsEnglish | undefined): string[] {
+/** The flaky items per language (trials that disagree), the terminal's tables; nothing for a run without trials. */
+function flakyLines(view: MultiLoKoView): string[] {
+  const languages = flakyByLanguage(view.subsets.map((s) => ({ name: s.name, language: s.language, items: s.items })));
+  if (languages.length === 0) return [];
+  const lines = ['**Flaky items** (trials that disagree: the answers given, normalised; right/trials; consistency, the majority answer\'s share)', ''];
+  for (const { language, items, rows } of languages) {
+    lines.push(`${markdownCell(language)}: ${rows.length} flaky of ${items} item${items === 1 ? '' : 's'}`, '');
+    if (rows.length === 0) continue;
+    lines.push(...table(FLAKY_HEADER, rows.slice(0, FLAKY_SUMMARY_ROWS).map((row) => flakyCells(row).map((cell, c) => (c < 3 ? markdownCell(cell) : cell))), new Set([3, 4])), '');
+    if (rows.length > FLAKY_SUMMARY_ROWS) lines.push(`… and ${rows.length - FLAKY_SUMMARY_ROWS} more (every trial is in multiloko.json; report.html's flaky filter lists them all)`, '');
+  }
+  return lines;
+}
+
+/** The baseline gate's MDE for the trials used, per figure tested; nothing without trials or a paired baseline. */
+function mdeLines(mde: BaselineMde | undefined): string[] {
+  if (!mde) return [];
+  return ['', baselineMdeNote(mde), '', ...table(['Figure', 'Paired items', 'Test', 'MDE'], mde.tests.map((t) => [markdownCell(t.figure), String(t.n), t.test, mdeText(t.mde)]), new Set([1, 3]))];
+}
+
+function multilokoMarkdown(view: MultiLoKoView, baseline: MultiLoKoView | undefined, confidence: number, alpha: number, modelLabel: string | undefined, vsEnglish: LocalVsEnglish | undefined, mde?: BaselineMde): string[] {
   const h = view.headline;
   const lines = [`### MultiLoKo · ${markdownCell(modelLabel ?? view.model)}`, ''];
   if (h) {
@@ -64,6 +87,7 @@ function multilokoMarkdown(view: MultiLoKoView, baseline: MultiLoKoView | undefi
       ),
       '',
     );
+    if (h.trials) lines.push(`Over ${h.trials.fewest_trials === h.trials.most_trials ? h.trials.most_trials : `${h.trials.fewest_trials}–${h.trials.most_trials}`} trials per item (× 100, average over ${h.trials.languages} local language${h.trials.languages === 1 ? '' : 's'}, 95% intervals): ${headlineTrialsText(h.trials)}`, '');
   }
   // The F1-over-words mean per language, a column only when the file's items carry f1_words (older runs do not).
   const words = view.languages.some((r) => r.subset.f1Words);
@@ -76,6 +100,7 @@ function multilokoMarkdown(view: MultiLoKoView, baseline: MultiLoKoView | undefi
     '',
     ...errorCategoryLines(view),
     ...localVsEnglishLines(vsEnglish),
+    ...flakyLines(view),
     '**Gates**',
     '',
     ...gateLines(view.gates, view.gatesNotApplied),
@@ -85,6 +110,7 @@ function multilokoMarkdown(view: MultiLoKoView, baseline: MultiLoKoView | undefi
     lines.push('', `**Against the baseline** (${markdownCell(baseline.model)}, items paired by id; EM × 100)`, '', ...changeLines(c.subsets, c.pooled, 100, 2, alpha));
     if (c.onlyCurrent.length || c.onlyBaseline.length) lines.push('', `Subsets in one run only: ${[...c.onlyCurrent, ...c.onlyBaseline].map(markdownCell).join(', ')}`);
   }
+  lines.push(...mdeLines(mde));
   return lines;
 }
 
@@ -92,5 +118,5 @@ function multilokoMarkdown(view: MultiLoKoView, baseline: MultiLoKoView | undefi
 export function multilokoStepSummary(results: MultiLoKoResultsJson, baseline: MultiLoKoResultsJson | undefined, { confidence, alpha, modelLabel }: SectionOptions & { alpha: number }): string[] {
   const base = baseline ? multilokoView(baseline, confidence) : undefined;
   const vsEnglish = results.summary?.local_vs_english as LocalVsEnglish | undefined;
-  return multilokoMarkdown(multilokoView(results, confidence), base, confidence, alpha, modelLabel, vsEnglish);
+  return multilokoMarkdown(multilokoView(results, confidence), base, confidence, alpha, modelLabel, vsEnglish, baselineMde(results));
 }

@@ -25,6 +25,7 @@ function redactMultiLoKo(results: MultiLoKoResultsJson): void {
       hashFields(record, MULTILOKO_TEXTS);
       if (Object.hasOwn(record, 'targets')) record.targets = Array.isArray(record.targets) ? record.targets.map(hashed) : hashed(record.targets);
       hashInputs(record, ['model_input', 'prompt']);
+      if (Array.isArray(record.trials)) for (const trial of record.trials) if (isObject(trial)) hashFields(trial, ['prediction']);
     }
   }
   const texts = isObject(results.lokal) ? results.lokal.items : undefined;

@@ -3,6 +3,7 @@
 import { boundedMeanInterval, normalQuantile, pairedDifference, type Interval } from '../../../../core/statistics/index.ts';
 import { gateRows, itemPrompt, proportionInterval, type GateRow, type ItemPrompt, type Verdict } from '../../../../report/viewParts.ts';
 import type { MultiLoKoItemRecord, MultiLoKoResultsJson } from '../../resultsSchema.ts';
+import type { HeadlineTrials } from '../headlineTrials.ts';
 import { parseSubsetKey, subsetDirection, subsetLanguage, subsetTitle } from '../../data/subsetKey.ts';
 import { countErrorCategories, ERROR_CATEGORIES, type ErrorCategory } from '../../../../metrics/errorCategory.ts';
 
@@ -24,6 +25,8 @@ export interface MultiLoKoItemView {
   verdict: Verdict;
   /** The record's error category; undefined in files written before categories were recorded. */
   error?: ErrorCategory;
+  /** With trials (docs/trials.md): each trial's EM and normalised answer; `em` and `scores` are then their means. */
+  trials?: Array<{ em: number; prediction: string }>;
 }
 
 export interface MultiLoKoSubset {
@@ -81,6 +84,8 @@ export interface Headline {
   mte2se: number | null;
   /** The numbers came from the file's summary (true) or were computed here from the records (false). */
   fromSummary: boolean;
+  /** With trials: pass@k and pass^k averaged over the local languages, as the file's summary states them. */
+  trials?: HeadlineTrials;
 }
 
 export interface MultiLoKoView {
@@ -111,6 +116,7 @@ function item(subset: string, id: string, record: MultiLoKoItemRecord, extra: Re
   const em = scores.em ?? 0;
   const missing = record.missing === true;
   const error = typeof record.error === 'string' && (ERROR_CATEGORIES as readonly string[]).includes(record.error) ? (record.error as ErrorCategory) : undefined;
+  const trials = Array.isArray(record.trials) ? record.trials.map((t) => ({ em: t.em, prediction: t.prediction })) : undefined;
   const targets = Array.isArray(record.targets) ? record.targets.map((t) => text(t) ?? '') : record.targets === undefined ? [] : [text(record.targets) ?? ''];
   return {
     subset,
@@ -126,6 +132,7 @@ function item(subset: string, id: string, record: MultiLoKoItemRecord, extra: Re
     missing,
     verdict: missing ? 'missing' : em >= 1 ? 'correct' : 'wrong',
     ...(error ? { error } : {}),
+    ...(trials ? { trials } : {}),
   };
 }
 
@@ -221,6 +228,7 @@ function headline(results: MultiLoKoResultsJson, local: readonly MultiLoKoSubset
       mte: mte ? finite(mte.average) : null,
       mte2se: mte ? finite(mte.two_se) : null,
       fromSummary: true,
+      ...(isObject(h.trials) && isObject(h.trials.pass_at) ? { trials: h.trials as unknown as HeadlineTrials } : {}),
     };
   }
   const scored = local.filter((s) => s.em);
