@@ -165,10 +165,10 @@ export interface RunOutcome {
   cpuSeconds: number | undefined;
 }
 
-/** Runs `vitest <args>` as a child process in `cwd`, timing its process tree. */
-export function runVitest(args: string[], env: Record<string, string>, cwd = REPO_ROOT): Promise<RunOutcome> {
+/** Runs `vitest <args>` as a child process in `cwd` (`nodeArgs` given to its Node), timing its process tree. */
+export function runVitest(args: string[], env: Record<string, string>, cwd = REPO_ROOT, nodeArgs: readonly string[] = []): Promise<RunOutcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [VITEST_BIN, ...args], { cwd, env: { ...process.env, CI: '1', NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...nodeArgs, VITEST_BIN, ...args], { cwd, env: { ...process.env, CI: '1', NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     const stopSampling = sampleTree(child.pid);
     let output = '';
     child.stdout.on('data', (d) => (output += d));

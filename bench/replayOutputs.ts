@@ -39,13 +39,11 @@ export async function replayOutputs(options: ReplayOutputsOptions): Promise<{ se
   const project = writeInstalledProject(dir, options.dist);
   const output = path.join(dir, 'results');
   rmSync(output, { recursive: true, force: true });
-  const env = replayEnv({ dataset, predictions }, output);
-  if (options.profile) {
-    mkdirSync(options.profile, { recursive: true });
-    env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${path.resolve(options.profile)}`.trim();
-  }
+  // Node refuses --cpu-prof in NODE_OPTIONS: the main process gets it as a Node argument, the workers through Vitest's --execArgv.
+  const profile = options.profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.profile)}`];
+  if (options.profile) mkdirSync(options.profile, { recursive: true });
   const start = process.hrtime.bigint();
-  const run = await runVitest(['run', 'evals/multiloko.eval.ts'], env, project);
+  const run = await runVitest(['run', 'evals/multiloko.eval.ts', ...profile.map((arg) => `--execArgv=${arg}`)], replayEnv({ dataset, predictions }, output), project, profile);
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   if (run.code !== 0) throw new Error(`replay outputs: vitest exited with ${run.code}\n${run.output.slice(-3000)}`);
   mkdirSync(options.keep, { recursive: true });
