@@ -165,9 +165,10 @@ export interface RunOutcome {
   cpuSeconds: number | undefined;
 }
 
-function run(args: string[], env: Record<string, string>, cwd = REPO_ROOT): Promise<RunOutcome> {
+/** Runs `vitest <args>` as a child process in `cwd` (`nodeArgs` given to its Node), timing its process tree. */
+export function runVitest(args: string[], env: Record<string, string>, cwd = REPO_ROOT, nodeArgs: readonly string[] = []): Promise<RunOutcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [VITEST_BIN, ...args], { cwd, env: { ...process.env, CI: '1', NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...nodeArgs, VITEST_BIN, ...args], { cwd, env: { ...process.env, CI: '1', NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     const stopSampling = sampleTree(child.pid);
     let output = '';
     child.stdout.on('data', (d) => (output += d));
@@ -190,9 +191,9 @@ export interface ReplayRun {
  * A user's project with vitest-lokal installed, as `npm install` leaves it: the package (package.json, bin/ and the
  * compiled dist/, which `npm run build` must have made) copied into its node_modules, so Vitest loads it with Node as a
  * dependency rather than transforming it as project source; every other package links to this repository's copy.
- * Holds the README's config and eval file.
+ * Holds the README's config and eval file. `dist`: the compiled package to install (default: this repository's dist/).
  */
-export function writeInstalledProject(dir: string): string {
+export function writeInstalledProject(dir: string, dist = path.join(REPO_ROOT, 'dist')): string {
   const project = path.join(dir, 'project');
   const modules = path.join(project, 'node_modules');
   mkdirSync(modules, { recursive: true });
@@ -202,7 +203,7 @@ export function writeInstalledProject(dir: string): string {
   const installed = path.join(modules, 'vitest-lokal');
   mkdirSync(installed);
   cpSync(path.join(REPO_ROOT, 'package.json'), path.join(installed, 'package.json'));
-  cpSync(path.join(REPO_ROOT, 'dist'), path.join(installed, 'dist'), { recursive: true });
+  cpSync(dist, path.join(installed, 'dist'), { recursive: true });
   // The `lokal` command as installed: bin/lokal.js with dist/ and no src/ beside it, so it runs the build as it is.
   cpSync(path.join(REPO_ROOT, 'bin'), path.join(installed, 'bin'), { recursive: true });
   writeFileSync(path.join(project, 'package.json'), '{ "name": "lokal-bench-user", "private": true, "type": "module" }\n');
@@ -210,6 +211,20 @@ export function writeInstalledProject(dir: string): string {
   mkdirSync(path.join(project, 'evals'));
   writeFileSync(path.join(project, 'evals', 'multiloko.eval.ts'), "import { benchmarkSuite } from 'vitest-lokal/vitest';\nimport { multiloko } from 'vitest-lokal/benchmarks';\nawait benchmarkSuite(multiloko);\n");
   return project;
+}
+
+/** The settings of a replay run over `inputs` writing to `output`: every item of the data, no gate, no baseline. */
+export function replayEnv(inputs: { dataset: string; predictions: string }, output: string): Record<string, string> {
+  return {
+    LOKAL_MULTILOKO: inputs.dataset,
+    LOKAL_MODEL: `replay:${inputs.predictions}`,
+    LOKAL_OUTPUT: output,
+    LOKAL_LANGUAGES: '',
+    LOKAL_SUBSETS: '',
+    LOKAL_LIMIT: '',
+    LOKAL_THRESHOLDS: '',
+    LOKAL_BASELINE: '',
+  };
 }
 
 /**
@@ -228,16 +243,7 @@ export async function benchReplay(options: ReplayBenchOptions & { layout?: 'loca
     const project = options.installed ? writeInstalledProject(dir) : undefined;
     const args = project ? ['run', 'evals/multiloko.eval.ts'] : ['run', '--project', 'evals', 'evals/multiloko.eval.ts'];
     const start = process.hrtime.bigint();
-    const { code, output: log, peakRss, cpuSeconds } = await run(args, {
-      LOKAL_MULTILOKO: inputs.dataset,
-      LOKAL_MODEL: `replay:${inputs.predictions}`,
-      LOKAL_OUTPUT: output,
-      LOKAL_LANGUAGES: '',
-      LOKAL_SUBSETS: '',
-      LOKAL_LIMIT: '',
-      LOKAL_THRESHOLDS: '',
-      LOKAL_BASELINE: '',
-    }, project);
+    const { code, output: log, peakRss, cpuSeconds } = await runVitest(args, replayEnv(inputs, output), project);
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
     if (code !== 0) throw new Error(`replay bench: vitest exited with ${code}\n${log.slice(-3000)}`);
     const results = JSON.parse(readFileSync(path.join(output, 'multiloko.json'), 'utf8')) as { summary: { items: { scored: number } } };
@@ -276,7 +282,7 @@ export async function benchVitestFloor(options: ReplayBenchOptions & { annotate?
       ].join('\n'),
     );
     const start = process.hrtime.bigint();
-    const { code, output: log, peakRss, cpuSeconds } = await run(['run'], {}, dir);
+    const { code, output: log, peakRss, cpuSeconds } = await runVitest(['run'], {}, dir);
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
     const tests = languages * perLanguage;
     if (code !== 0 || !log.includes(`${tests} passed`)) throw new Error(`vitest floor bench: exit ${code}\n${log.slice(-2000)}`);

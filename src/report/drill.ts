@@ -41,7 +41,36 @@ export const COMPRESSED_ROWS_ABOVE = 4 * 2 ** 20;
 
 /** Filter values as the page's options hold them once parsed (escapeHtml less its entities), so the two still match. */
 function shownFilters(filters: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(filters).map(([name, value]) => [name, cleanText(value)]));
+  const out: Record<string, string> = {};
+  // Subset keys, verdicts and categories are printable ASCII, which cleanText leaves as it is.
+  for (const name of Object.keys(filters)) out[name] = PRINTABLE_ASCII.test(filters[name]!) ? filters[name]! : cleanText(filters[name]!);
+  return out;
+}
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/u;
+
+/**
+ * One row as the data block holds it: `[filters, markup]`. Filter values are data strings: every `<` as \u003c. The
+ * markup is escaped already (its `<` open our own tags): `</` and `<!--` escaped there, so nothing can end the block.
+ */
+function rowJson(row: DrillRow): string {
+  const filters = JSON.stringify(shownFilters(row.filters));
+  const markup = JSON.stringify(row.html).replaceAll('</', '<\\/').replaceAll('<!--', '<\\u0021--');
+  return `[${filters.includes('<') ? filters.replaceAll('<', '\\u003c') : filters},${markup}]`;
+}
+
+/** `[row,\nrow,\n…]` as UTF-8, written row by row into one buffer: the joined text of a full run (23 M characters) is never made. */
+function rowsUtf8(pieces: readonly string[]): Buffer {
+  let bytes = 2 + 2 * Math.max(0, pieces.length - 1);
+  for (const piece of pieces) bytes += Buffer.byteLength(piece, 'utf8');
+  const out = Buffer.allocUnsafe(bytes);
+  let at = out.write('[', 0, 'latin1');
+  for (let i = 0; i < pieces.length; i++) {
+    if (i > 0) at += out.write(',\n', at, 'latin1');
+    at += out.write(pieces[i]!, at, 'utf8');
+  }
+  out.write(']', at, 'latin1');
+  return out;
 }
 
 /**
@@ -50,12 +79,13 @@ function shownFilters(filters: Record<string, string>): Record<string, string> {
  * COMPRESSED_ROWS_ABOVE characters the JSON is gzip in base64, which the page inflates with DecompressionStream.
  */
 export function drillRows(rows: readonly DrillRow[]): Html {
-  // Filter values are data strings: every `<` as \u003c. The markup is escaped already (its `<` open our own tags):
-  // `</` and `<!--` escaped there, so nothing can end the data block.
-  const json = `[${rows.map((r) => `[${JSON.stringify(shownFilters(r.filters)).replace(/</gu, '\\u003c')},${JSON.stringify(r.html).replace(/<\//gu, '<\\/').replace(/<!--/gu, '<\\u0021--')}]`).join(',\n')}]`;
+  const pieces = rows.map(rowJson);
+  // The JSON's length in characters: 2 for the brackets, 2 per separator.
+  let length = 2 + 2 * Math.max(0, pieces.length - 1);
+  for (const piece of pieces) length += piece.length;
   const more = raw('<p class="more-rows" hidden><button type="button">List more</button></p>');
-  if (json.length <= COMPRESSED_ROWS_ABOVE) return html`<script type="application/json" class="drill-rows">${raw(json)}</script>${more}`;
-  const packed = gzipSync(Buffer.from(json, 'utf8'), { level: 6 }).toString('base64');
+  if (length <= COMPRESSED_ROWS_ABOVE) return html`<script type="application/json" class="drill-rows">${raw(`[${pieces.join(',\n')}]`)}</script>${more}`;
+  const packed = gzipSync(rowsUtf8(pieces), { level: 6 }).toString('base64');
   return html`<script type="application/octet-stream" class="drill-rows" data-encoding="gzip-base64">${raw(packed)}</script>${more}`;
 }
 
