@@ -15,6 +15,8 @@ type LetterScript = (typeof LETTER_SCRIPTS)[number] | 'other';
 // One alternative per script, then any other letter: the group that matched names the letter's script.
 const LETTER = new RegExp([...LETTER_SCRIPTS.map((s) => `(\\p{Script=${s}})`), '(\\p{L})'].join('|'), 'u');
 
+const IS_LETTER = /^\p{L}$/u;
+
 /** Not a letter (LETTER matches one code point or none, so a text's letters are its code points classified one by one). */
 const NOT_LETTER = -1;
 /** Code point → index in LETTER_SCRIPTS (its length: another script's letter), NOT_LETTER; filled as code points come. */
@@ -25,7 +27,9 @@ function scriptIndex(codePoint: number): number {
   if (codePoint < 0x80) return (codePoint | 0x20) >= 0x61 && (codePoint | 0x20) <= 0x7a ? 0 : NOT_LETTER;
   let index = scriptIndexes.get(codePoint);
   if (index === undefined) {
-    const match = LETTER.exec(String.fromCodePoint(codePoint));
+    const char = String.fromCodePoint(codePoint);
+    // Only letters count: \p{Script=Devanagari} alone would take in its digits and vowel signs too.
+    const match = IS_LETTER.test(char) ? LETTER.exec(char) : null;
     index = NOT_LETTER;
     if (match) for (let g = 1; g < match.length; g++) if (match[g] !== undefined) { index = g - 1; break; }
     scriptIndexes.set(codePoint, index);
