@@ -5,24 +5,37 @@ import { requireTargets } from '../../../metrics/requireTargets.ts';
 import { tokenF1Single } from '../../../metrics/tokenF1.ts';
 
 // Latin-script code points, the letters and digits of the alphabets written with spaces and segmented by ICU without a
-// dictionary (Cyrillic, Greek, Armenian, Georgian, Hebrew, Arabic, Devanagari, Bengali), ASCII digits and spaces, and
-// marks and joiners after any of them but a space: Unicode word boundaries (UAX 29) never break between letters and
-// digits (WB5, WB8–WB10), nor before a mark or joiner (WB4), and always around a space (WB3d joins only spaces), so the
-// words are the space-separated pieces, found without ICU (the tests check every such code point against ICU).
+// dictionary (Cyrillic, Greek, Armenian, Georgian, Hebrew, Arabic, Devanagari, Bengali), ASCII digits, and marks and
+// joiners after any of them: Unicode word boundaries (UAX 29) never break between letters and digits (WB5, WB8–WB10),
+// nor before a mark or joiner (WB4), so a piece of them between spaces is one word, found without ICU (the tests check
+// every such code point against ICU).
 const SPACED_SCRIPTS = '\\p{Script=Cyrillic}\\p{Script=Greek}\\p{Script=Armenian}\\p{Script=Georgian}\\p{Script=Hebrew}\\p{Script=Arabic}\\p{Script=Devanagari}\\p{Script=Bengali}';
-const SPACED_WORDS = new RegExp(
-  `^(?:[\\p{Script=Latin}[[\\p{L}\\p{Nd}]&&[${SPACED_SCRIPTS}]]0-9 ]|(?<=[^ ])[[\\p{M}\\u200c\\u200d]&&[\\p{Script=Inherited}\\p{Script=Latin}${SPACED_SCRIPTS}]])*$`,
-  'v',
-);
-// Hangul syllables: ICU joins them to each other only (not to digits or other letters: 5년 is 5 · 년).
-const HANGUL_WORD = /^[\uac00-\ud7a3]+$/;
+const WORD_CHARACTER = new RegExp(`^[\\p{Script=Latin}[[\\p{L}\\p{Nd}]&&[${SPACED_SCRIPTS}]]0-9]$`, 'v');
+const MARK_CHARACTER = new RegExp(`^[[\\p{M}\\u200c\\u200d]&&[\\p{Script=Inherited}\\p{Script=Latin}${SPACED_SCRIPTS}]]$`, 'v');
+// A code point Unicode's word rules attach to the character before it, a space too (WB4: Word_Break Extend, Format,
+// ZWJ; \p{Cf} takes in every Format character and the joiners).
+const ATTACHING = /^[\p{Grapheme_Extend}\p{Mc}\p{Emoji_Modifier}\p{Cf}]$/u;
 
-// A space followed by a code point Unicode's word rules attach to the character before it (WB4: Word_Break Extend,
-// Format, ZWJ; \p{Cf} takes in every Format character and the joiners): only then is a space no word boundary on
-// both sides, and the text is segmented whole.
-const SPACE_BEFORE_ATTACHED = /\u0020[\p{Grapheme_Extend}\p{Mc}\p{Emoji_Modifier}\p{Cf}]/u;
+// A UTF-16 unit's kind: its class (the low bits) and whether it attaches to a space before it, by the expressions
+// above, kept in a byte per unit as units come (reading the byte is far cheaper than matching the Unicode classes).
+const OTHER = 0;
+const WORD = 1;
+const MARK = 2;
+const HANGUL = 3; // a Hangul syllable: ICU joins them to each other only (5년 is 5 · 년)
+const CLASS = 3;
+const ATTACHES = 4;
+const UNCLASSIFIED = 0xff;
+const unitKinds = new Uint8Array(0x10000).fill(UNCLASSIFIED);
 
-/** Pieces segmented per segmenter, cleared when full: an answer's pieces come back in its targets and later items. */
+function classifyUnit(unit: number): number {
+  // A surrogate alone is no character: OTHER, so a piece holding one goes to ICU.
+  if (unit >= 0xd800 && unit <= 0xdfff) return OTHER;
+  const char = String.fromCharCode(unit);
+  const kind = WORD_CHARACTER.test(char) ? WORD : MARK_CHARACTER.test(char) ? MARK : unit >= 0xac00 && unit <= 0xd7a3 ? HANGUL : OTHER;
+  return ATTACHING.test(char) ? kind | ATTACHES : kind;
+}
+
+/** Pieces ICU segmented, per segmenter, cleared when full: an answer's pieces come back in its targets and later items. */
 const pieceWords = new WeakMap<Intl.Segmenter, Map<string, readonly string[]>>();
 const CACHED_PIECES = 4096;
 
@@ -31,27 +44,51 @@ const CACHED_PIECES = 4096;
  * be shared with later calls: read it, do not change it.
  */
 export function wordTokens(text: string, segmenter: Intl.Segmenter): readonly string[] {
-  if (SPACED_WORDS.test(text)) return text.split(' ').filter((w) => w !== '');
-  if (SPACE_BEFORE_ATTACHED.test(text)) return icuWordTokens(text, segmenter);
-  let cache = pieceWords.get(segmenter);
-  if (cache === undefined) pieceWords.set(segmenter, (cache = new Map()));
   // A space is a word boundary on both sides (UAX 29's WB3d joins it only to spaces, and ICU's dictionaries work
-  // within runs of letters), so the words of a text are its space-separated pieces' words, one after the other.
-  if (!text.includes(' ')) return pieceWordTokens(text, segmenter, cache);
+  // within runs of letters), so the words of a text are its space-separated pieces' words, one after the other; unless
+  // a piece begins with a character that attaches to the space before it (WB4), when the text is segmented whole.
   const words: string[] = [];
-  const pieces = text.split(' ');
-  for (let p = 0; p < pieces.length; p++) {
-    const piece = pieces[p]!;
-    if (piece === '') continue;
-    const found = pieceWordTokens(piece, segmenter, cache);
-    for (let w = 0; w < found.length; w++) words.push(found[w]!);
+  let start = 0;
+  let spaced = true;
+  let hangul = true;
+  for (let i = 0; i <= text.length; i++) {
+    const unit = i < text.length ? text.charCodeAt(i) : 0x20;
+    if (unit !== 0x20) {
+      let kind = unitKinds[unit]!;
+      if (kind === UNCLASSIFIED) unitKinds[unit] = kind = classifyUnit(unit);
+      const unitClass = kind & CLASS;
+      if (i === start) {
+        if (start > 0 && ((kind & ATTACHES) !== 0 || (unit >= 0xd800 && unit <= 0xdbff && ATTACHING.test(String.fromCodePoint(text.codePointAt(i)!))))) {
+          return icuWordTokens(text, segmenter);
+        }
+        spaced = unitClass === WORD;
+        hangul = unitClass === HANGUL;
+      } else {
+        spaced &&= unitClass === WORD || unitClass === MARK;
+        hangul &&= unitClass === HANGUL;
+      }
+      continue;
+    }
+    if (i > start) {
+      const whole = start === 0 && i === text.length;
+      const piece = whole ? text : text.slice(start, i);
+      if (spaced || hangul) {
+        words.push(piece);
+      } else {
+        const found = cachedIcuWordTokens(piece, segmenter);
+        if (whole) return found;
+        for (let w = 0; w < found.length; w++) words.push(found[w]!);
+      }
+    }
+    start = i + 1;
   }
   return words;
 }
 
-/** The words of a text without spaces: itself in the spaced alphabets or Hangul, else ICU's segments, kept in `cache`. */
-function pieceWordTokens(piece: string, segmenter: Intl.Segmenter, cache: Map<string, readonly string[]>): readonly string[] {
-  if (SPACED_WORDS.test(piece) || HANGUL_WORD.test(piece)) return [piece];
+/** ICU's words of a piece without spaces, from the segmenter's cache when it was segmented before. */
+function cachedIcuWordTokens(piece: string, segmenter: Intl.Segmenter): readonly string[] {
+  let cache = pieceWords.get(segmenter);
+  if (cache === undefined) pieceWords.set(segmenter, (cache = new Map()));
   let words = cache.get(piece);
   if (words === undefined) {
     words = icuWordTokens(piece, segmenter);
