@@ -116,6 +116,28 @@ describe('fast error category and f1_words equal the plain definitions', () => {
     expect(partial).toBeGreaterThan(1000);
   });
 
+  test('a space before each code point that attaches to the character before it (WB4): the text is segmented whole, as ICU does', () => {
+    // ICU joins some of them to the space into one word-like segment (the Khitan filler U+16FE4: "a 𖿤" gives "a", " 𖿤"),
+    // which the piece after the space alone would not give.
+    const attaching = /^[\p{Grapheme_Extend}\p{Mc}\p{Emoji_Modifier}\p{Cf}]$/u;
+    const odd: string[] = [];
+    let checked = 0;
+    const chars: string[] = [];
+    for (let cp = 0; cp < 0x110000; cp++) if (attaching.test(String.fromCodePoint(cp))) chars.push(String.fromCodePoint(cp));
+    for (const language of ['thai', 'japanese', 'hindi']) {
+      const { segmenter } = wordSegmenter(language);
+      for (const ch of chars) {
+        for (const text of [`a ${ch}`, `東京 ${ch}กรุงเทพ`, `서울 ${ch}a`]) {
+          checked++;
+          if (wordTokens(text, segmenter).join('|') !== plainWordTokens(text, segmenter).join('|')) odd.push(`${language} ${JSON.stringify(text)}`);
+        }
+      }
+    }
+    expect(odd.slice(0, 20)).toEqual([]);
+    expect(checked).toBeGreaterThan(3 * 3 * 2000);
+    expect(plainWordTokens('a \u{16fe4}', wordSegmenter('thai').segmenter)).toEqual(['a', ' \u{16fe4}']);
+  });
+
   test('strings of random characters from every script at once, segmented in every language, twice (the second time from any cache)', () => {
     const alphabet = Array.from(new Set([...Object.values(WORDS).flat(), ...ADVERSARIAL].join('').concat('  ')));
     const languages = Object.keys(MULTILOKO_LANGUAGE_TAGS);
