@@ -52,6 +52,15 @@ function scriptIndex(codePoint: number): number {
 
 /** The Script with the most letters in `text` (ties: the earlier in LETTER_SCRIPTS, `other` last); null without letters. */
 export function dominantScript(text: string): LetterScript | null {
+  // ASCII text (most Latin answers): Latin when it has a letter, else no script, without counting.
+  let ascii = 0;
+  let asciiLetter = false;
+  for (; ascii < text.length; ascii++) {
+    const unit = text.charCodeAt(ascii);
+    if (unit >= 0x80) break;
+    if ((unit | 0x20) >= 0x61 && (unit | 0x20) <= 0x7a) asciiLetter = true;
+  }
+  if (ascii === text.length) return asciiLetter ? 'Latin' : null;
   counts.fill(0);
   for (let i = 0; i < text.length; i++) {
     let codePoint = text.charCodeAt(i);

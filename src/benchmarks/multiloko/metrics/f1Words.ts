@@ -139,10 +139,18 @@ export function f1Words(pred: string, targets: readonly string[], segmenter: Int
 }
 
 function sharesCharacter(text: string, targets: readonly string[]): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const unit = text[i]!;
-    if (unit === ' ') continue;
-    for (let t = 0; t < targets.length; t++) if (targets[t]!.includes(unit)) return true;
+  for (let t = 0; t < targets.length; t++) {
+    const target = targets[t]!;
+    // Short texts unit by unit (no one-unit string made per unit of a non-Latin text); long ones by includes().
+    if (text.length * target.length > 4096) {
+      for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) !== 0x20 && target.includes(text[i]!)) return true;
+      continue;
+    }
+    for (let i = 0; i < text.length; i++) {
+      const unit = text.charCodeAt(i);
+      if (unit === 0x20) continue;
+      for (let j = 0; j < target.length; j++) if (target.charCodeAt(j) === unit) return true;
+    }
   }
   return false;
 }
