@@ -50,7 +50,7 @@ const WORDS: Record<string, string[]> = {
 const ADVERSARIAL = [
   'ရန်ကုန်', 'မြန်မာ', 'ວຽງຈັນ', 'ཐིམ་ཕུ', 'αθήνα', 'երևան', 'თბილისი', 'அடிசு', 'abc123', '٣٤', '5년', '4°', '·', '€', '©',
   '😀', '👩\u200d💻', '🇮🇹', '👍🏽', 'e\u0301', '\u0301a', 'क्\u200dष', 'ک\u200cه', '\u200c', '\u200d', 'x\u00adz', '\u0e31',
-  'ー', '々', 'ｶﾀｶﾅ', 'ﾞ', '\u3000', '_', 'don\'t', '3.14', '1,000', 'a:b', 'tab\there', '\u00a0', 'ﬀ', 'Ⅻ', '\u{1d400}',
+  'ー', '々', 'ｶﾀｶﾅ', 'ﾞ', '\u{16fe4}', '\u200b', '\u3000', '_', 'don\'t', '3.14', '1,000', 'a:b', 'tab\there', '\u00a0', 'ﬀ', 'Ⅻ', '\u{1d400}',
 ];
 
 function generated(random: () => number, language: string): { prediction: string; targets: string[] } {
