@@ -12,32 +12,67 @@ const LETTER_SCRIPTS = [
 ] as const;
 type LetterScript = (typeof LETTER_SCRIPTS)[number] | 'other';
 
-// One alternative per script, then any other letter: the group that matched names the letter's script.
+// One alternative per script, then any other letter: the group that matched names a letter's script.
 const LETTER = new RegExp([...LETTER_SCRIPTS.map((s) => `(\\p{Script=${s}})`), '(\\p{L})'].join('|'), 'u');
 
 /** Not a letter (LETTER matches one code point or none, so a text's letters are its code points classified one by one). */
 const NOT_LETTER = -1;
-/** Code point → index in LETTER_SCRIPTS (its length: another script's letter), NOT_LETTER; filled as code points come. */
-const scriptIndexes = new Map<number, number>();
+/** Not classified yet (a BMP code point's table entry before its first use). */
+const UNKNOWN = -2;
+// Code point → index in LETTER_SCRIPTS (its length: another script's letter) or NOT_LETTER, filled as code points come:
+// a byte per BMP code point (64 KiB, read far faster than a Map), a Map for the rest.
+const bmpIndexes = new Int8Array(0x10000).fill(UNKNOWN);
+const astralIndexes = new Map<number, number>();
+/** Letters per script of the text being read (dominantScript is synchronous: one text at a time). */
+const counts = new Int32Array(LETTER_SCRIPTS.length + 1);
+
+const IS_LETTER = /^\p{L}$/u;
+
+function classify(codePoint: number): number {
+  const char = String.fromCodePoint(codePoint);
+  // Only letters count: \p{Script=Devanagari} alone would take in its digits and vowel signs too.
+  if (!IS_LETTER.test(char)) return NOT_LETTER;
+  const match = LETTER.exec(char);
+  if (match) for (let g = 1; g < match.length; g++) if (match[g] !== undefined) return g - 1;
+  return NOT_LETTER;
+}
 
 function scriptIndex(codePoint: number): number {
   // ASCII: its letters are Latin, the rest no letter (the common case, without a lookup).
   if (codePoint < 0x80) return (codePoint | 0x20) >= 0x61 && (codePoint | 0x20) <= 0x7a ? 0 : NOT_LETTER;
-  let index = scriptIndexes.get(codePoint);
-  if (index === undefined) {
-    const match = LETTER.exec(String.fromCodePoint(codePoint));
-    index = NOT_LETTER;
-    if (match) for (let g = 1; g < match.length; g++) if (match[g] !== undefined) { index = g - 1; break; }
-    scriptIndexes.set(codePoint, index);
+  if (codePoint < 0x10000) {
+    let index = bmpIndexes[codePoint]!;
+    if (index === UNKNOWN) bmpIndexes[codePoint] = index = classify(codePoint);
+    return index;
   }
+  let index = astralIndexes.get(codePoint);
+  if (index === undefined) astralIndexes.set(codePoint, (index = classify(codePoint)));
   return index;
 }
 
 /** The Script with the most letters in `text` (ties: the earlier in LETTER_SCRIPTS, `other` last); null without letters. */
 export function dominantScript(text: string): LetterScript | null {
-  const counts = new Array<number>(LETTER_SCRIPTS.length + 1).fill(0);
-  for (const char of text) {
-    const index = scriptIndex(char.codePointAt(0)!);
+  // ASCII text (most Latin answers): Latin when it has a letter, else no script, without counting.
+  let ascii = 0;
+  let asciiLetter = false;
+  for (; ascii < text.length; ascii++) {
+    const unit = text.charCodeAt(ascii);
+    if (unit >= 0x80) break;
+    if ((unit | 0x20) >= 0x61 && (unit | 0x20) <= 0x7a) asciiLetter = true;
+  }
+  if (ascii === text.length) return asciiLetter ? 'Latin' : null;
+  counts.fill(0);
+  for (let i = 0; i < text.length; i++) {
+    let codePoint = text.charCodeAt(i);
+    // A surrogate pair is one code point (a lone surrogate is no letter, as for-of over the text reads it).
+    if (codePoint >= 0xd800 && codePoint <= 0xdbff && i + 1 < text.length) {
+      const low = text.charCodeAt(i + 1);
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        codePoint = 0x10000 + ((codePoint - 0xd800) << 10) + (low - 0xdc00);
+        i++;
+      }
+    }
+    const index = scriptIndex(codePoint);
     if (index !== NOT_LETTER) counts[index]!++;
   }
   let best = -1;

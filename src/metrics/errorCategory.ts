@@ -18,8 +18,9 @@ const NEAR_SIMILARITY = 0.7;
 export function errorCategory(prediction: string, targets: readonly string[], editSimilarity: number): ErrorCategory {
   if (targets.includes(prediction)) return 'correct';
   if (prediction === '') return 'empty';
-  if (targets.some((t) => t !== '' && prediction.includes(t))) return 'verbose';
-  if (targets.some((t) => t.includes(prediction))) return 'truncated';
+  // Plain loops: a callback per rule would cost more than the test itself on short answers.
+  for (let t = 0; t < targets.length; t++) if (targets[t] !== '' && prediction.includes(targets[t]!)) return 'verbose';
+  for (let t = 0; t < targets.length; t++) if (targets[t]!.includes(prediction)) return 'truncated';
   if (editSimilarity >= NEAR_SIMILARITY) return 'near';
   const script = dominantScript(prediction);
   const targetScript = targets.length > 0 ? dominantScript(targets[0]!) : null;

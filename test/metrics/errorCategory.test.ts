@@ -103,6 +103,12 @@ describe('a text in each script of the 31 languages', () => {
   test('ties go to the script listed first; no letters, no script', () => {
     expect(dominantScript('ab αβ')).toBe('Latin');
     expect(dominantScript('1990 ,')).toBeNull();
+    // Digits and marks of a listed script are no letters either: Devanagari digits 1947, Arabic-Indic 1952, Thai's
+    // vowel sign mai han-akat alone, the Latin-script Roman numeral ⅻ (a number, Nl); beside them, the letter क (its
+    // vowel sign ि is a mark) makes the text Devanagari.
+    expect(dominantScript('१९४७ ١٩٥٢ \u0e31 ⅻ')).toBeNull();
+    expect(dominantScript('१९४७ कि')).toBe('Devanagari');
+    expect(errorCategory('१९४७', ['london'], 0)).toBe('wrong');
     expect(dominantScript('')).toBeNull();
   });
 });

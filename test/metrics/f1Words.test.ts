@@ -111,11 +111,42 @@ describe('text in Latin and the spaced alphabets is split without ICU', () => {
     expect(wordTokens('서울특별시', wordSegmenter('korean').segmenter)).toEqual(icuWords(wordSegmenter('korean').segmenter, '서울특별시'));
   });
 
+  test('Devanagari and Bengali letters, the digits of those scripts and of Arabic, marks and joiners after a word character, and Hangul syllables: one word to ICU', () => {
+    const letter = new RegExp('[[\\p{L}\\p{Nd}]&&[\\p{Script=Devanagari}\\p{Script=Bengali}\\p{Script=Arabic}]]', 'v');
+    const mark = new RegExp('[[\\p{M}\\u200c\\u200d]&&[\\p{Script=Inherited}\\p{Script=Latin}\\p{Script=Cyrillic}\\p{Script=Greek}\\p{Script=Armenian}\\p{Script=Georgian}\\p{Script=Hebrew}\\p{Script=Arabic}\\p{Script=Devanagari}\\p{Script=Bengali}]]', 'v');
+    const odd: string[] = [];
+    const seen = { letters: 0, marks: 0, hangul: 0 };
+    const texts: string[] = [];
+    for (let cp = 0x80; cp < 0x110000; cp++) {
+      const ch = String.fromCodePoint(cp);
+      if (letter.test(ch)) (seen.letters++, texts.push(ch, `x${ch}1`, `1${ch}x`, `${ch}${ch}`, `क${ch}ঢ`, `ب${ch}`));
+      else if (mark.test(ch)) (seen.marks++, texts.push(`x${ch}`, `1${ch}`, `क${ch}${ch}`, `ঢ${ch}া`, `ب${ch}ب`, `ж${ch}`));
+      else if (cp >= 0xac00 && cp <= 0xd7a3) (seen.hangul++, texts.push(ch, `서${ch}`));
+    }
+    for (const language of ['hindi', 'korean', 'japanese']) {
+      const segmenter = wordSegmenter(language).segmenter;
+      for (const text of texts) {
+        if (icuWords(segmenter, text).join('|') !== text) odd.push(`${language} ICU ${JSON.stringify(text)}`);
+        if (wordTokens(text, segmenter).join('|') !== text) odd.push(`${language} fast path ${JSON.stringify(text)}`);
+      }
+    }
+    expect(odd.slice(0, 20)).toEqual([]);
+    expect(seen.letters).toBeGreaterThan(300);
+    expect(seen.marks).toBeGreaterThan(500);
+    expect(seen.hangul).toBe(11172);
+    // A mark after a space or at the start, and Hangul beside a digit, are not in one word: ICU decides them.
+    const hindi = wordSegmenter('hindi').segmenter;
+    for (const text of ['\u093f', 'क \u093fख', '\u200cक', 'क \u200dख']) expect(wordTokens(text, hindi), JSON.stringify(text)).toEqual(icuWords(hindi, text));
+    const korean = wordSegmenter('korean').segmenter;
+    expect(wordTokens('5년 서울', korean)).toEqual(icuWords(korean, '5년 서울'));
+    expect(icuWords(korean, '5년')).toEqual(['5', '년']);
+  });
+
   test('the same words as Intl.Segmenter gives, on 6,000 generated strings of Latin and spaced letters, digits, marks and spaces', () => {
     const random = seededRandom(7);
-    const ALPHABET = Array.from('abcXYZéßøªſﬀＡⅫʰ0189     жЁΩάաბשםعلىـ٣\u0301\u064e\u05b8\u200c۔・_');
+    const ALPHABET = Array.from('abcXYZéßøªſﬀＡⅫʰ0189     жЁΩάաბשםعلىـ٣\u0301\u064e\u05b8\u200c\u200d۔・_कखि्\u093c१ঢাকা১서울5');
     for (let i = 0; i < 6000; i++) {
-      const segmenter = wordSegmenter(['english', 'german', 'turkish', 'vietnamese', 'russian', 'hebrew', 'arabic', 'farsi', 'urdu'][i % 9]!).segmenter;
+      const segmenter = wordSegmenter(['english', 'german', 'turkish', 'vietnamese', 'russian', 'hebrew', 'arabic', 'farsi', 'urdu', 'hindi', 'bengali', 'korean'][i % 12]!).segmenter;
       const text = Array.from({ length: Math.floor(random() * 20) }, () => ALPHABET[Math.floor(random() * ALPHABET.length)]).join('');
       expect(wordTokens(text, segmenter), JSON.stringify(text)).toEqual(icuWords(segmenter, text));
     }
