@@ -39,7 +39,7 @@ function groupJson(group: KalahiGroupFigures) {
 }
 
 /** One variant's section of kalahi.json. */
-export function variantJson(suite: RolledKalahiSuite) {
+function variantJson(suite: RolledKalahiSuite) {
   const a = suite.aggregate;
   return {
     file: a.file,
@@ -61,7 +61,7 @@ export function variantJson(suite: RolledKalahiSuite) {
   };
 }
 
-export interface KalahiResults {
+interface KalahiResults {
   benchmark: 'kalahi';
   variants: Record<string, ReturnType<typeof variantJson>>;
   gates: GateOutcome[];

@@ -4,7 +4,7 @@ import { subsetTrialFigures, type TrialFigure } from '../../../core/statistics/t
 import type { LokalItemRecord } from '../run/records.ts';
 
 /** A figure as multiloko.json writes it. */
-export interface TrialFigureJson {
+interface TrialFigureJson {
   value: number;
   low: number;
   high: number;
