@@ -76,7 +76,7 @@ export function uniqueIds(ids: readonly string[]): string[] {
 }
 
 /** The items of every group as one list, each with its stable id: the group's key and the item's own id. */
-export function partIds<Item>(groups: ReadonlyArray<BenchmarkGroup<Item, GroupInfo>>, itemId: (item: Item) => string): string[] {
+function partIds<Item>(groups: ReadonlyArray<BenchmarkGroup<Item, GroupInfo>>, itemId: (item: Item) => string): string[] {
   return uniqueIds(groups.flatMap((group) => group.items.map((item) => `${group.info.key}\u0000${itemId(item)}`)));
 }
 

@@ -8,7 +8,7 @@ import { runLabels } from '../run/runLabels.ts';
 import { checkOutputPath } from './output.ts';
 import { holdsAny } from '../report/types.ts';
 
-export const COMPARE_USAGE = `usage: lokal compare [name=]<results.json|results folder> [name=]<results.json|folder>... [-o compare.html] [--no-html] [--allow <field,…>]
+const COMPARE_USAGE = `usage: lokal compare [name=]<results.json|results folder> [name=]<results.json|folder>... [-o compare.html] [--no-html] [--allow <field,…>]
   2 to 10 runs (a run's multiloko.json, kalahi.json, a dataset benchmark's <name>.json, \`lokal score\` output, or
   the folder holding them), each optionally labelled (qwen3=results/qwen3; else the model its results name); the first is
   the reference: every other run is compared with it on the items both hold by the baseline gate's tests (McNemar's

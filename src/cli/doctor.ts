@@ -13,7 +13,7 @@ import { probeProvider } from '../models/probe.ts';
 import { specRow } from '../models/providers.ts';
 import { UsageError } from './usageError.ts';
 
-export const DOCTOR_USAGE = `usage: lokal doctor [--model <provider string>]
+const DOCTOR_USAGE = `usage: lokal doctor [--model <provider string>]
   A provider string is replay:<predictions file>, openai:<model> (with OPENAI_BASE_URL), transformers:<hub id|folder>
   or llama:<file.gguf|ollama:name>.
   Asks the model (default: LOKAL_MODEL / lokal.config.json, else the default model) what it supports — chat messages,
@@ -24,7 +24,7 @@ export const DOCTOR_USAGE = `usage: lokal doctor [--model <provider string>]
 `;
 
 /** One task or setting and whether the model can run it: `✓ Kalahi MC, LOKAL_KALAHI_MC=letter`, or ✗ with the reason. */
-export interface DoctorVerdict {
+interface DoctorVerdict {
   task: string;
   works: boolean;
   why?: string;

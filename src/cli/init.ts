@@ -18,7 +18,7 @@ import { missingModelPackages, missingPackagesLine } from '../init/modelPackages
 import { projectFiles } from '../init/projectFiles.ts';
 import { UsageError } from './usageError.ts';
 
-export const INIT_USAGE = `usage: lokal init [--ci github] [--shards <n>] [--items-per-second <r>]
+const INIT_USAGE = `usage: lokal init [--ci github] [--shards <n>] [--items-per-second <r>]
   Writes vitest.config.ts, evals/multiloko.eval.ts, evals/kalahi.eval.ts and lokal.config.json (the model) into the
   current project, which must be an ES module ("type": "module" in package.json), and adds results/, .lokal-cache/,
   .vitest-reports/ and data/ to its .gitignore. With --ci github also .github/workflows/evals.yml: the evals in <n>

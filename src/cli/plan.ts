@@ -18,7 +18,7 @@ export function duration(seconds: number): string {
 }
 
 /** One benchmark's items in each part (index 0 is part 1), or why it has none. */
-export interface PlannedBenchmark {
+interface PlannedBenchmark {
   name: string;
   parts?: number[];
   skipped?: string;

@@ -113,7 +113,7 @@ export interface Comparability {
 }
 
 /** Longest value shown whole in a difference, a gate line or the report; a longer one is cut to a preview. */
-export const FIELD_PREVIEW_CHARACTERS = 60;
+const FIELD_PREVIEW_CHARACTERS = 60;
 
 /**
  * `text` when short, else its first FIELD_PREVIEW_CHARACTERS characters and its length (`abc… (20971520 characters)`): a

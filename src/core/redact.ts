@@ -7,7 +7,7 @@ import { sha256 } from './sha256.ts';
 export const REDACT_SETTINGS = ['auto', 'on', 'off'] as const;
 type RedactSetting = (typeof REDACT_SETTINGS)[number];
 
-export interface Redaction {
+interface Redaction {
   on: boolean;
   /** Why, in words: shown once in the run's summary. */
   reason: string;

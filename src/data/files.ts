@@ -71,7 +71,7 @@ function formatBytes(bytes: number): string {
 }
 
 /** The message of a file over its limit: the size, the limit and the option that raises it. */
-export function tooLarge(file: string, what: string, bytes: number, limit: number, option: string): DataError {
+function tooLarge(file: string, what: string, bytes: number, limit: number, option: string): DataError {
   return new DataError(
     file,
     `${what} is ${formatBytes(bytes)}, more than the limit of ${formatBytes(limit)} (raise it with the ${option} option)`,

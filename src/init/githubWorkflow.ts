@@ -20,7 +20,7 @@ export const SETUP_MINUTES = 15;
 /** The longest a job may run on a GitHub-hosted runner (docs.github.com: usage limits of GitHub Actions). */
 export const MAX_JOB_MINUTES = 360;
 /** The merge job reads blob reports and writes results: no model, no data. */
-export const MERGE_MINUTES = 15;
+const MERGE_MINUTES = 15;
 /** Folder of the model weights in CI (LOKAL_MODEL_CACHE), cached between runs per model id. */
 export const MODEL_CACHE_DIR = '.lokal-models';
 
@@ -47,7 +47,7 @@ export function fittingLimit(counts: readonly FileCount[], shards: number, items
   return Math.floor(((MAX_JOB_MINUTES - SETUP_MINUTES) * 60 * itemsPerSecond) / Math.max(groups, 1));
 }
 
-export interface WorkflowOptions {
+interface WorkflowOptions {
   shards: number;
   /** Each eval file's item tests (src/init/itemCounts.ts's evalFileCounts: a part file per shard when shards > 1). */
   counts: readonly FileCount[];

@@ -11,9 +11,9 @@ import type { KalahiSettings } from '../benchmarks/kalahi/run/config.ts';
  * (31 + 4 × 30 = 151 subsets, 37,750 items; github.com/facebookresearch/multiloko). Kalahi: 150 prompts in its
  * default variant, `full` (github.com/aisingapore/kalahi).
  */
-export const FULL_ITEMS = { multiloko: 37_750, kalahi: 150 } as const;
+const FULL_ITEMS = { multiloko: 37_750, kalahi: 150 } as const;
 /** Groups (a limit applies to each) of the full sizes: MultiLoKo's 151 subsets, Kalahi's one variant. */
-export const FULL_GROUPS = { multiloko: 151, kalahi: 1 } as const;
+const FULL_GROUPS = { multiloko: 151, kalahi: 1 } as const;
 
 /** One eval file's item count and where it comes from. */
 export interface FileCount {
@@ -27,7 +27,7 @@ export interface FileCount {
 }
 
 /** One benchmark's eval file's item count and where it comes from. */
-export interface ItemCount extends FileCount {
+interface ItemCount extends FileCount {
   benchmark: 'multiloko' | 'kalahi';
   /** The eval file `lokal init` writes for the benchmark. */
   file: string;

@@ -8,7 +8,7 @@ import { peerInstallCommand, type OptionalPeer } from '../models/optionalPeer.ts
 import { specRow } from '../models/providers.ts';
 
 /** A model of the run whose packages the project lacks. */
-export interface MissingModelPackages {
+interface MissingModelPackages {
   /** The provider string, as configured (`transformers:onnx-community/Qwen2.5-0.5B-Instruct`). */
   model: string;
   peer: OptionalPeer;
@@ -20,7 +20,7 @@ export interface MissingModelPackages {
  * Whether a package resolves from `root` as Node resolves a bare name: `node_modules/<name>` in the folder or one
  * of its parents (an npm workspace installs into the root's), or in NODE_PATH.
  */
-export function packageInstalled(name: string, root: string, env: Readonly<Record<string, string | undefined>> = process.env): boolean {
+function packageInstalled(name: string, root: string, env: Readonly<Record<string, string | undefined>> = process.env): boolean {
   const folders: string[] = [];
   for (let dir = path.resolve(root); ; dir = path.dirname(dir)) {
     folders.push(path.join(dir, 'node_modules'));

@@ -6,7 +6,7 @@ import { DEFAULT_MODEL } from '../models/defaults.ts';
 import { partFile } from './itemCounts.ts';
 
 /** The settings a new project starts from: the default model, named so that it is easy to change. */
-export const INIT_SETTINGS = {
+const INIT_SETTINGS = {
   model: `transformers:${DEFAULT_MODEL}`,
 } as const;
 

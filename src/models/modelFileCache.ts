@@ -52,7 +52,7 @@ export function requestedFile(request: string, cacheDir: string | null | undefin
 let warn: (line: string) => void = (line) => console.warn(line);
 
 /** The cache interface transformers.js's getModelFile uses (the Web Cache API's match and put). */
-export class ModelFileCache {
+class ModelFileCache {
   /** Downloads a cache folder that cannot be written could not keep, by request: this process still loads them. */
   private readonly inMemory = new Map<string, Uint8Array>();
 

@@ -81,7 +81,7 @@ export function varintFields(buf: Uint8Array, parts: Field[], no: number): numbe
   return out;
 }
 
-export function varint(value: number): number[] {
+function varint(value: number): number[] {
   const out: number[] = [];
   while (value >= 0x80) {
     out.push((value % 128) | 0x80);

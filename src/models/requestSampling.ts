@@ -7,7 +7,7 @@ import { seededUniform } from '../core/statistics/bootstrap.ts';
 import { ProviderError, type GenerateRequest } from './types.ts';
 
 /** What a sampled request decodes with; top-p 1 keeps every token, the seed is the trial's (or drawn, when none). */
-export interface RequestSampling {
+interface RequestSampling {
   temperature: number;
   topP: number;
   seed: number;

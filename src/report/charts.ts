@@ -13,7 +13,7 @@ export interface BarDatum {
   high?: number;
 }
 
-export interface BarChartOptions {
+interface BarChartOptions {
   title: string;
   /** Axis title of the values. */
   axis: string;

@@ -38,7 +38,7 @@ export interface Comparison {
   better: Flip[];
 }
 
-export interface Pair<T> {
+interface Pair<T> {
   id: string;
   current: T;
   baseline: T;

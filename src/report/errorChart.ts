@@ -5,7 +5,7 @@ import { ERROR_CATEGORIES, type ErrorCategory } from '../metrics/errorCategory.t
 import { escapeHtml, html, raw, type Html } from './escape.ts';
 
 /** One colour per category: green for correct, then from near-misses (blues) to plain wrong answers (reds). */
-export const ERROR_COLORS: Record<ErrorCategory, string> = {
+const ERROR_COLORS: Record<ErrorCategory, string> = {
   correct: '#3a8d4f',
   empty: '#9e9e9e',
   verbose: '#3b6ea8',

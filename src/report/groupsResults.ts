@@ -8,17 +8,17 @@ import type { IntervalMethod } from '../core/statistics/index.ts';
 export const GROUPS_LAYOUT = 'lokal-groups/1';
 
 /** A figure the benchmark declares: its key in `figures`, its label, the top of its scale (1 or 100), proportion or mean. */
-export const DeclaredFigureSchema = z.object({ name: z.string(), label: z.string(), top: z.number(), kind: z.enum(['proportion', 'mean']) });
+const DeclaredFigureSchema = z.object({ name: z.string(), label: z.string(), top: z.number(), kind: z.enum(['proportion', 'mean']) });
 export type DeclaredFigureJson = z.infer<typeof DeclaredFigureSchema>;
 
 /** A figure's value and interval over a group's items; null where nothing was scored. */
-export const FigureValueSchema = z.object({ value: z.number(), low: z.number(), high: z.number(), n: z.number(), method: z.enum(['wilson', 'quasi-wilson', 't'] satisfies IntervalMethod[]) });
+const FigureValueSchema = z.object({ value: z.number(), low: z.number(), high: z.number(), n: z.number(), method: z.enum(['wilson', 'quasi-wilson', 't'] satisfies IntervalMethod[]) });
 export type FigureValueJson = z.infer<typeof FigureValueSchema>;
 
-export const ItemVerdictSchema = z.enum(['correct', 'wrong', 'missing']);
+const ItemVerdictSchema = z.enum(['correct', 'wrong', 'missing']);
 export type ItemVerdict = z.infer<typeof ItemVerdictSchema>;
 
-export const GroupItemSchema = z.looseObject({
+const GroupItemSchema = z.looseObject({
   id: z.union([z.string(), z.number()]),
   verdict: ItemVerdictSchema,
   scores: z.record(z.string(), z.number()),
@@ -43,13 +43,13 @@ const groupFigures = {
   errors: z.record(z.string(), z.number()).optional(),
 };
 
-export const GroupSchema = z.object({ key: z.string(), name: z.string(), ...groupFigures, records: z.array(GroupItemSchema) });
+const GroupSchema = z.object({ key: z.string(), name: z.string(), ...groupFigures, records: z.array(GroupItemSchema) });
 export type GroupJson = z.infer<typeof GroupSchema>;
 
-export const GroupsGateSchema = z.object({ gate: z.string(), figure: z.string(), value: z.number().nullable(), op: z.string(), bound: z.number(), pass: z.boolean(), message: z.string() });
+const GroupsGateSchema = z.object({ gate: z.string(), figure: z.string(), value: z.number().nullable(), op: z.string(), bound: z.number(), pass: z.boolean(), message: z.string() });
 export type GroupsGateJson = z.infer<typeof GroupsGateSchema>;
 
-export const GroupsBaselineTestSchema = z.object({
+const GroupsBaselineTestSchema = z.object({
   key: z.string(),
   figure: z.string(),
   n: z.number(),

@@ -13,12 +13,12 @@ export function fixed(v: number | null | undefined, digits: number, scale = 1): 
   return v === null || v === undefined || !Number.isFinite(v) ? DASH : (v * scale).toFixed(digits);
 }
 
-export function signed(v: number | null | undefined, digits: number, scale = 1): string {
+function signed(v: number | null | undefined, digits: number, scale = 1): string {
   const s = fixed(v, digits, scale);
   return v !== null && v !== undefined && v > 0 ? `+${s}` : s;
 }
 
-export function pValue(p: number | null): string {
+function pValue(p: number | null): string {
   if (p === null) return DASH;
   return p < 0.001 ? '< 0.001' : p.toFixed(3);
 }
@@ -44,7 +44,7 @@ ${notApplied.length ? html`<p class="note">Not applied (named nothing in this ru
 ${passed === undefined ? '' : html`<p class="${passed ? 'pass' : 'fail'}">${passed ? 'All gates met.' : 'Some gates missed: the run exits 1.'}</p>`}`;
 }
 
-export interface ComparisonFormat {
+interface ComparisonFormat {
   scale: number;
   digits: number;
   unit: string;

@@ -11,7 +11,7 @@ export function fixed(v: number | null | undefined, digits: number, scale = 1): 
   return v === null || v === undefined || !Number.isFinite(v) ? DASH : (v * scale).toFixed(digits);
 }
 
-export function signed(v: number | null | undefined, digits: number, scale = 1): string {
+function signed(v: number | null | undefined, digits: number, scale = 1): string {
   const s = fixed(v, digits, scale);
   return v !== null && v !== undefined && v > 0 ? `+${s}` : s;
 }

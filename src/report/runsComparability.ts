@@ -6,7 +6,7 @@ import { terminalText } from '../data/terminalText.ts';
 import type { ReportSection } from './section.ts';
 import type { RunResults } from './types.ts';
 
-export interface RunComparability {
+interface RunComparability {
   /** Index of the later run (1-based position in the list is index + 1). */
   index: number;
   /** The benchmark's name (its section's). */
@@ -15,7 +15,7 @@ export interface RunComparability {
 }
 
 /** The fingerprint a run's results of `section` carry, or undefined; a malformed one is an error naming the file and field. */
-export function fingerprintOf(results: RunResults, section: ReportSection, source: string) {
+function fingerprintOf(results: RunResults, section: ReportSection, source: string) {
   const own = results.benchmarks?.[section.name];
   try {
     return own === undefined ? undefined : section.fingerprint(own);

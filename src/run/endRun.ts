@@ -41,7 +41,7 @@ export interface RunEndInput {
   log(line: string): void;
 }
 
-export interface RunEnd {
+interface RunEnd {
   /** lokal fails the run (exit 1). */
   failed: boolean;
   /** Why, for the run's last line. */

@@ -8,14 +8,14 @@ type Signal = 'SIGINT' | 'SIGTERM';
 const SIGNALS: readonly Signal[] = ['SIGINT', 'SIGTERM'];
 
 /** How long a cancelled run may take to let its in-flight tests end before its workers are stopped. */
-export const CANCEL_GRACE_MS = 10_000;
+const CANCEL_GRACE_MS = 10_000;
 
 /** The exit code of a process ended by the signal (as a shell reports it): 130 for SIGINT, 143 for SIGTERM. */
 export function signalExitCode(signal: Signal): number {
   return 128 + constants.signals[signal];
 }
 
-export interface InterruptHooks {
+interface InterruptHooks {
   /** Cancels the run (Vitest's cancelCurrentRun); called again after the grace period to stop the workers. */
   cancel(): void;
   log(line: string): void;

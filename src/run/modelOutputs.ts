@@ -34,7 +34,7 @@ export function modelNames(models: ReadonlyArray<string | undefined>, labels: Re
   return new Map(distinct.map((m, i) => [m, names[i]!]));
 }
 
-export interface ModelOutputsOptions extends Omit<RunOutputsOptions, 'results' | 'objects' | 'incomplete'> {
+interface ModelOutputsOptions extends Omit<RunOutputsOptions, 'results' | 'objects' | 'incomplete'> {
   /** The results texts written, by model (in the order listed) and then by benchmark name. */
   written: ReadonlyMap<string | undefined, ReadonlyMap<string, string>>;
   /** Incomplete results texts (interrupted, cut short), by model and then by benchmark name: in that model's report. */
@@ -48,7 +48,7 @@ export interface ModelOutputsOptions extends Omit<RunOutputsOptions, 'results' |
 }
 
 /** MultiLoKo's leaderboard over the models that ran it: a row per model, by name. */
-export function leaderboardOfModels(models: ReadonlyArray<{ name: string; results: RunResults }>): string[] {
+function leaderboardOfModels(models: ReadonlyArray<{ name: string; results: RunResults }>): string[] {
   const multiloko = (results: RunResults) => results.benchmarks?.multiloko as MultiLoKoResultsJson | undefined;
   const ran = models.filter((m) => multiloko(m.results) !== undefined);
   return modelsLeaderboardLines(ran.map((m) => ({ model: m.name, headline: multiloko(m.results)!.summary?.headline as HeadlineSummary | undefined })));

@@ -28,7 +28,7 @@ function isFolder(target: string): boolean {
 }
 
 /** The run's inputs: predictions files of replayed models, dataset locations, the baseline, the response cache. */
-export function runInputs(tree: SettingsTree, benchmarks: readonly BenchmarkDefinition[], root: string, env: Readonly<Record<string, string | undefined>> = process.env): RunPath[] {
+function runInputs(tree: SettingsTree, benchmarks: readonly BenchmarkDefinition[], root: string, env: Readonly<Record<string, string | undefined>> = process.env): RunPath[] {
   const shared = sharedSettings(tree);
   const inputs: RunPath[] = [];
   const models = new Set<string>(splitModelList(shared.model ?? ''));
@@ -48,7 +48,7 @@ export function runInputs(tree: SettingsTree, benchmarks: readonly BenchmarkDefi
 }
 
 /** The results files (complete and incomplete) of every benchmark, in every model's folder of a several-model run. */
-export function resultsOutputs(tree: SettingsTree, benchmarks: readonly BenchmarkDefinition[], root: string): RunPath[] {
+function resultsOutputs(tree: SettingsTree, benchmarks: readonly BenchmarkDefinition[], root: string): RunPath[] {
   const shared = sharedSettings(tree);
   const listed = listModels(shared.model ?? '');
   const folders = listed.length > 1 ? modelFolderNames(listed) : [''];

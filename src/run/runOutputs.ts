@@ -36,7 +36,7 @@ export interface RunOutputsOptions {
   log(line: string): void;
 }
 
-export interface RunOutputs {
+interface RunOutputs {
   report?: string;
   stepSummary?: string;
 }

@@ -209,7 +209,7 @@ async function specsServing(definition: BenchmarkDefinition, specs: readonly str
 }
 
 /** benchmarkSuite's options: a settings tree, and the part of the benchmark's items this file runs. */
-export type BenchmarkSuiteOptions = SettingsTree & {
+type BenchmarkSuiteOptions = SettingsTree & {
   /**
    * `[i, n]` (or `'i/n'`): this file runs part i of n of the items, cut by src/benchmarks/parts.ts's rule (balanced, and
    * stable across runs); the n part files together run every item once, and the reporter's roll-up judges the gates.

@@ -7,7 +7,7 @@ import { terminalLines } from '../data/terminalText.ts';
 export const ITEM_FAILURE = 'lokalItemFailure';
 
 /** `message` on one line: its lines trimmed and joined with ' · ' (a matcher's explanation spans three). */
-export function oneLine(message: string): string {
+function oneLine(message: string): string {
   return message
     .split('\n')
     .map((line) => line.trim())

@@ -10,7 +10,7 @@ import { DEFAULT_MODEL } from '../models/defaults.ts';
 import { specRow } from '../models/providers.ts';
 
 /** Where the settings are read, and the benchmarks the config registers beside the built-in ones (their own models). */
-export interface LocalModelRunOptions extends Pick<ResolveOptions, 'cwd' | 'env'> {
+interface LocalModelRunOptions extends Pick<ResolveOptions, 'cwd' | 'env'> {
   benchmarks?: readonly BenchmarkDefinition[];
 }
 

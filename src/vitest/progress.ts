@@ -2,7 +2,7 @@
 // the total, items per second, items that asked the model vs those answered from the cache, and the time left.
 
 /** Every `intervalMs` at most, one line per benchmark that is running. */
-export interface ProgressOptions {
+interface ProgressOptions {
   intervalMs: number;
   now?: () => number;
 }

@@ -30,7 +30,7 @@ export function cancelRun(why: string): void {
   for (const controller of run.items) controller.abort(run.reason);
 }
 
-export interface ItemStop {
+interface ItemStop {
   /** Aborts with the test's own signal (a cancel, its timeout) or when the run is cancelled. */
   signal: AbortSignal;
   /** The item has ended: forget it. */

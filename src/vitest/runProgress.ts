@@ -9,7 +9,7 @@ import { BenchmarkProgress } from './progress.ts';
 import { groupTests } from './views.ts';
 
 /** Seconds between two progress lines of a benchmark when LOKAL_PROGRESS_INTERVAL is not set. */
-export const DEFAULT_PROGRESS_INTERVAL_S = 10;
+const DEFAULT_PROGRESS_INTERVAL_S = 10;
 
 /** Output goes to a log, not to a terminal with Vitest's live display. */
 export function isNonInteractive(env: Readonly<Record<string, string | undefined>> = process.env, stdout: { isTTY?: boolean } = process.stdout): boolean {

@@ -16,7 +16,7 @@ import { descendantTests, type RunnerTaskLike } from './views.ts';
 export const SUMMARY_TEST_NAME = 'summary';
 
 /** The annotation type of the summary (what Vitest UI shows above its text). */
-export const SUMMARY_ANNOTATION = 'summary';
+const SUMMARY_ANNOTATION = 'summary';
 
 interface SummaryJob {
   definition: BenchmarkDefinition;

@@ -31,7 +31,7 @@ export function descendantTests(suite: { tasks: readonly RunnerTaskLike[] }): Ru
 }
 
 /** A group suite's parts: its gate test's info and record, and its item tests. */
-export interface GroupTests<T> {
+interface GroupTests<T> {
   info: GroupInfo;
   gate: GateRecord | undefined;
   items: T[];

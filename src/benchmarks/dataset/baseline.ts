@@ -12,7 +12,7 @@ import type { DatasetMetric } from './options.ts';
 import type { DatasetRecord } from './records.ts';
 import { METRIC_INFO } from './scoring.ts';
 
-export class DatasetBaselineError extends Error {
+class DatasetBaselineError extends Error {
   constructor(file: string, field: string | undefined, detail: string) {
     super(`baseline ${file}${field ? ` field "${field}"` : ''}: ${detail}`);
     this.name = 'DatasetBaselineError';
@@ -20,7 +20,7 @@ export class DatasetBaselineError extends Error {
 }
 
 /** Group key → item id → the metric's score on a 0–1 scale. */
-export type BaselineScores = Map<string, Map<string, number>>;
+type BaselineScores = Map<string, Map<string, number>>;
 
 export function readDatasetBaseline(file: string, benchmark: string, metric: DatasetMetric): BaselineScores {
   let value: unknown;
@@ -53,7 +53,7 @@ export function readDatasetBaseline(file: string, benchmark: string, metric: Dat
   return groups;
 }
 
-export interface DatasetGroupRecords {
+interface DatasetGroupRecords {
   key: string;
   name: string;
   records: readonly DatasetRecord[];

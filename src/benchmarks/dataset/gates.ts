@@ -6,7 +6,7 @@ import type { DatasetMetric } from './options.ts';
 import type { DatasetAggregate } from './records.ts';
 import { METRIC_INFO } from './scoring.ts';
 
-export interface DatasetGate extends ParsedClause {
+interface DatasetGate extends ParsedClause {
   metric: DatasetMetric;
   /** The group as the clause names it (any case), undefined for the whole run. */
   group: string | undefined;
@@ -30,7 +30,7 @@ export function datasetGates(clauses: readonly ParsedClause[], name: string, met
 }
 
 /** A metric's mean over the scored items of `groups` (each group's mean weighted by its items); undefined when none. */
-export function pooledMean(groups: readonly DatasetAggregate[], metric: DatasetMetric): number | undefined {
+function pooledMean(groups: readonly DatasetAggregate[], metric: DatasetMetric): number | undefined {
   const scored = groups.filter((g) => g.scored > 0 && g.means[metric] !== null && g.means[metric] !== undefined);
   const n = scored.reduce((sum, g) => sum + g.scored, 0);
   return n === 0 ? undefined : scored.reduce((sum, g) => sum + g.means[metric]! * g.scored, 0) / n;

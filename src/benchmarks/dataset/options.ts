@@ -55,7 +55,7 @@ export interface DatasetBenchmarkOptions {
 
 const NAME = /^[a-z][a-z0-9_-]*$/u;
 
-export const DATASET_OPTIONS_SCHEMA = z.strictObject({
+const DATASET_OPTIONS_SCHEMA = z.strictObject({
   name: z.string().regex(NAME, 'a lower-case name: a letter, then letters, digits, "_" or "-"'),
   title: z.string().min(1).optional(),
   data: z.string().min(1),
@@ -75,7 +75,7 @@ export const DATASET_OPTIONS_SCHEMA = z.strictObject({
 });
 
 /** Names a benchmark may not take: the built-in ones, and the shared settings' keys (its settings object sits beside them). */
-export function reservedNames(shared: readonly string[]): string[] {
+function reservedNames(shared: readonly string[]): string[] {
   return ['multiloko', 'kalahi', ...shared];
 }
 

@@ -5,7 +5,7 @@ import type { DatasetRow, PromptFunction } from './options.ts';
 
 const SLOT = /\{\{|\}\}|\{([^{}]*)\}/gu;
 
-export class PromptTemplateError extends Error {
+class PromptTemplateError extends Error {
   constructor(template: string, detail: string) {
     super(`prompt template ${JSON.stringify(template.length > 80 ? `${template.slice(0, 77)}...` : template)}: ${detail}`);
     this.name = 'PromptTemplateError';
@@ -27,7 +27,7 @@ export function templateSlots(template: string): string[] {
 }
 
 /** The template with each slot replaced by the row's value (numbers and booleans as written). */
-export function fillTemplate(template: string, row: DatasetRow): string {
+function fillTemplate(template: string, row: DatasetRow): string {
   return template.replace(SLOT, (whole, name: string | undefined) => (whole === '{{' ? '{' : whole === '}}' ? '}' : String(row[name!])));
 }
 

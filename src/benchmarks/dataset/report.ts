@@ -26,7 +26,7 @@ export interface DatasetReportSpec {
   groups: readonly string[];
 }
 
-export type DatasetRolled = RolledGroup<DatasetRecord, DatasetAggregate>;
+type DatasetRolled = RolledGroup<DatasetRecord, DatasetAggregate>;
 
 const CONFIDENCE = 0.95;
 
@@ -100,7 +100,7 @@ const cell = (f: FigureValueJson | null, top: number) => {
 };
 
 /** The terminal table: one row per group and the run's row, each metric with its interval. */
-export function datasetTableLines(results: GroupsResultsJson): string[] {
+function datasetTableLines(results: GroupsResultsJson): string[] {
   const header = ['group', 'items', ...results.figures.map((f) => `${f.label} [${Math.round(results.confidence * 100)}% ${f.kind === 'proportion' ? 'Wilson' : 'quasi-Wilson'}]`)];
   const row = (name: string, g: Omit<GroupJson, 'key' | 'name' | 'records'>) => [name, `${g.scored}${g.missing ? ` (${g.missing}∅)` : ''}${g.failed ? ` (${g.failed} failed)` : ''}`, ...results.figures.map((f) => cell(g.figures[f.name] ?? null, f.top))];
   const rows = results.groups.map((g) => row(g.key, g));

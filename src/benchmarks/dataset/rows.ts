@@ -37,7 +37,7 @@ const MAX_DATA_BYTES = 256 * 1024 * 1024;
 export const SINGLE_GROUP = 'all';
 
 /** The data files at `location`: the file itself, or the folder's .jsonl and .csv files in name order. */
-export async function dataFiles(location: string): Promise<string[]> {
+async function dataFiles(location: string): Promise<string[]> {
   let stats;
   try {
     stats = await stat(location);
@@ -178,7 +178,7 @@ export async function readDataset(location: string, fields: RowFields): Promise<
 export const MAX_GROUPS = 1000;
 
 /** A group of the data: its first `limit` rows and how many it has in all. */
-export interface DatasetGroupRows {
+interface DatasetGroupRows {
   key: string;
   items: DatasetItem[];
   total: number;

@@ -5,7 +5,7 @@ import { errorCategory, type ErrorCategory } from '../../metrics/errorCategory.t
 import type { DatasetMetric, Normalization } from './options.ts';
 
 /** How a metric is shown and tested: its label, its scale's top (chrF and BLEU are on 0–100), proportion or mean. */
-export interface MetricInfo {
+interface MetricInfo {
   label: string;
   top: number;
   kind: 'proportion' | 'mean';
@@ -19,7 +19,7 @@ export const METRIC_INFO: Record<DatasetMetric, MetricInfo> = {
   edit_similarity: { label: 'edit similarity', top: 1, kind: 'mean' },
 };
 
-export interface ItemScores {
+interface ItemScores {
   /** The answer as scored (normalised). */
   prediction: string;
   /** The targets as scored (normalised). */

@@ -7,7 +7,7 @@ const figure = z.number().nullable();
 const anything = z.unknown().optional();
 
 /** One generation metric of a prompt: scores against the relevant and irrelevant references, max, diff, acc. */
-export const KalahiMetricRecordSchema = z.looseObject({
+const KalahiMetricRecordSchema = z.looseObject({
   relevant: z.array(figure).optional(),
   irrelevant: z.array(figure).optional(),
   max: figure.optional(),
@@ -18,7 +18,7 @@ export const KalahiMetricRecordSchema = z.looseObject({
 const reference = z.looseObject({ kind: anything, index: anything, text: anything, best: anything, logprob: anything, score: anything });
 
 /** One prompt's record (records.ts's KalahiPromptRecord): its ids, the MC scores and the generation's metrics. */
-export const KalahiPromptRecordSchema = z.looseObject({
+const KalahiPromptRecordSchema = z.looseObject({
   suite: z.string().optional(),
   promptVariationId: anything,
   promptId: anything,
@@ -89,7 +89,7 @@ export type KalahiGroupTrialsJson = z.infer<typeof KalahiGroupTrialsSchema>;
 export type KalahiRecordJson = z.infer<typeof KalahiPromptRecordSchema>;
 
 /** A group's figures (the variant overall, or one category). */
-export const KalahiGroupSchema = z.looseObject({
+const KalahiGroupSchema = z.looseObject({
   prompts: z.number().optional(),
   table: z.looseObject({ mc: z.record(z.string(), figure).optional(), generation: z.record(z.string(), figure).optional() }).optional(),
   mc: z.record(z.string(), z.unknown()).optional(),
@@ -106,7 +106,7 @@ export const KalahiGroupSchema = z.looseObject({
 export type KalahiGroupJson = z.infer<typeof KalahiGroupSchema>;
 
 /** One variant's section: its file, model, settings, figures, per-category figures and every prompt's record. */
-export const KalahiVariantSchema = KalahiGroupSchema.extend({
+const KalahiVariantSchema = KalahiGroupSchema.extend({
   file: anything,
   model: anything,
   tasks: anything,

@@ -14,21 +14,21 @@ export const KALAHI_TASKS = ['mc', 'generation'] as const;
 export type KalahiTask = (typeof KALAHI_TASKS)[number];
 
 /** `logprobs`: every answer scored by log-probability (the reference); `letter`: SEA-HELM's lettered question answered in text. */
-export const KALAHI_MC_PROTOCOLS = MC_PROTOCOLS;
+const KALAHI_MC_PROTOCOLS = MC_PROTOCOLS;
 export type KalahiMCProtocol = MCProtocol;
 
 /** `max_length`: 256 tokens in all, prompt included (what the reference code passes); `new_tokens`: 256 new tokens (its README). */
-export const KALAHI_BUDGETS = ['max_length', 'new_tokens'] as const;
+const KALAHI_BUDGETS = ['max_length', 'new_tokens'] as const;
 export type KalahiBudget = (typeof KALAHI_BUDGETS)[number];
 
 /** `chrf`: what the reference code computes; `chrf++`: what the paper names (word n-grams of order 2 added). */
-export const KALAHI_CHRF_VARIANTS = ['chrf', 'chrf++'] as const;
+const KALAHI_CHRF_VARIANTS = ['chrf', 'chrf++'] as const;
 export type KalahiChrf = (typeof KALAHI_CHRF_VARIANTS)[number];
 
 const oneOrMore = <T extends readonly [string, ...string[]]>(values: T) => z.union([z.enum(values), z.array(z.enum(values)).min(1)]);
 
 /** The `kalahi` object of lokal.config.json / options; every field optional (defaults in config.ts). */
-export const KALAHI_SETTINGS_SHAPE = {
+const KALAHI_SETTINGS_SHAPE = {
   /** Kalahi's own model, instead of the shared `model`. */
   model: MODEL_SETTING,
   /** Folder holding filipino.csv, filipino_partially_enriched.csv, filipino_unenriched.csv (or one of those files). */

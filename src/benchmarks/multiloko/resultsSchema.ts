@@ -6,7 +6,7 @@ import { GateOutcomeJsonSchema } from '../../core/resultsFile.ts';
 const score = z.number().nullable().optional();
 
 /** One item of a language entry: eval.py's record (docs/metrics.md), plus `missing`, `error` and the prompt fed. */
-export const MultiLoKoItemRecordSchema = z.looseObject({
+const MultiLoKoItemRecordSchema = z.looseObject({
   em: score,
   f1: score,
   bleu: score,
@@ -30,10 +30,10 @@ export const MultiLoKoItemRecordSchema = z.looseObject({
 export type MultiLoKoItemRecord = z.infer<typeof MultiLoKoItemRecordSchema>;
 
 /** A language entry: item id → its record, beside the language's means (`em`, `f1`, …). */
-export const MultiLoKoLanguageSchema = z.record(z.string(), z.union([z.number(), z.null(), MultiLoKoItemRecordSchema]));
+const MultiLoKoLanguageSchema = z.record(z.string(), z.union([z.number(), z.null(), MultiLoKoItemRecordSchema]));
 
 /** A run's `summary` (rollup.ts's RunSummary); absent in `lokal score` output. */
-export const MultiLoKoSummarySchema = z.looseObject({
+const MultiLoKoSummarySchema = z.looseObject({
   model: z.string().nullable().optional(),
   split: z.string().optional(),
   headline: z.record(z.string(), z.unknown()).nullable().optional(),
@@ -48,7 +48,7 @@ export const MultiLoKoSummarySchema = z.looseObject({
 });
 
 /** Top-level keys that are not languages: eval.py's aggregates, a run's summary, `lokal score`'s own section. */
-export const NOT_LANGUAGES: ReadonlySet<string> = new Set(['group_metrics', 'summary', 'lokal']);
+const NOT_LANGUAGES: ReadonlySet<string> = new Set(['group_metrics', 'summary', 'lokal']);
 
 /**
  * multiloko.json: language key → records and means, `group_metrics`, `summary` (a run's) and `lokal` (`lokal score`'s).

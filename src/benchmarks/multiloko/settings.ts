@@ -4,10 +4,10 @@ import { asIs, list, number, flag, trimmed, MODEL_SETTING, TRIAL_SETTINGS_SHAPE,
 
 /** Which subsets of a language run: kinds, directions, or exact eval.py keys such as `italian_translated_human_english`. */
 export const SUBSET_KINDS = ['local', 'translated', 'human', 'machine', 'to-english', 'from-english'] as const;
-export const PROMPT_MODES = ['base', 'chat', 'auto'] as const;
-export const FEWSHOT_SETTINGS = ['dataset', 'official', 'none'] as const;
+const PROMPT_MODES = ['base', 'chat', 'auto'] as const;
+const FEWSHOT_SETTINGS = ['dataset', 'official', 'none'] as const;
 
-export const MULTILOKO_SETTINGS_SHAPE = {
+const MULTILOKO_SETTINGS_SHAPE = {
   /** MultiLoKo's own model, instead of the shared `model` (e.g. a replay file here, a server for Kalahi). */
   model: MODEL_SETTING,
   /** Dataset location (folder or .enc archive); unset: the data loader's default (./data/). */

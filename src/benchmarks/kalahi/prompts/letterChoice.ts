@@ -10,13 +10,13 @@ import { trialSeed } from '../../../core/trialSeed.ts';
 import { seededPermutation } from '../../../core/statistics/seededPermutation.ts';
 
 /** SEA-HELM's labels for Kalahi (A–D) and its answer tag. */
-export const LETTERS = ['A', 'B', 'C', 'D'] as const;
-export const ANSWER_TAG = 'Sagot:';
+const LETTERS = ['A', 'B', 'C', 'D'] as const;
+const ANSWER_TAG = 'Sagot:';
 /** SEA-HELM's generation budget for kalahi-mc (`max_tokens: 32`). */
 export const LETTER_MAX_NEW_TOKENS = 32;
 
 /** The preamble of SEA-HELM's kalahi-mc prompt with `{answer_tag}` filled in. */
-export const LETTER_PREAMBLE = [
+const LETTER_PREAMBLE = [
   'Piliin ang pinaka-angkop na sagot sa sumusunod na tanong.',
   '',
   'Sumagot gamit ang sumusunod na format.',

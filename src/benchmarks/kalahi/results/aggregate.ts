@@ -36,7 +36,7 @@ function generationSummary(records: readonly KalahiPromptRecord[]): KalahiGenera
   };
 }
 
-export function groupFigures(records: readonly KalahiPromptRecord[]): KalahiGroupFigures {
+function groupFigures(records: readonly KalahiPromptRecord[]): KalahiGroupFigures {
   const mc = mcSummary(records);
   const generation = generationSummary(records);
   return { prompts: records.length, ...(mc ? { mc } : {}), ...(generation ? { generation } : {}) };
@@ -51,7 +51,7 @@ export function orderedRecords(records: readonly KalahiPromptRecord[]): KalahiPr
 }
 
 /** Learned metrics that some reply could not get, with the reason. */
-export function notComputedOf(records: readonly KalahiPromptRecord[]): Partial<Record<KalahiLearnedMetric, string>> {
+function notComputedOf(records: readonly KalahiPromptRecord[]): Partial<Record<KalahiLearnedMetric, string>> {
   const out: Partial<Record<KalahiLearnedMetric, string>> = {};
   for (const r of records) {
     for (const [metric, reason] of Object.entries(r.generation?.notComputed ?? {})) out[metric as KalahiLearnedMetric] ??= reason;

@@ -4,7 +4,7 @@
 import { itemMeanInterval, type ItemMeanInterval } from '../../../core/statistics/index.ts';
 import { KALAHI_TABLE_METRICS, type KalahiMetric, type KalahiPromptRecord } from '../run/records.ts';
 
-export interface KalahiGroupIntervals {
+interface KalahiGroupIntervals {
   mc?: { mc1?: ItemMeanInterval; mc2?: ItemMeanInterval; mc2_normalised?: ItemMeanInterval };
   /** Per generation metric, the intervals of its acc, max and diff over the scored replies. */
   generation?: Partial<Record<KalahiMetric, { acc?: ItemMeanInterval; max?: ItemMeanInterval; diff?: ItemMeanInterval }>>;

@@ -44,7 +44,7 @@ function groupJson(group: KalahiGroupFigures, records: readonly KalahiPromptReco
 }
 
 /** One variant's section of kalahi.json. */
-export function variantJson(suite: RolledKalahiSuite) {
+function variantJson(suite: RolledKalahiSuite) {
   const a = suite.aggregate;
   // Each prompt once, as the aggregate counts them.
   const prompts = orderedRecords(suite.records);
@@ -68,7 +68,7 @@ export function variantJson(suite: RolledKalahiSuite) {
   };
 }
 
-export interface KalahiResults {
+interface KalahiResults {
   benchmark: 'kalahi';
   variants: Record<string, ReturnType<typeof variantJson>>;
   gates: GateOutcome[];

@@ -12,7 +12,7 @@ import { scoreKalahiReply } from '../run/reply.ts';
 import { learnedStatus, publishedRow } from './results.ts';
 import { kalahiItemKey } from '../run/names.ts';
 
-export interface KalahiScoreFilesOptions {
+interface KalahiScoreFilesOptions {
   /** chrF++ (word order 2, what the paper names) instead of chrF (what the reference code computes). */
   chrfPlusPlus?: boolean;
   /** BERTScore / BLEURT model (folder or Hub id, or `off`); default LOKAL_BERTSCORE_MODEL / LOKAL_BLEURT_MODEL, else the reference's. */

@@ -31,7 +31,7 @@ export interface KalahiBaseline {
   fingerprint?: Fingerprint;
 }
 
-export class KalahiBaselineError extends Error {
+class KalahiBaselineError extends Error {
   constructor(file: string, field: string | undefined, detail: string) {
     super(`baseline ${file}${field ? ` field "${field}"` : ''}: ${detail}`);
     this.name = 'KalahiBaselineError';
@@ -105,7 +105,7 @@ export function readKalahiBaseline(file: string): KalahiBaseline {
   return parseKalahiBaseline(text, file);
 }
 
-export interface KalahiFlip {
+interface KalahiFlip {
   promptVariationId: string;
   baseline: string;
   current: string;
@@ -123,7 +123,7 @@ export interface KalahiBaselineComparison {
   only_baseline: string[];
 }
 
-export interface KalahiSuiteRecords {
+interface KalahiSuiteRecords {
   variant: string;
   records: readonly KalahiPromptRecord[];
 }

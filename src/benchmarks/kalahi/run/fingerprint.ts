@@ -12,7 +12,7 @@ import type { KalahiSuiteAggregate } from './records.ts';
  * The scoring's version: the Kalahi reference scripts (MC by byte-normalised log-probabilities; HF BLEU, ROUGE, chrF,
  * METEOR, BERTScore, BLEURT) as this package reproduces them. Raise it whenever the same reply would score differently.
  */
-export const KALAHI_SCORER = 'kalahi reference scripts · lokal scorer 1';
+const KALAHI_SCORER = 'kalahi reference scripts · lokal scorer 1';
 
 const single = <T>(values: readonly T[]): T | 'mixed' | null => (values.length === 0 ? null : values.every((v) => v === values[0]) ? values[0]! : 'mixed');
 

@@ -6,7 +6,7 @@ import { KALAHI_VARIANTS } from '../data/kalahi.ts';
 import { judge, parseClause, requireUnitBound, routeClauses, ThresholdError, unmeasured, type GateOp, type GateOutcome, type ParsedClause } from '../../../core/gates.ts';
 import type { KalahiTask } from '../settings.ts';
 
-export type KalahiFigure =
+type KalahiFigure =
   | { task: 'mc'; figure: keyof KalahiMCFigures; normalised: boolean }
   | { task: 'generation'; metric: KalahiMetric; stat: 'acc' | 'max' | 'diff' };
 
@@ -107,7 +107,7 @@ export function parseKalahiThresholds(text: string | undefined, benchmarks: read
   return routeClauses(text, benchmarks, benchmarks[0]!).get('kalahi')!.map(kalahiGate);
 }
 
-export function figureLabel(figure: KalahiFigure): string {
+function figureLabel(figure: KalahiFigure): string {
   if (figure.task === 'mc') return `${MC_LABELS[figure.figure]}${figure.normalised ? '' : ' (non norm)'}`;
   return `${KALAHI_FIGURE_LABELS[figure.metric]} ${figure.stat}`;
 }

@@ -12,7 +12,7 @@ import type { KalahiBudget, KalahiChrf } from '../settings.ts';
 import { recordedCount, recordedInput, type RecordPrompts } from '../../../models/recordedInput.ts';
 
 /** The generate request of a prompt: `maxLength` counts the prompt's tokens (the reference), `maxNewTokens` does not. */
-export function kalahiGenerateRequest(row: Pick<KalahiRow, 'prompt'>, itemKey: string, budget: KalahiBudget): GenerateRequest {
+function kalahiGenerateRequest(row: Pick<KalahiRow, 'prompt'>, itemKey: string, budget: KalahiBudget): GenerateRequest {
   return {
     messages: kalahiMessages(row),
     ...(budget === 'max_length' ? { maxLength: KALAHI_TOKEN_BUDGET } : { maxNewTokens: KALAHI_TOKEN_BUDGET }),
@@ -20,7 +20,7 @@ export function kalahiGenerateRequest(row: Pick<KalahiRow, 'prompt'>, itemKey: s
   };
 }
 
-export interface GenerationSettings {
+interface GenerationSettings {
   budget: KalahiBudget;
   chrf: KalahiChrf;
   learned: LearnedScorers;

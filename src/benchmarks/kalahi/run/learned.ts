@@ -7,7 +7,7 @@ import { loadOptionalPeer, TRANSFORMERS_PEER } from '../../../models/optionalPee
 import { isLearnedMetricOff } from './config.ts';
 import type { KalahiLearnedMetric } from './records.ts';
 
-export type LearnedScorer =
+type LearnedScorer =
   | { metric: KalahiLearnedMetric; available: true; model: string; description: Record<string, unknown>; score(response: string, references: readonly string[]): Promise<number[]> }
   | { metric: KalahiLearnedMetric; available: false; model: string; reason: string };
 
@@ -75,7 +75,7 @@ async function open(metric: KalahiLearnedMetric, model: string): Promise<Opened>
 }
 
 /** The scorer of one learned metric and model, loaded on first use and shared by every test of this process. */
-export function learnedScorer(metric: KalahiLearnedMetric, model: string): Promise<LearnedScorer> {
+function learnedScorer(metric: KalahiLearnedMetric, model: string): Promise<LearnedScorer> {
   const key = `${metric}\u0000${model}`;
   let entry = opened.get(key);
   if (!entry) {

@@ -8,7 +8,7 @@ import type { RecordedInput } from '../../../models/recordedInput.ts';
 import type { ModelDescription } from '../../../models/types.ts';
 
 /** The generation metrics of a Kalahi run: the text metrics plus the two learned ones. */
-export type KalahiTextMetric = KalahiGenerationMetric;
+type KalahiTextMetric = KalahiGenerationMetric;
 export type KalahiLearnedMetric = 'bleurt' | 'bertscore';
 export type KalahiMetric = KalahiLearnedMetric | KalahiTextMetric;
 
@@ -133,7 +133,7 @@ export interface KalahiMetricRecord {
   acc: number;
 }
 
-export type KalahiGenerationStatus = 'scored' | 'skipped' | 'failed';
+type KalahiGenerationStatus = 'scored' | 'skipped' | 'failed';
 
 export interface KalahiGenerationRecord {
   /** The reply as scored: decoded without special tokens and stripped (as the reference). */
@@ -230,7 +230,7 @@ export interface KalahiRunInfo extends GroupInfo {
 }
 
 /** Means of one metric over the scored replies. */
-export interface KalahiMetricMeans {
+interface KalahiMetricMeans {
   acc: number;
   max: number | null;
   diff: number | null;

@@ -28,13 +28,13 @@ function fromScore(score: KalahiMetricScore): KalahiMetricRecord {
   };
 }
 
-export interface ReplyScoreOptions {
+interface ReplyScoreOptions {
   chrf: KalahiChrf;
   /** Learned scorers; absent: the learned metrics are not part of this scoring at all. */
   learned?: LearnedScorers;
 }
 
-export type ReplyScore = Pick<KalahiGenerationRecord, 'status' | 'reason' | 'metrics' | 'notComputed'>;
+type ReplyScore = Pick<KalahiGenerationRecord, 'status' | 'reason' | 'metrics' | 'notComputed'>;
 
 /** Scores a reply (already stripped) of one prompt; a skipped or failed reply has no metrics, as in the reference. */
 export async function scoreKalahiReply(row: KalahiRow, response: string, options: ReplyScoreOptions): Promise<ReplyScore> {

@@ -25,7 +25,7 @@ export function kalahiMCVerdict(mc: KalahiMCRecord): string {
 }
 
 /** `✓ MC1 1 · chose B "…" (the best answer is B) · said "Sagot: B"` for the lettered question. */
-export function kalahiLetterVerdict(letter: KalahiLetterAnswer): string {
+function kalahiLetterVerdict(letter: KalahiLetterAnswer): string {
   const chosen = letter.options.find((o) => o.letter === letter.chosen);
   const choice = chosen ? `chose ${chosen.letter} ${quote(chosen.text)}` : 'named no letter';
   return `${chosen?.best ? '✓ MC1 1' : '✗ MC1 0'} · ${choice} (the best answer is ${letter.answer}) · said ${quote(letter.response)}`;

@@ -7,7 +7,7 @@ import { MULTILOKO_PASSWORD, decryptOpensslEnc } from '../../../data/opensslEnc.
 import { ArchiveTree, type ArchiveEntry } from '../../../data/tree.ts';
 import { XzFormatError, xzDecompressedSize } from '../../../data/xz.ts';
 
-export const ARCHIVE_ROOT_FOLDER = 'benchmark_data';
+const ARCHIVE_ROOT_FOLDER = 'benchmark_data';
 
 /** Splits a tar path into its segments; `.` and empty segments vanish. Backslashes count as separators. */
 function segmentsOf(name: string): string[] {
@@ -19,7 +19,7 @@ function isAbsolute(name: string): boolean {
 }
 
 /** The entry's path, normalised; absolute paths, `..` segments and NUL bytes are refused. */
-export function safeEntryPath(name: string, archive: string): string {
+function safeEntryPath(name: string, archive: string): string {
   const problem = name.includes('\0')
     ? 'contains a NUL byte'
     : isAbsolute(name)
@@ -37,7 +37,7 @@ export function safeEntryPath(name: string, archive: string): string {
  * Where a link points, as a normalised archive path. Symlink targets are relative to the link's folder,
  * hard-link targets to the archive root; a target that is absolute or climbs out of the archive is refused.
  */
-export function linkTargetPath(entry: string, linkname: string, kind: 'symlink' | 'link', archive: string): string {
+function linkTargetPath(entry: string, linkname: string, kind: 'symlink' | 'link', archive: string): string {
   const refuse = (why: string): never => {
     throw new DataError(
       archive,
@@ -131,7 +131,7 @@ export async function readTarFiles(tarBytes: Uint8Array, archive: string, limits
 }
 
 /** xz → tar, refusing before decompression an archive whose chunks add up to more than `maxBytes`. */
-export async function decompressXz(data: Uint8Array, archive: string, maxBytes = DEFAULT_MAX_ARCHIVE_BYTES): Promise<Buffer> {
+async function decompressXz(data: Uint8Array, archive: string, maxBytes = DEFAULT_MAX_ARCHIVE_BYTES): Promise<Buffer> {
   const notXz = (reason: string, cause: unknown) =>
     new DataError(archive, `decrypted, but the result is not valid xz data (${reason}): wrong password or corrupt archive`, { code: 'bad-archive', cause });
   const overLimit = (detail: string) =>
@@ -157,7 +157,7 @@ export async function decompressXz(data: Uint8Array, archive: string, maxBytes =
   return tarBytes;
 }
 
-export interface OpenArchiveOptions extends ArchiveLimits {
+interface OpenArchiveOptions extends ArchiveLimits {
   password?: string;
   /** Largest encrypted archive file read, in bytes (default 256 MiB). */
   maxFileBytes?: number;

@@ -17,7 +17,7 @@ export interface SubsetFile {
   translation?: 'human' | 'machine';
 }
 
-export interface SplitLayout {
+interface SplitLayout {
   subsets: SubsetFile[];
   /** language folder → path of its `knowledge_fewshot.jsonl`. */
   fewshot: Array<{ folder: string; file: string }>;

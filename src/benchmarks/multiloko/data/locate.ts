@@ -7,7 +7,7 @@ export const MULTILOKO_ENV = 'LOKAL_MULTILOKO';
 export const MULTILOKO_PASSWORD_ENV = 'LOKAL_MULTILOKO_PASSWORD';
 export const DEFAULT_DATA_DIR = 'data';
 export const MULTILOKO_ARCHIVE_NAME = 'benchmark_data.tar.xz.enc';
-export const MULTILOKO_FOLDER_NAME = 'benchmark_data';
+const MULTILOKO_FOLDER_NAME = 'benchmark_data';
 
 export type MultiLoKoLocation = { kind: 'folder'; path: string } | { kind: 'archive'; path: string };
 

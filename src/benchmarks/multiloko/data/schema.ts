@@ -47,7 +47,7 @@ export const MultiLoKoFewshotItemSchema = z
 export type MultiLoKoFewshotItem = z.infer<typeof MultiLoKoFewshotItemSchema>;
 
 /** A readable field path: `targets[1]`, `meta.source`. */
-export function formatFieldPath(path: readonly PropertyKey[]): string {
+function formatFieldPath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const key of path) {
     if (typeof key === 'number') out += `[${key}]`;
@@ -65,7 +65,7 @@ function valueAt(record: unknown, path: readonly PropertyKey[]): unknown {
   return value;
 }
 
-export interface RecordProblem {
+interface RecordProblem {
   /** Empty for a problem with the record as a whole. */
   field: string;
   detail: string;

@@ -14,7 +14,7 @@ export type SubsetKey =
     };
 
 /** A key's parts as formatSubsetKey takes them (the key itself is what it computes). */
-export type SubsetKeyParts = { kind: 'local'; language: string } | { kind: 'translated'; sourceLanguage: string; questionLanguage: string; translation: 'human' | 'machine' };
+type SubsetKeyParts = { kind: 'local'; language: string } | { kind: 'translated'; sourceLanguage: string; questionLanguage: string; translation: 'human' | 'machine' };
 
 // The first marker splits the key: a key is the folder's name followed by the file's `_translated_<kind>_<language>`
 // (data/layout.ts), and folder names are language names.

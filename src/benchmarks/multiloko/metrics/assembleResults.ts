@@ -294,7 +294,7 @@ export function officialResultsJson(
 type ResultsJsonOptions = Pick<AssembleOptions, 'extras'> & { indent?: number; trailing?: ReadonlyArray<[string, unknown]> };
 
 /** officialResultsJson's text from results already assembled (assembleOrderedResults with the same options). */
-export function orderedResultsJson(ordered: OrderedResults, opts: ResultsJsonOptions = {}): string {
+function orderedResultsJson(ordered: OrderedResults, opts: ResultsJsonOptions = {}): string {
   const pieces: string[] = [];
   writeOrderedResultsJson(ordered, (piece) => pieces.push(piece), opts);
   return pieces.join('');

@@ -4,7 +4,7 @@ import { scoreExample } from '../../../metrics/scoreExample.ts';
 import type { ExampleScores } from '../../../metrics/metricNames.ts';
 
 /** ExampleScores' fields in the order a scored example's row of numbers holds them. */
-export const SCORE_FIELDS = ['em', 'f1', 'bleu', 'chrf', 'edit_distance', 'edit_similarity', 'edit_distance_first'] as const satisfies ReadonlyArray<keyof ExampleScores>;
+const SCORE_FIELDS = ['em', 'f1', 'bleu', 'chrf', 'edit_distance', 'edit_similarity', 'edit_distance_first'] as const satisfies ReadonlyArray<keyof ExampleScores>;
 const WIDTH = SCORE_FIELDS.length;
 
 /** The raw texts of every example: example e's prediction is texts[starts[e]], its targets follow up to starts[e + 1]. */
@@ -27,7 +27,7 @@ export interface ExampleFailure {
   message: string;
 }
 
-export const exampleCount = (batch: ExampleBatch): number => batch.starts.length - 1;
+const exampleCount = (batch: ExampleBatch): number => batch.starts.length - 1;
 
 export function emptyScoredBatch(batch: ExampleBatch): ScoredBatch {
   const n = exampleCount(batch);
@@ -35,7 +35,7 @@ export function emptyScoredBatch(batch: ExampleBatch): ScoredBatch {
 }
 
 /** Scores examples [from, to) of `batch` into `out`; stops at the first failing example and returns it. */
-export function scoreExampleRange(batch: ExampleBatch, from: number, to: number, out: ScoredBatch): ExampleFailure | undefined {
+function scoreExampleRange(batch: ExampleBatch, from: number, to: number, out: ScoredBatch): ExampleFailure | undefined {
   const { texts, starts } = batch;
   for (let e = from; e < to; e++) {
     const first = starts[e]!;

@@ -19,7 +19,7 @@ import { mean, standardError } from '../../../core/stats.ts';
 import { parseSubsetKey } from '../data/subsetKey.ts';
 
 /** A mean across languages with its spread. Values keep the caller's scale (eval.py's 0–1, or ×100). */
-export interface AverageWithSE {
+interface AverageWithSE {
   /** Number of values (languages). */
   n: number;
   mean: number;
@@ -34,7 +34,7 @@ export interface AverageWithSE {
 }
 
 /** AverageWithSE over named languages, with the languages at the extremes (the first one on ties). */
-export interface LanguageAverage extends AverageWithSE {
+interface LanguageAverage extends AverageWithSE {
   minLanguage: string;
   maxLanguage: string;
 }
@@ -121,7 +121,7 @@ function pairedDifference(local: Readonly<Record<string, number>>, other: Readon
 }
 
 /** The leaderboard figures of one run. */
-export interface MultilokoHeadline {
+interface MultilokoHeadline {
   /** Average EM ± 2 SE, gap, min, max over the local subsets only; null when there is none. */
   local: LanguageAverage | null;
   motherTongueEffect: { human: LanguageEffect; machine: LanguageEffect };

@@ -24,7 +24,7 @@ export interface ScoreOptions {
   predictionsFile?: string;
 }
 
-export interface ScoreProblems {
+interface ScoreProblems {
   /** Prediction rows whose language key is not in the dataset (eval.py: KeyError). */
   unknownLanguages: Array<{ language: string; line: number }>;
   /** Prediction rows whose id is not in that language's references (eval.py: KeyError). */
@@ -37,7 +37,7 @@ export interface ScoreProblems {
   languagesWithoutPredictions: string[];
 }
 
-export interface ScoredRecord extends ExampleRecord {
+interface ScoredRecord extends ExampleRecord {
   /** What kind of answer it was (errorCategory), after eval.py's keys and edit_distance_first. */
   error: ErrorCategory;
   /** No prediction was given: scored as the empty answer. */
@@ -46,7 +46,7 @@ export interface ScoredRecord extends ExampleRecord {
   truncated?: true;
 }
 
-export type OfficialLayout = OfficialResults;
+type OfficialLayout = OfficialResults;
 
 export interface ScoreOutput {
   /** eval.py's results as an object (integer-like ids reorder as JS object keys; write files with scoreOutputJson). */

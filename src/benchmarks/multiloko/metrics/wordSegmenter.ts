@@ -3,7 +3,7 @@
 import { multilokoLanguageTag } from './multilokoLanguageTags.ts';
 import { summariseList } from '../../../data/errors.ts';
 
-export interface WordSegmenter {
+interface WordSegmenter {
   segmenter: Intl.Segmenter;
   /** The tag asked for (undefined: the language has none) and the locale Intl resolved the segmenter to. */
   tag: string | undefined;

@@ -6,7 +6,7 @@ import type { GateRecord, ItemView } from '../../benchmark.ts';
 import type { LokalItemRecord, LokalPromptUse, LokalSubsetAggregate, LokalSubsetInfo } from '../run/records.ts';
 
 /** Python dict key of an id: 1 and "1" are different keys. */
-export function idKey(id: string | number): string {
+function idKey(id: string | number): string {
   return `${typeof id === 'number' ? 'n' : 's'}:${String(id)}`;
 }
 
@@ -68,7 +68,7 @@ export function aggregateSubset(info: LokalSubsetInfo, items: ReadonlyArray<Item
 }
 
 /** The distinct prompt uses of the records, in order of first appearance, with their item counts. */
-export function promptUses(records: readonly LokalItemRecord[]): Array<LokalPromptUse & { items: number }> {
+function promptUses(records: readonly LokalItemRecord[]): Array<LokalPromptUse & { items: number }> {
   const uses = new Map<string, LokalPromptUse & { items: number }>();
   // Records of a subset are mostly asked the same way: the same fields as the previous record count for its use.
   let last: LokalPromptUse | undefined;

@@ -3,7 +3,7 @@
 import { alignedColumns } from '../../../core/textTable.ts';
 import { ERROR_CATEGORIES, type ErrorCategory } from '../../../metrics/errorCategory.ts';
 
-export interface SubsetErrors {
+interface SubsetErrors {
   language: string;
   translated: boolean;
   errors: Record<ErrorCategory, number> | null;

@@ -16,7 +16,7 @@ export function withSpread(value: number | null, twoSE: number | null): string {
   return `${percent(value)} ± ${twoSE === null ? '–' : (100 * twoSE).toFixed(1)}`;
 }
 
-export interface HeadlineContext {
+interface HeadlineContext {
   model: string;
   /** e.g. `base, few-shot official ×5` or `chat, zero-shot`. */
   prompt: string;

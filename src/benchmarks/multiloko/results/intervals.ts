@@ -19,7 +19,7 @@ export interface MetricInterval {
 }
 
 /** The top of each bounded metric's scale; edit distance has none. */
-export const METRIC_TOPS: Record<MultiLoKoMetric, number | undefined> = { em: 1, f1: 1, edit_similarity: 1, bleu: 100, chrf: 100, edit_distance: undefined };
+const METRIC_TOPS: Record<MultiLoKoMetric, number | undefined> = { em: 1, f1: 1, edit_similarity: 1, bleu: 100, chrf: 100, edit_distance: undefined };
 
 /** Records that enter the means (eval.py skips an id equal to a metric name). */
 function counted(records: readonly LokalItemRecord[]): LokalItemRecord[] {

@@ -4,7 +4,7 @@
 import { alignedColumns } from '../../../core/textTable.ts';
 import type { LocalVsEnglish, LocalVsEnglishPair } from './localVsEnglish.ts';
 
-export interface LocalVsEnglishRow {
+interface LocalVsEnglishRow {
   language: string;
   /** `own`: the language's questions against their English translation; `english`: English questions against theirs. */
   questions: 'own' | 'english';

@@ -71,7 +71,7 @@ function trialJson(t: LokalTrialRecord): TrialJson {
 }
 
 /** What the report shows of an item beyond eval.py's record: the question, the raw output and the answer scored. */
-export interface LokalItemText {
+interface LokalItemText {
   question?: string;
   raw_prediction: string;
   answer: string;
@@ -95,9 +95,9 @@ export function lokalItems(subsets: readonly RolledSubset[]): Record<string, Rec
   return out;
 }
 
-export type GroupId = 'local' | 'human-to-english' | 'machine-to-english' | 'human-from-english' | 'machine-from-english' | 'translated';
+type GroupId = 'local' | 'human-to-english' | 'machine-to-english' | 'human-from-english' | 'machine-from-english' | 'translated';
 
-export const GROUP_TITLES: Record<GroupId, string> = {
+const GROUP_TITLES: Record<GroupId, string> = {
   local: 'local (headline)',
   'human-to-english': '→ english · human',
   'machine-to-english': '→ english · machine',
@@ -106,7 +106,7 @@ export const GROUP_TITLES: Record<GroupId, string> = {
   translated: 'other translations',
 };
 
-export function groupOf(aggregate: LokalSubsetAggregate): GroupId {
+function groupOf(aggregate: LokalSubsetAggregate): GroupId {
   if (!aggregate.translated) return 'local';
   const kind = aggregate.translation === 'machine' ? 'machine' : 'human';
   if (aggregate.questionLanguage === 'english') return `${kind}-to-english`;
@@ -167,7 +167,7 @@ export function summariseGroups(subsets: readonly RolledSubset[]): GroupSummary[
     });
 }
 
-export interface GateSettings {
+interface GateSettings {
   gates: Gate[];
   baseline?: Baseline;
   baselineTolerance: number;

@@ -7,7 +7,7 @@ import { alignedColumns, gateSection } from '../../../core/textTable.ts';
 import type { BaselineComparison } from '../run/baselineGate.ts';
 import { subsetIntervals, type MetricInterval } from './intervals.ts';
 
-export const DEFAULT_TABLE_METRICS: readonly MultiLoKoMetric[] = ['em', 'f1', 'chrf'];
+const DEFAULT_TABLE_METRICS: readonly MultiLoKoMetric[] = ['em', 'f1', 'chrf'];
 
 /** `all`, or metric names; EM, F1 and chrF are always shown. */
 export function tableMetrics(requested: readonly string[] | undefined): MultiLoKoMetric[] {
@@ -22,7 +22,7 @@ export function tableMetrics(requested: readonly string[] | undefined): MultiLoK
 }
 
 /** 0–1 metrics with 3 decimals, 0–100 metrics and edit distance with 1 and 2. */
-export function formatMetric(metric: MultiLoKoMetric, value: number): string {
+function formatMetric(metric: MultiLoKoMetric, value: number): string {
   if (UNIT_METRICS.has(metric)) return value.toFixed(3);
   return metric === 'edit_distance' ? value.toFixed(2) : value.toFixed(1);
 }

@@ -30,7 +30,7 @@ export function withRedactedAnswers(baseline: Baseline): Baseline {
   return { ...baseline, items };
 }
 
-export class BaselineError extends Error {
+class BaselineError extends Error {
   constructor(
     readonly file: string,
     readonly field: string | undefined,
@@ -114,7 +114,7 @@ export function readBaseline(file: string): Baseline {
 }
 
 /** The gate label of a baseline check, e.g. `baseline(-0.02)`. */
-export function baselineGateName(tolerance: number): string {
+function baselineGateName(tolerance: number): string {
   return `baseline(-${tolerance})`;
 }
 

@@ -6,13 +6,13 @@ import type { GateOutcome } from '../../../core/gates.ts';
 import type { Baseline, BaselineItem } from './baseline.ts';
 import type { RolledSubset } from './rolledSubset.ts';
 
-export interface FlippedItem {
+interface FlippedItem {
   id: string | number;
   baseline: string;
   current: string;
 }
 
-export interface SubsetFlips {
+interface SubsetFlips {
   /** Right → wrong (EM 1 → 0) and wrong → right. */
   worse: FlippedItem[];
   better: FlippedItem[];

@@ -15,7 +15,7 @@ export { MULTILOKO_SCORER, fingerprintLine, scoreFingerprint } from '../metrics/
 const STOPS: Record<'base' | 'chat' | 'mixed', string> = { base: 'question token, blank line', chat: 'none', mixed: 'mixed' };
 
 /** SHA-256 of one language's prompt material (answer tokens, templates, official demonstrations), as shipped. */
-export function templateSha256(language: string): string | null {
+function templateSha256(language: string): string | null {
   const prompts = Object.hasOwn(MULTILOKO_PROMPT_TABLE.languages, language) ? MULTILOKO_PROMPT_TABLE.languages[language] : undefined;
   return prompts === undefined ? null : sha256(JSON.stringify(prompts));
 }

@@ -7,7 +7,7 @@ import { ERROR_CATEGORIES, type ErrorCategory } from '../../../metrics/errorCate
 
 export { holds, judge, ThresholdError, type GateOp, type GateOutcome } from '../../../core/gates.ts';
 
-export type CrossFigure = 'average' | 'min' | 'max' | 'gap';
+type CrossFigure = 'average' | 'min' | 'max' | 'gap';
 
 /**
  * Where a clause applies.
@@ -15,7 +15,7 @@ export type CrossFigure = 'average' | 'min' | 'max' | 'gap';
  * - `subset`: one subset by eval.py key (`italian`, `italian_translated_human_english`).
  * - `each`: every local subset (`local.em>=…`) or every subset (`*.em>=…`).
  */
-export type GateScope =
+type GateScope =
   | { kind: 'cross'; figure: CrossFigure }
   | { kind: 'subset'; key: string }
   | { kind: 'each'; which: 'local' | 'all' };
@@ -117,7 +117,7 @@ export function parseThresholds(text: string | undefined, benchmarks: readonly s
 }
 
 /** The figures of one subset a gate can see. */
-export interface SubsetFigures {
+interface SubsetFigures {
   key: string;
   /** Describe name, e.g. `italian · local`. */
   name: string;
@@ -128,7 +128,7 @@ export interface SubsetFigures {
 }
 
 /** The share of a subset's items in `category` with its Wilson interval; undefined without counts. */
-export function errorShare(errors: Record<ErrorCategory, number> | null | undefined, category: ErrorCategory): { value: number; low: number; high: number; n: number } | undefined {
+function errorShare(errors: Record<ErrorCategory, number> | null | undefined, category: ErrorCategory): { value: number; low: number; high: number; n: number } | undefined {
   if (!errors) return undefined;
   let n = 0;
   for (const c of ERROR_CATEGORIES) n += errors[c];
@@ -146,7 +146,7 @@ function judgeSubsetGate(gate: Gate, subset: SubsetFigures): GateOutcome {
 }
 
 /** Whether a clause applies to a subset (cross-language clauses apply to none). */
-export function appliesTo(gate: Gate, subset: Pick<SubsetFigures, 'key' | 'local'>): boolean {
+function appliesTo(gate: Gate, subset: Pick<SubsetFigures, 'key' | 'local'>): boolean {
   switch (gate.scope.kind) {
     case 'cross':
       return false;

@@ -8,10 +8,10 @@ import { renderMultilokoPrompt, type MultilokoFewshotChoice, type MultilokoFewsh
 import type { MultiLoKoSettings } from '../settings.ts';
 import type { PromptMode } from './promptChoice.ts';
 
-export type ItemPrompt = Pick<GenerateRequest, 'prompt' | 'messages' | 'stop'>;
+type ItemPrompt = Pick<GenerateRequest, 'prompt' | 'messages' | 'stop'>;
 export { chooseFewshot, extractsAnswers, promptUse, resolvePromptMode, type PromptMode, type PromptTarget } from './promptChoice.ts';
 
-export interface RenderedItemPrompt {
+interface RenderedItemPrompt {
   request: ItemPrompt;
   fewshot: MultilokoFewshotUsed;
 }

@@ -7,7 +7,7 @@ import type { LokalItemRecord, LokalTrialRecord, LokalTrialSummary } from './rec
 
 
 /** A trial's record: the fields of an item record that differ from trial to trial, with its index and seed. */
-export function trialOf(record: LokalItemRecord, trial: number, seed: number | undefined): LokalTrialRecord {
+function trialOf(record: LokalItemRecord, trial: number, seed: number | undefined): LokalTrialRecord {
   return {
     trial,
     ...(seed !== undefined ? { seed } : {}),

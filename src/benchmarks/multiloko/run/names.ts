@@ -23,7 +23,7 @@ export function subsetName(subset: SubsetShape): string {
 }
 
 export const GATE_TEST_NAME = 'gate';
-export const QUESTION_IN_NAME = 60;
+const QUESTION_IN_NAME = 60;
 
 /** `004_tg_norba_24.txt · Quando è stato lanciato il TG Norba 24?` (question cut at 60 code points). */
 export function itemTestName(item: Pick<MultiLoKoQuestion, 'id' | 'question'>): string {

@@ -6,7 +6,7 @@ import { summariseList } from '../../../data/errors.ts';
 import { SUBSET_KINDS, type MultiLoKoSettings } from '../settings.ts';
 import { subsetLanguage } from './names.ts';
 
-export interface SelectedSubset {
+interface SelectedSubset {
   subset: MultiLoKoSubset;
   /** Position in the whole dataset, the same in every file and shard. */
   order: number;
@@ -15,7 +15,7 @@ export interface SelectedSubset {
 
 type Kind = (typeof SUBSET_KINDS)[number];
 
-export function subsetHasKind(subset: MultiLoKoSubset, kind: Kind): boolean {
+function subsetHasKind(subset: MultiLoKoSubset, kind: Kind): boolean {
   switch (kind) {
     case 'local':
       return !subset.translated;

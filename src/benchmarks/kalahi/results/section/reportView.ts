@@ -15,7 +15,7 @@ export const KALAHI_METRICS = [
   ['rouge2', 'ROUGE-2'],
   ['rougeL', 'ROUGE-L'],
 ] as const;
-export type KalahiMetricName = (typeof KALAHI_METRICS)[number][0];
+type KalahiMetricName = (typeof KALAHI_METRICS)[number][0];
 
 export interface KalahiPrompt {
   variant: string;
@@ -165,7 +165,7 @@ function prompt(variant: string, r: KalahiRecordJson): KalahiPrompt {
 }
 
 /** Figures of a group of prompts, with intervals; nulls (the reference's NaN) are left out as its means leave them out. */
-export function kalahiFigures(prompts: readonly KalahiPrompt[], confidence = 0.95): KalahiFigures {
+function kalahiFigures(prompts: readonly KalahiPrompt[], confidence = 0.95): KalahiFigures {
   const out: KalahiFigures = { prompts: prompts.length };
   const withMc = prompts.filter((p) => p.mc);
   if (withMc.length) {

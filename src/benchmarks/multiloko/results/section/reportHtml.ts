@@ -191,7 +191,7 @@ ${c.onlyCurrent.length || c.onlyBaseline.length ? html`<p class="note">Only in t
 }
 
 /** A MultiLoKo results file's fingerprint: a run's in its summary, `lokal score`'s in its `lokal` section. */
-export function multilokoFingerprint(results: MultiLoKoResultsJson): unknown {
+function multilokoFingerprint(results: MultiLoKoResultsJson): unknown {
   const own = results.lokal as { fingerprint?: unknown } | undefined;
   return results.summary?.fingerprint ?? own?.fingerprint;
 }

@@ -62,14 +62,14 @@ export interface Effect {
   n: number;
 }
 
-export interface LanguageRow {
+interface LanguageRow {
   language: string;
   subset: MultiLoKoSubset;
   mte: { human?: Effect; machine?: Effect };
   le: { human?: Effect; machine?: Effect };
 }
 
-export interface Headline {
+interface Headline {
   languages: number;
   em: number;
   /** 2 SE across languages (the official README's ±); null with one language. */
@@ -137,7 +137,7 @@ function item(subset: string, id: string, record: MultiLoKoItemRecord, extra: Re
 }
 
 /** The subsets of a results file in file order, with their items and recomputed intervals. */
-export function multilokoSubsets(results: MultiLoKoResultsJson, confidence = 0.95): MultiLoKoSubset[] {
+function multilokoSubsets(results: MultiLoKoResultsJson, confidence = 0.95): MultiLoKoSubset[] {
   const summaries = new Map<string, Record<string, unknown>>();
   for (const s of results.summary?.subsets ?? []) if (isObject(s) && typeof s.key === 'string') summaries.set(s.key, s);
   // The run's own section: each item's question, raw output and extracted answer (absent in `lokal score` output).
@@ -186,7 +186,7 @@ export function multilokoSubsets(results: MultiLoKoResultsJson, confidence = 0.9
  * EM(a) − EM(b) with its interval: when the two subsets hold the same ids (a question and its translation), the paired
  * differences' t-interval; otherwise two independent proportions, SE = √(p₁q₁/n₁ + p₂q₂/n₂), normal interval.
  */
-export function emDifference(a: MultiLoKoSubset, b: MultiLoKoSubset, confidence = 0.95): Effect | undefined {
+function emDifference(a: MultiLoKoSubset, b: MultiLoKoSubset, confidence = 0.95): Effect | undefined {
   if (a.items.length === 0 || b.items.length === 0) return undefined;
   const byId = new Map(b.items.map((i) => [i.id, i.em]));
   const z = normalQuantile(1 - (1 - confidence) / 2);
