@@ -10,7 +10,7 @@ import { trialSeed } from '../../../core/trialSeed.ts';
 import { seededPermutation } from '../../../core/statistics/seededPermutation.ts';
 
 /** SEA-HELM's labels for Kalahi (A–D) and its answer tag. */
-const LETTERS = ['A', 'B', 'C', 'D'] as const;
+export const LETTERS = ['A', 'B', 'C', 'D'] as const;
 const ANSWER_TAG = 'Sagot:';
 /** SEA-HELM's generation budget for kalahi-mc (`max_tokens: 32`). */
 export const LETTER_MAX_NEW_TOKENS = 32;

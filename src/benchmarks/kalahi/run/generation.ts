@@ -20,7 +20,7 @@ function kalahiGenerateRequest(row: Pick<KalahiRow, 'prompt'>, itemKey: string, 
   };
 }
 
-interface GenerationSettings {
+export interface GenerationSettings {
   budget: KalahiBudget;
   chrf: KalahiChrf;
   learned: LearnedScorers;

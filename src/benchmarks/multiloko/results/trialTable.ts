@@ -8,7 +8,7 @@ import type { LokalItemRecord } from '../run/records.ts';
 export { reportedKs };
 
 /** A figure as multiloko.json writes it. */
-interface TrialFigureJson {
+export interface TrialFigureJson {
   value: number;
   low: number;
   high: number;

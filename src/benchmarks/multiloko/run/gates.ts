@@ -146,7 +146,7 @@ function judgeSubsetGate(gate: Gate, subset: SubsetFigures): GateOutcome {
 }
 
 /** Whether a clause applies to a subset (cross-language clauses apply to none). */
-function appliesTo(gate: Gate, subset: Pick<SubsetFigures, 'key' | 'local'>): boolean {
+export function appliesTo(gate: Gate, subset: Pick<SubsetFigures, 'key' | 'local'>): boolean {
   switch (gate.scope.kind) {
     case 'cross':
       return false;
