@@ -34,11 +34,11 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 const chat = (content: string): ChatMessage[] => [{ role: 'system', content: 'Sagutin nang maikli. Answer briefly, in a few words.' }, { role: 'user', content }];
 /** Items as MultiLoKo's item test asks them: each item's trials together, seeded by trialSeed(42, item id, t). */
 const ITEMS: Array<{ id: string; request: GenerateRequest; trials: number; sampling?: { temperature: number; topP: number } }> = [
-  { id: 'roma', request: { messages: chat('Qual è la capitale d\'Italia?'), maxNewTokens: 6 }, trials: 6, sampling: { temperature: 1, topP: 1 } },
-  { id: 'manila', request: { prompt: 'Question: Ano ang kabisera ng Pilipinas?\nAnswer:', maxNewTokens: 6, stop: ['\n'] }, trials: 6, sampling: { temperature: 0.8, topP: 1 } },
-  { id: 'rizal', request: { messages: chat('Sino si Rizal?'), maxNewTokens: 4 }, trials: 4, sampling: { temperature: 1.2, topP: 0.9 } },
+  { id: 'roma', request: { messages: chat('Qual è la capitale d\'Italia?'), maxNewTokens: 5 }, trials: 5, sampling: { temperature: 1, topP: 1 } },
+  { id: 'manila', request: { prompt: 'Question: Ano ang kabisera ng Pilipinas?\nAnswer:', maxNewTokens: 5, stop: ['\n'] }, trials: 4, sampling: { temperature: 0.8, topP: 1 } },
+  { id: 'rizal', request: { messages: chat('Sino si Rizal?'), maxNewTokens: 3 }, trials: 3, sampling: { temperature: 1.2, topP: 0.9 } },
   // greedy trials (temperature unset): each is its own cache entry, all the same answer
-  { id: 'numbers', request: { prompt: 'Numeri: 1, 2, 3,', maxNewTokens: 6 }, trials: 3 },
+  { id: 'numbers', request: { prompt: 'Numeri: 1, 2, 3,', maxNewTokens: 5 }, trials: 2 },
 ];
 const TRIALS: GenerateRequest[] = ITEMS.flatMap(({ id, request, trials, sampling }) =>
   Array.from({ length: trials }, (_, t) => ({ ...request, ...sampling, ...(sampling ? { seed: trialSeed(42, id, t) } : {}), ...(t > 0 ? { trial: t } : {}), itemKey: id })),
@@ -108,25 +108,25 @@ describe('transformers: the trials of one prompt share its prompt pass', () => {
       if (layout.concurrency === 1) expect(got.stats.sharedPromptRows, layout.name).toBe(0);
       else expect(got.stats.sharedPromptRows, layout.name).toBeGreaterThan(0);
       if (layout.options.generateBatchSize === 32) {
-        // one admission of all 19 calls: each item's prompt runs once, whole (no prefix reuse), the other trials copy it
+        // one admission of all 14 calls: each item's prompt runs once, whole (no prefix reuse), the other trials copy it
         const unique = ITEMS.map((item) => promptIds(item.request).length);
         expect(got.stats.promptTokens).toBe(ITEMS.reduce((s, item, i) => s + item.trials * unique[i]!, 0));
         expect(got.stats.promptTokensComputed).toBe(unique.reduce((a, b) => a + b, 0));
         expect(got.stats.sharedPromptRows).toBe(TRIALS.length - ITEMS.length);
       }
     }
-  }, 300_000);
+  }, 600_000);
 
   test('q8: the exact path keeps every trial on transformers.js\'s own generate, alone, in every layout', async () => {
     const alone = await run('q8', ALONE, 1);
     // per-tensor activation quantisation: rows of a batch are not independent, so q8 runs one prompt at a time
     expect(alone.numerics).toBe('exact');
-    for (const layout of LAYOUTS.slice(0, 3)) {
+    for (const layout of [LAYOUTS[0]!, LAYOUTS[1]!]) {
       const got = await run('q8', layout.options, layout.concurrency);
       expect(got.numerics).toBe('exact');
       expect(got.answers, layout.name).toEqual(alone.answers);
       expect(got.stats.sharedPromptRows).toBe(0);
       expect(got.stats.promptTokensComputed).toBe(got.stats.promptTokens);
     }
-  }, 300_000);
+  }, 600_000);
 });
