@@ -195,7 +195,8 @@ export function multilokoData(option: string | undefined): string | undefined {
   return candidates.find((c): c is string => c !== undefined && c !== '' && existsSync(c));
 }
 
-function requestsFor(mode: 'base' | 'chat', count: number, maxNewTokens: number): GenerateRequest[] {
+/** The items written here, rendered as MultiLoKo's Italian prompts in base or chat mode. */
+export function requestsFor(mode: 'base' | 'chat', count: number, maxNewTokens: number): GenerateRequest[] {
   return ITALIAN_ITEMS.slice(0, count).map((item, i) => {
     const rendered = renderMultilokoPrompt({ language: 'italian', item: { ...item, id: i }, mode });
     return rendered.mode === 'base'

@@ -1,7 +1,9 @@
 // `npm run bench`: every speed claim of the project, each measured against its baseline in this same run.
-// Usage: npm run bench [-- metrics errors logprobs score replay replay-full models http generation load inrun profile]
-// (default: all but the opt-in four. generation builds a 494M-parameter Qwen2.5-0.5B-shaped model and runs 32 items × 2 modes × 2
-// ways × 3 rounds: about 40 min a round on 2 cores; BENCH_GENERATION_ROUNDS, BENCH_GENERATION_ITEMS and
+// Usage: npm run bench [-- metrics errors logprobs score replay replay-full models http generation trials load inrun profile]
+// (default: all but the opt-in five; trials: k sampled trials of n items in one run vs k separate runs,
+// docs/performance-trials.md; profile: operator time per dtype, docs/performance-quantised.md.
+// generation builds a 494M-parameter Qwen2.5-0.5B-shaped model and runs 32 items × 2 modes × 2 ways × 3 rounds:
+// about 40 min a round on 2 cores; BENCH_GENERATION_ROUNDS, BENCH_GENERATION_ITEMS and
 // BENCH_GENERATION_MODEL (a built model folder) shorten it: 8 items, 1 round, 7 min; its llama: part runs on the
 // folder's model.gguf: BENCH_GENERATION_LLAMA_WAYS picks its ways or, empty, leaves it out;
 // BENCH_GENERATION_TRANSFORMERS=0 leaves out the in-process transformers: part; its dtype part (fp32/q8/q4 and
@@ -449,6 +451,12 @@ async function generation(): Promise<void> {
   rows.push(...generationBenchRows(await benchGeneration()));
 }
 
+/** k sampled trials of n items in one run (one prompt pass per item) vs k separate runs, on transformers: (docs/performance-trials.md). */
+async function trials(): Promise<void> {
+  const { benchTrials, trialBenchRow } = await import('./trialGeneration.ts');
+  rows.push(trialBenchRow(await benchTrials()));
+}
+
 /** Model load in fresh processes: first (optimised and saved), from the saved graph, plain; peak RSS, exit delay (BENCH_GENERATION_MODEL: an existing model folder). */
 async function load(): Promise<void> {
   const dir = process.env.BENCH_GENERATION_MODEL;
@@ -501,9 +509,9 @@ async function profile(): Promise<void> {
   await benchOpProfile(dir, dtypes, Number(process.env.BENCH_PROFILE_PROMPT_TOKENS ?? 384), 32, threads);
 }
 
-const benches: Record<string, () => Promise<void>> = { metrics, errors, logprobs, score, replay, 'replay-full': replayFull, models, http, generation, load, inrun, profile };
+const benches: Record<string, () => Promise<void>> = { metrics, errors, logprobs, score, replay, 'replay-full': replayFull, models, http, generation, trials, load, inrun, profile };
 /** Run only when named: they take far longer than the rest. */
-const OPT_IN = new Set(['generation', 'load', 'inrun', 'profile']);
+const OPT_IN = new Set(['generation', 'trials', 'load', 'inrun', 'profile']);
 
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches).filter((name) => !OPT_IN.has(name));
 const { cpuLine } = await import('./cpuInfo.ts');

@@ -1,6 +1,7 @@
 // Generation of many requests together (greedy, or sampled by each request's own picker) on a decoder's onnxruntime session: rows left-padded in one key/value
 // cache (attention mask + position ids per row), each leaving when it is done while waiting requests take its place,
-// and prompts continuing from stored key/value caches of the token prefixes they share (few-shot blocks, chat headers).
+// prompts continuing from stored key/value caches of the token prefixes they share (few-shot blocks, chat headers), and
+// identical prompts admitted together (an item's k trials, docs/trials.md) run once, their cache copied to k rows.
 import { commonPrefixLength, gatherViews, type KvLayout, type KvView, type TensorLike } from './kvCache.ts';
 import { CALL_OVERHEAD_TOKENS, lengthBatches } from './lengthBatches.ts';
 import { PrefixCache, type PrefixEntry } from './prefixCache.ts';
@@ -90,6 +91,11 @@ export interface GenerationStats {
   prefixTokensReused: number;
   /** Prompts with no stored prefix worth continuing. */
   prefixMisses: number;
+  /**
+   * Requests that took the prompt pass of an identical prompt admitted with them (the k trials of one item): its key/value
+   * cache and last logits, copied to their own rows, with no pass or prefix lookup of their own.
+   */
+  sharedPromptRows: number;
   /** Prompts whose text starts with a stored prefix's text but whose token ids part from it before its end. */
   prefixFallbacks: number;
   /** Prefixes common to several prompts computed once and stored. */
@@ -113,6 +119,7 @@ export function emptyGenerationStats(): GenerationStats {
     prefixHits: 0,
     prefixTokensReused: 0,
     prefixMisses: 0,
+    sharedPromptRows: 0,
     prefixFallbacks: 0,
     sharedPrefixes: 0,
     joinedRunning: 0,
@@ -244,14 +251,27 @@ export class BatchedGeneration {
     if (taken.length === 0) return;
     const started = performance.now();
     for (const job of taken) this.stats.promptTokens += job.ids.length;
-    const starts = await this.startPoints(taken);
-    const extended = await this.extendAll(taken.map((job, i) => ({ past: starts[i]?.view ?? null, pastLength: starts[i]?.length ?? 0, tokens: job.ids.slice(starts[i]?.length ?? 0) })));
+    // identical prompts (an item's k trials) run once: the first of them runs the pass, the others take its result
+    const leaders = samePromptLeaders(taken.map((job) => job.ids));
+    const unique = taken.filter((_, i) => leaders[i] === i);
+    const slot = new Map(unique.map((job, u) => [job, u]));
+    const starts = await this.startPoints(unique);
+    const extended = await this.extendAll(unique.map((job, u) => ({ past: starts[u]?.view ?? null, pastLength: starts[u]?.length ?? 0, tokens: job.ids.slice(starts[u]?.length ?? 0) })));
+    // each row its own copy of the first logits, taken before any row's processors change them in place
+    const firsts = taken.map((_, i) => {
+      const out = extended[slot.get(taken[leaders[i]!]!)!]!;
+      return 'error' in out || leaders[i] === i ? out : { view: out.view, last: out.last.slice() };
+    });
     const joining = this.active.length > 0;
     taken.forEach((job, i) => {
-      const out = extended[i]!;
+      const out = firsts[i]!;
       if ('error' in out) return job.reject(out.error);
-      const own = job.ids.length - (starts[i]?.length ?? 0);
-      if (this.prefixes && own >= KEEP_PROMPT_TOKENS) this.prefixes.add(job.ids, out.view, 'prompt');
+      if (leaders[i] !== i) this.stats.sharedPromptRows++;
+      else {
+        const own = job.ids.length - (starts[slot.get(job)!]?.length ?? 0);
+        if (this.prefixes && own >= KEEP_PROMPT_TOKENS) this.prefixes.add(job.ids, out.view, 'prompt');
+      }
+      // rows of one prompt share its cache view (read only: a decode batch gathers a copy per row)
       const row: Row = { job, all: job.ids.slice(), big: job.ids.map(BigInt), generated: [], view: out.view, started };
       if (!this.choose(row, out.last)) {
         this.active.push(row);
@@ -538,6 +558,18 @@ export class BatchedGeneration {
     row.job.reject(error);
     this.active = this.active.filter((r) => r !== row);
   }
+}
+
+/** For each sequence, the index of the first sequence with the same ids (itself when it is the first). */
+export function samePromptLeaders(sequences: number[][]): number[] {
+  const first = new Map<string, number>();
+  return sequences.map((ids, i) => {
+    const key = ids.join(',');
+    const found = first.get(key);
+    if (found !== undefined) return found;
+    first.set(key, i);
+    return i;
+  });
 }
 
 /** Whether the live slots hold exactly `rows`, in order. */
