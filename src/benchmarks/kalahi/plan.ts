@@ -1,6 +1,6 @@
 // Kalahi's plan for a run (defineBenchmark's `prepare`): the prompt files read, one group per variant with a section
 // per category, and how a prompt runs — loaded by the definition only when a suite is declared.
-import type { BenchmarkPlan, GroupVerdict, ModelRequirement } from '../benchmark.ts';
+import type { BenchmarkPlan, GroupVerdict, ModelRequirement, PlannedPrompt } from '../benchmark.ts';
 import { requireKnownScope, type ParsedClause } from '../../core/gates.ts';
 import { splitModelList } from '../../core/modelList.ts';
 import { modelSpec } from '../../models/open.ts';
@@ -12,6 +12,7 @@ import type { KalahiMCRecord, KalahiPromptRecord, KalahiRunInfo, KalahiSuiteAggr
 import { redactedText, resolveRedaction } from '../../core/redact.ts';
 import { kalahiItemKey, kalahiSuiteName, kalahiTestName } from './names.ts';
 import { kalahiGenerationVerdict, kalahiMCVerdict } from './verdict.ts';
+import { kalahiItemWeight } from './itemWeight.ts';
 
 /** An MC record as it may be published: every reference's text as its hash; scores untouched. */
 function redactMC(mc: KalahiMCRecord): void {
@@ -121,6 +122,15 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
     modelRequirements: (one) => kalahiModelRequirements(config, one),
     testName: redact ? (row) => `${row.promptVariationId} · ${row.category}` : kalahiTestName,
     itemId: (row) => row.promptVariationId,
+    itemWeight: kalahiItemWeight,
+    async itemPrompts(row) {
+      const { kalahiMessages, letterMessages, letterOptions } = await tasks;
+      const prompts: PlannedPrompt[] = [];
+      // MC by log-probabilities scores each answer after this prompt (the answers are not counted); generation replies to it.
+      if (config.tasks.includes('mc')) prompts.push({ messages: config.mcProtocol === 'letter' ? letterMessages(row, letterOptions(row)) : kalahiMessages(row) });
+      if (config.tasks.includes('generation')) prompts.push({ messages: kalahiMessages(row) });
+      return prompts;
+    },
     async runItem(row, info, context) {
       const { measureKalahiMC, measureKalahiLetter, measureKalahiGeneration, learnedScorers } = await tasks;
       const model = (await context.model()).provider;
