@@ -62,7 +62,13 @@ async function tokenSource(spec: string, counting: TokenCounting, root: string, 
   else if (row?.answersFromFile) return { uncounted: `${first} answers from a file and is sent no prompt` };
   else if (!row?.tokenizerFolder) return { uncounted: `lokal plan reads no tokenizer of a ${kind}: model (${first})` };
   else {
-    const found = await row.tokenizerFolder(target, env);
+    let found;
+    try {
+      found = await row.tokenizerFolder(target, env);
+    } catch (error) {
+      // e.g. the provider's optional package is not installed: the run would say so; the plan counts nothing.
+      return { uncounted: `${first}: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}` };
+    }
     if ('missing' in found) return { uncounted: `${first}: ${found.missing}` };
     folder = found.folder;
   }

@@ -14,7 +14,13 @@ export async function loadLocalTokenizer(folder: string): Promise<PromptTokenize
   const where = path.resolve(folder);
   if (!existsSync(where) || !statSync(where).isDirectory()) throw new TokenizerFolderError(`tokenizer folder ${where} does not exist`);
   if (!existsSync(path.join(where, 'tokenizer.json'))) throw new TokenizerFolderError(`tokenizer folder ${where} has no tokenizer.json (a Hugging Face tokenizer folder holds tokenizer.json and tokenizer_config.json)`);
-  const { AutoTokenizer, env } = await import('@huggingface/transformers');
+  let transformers: typeof import('@huggingface/transformers');
+  try {
+    transformers = await import('@huggingface/transformers');
+  } catch {
+    throw new TokenizerFolderError(`reading the tokenizer in ${where} needs the package @huggingface/transformers: npm install @huggingface/transformers`);
+  }
+  const { AutoTokenizer, env } = transformers;
   const allowRemote = env.allowRemoteModels;
   const allowLocal = env.allowLocalModels;
   env.allowRemoteModels = false;
