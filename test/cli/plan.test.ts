@@ -10,6 +10,9 @@ import { duration, planBenchmarks, planCommand } from '../../src/cli/plan.ts';
 import { main } from '../../src/cli/index.ts';
 import { REPO_ROOT } from '../vitest/helpers.ts';
 import { loadMultiLoKo } from '../../src/benchmarks/multiloko/data/multiloko.ts';
+import type { MultiLoKoQuestion } from '../../src/benchmarks/multiloko/data/schema.ts';
+import { chooseFewshot } from '../../src/benchmarks/multiloko/promptChoice.ts';
+import { renderMultilokoPrompt } from '../../src/benchmarks/multiloko/prompts/renderMultilokoPrompt.ts';
 import { captureCliOutput } from '../support/cliOutput.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'lokal-plan-'));
@@ -32,12 +35,15 @@ const cli = captureCliOutput();
 
 /**
  * MultiLoKo's part sizes by the rule's definition, worked out here: ids `<subset key>\0<id>` in SHA-256 order, cut into
- * n runs of equal weight, a question's weight its UTF-8 bytes, an item in the part its weight's midpoint falls in.
+ * n runs of equal weight, an item's weight the UTF-8 bytes of its whole base prompt (the dataset's five demonstrations
+ * of its language, the default), an item in the part its weight's midpoint falls in.
  */
 async function partSizesByDefinition(n: number): Promise<number[]> {
   const dataset = await loadMultiLoKo(path.join(REPO_ROOT, 'data/fixtures/multiloko'), 'dev');
+  const basePrompt = (item: MultiLoKoQuestion, language: string) =>
+    (renderMultilokoPrompt({ language, item, mode: 'base', fewshot: chooseFewshot(dataset, language, 'dataset'), numShot: 5 }) as { prompt: string }).prompt;
   const items = dataset.subsets
-    .flatMap((s) => s.items.map((item) => ({ order: createHash('sha256').update(`${s.key}\u0000${item.id}`).digest('hex'), weight: Buffer.byteLength(item.question!, 'utf8') })))
+    .flatMap((s) => s.items.map((item) => ({ order: createHash('sha256').update(`${s.key}\u0000${item.id}`).digest('hex'), weight: Buffer.byteLength(basePrompt(item, s.questionLanguage), 'utf8') })))
     .sort((a, b) => (a.order < b.order ? -1 : 1));
   const total = items.reduce((sum, item) => sum + item.weight, 0);
   const sizes = new Array<number>(n).fill(0);
@@ -50,10 +56,10 @@ async function partSizesByDefinition(n: number): Promise<number[]> {
 }
 
 describe('lokal plan', () => {
-  test('items per benchmark and part: MultiLoKo cut by question length, as worked out here; 3 equal Kalahi prompts are 1, 0, 1, 1', async () => {
+  test('items per benchmark and part: MultiLoKo cut by base prompt length, as worked out here; 3 Kalahi prompts by count are 1, 0, 1, 1', async () => {
     const multiloko = await partSizesByDefinition(4);
     expect(multiloko.reduce((a, b) => a + b, 0)).toBe(21);
-    // Kalahi's prompts P, Q, R weigh one byte each: rank r goes to part ⌊(r + ½) × 4 / 3⌋ = 0, 2, 3
+    // Kalahi's prompts are cut by count: rank r goes to part ⌊(r + ½) × 4 / 3⌋ = 0, 2, 3
     expect(await planBenchmarks(project(), 4, {})).toEqual([
       { name: 'multiloko', parts: multiloko },
       { name: 'kalahi', parts: [1, 0, 1, 1] },

@@ -14,7 +14,7 @@ import { groupsOfPart } from '../../src/benchmarks/parts.ts';
 import type { BenchmarkGroup, GroupInfo } from '../../src/benchmarks/benchmark.ts';
 import { loadMultiLoKo } from '../../src/benchmarks/multiloko/data/multiloko.ts';
 import type { MultiLoKoQuestion } from '../../src/benchmarks/multiloko/data/schema.ts';
-import { multilokoItemWeight } from '../../src/benchmarks/multiloko/itemWeight.ts';
+import { multilokoItemWeigher } from '../../src/benchmarks/multiloko/itemWeight.ts';
 import { chooseFewshot } from '../../src/benchmarks/multiloko/promptChoice.ts';
 import { renderMultilokoPrompt } from '../../src/benchmarks/multiloko/prompts/renderMultilokoPrompt.ts';
 import { TransformersProvider } from '../../src/models/transformers.ts';
@@ -54,7 +54,12 @@ async function fixtureParts(n: number) {
   const dataset = await loadMultiLoKo(FIXTURES, 'dev');
   const language = new Map(dataset.subsets.map((s) => [s.key, s.questionLanguage]));
   const groups: Group[] = dataset.subsets.map((s, order) => ({ info: { benchmark: 'multiloko', key: s.key, name: s.key, order, selected: s.items.length, total: s.items.length, model: undefined, thresholds: undefined }, items: s.items }));
-  const parts = Array.from({ length: n }, (_, i) => groupsOfPart(groups, { index: i + 1, count: n }, (item) => String(item.id), multilokoItemWeight));
+  const weigh = multilokoItemWeigher();
+  const weight = (item: MultiLoKoQuestion, info: GroupInfo) => {
+    const questionLanguage = language.get(info.key)!;
+    return weigh(item, { questionLanguage, fewshot: chooseFewshot(dataset, questionLanguage, 'dataset'), shots: 5 });
+  };
+  const parts = Array.from({ length: n }, (_, i) => groupsOfPart(groups, { index: i + 1, count: n }, (item) => String(item.id), weight));
   return { dataset, language, parts };
 }
 

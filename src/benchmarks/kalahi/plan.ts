@@ -12,7 +12,6 @@ import type { KalahiMCRecord, KalahiPromptRecord, KalahiRunInfo, KalahiSuiteAggr
 import { redactedText, resolveRedaction } from '../../core/redact.ts';
 import { kalahiItemKey, kalahiSuiteName, kalahiTestName } from './names.ts';
 import { kalahiGenerationVerdict, kalahiMCVerdict } from './verdict.ts';
-import { kalahiItemWeight } from './itemWeight.ts';
 
 /** An MC record as it may be published: every reference's text as its hash; scores untouched. */
 function redactMC(mc: KalahiMCRecord): void {
@@ -122,7 +121,6 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
     modelRequirements: (one) => kalahiModelRequirements(config, one),
     testName: redact ? (row) => `${row.promptVariationId} · ${row.category}` : kalahiTestName,
     itemId: (row) => row.promptVariationId,
-    itemWeight: kalahiItemWeight,
     async itemPrompts(row) {
       const { kalahiMessages, letterMessages, letterOptions } = await tasks;
       const prompts: PlannedPrompt[] = [];
