@@ -1,5 +1,6 @@
 // Parts of one benchmark's items, so that CI shards (Vitest's --shard splits by file) can each run one: which part an
-// item falls in, balanced by count (or by the plan's item weights) and stable across runs, and the `i/n` spec that names a part.
+// item falls in, balanced by count (or by the plan's item weights) and stable across runs, and the `i/n` spec that
+// names a part.
 import { createHash } from 'node:crypto';
 import type { BenchmarkGroup, GroupInfo } from './benchmark.ts';
 

@@ -184,7 +184,7 @@ type ModelSource = { kind: 'local'; path: string } | { kind: 'hub'; id: string }
 const HUB_ID = /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/;
 
 /** Where a model spec points: an existing folder (as given, or under LOKAL_MODEL_DIR) or a Hub id. */
-export function resolveModelSource(spec: string, modelDir: string | undefined): ModelSource {
+function resolveModelSource(spec: string, modelDir: string | undefined): ModelSource {
   const trimmed = spec.trim();
   if (trimmed === '') throw new ProviderError(PROVIDER, 'config', 'empty model name: use transformers:<hub id or local folder>');
   const asPath = path.resolve(trimmed);
