@@ -28,7 +28,7 @@ export {
 } from './metrics/index.ts';
 export { normalizeAnswerForLanguage } from './benchmarks/multiloko/index.ts';
 export { renderMultilokoPrompt, extractAnswer } from './benchmarks/multiloko/prompts/index.ts';
-export { scoreMultiLoKoPredictions, type ScoreOptions, type ScoreOutput } from './benchmarks/multiloko/score.ts';
-export { lokalMatchers, type LokalMatchers, type Targets } from './benchmarks/multiloko/matchers.ts';
+export { scoreMultiLoKoPredictions, type ScoreOptions, type ScoreOutput } from './benchmarks/multiloko/metrics/score.ts';
+export { lokalMatchers, type LokalMatchers, type Targets } from './benchmarks/multiloko/metrics/matchers.ts';
 export { readPredictions } from './models/predictions.ts';
 export type { PredictionRow } from './models/predictionRow.ts';

@@ -3,7 +3,7 @@
 import { downloadData, type DatasetHooks, type FetchDataOptions, type FetchedFile } from '../data/fetch.ts';
 import { MULTILOKO_ENV } from './multiloko/data/locate.ts';
 import { multilokoArchiveProblem } from './multiloko/data/verifyArchive.ts';
-import { KALAHI_ENV } from './kalahi/data.ts';
+import { KALAHI_ENV } from './kalahi/data/kalahi.ts';
 
 const HOOKS: DatasetHooks = {
   verifyArchive: multilokoArchiveProblem,

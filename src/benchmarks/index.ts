@@ -8,7 +8,7 @@ import { multiloko } from './multiloko/definition.ts';
 
 export { multiloko, kalahi };
 // The matchers' types (their module declares them to the Vitest layer): referenced here so declaration files keep them.
-export type { LokalMatchers, Targets } from './multiloko/matchers.ts';
+export type { LokalMatchers, Targets } from './multiloko/metrics/matchers.ts';
 
 const BUILT_IN: BenchmarkDefinition[] = [multiloko, kalahi];
 

@@ -2,7 +2,7 @@
 // at collection, and whether two greedy calls agree — and which benchmark tasks and settings will work with it.
 import { parseArgs } from 'node:util';
 import { BENCHMARKS } from '../benchmarks/index.ts';
-import { kalahiModelRequirements } from '../benchmarks/kalahi/plan.ts';
+import { kalahiModelRequirements } from '../benchmarks/kalahi/run/plan.ts';
 import type { KalahiBudget, KalahiMCProtocol } from '../benchmarks/kalahi/settings.ts';
 import type { ModelRequirement } from '../benchmarks/benchmark.ts';
 import { splitModelList } from '../core/modelList.ts';

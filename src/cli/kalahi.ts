@@ -1,6 +1,6 @@
 // `lokal kalahi score`: Kalahi's generation metrics on replies someone already has.
 import { parseArgs } from 'node:util';
-import { scoreKalahiFiles } from '../benchmarks/kalahi/score.ts';
+import { scoreKalahiFiles } from '../benchmarks/kalahi/results/score.ts';
 import { terminalLines } from '../data/terminalText.ts';
 import { checkOutputPath, writeOutput } from './output.ts';
 import { UsageError } from './usageError.ts';
@@ -28,7 +28,7 @@ export async function kalahiCommand(argv: string[]): Promise<number> {
   if (values.output) {
     writeOutput(values.output, text + '\n');
     // The file holds the JSON; the terminal gets the table (stdout is free for it).
-    const { kalahiScoreTableLines } = await import('../benchmarks/kalahi/scoreTable.ts');
+    const { kalahiScoreTableLines } = await import('../benchmarks/kalahi/results/scoreTable.ts');
     process.stdout.write(`${terminalLines(kalahiScoreTableLines(output, values.output).join('\n'))}\n`);
     process.stderr.write(`lokal kalahi score: wrote ${values.output}\n`);
   } else {

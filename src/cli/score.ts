@@ -1,14 +1,14 @@
 // `lokal score`: MultiLoKo's eval.py as a command (same arguments, same JSON), with problems reported, not raised.
 import { wordSegmenterFallbackLine } from '../benchmarks/multiloko/metrics/wordSegmenter.ts';
 import { contentLanguage } from '../benchmarks/multiloko/data/subsetKey.ts';
-import { fingerprintLine, scoreFingerprint } from '../benchmarks/multiloko/scoreFingerprint.ts';
+import { fingerprintLine, scoreFingerprint } from '../benchmarks/multiloko/metrics/scoreFingerprint.ts';
 import { fileSha256 } from '../core/sha256.ts';
 import { parseArgs } from 'node:util';
 // The loader's own module, not the data barrel (which would also load the downloader and Kalahi's CSV reader).
 import { loadMultiLoKo, type MultiLoKoDataset } from '../benchmarks/multiloko/data/multiloko.ts';
 import { readPredictions } from '../models/predictions.ts';
-import { describeProblems, scoreMultiLoKoPredictions, scoreMultiLoKoPredictionsOnThreads, scoreOutputJson, writeScoreOutputJson, type ScoreOptions, type ScoreOutput } from '../benchmarks/multiloko/score.ts';
-import { ScoreThreads } from '../benchmarks/multiloko/scoreThreads.ts';
+import { describeProblems, scoreMultiLoKoPredictions, scoreMultiLoKoPredictionsOnThreads, scoreOutputJson, writeScoreOutputJson, type ScoreOptions, type ScoreOutput } from '../benchmarks/multiloko/metrics/score.ts';
+import { ScoreThreads } from '../benchmarks/multiloko/metrics/scoreThreads.ts';
 import { checkOutputPath, say, writeOutput } from './output.ts';
 import { UsageError } from './usageError.ts';
 

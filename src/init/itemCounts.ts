@@ -3,7 +3,7 @@
 import { KALAHI_SETTINGS } from '../benchmarks/kalahi/settings.ts';
 import { MULTILOKO_SETTINGS, type MultiLoKoSettings } from '../benchmarks/multiloko/settings.ts';
 import { resolveSettingsTree, sectionSettings, type SettingsTree } from '../core/settings.ts';
-import type { KalahiSettings } from '../benchmarks/kalahi/config.ts';
+import type { KalahiSettings } from '../benchmarks/kalahi/run/config.ts';
 
 /**
  * Full sizes when the data is absent. MultiLoKo's dev split: 31 languages of 250 questions, each language's own
@@ -41,14 +41,14 @@ export interface ItemCount extends FileCount {
 type Counted = { items: number; groups: number };
 
 async function multilokoItems(settings: MultiLoKoSettings, root: string, env: Readonly<Record<string, string | undefined>>): Promise<Counted> {
-  const [{ loadMultiLoKo }, { selectSubsets }] = await Promise.all([import('../benchmarks/multiloko/data/multiloko.ts'), import('../benchmarks/multiloko/select.ts')]);
+  const [{ loadMultiLoKo }, { selectSubsets }] = await Promise.all([import('../benchmarks/multiloko/data/multiloko.ts'), import('../benchmarks/multiloko/run/select.ts')]);
   const dataset = await loadMultiLoKo(settings.data, settings.split, { cwd: root, env });
   const selected = selectSubsets(dataset, settings);
   return { items: selected.reduce((sum, s) => sum + s.items.length, 0), groups: selected.length };
 }
 
 async function kalahiItems(settings: KalahiSettings, root: string, env: Readonly<Record<string, string | undefined>>): Promise<Counted> {
-  const [{ loadKalahi }, { resolveKalahiConfig }] = await Promise.all([import('../benchmarks/kalahi/data.ts'), import('../benchmarks/kalahi/config.ts')]);
+  const [{ loadKalahi }, { resolveKalahiConfig }] = await Promise.all([import('../benchmarks/kalahi/data/kalahi.ts'), import('../benchmarks/kalahi/run/config.ts')]);
   const config = resolveKalahiConfig(settings);
   let sum = 0;
   for (const variant of config.variants) {

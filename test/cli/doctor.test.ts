@@ -128,7 +128,7 @@ describe('a local model and a replay file', () => {
 
 describe('MultiLoKo on a chat-only server', () => {
   test('the base prompt needs /completions: a requirement only for openai: models with LOKAL_PROMPT=base', async () => {
-    const { prepareMultiLoKo } = await import('../../src/benchmarks/multiloko/plan.ts');
+    const { prepareMultiLoKo } = await import('../../src/benchmarks/multiloko/run/plan.ts');
     const path = await import('node:path');
     const data = path.resolve(__dirname, '../../data/fixtures/multiloko');
     const base = { data, split: 'dev', prompt: 'base', fewshot: 'dataset', shots: 5, strict: false, missing: 'empty', maxNewTokens: 64, output: 'results', baselineTolerance: 0.02, baselineMode: 'significance', baselineAlpha: 0.05, baselineMargin: 0.01 } as const;

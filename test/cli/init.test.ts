@@ -17,7 +17,7 @@ import { initCommand } from '../../src/cli/init.ts';
 import { kalahi as KALAHI, multiloko as MULTILOKO } from '../../src/benchmarks/index.ts';
 import { resolveSettingsTree, sectionSettings } from '../../src/core/settings.ts';
 import { loadMultiLoKo } from '../../src/benchmarks/multiloko/data/multiloko.ts';
-import { subsetLanguage } from '../../src/benchmarks/multiloko/names.ts';
+import { subsetLanguage } from '../../src/benchmarks/multiloko/run/names.ts';
 import { shardTimeout, VLLM_STEP_MARKER } from '../../src/init/githubWorkflow.ts';
 import { evalItemCounts, partSize } from '../../src/init/itemCounts.ts';
 import { projectFiles } from '../../src/init/projectFiles.ts';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
-import { loadKalahi } from '../../src/benchmarks/kalahi/data.ts';
+import { loadKalahi } from '../../src/benchmarks/kalahi/data/kalahi.ts';
 import { loadMultiLoKo } from '../../src/benchmarks/multiloko/data/multiloko.ts';
 import { installedProject, REPO_ROOT, shellInProject, type ShellRun } from '../support/installedPackage.ts';
 import { projectFiles } from '../../src/init/projectFiles.ts';

@@ -11,7 +11,7 @@ import { main } from '../../src/cli/index.ts';
 import { REPO_ROOT } from '../vitest/helpers.ts';
 import { loadMultiLoKo } from '../../src/benchmarks/multiloko/data/multiloko.ts';
 import type { MultiLoKoQuestion } from '../../src/benchmarks/multiloko/data/schema.ts';
-import { chooseFewshot } from '../../src/benchmarks/multiloko/promptChoice.ts';
+import { chooseFewshot } from '../../src/benchmarks/multiloko/run/promptChoice.ts';
 import { renderMultilokoPrompt } from '../../src/benchmarks/multiloko/prompts/renderMultilokoPrompt.ts';
 import { captureCliOutput } from '../support/cliOutput.ts';
 

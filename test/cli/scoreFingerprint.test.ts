@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
-import { parseBaseline } from '../../src/benchmarks/multiloko/baseline.ts';
-import { MULTILOKO_SCORER } from '../../src/benchmarks/multiloko/fingerprint.ts';
+import { parseBaseline } from '../../src/benchmarks/multiloko/run/baseline.ts';
+import { MULTILOKO_SCORER } from '../../src/benchmarks/multiloko/run/fingerprint.ts';
 import { lokalBin } from '../support/installedPackage.ts';
 
 // The built package's bin, as users run it (test/support/installedPackage.ts).

@@ -10,8 +10,8 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { loadMultiLoKo, type MultiLoKoDataset } from '../../src/benchmarks/multiloko/data/multiloko.ts';
 import { readPredictions } from '../../src/models/predictions.ts';
 import type { PredictionRow } from '../../src/models/predictionRow.ts';
-import { scoreMultiLoKoPredictions, scoreMultiLoKoPredictionsOnThreads, scoreOutputJson } from '../../src/benchmarks/multiloko/score.ts';
-import { ScoreThreads } from '../../src/benchmarks/multiloko/scoreThreads.ts';
+import { scoreMultiLoKoPredictions, scoreMultiLoKoPredictionsOnThreads, scoreOutputJson } from '../../src/benchmarks/multiloko/metrics/score.ts';
+import { ScoreThreads } from '../../src/benchmarks/multiloko/metrics/scoreThreads.ts';
 import { CHRF_MAX_HYPOTHESIS_CODE_POINTS } from '../../src/metrics/chrfScore.ts';
 import { seededRandom } from '../support/seededRandom.ts';
 

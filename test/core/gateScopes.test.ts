@@ -9,11 +9,11 @@ import type { BenchmarkDefinition } from '../../src/benchmarks/benchmark.ts';
 import { routeClauses, ThresholdError } from '../../src/core/gates.ts';
 import { resolveSettingsTree, sectionSettings, type SettingsTree } from '../../src/core/settings.ts';
 import { datasetSpec, writeDataset } from '../vitest/helpers.ts';
-import { judgeKalahi, parseKalahiThresholds, type JudgedSuite } from '../../src/benchmarks/kalahi/gates.ts';
-import { multilokoGate } from '../../src/benchmarks/multiloko/gates.ts';
-import type { LokalSubsetAggregate, LokalSubsetInfo } from '../../src/benchmarks/multiloko/records.ts';
-import { judgeRun, summariseGroups } from '../../src/benchmarks/multiloko/rollup.ts';
-import type { RolledSubset } from '../../src/benchmarks/multiloko/rolledSubset.ts';
+import { judgeKalahi, parseKalahiThresholds, type JudgedSuite } from '../../src/benchmarks/kalahi/run/gates.ts';
+import { multilokoGate } from '../../src/benchmarks/multiloko/run/gates.ts';
+import type { LokalSubsetAggregate, LokalSubsetInfo } from '../../src/benchmarks/multiloko/run/records.ts';
+import { judgeRun, summariseGroups } from '../../src/benchmarks/multiloko/results/rollup.ts';
+import type { RolledSubset } from '../../src/benchmarks/multiloko/run/rolledSubset.ts';
 import { titleUnless } from '../support/sharedData.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-gate-scopes-'));
@@ -88,6 +88,6 @@ describe.skipIf(!existsSync(KALAHI))(titleUnless('Kalahi scopes', KALAHI), () =>
     const suite = { variant: 'full', tasks: ['generation'], overall: {}, byCategory: {}, notComputed: {} } as unknown as JudgedSuite;
     expect(judgeKalahi(parseKalahiThresholds(thresholds), [suite])).toEqual({ outcomes: [], notApplied: [thresholds] });
     // The plan starts loading its task modules at once: wait for them, so they do not load after this file ends.
-    await import('../../src/benchmarks/kalahi/tasks.ts');
+    await import('../../src/benchmarks/kalahi/run/tasks.ts');
   });
 });

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { multiloko, kalahi } from '../../src/benchmarks/index.ts';
-import { lokalMatchers } from '../../src/benchmarks/multiloko/matchers.ts';
+import { lokalMatchers } from '../../src/benchmarks/multiloko/metrics/matchers.ts';
 import { resolveSettingsTree, sectionSettings } from '../../src/core/settings.ts';
 import { writeDataset } from '../vitest/helpers.ts';
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DataError } from '../../src/data/index.ts';
 import { loadMultiLoKo } from '../../src/benchmarks/multiloko/index.ts';
 import { xzDeclaring } from './xzDeclaring.ts';
-import { buildArchive, opensslEncrypt, packTar, removeDir, tempDir, type TarEntry } from '../data/helpers.ts';
+import { buildArchive, opensslEncrypt, packTar, removeDir, tempDir, type TarEntry } from './helpers.ts';
 
 const ROW = `${JSON.stringify({ id: 'q1', question: 'Q?', targets: ['A'] })}\n`;
 let work: string;

@@ -11,8 +11,8 @@ import { loadMultiLoKo } from '../../src/benchmarks/multiloko/index.ts';
 import { decodeUtf8 } from '../../src/data/jsonl.ts';
 import { parsePredictionsJsonl, readPredictions } from '../../src/models/predictions.ts';
 import { parsePredictionsCsv } from '../../src/models/predictionsCsv.ts';
-import { parseKalahiCsv, parseKalahiResponsesJsonl } from '../../src/benchmarks/kalahi/data.ts';
-import { removeDir, tempDir } from '../data/helpers.ts';
+import { parseKalahiCsv, parseKalahiResponsesJsonl } from '../../src/benchmarks/kalahi/data/kalahi.ts';
+import { removeDir, tempDir } from './helpers.ts';
 
 const KALAHI_HEADER = 'prompt_variation_id,prompt_id,category,topic,prompt,best_answer,relevant_answers,irrelevant_answers';
 const hasMkfifo = (() => {

@@ -11,7 +11,7 @@ import { decodeUtf8 } from '../../src/data/jsonl.ts';
 import { parseFewshotJsonl, parseMultiLoKoJsonl } from '../../src/benchmarks/multiloko/data/jsonl.ts';
 import { parsePredictionsJsonl, readPredictions } from '../../src/models/predictions.ts';
 import { parsePredictionsCsv } from '../../src/models/predictionsCsv.ts';
-import { parseKalahiCsv, parseKalahiResponsesJsonl, readKalahiResponses } from '../../src/benchmarks/kalahi/data.ts';
+import { parseKalahiCsv, parseKalahiResponsesJsonl, readKalahiResponses } from '../../src/benchmarks/kalahi/data/kalahi.ts';
 import { readCacheFile } from '../../src/models/cache.ts';
 import { seededRandom } from '../support/seededRandom.ts';
 

@@ -9,7 +9,7 @@ import { loadKalahi } from '../../src/benchmarks/kalahi/index.ts';
 import { loadMultiLoKo } from '../../src/benchmarks/multiloko/index.ts';
 import { ioError } from '../../src/data/files.ts';
 import { readPredictions } from '../../src/models/predictions.ts';
-import { removeDir, tempDir } from '../data/helpers.ts';
+import { removeDir, tempDir } from './helpers.ts';
 import { unprivilegedJson, unprivilegedUnavailable } from '../support/unprivileged.ts';
 
 let work: string;

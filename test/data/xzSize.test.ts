@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { compress } from '@napi-rs/lzma/xz';
 import { describe, expect, test } from 'vitest';
 import { xzDecompressedSize } from '../../src/data/xz.ts';
-import { hasCommand } from '../data/helpers.ts';
+import { hasCommand } from './helpers.ts';
 import { xzDeclaring } from './xzDeclaring.ts';
 
 describe('xzDecompressedSize: the size from the chunk headers', () => {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { KALAHI_SETTINGS } from '../../src/benchmarks/kalahi/settings.ts';
 import { loadMultiLoKo } from '../../src/benchmarks/multiloko/data/multiloko.ts';
-import { subsetLanguage } from '../../src/benchmarks/multiloko/names.ts';
+import { subsetLanguage } from '../../src/benchmarks/multiloko/run/names.ts';
 import { MULTILOKO_SETTINGS } from '../../src/benchmarks/multiloko/settings.ts';
 import { resolveSettingsTree } from '../../src/core/settings.ts';
 import { installedProject, REPO_ROOT, shellInProject, type ShellRun } from '../support/installedPackage.ts';

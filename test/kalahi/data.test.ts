@@ -11,7 +11,7 @@ import {
   parseKalahiCsv,
   parseKalahiResponsesJsonl,
   readKalahiResponses,
-} from '../../src/benchmarks/kalahi/data.ts';
+} from '../../src/benchmarks/kalahi/data/kalahi.ts';
 import { formatBestAnswer, splitMultiAnswer } from '../../src/benchmarks/kalahi/metrics/index.ts';
 import { titleUnless } from '../support/sharedData.ts';
 

@@ -2,8 +2,8 @@
 // seahelm_tasks/cultural/kalahi/config.yaml (v1.1, tl) as its dataloader assembles it (preamble with the answer tag,
 // a blank line, the task template; stripped); the parsing cases follow its F1AccMetric/SeaHelmMetric by hand.
 import { describe, expect, test } from 'vitest';
-import { letterOptions, letterPrompt, parseLetter } from '../../src/benchmarks/kalahi/letterChoice.ts';
-import { kalahiLetterRecord } from '../../src/benchmarks/kalahi/mcTask.ts';
+import { letterOptions, letterPrompt, parseLetter } from '../../src/benchmarks/kalahi/prompts/letterChoice.ts';
+import { kalahiLetterRecord } from '../../src/benchmarks/kalahi/run/mcTask.ts';
 
 const row = {
   promptVariationId: '0101000100',

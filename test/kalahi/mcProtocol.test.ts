@@ -7,10 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test, vi } from 'vitest';
 import { mkdirSync } from 'node:fs';
-import { aggregateKalahi } from '../../src/benchmarks/kalahi/aggregate.ts';
-import type { KalahiSettings } from '../../src/benchmarks/kalahi/config.ts';
-import type { KalahiPromptRecord, KalahiRunInfo } from '../../src/benchmarks/kalahi/records.ts';
-import { reportKalahi } from '../../src/benchmarks/kalahi/report.ts';
+import { aggregateKalahi } from '../../src/benchmarks/kalahi/results/aggregate.ts';
+import type { KalahiSettings } from '../../src/benchmarks/kalahi/run/config.ts';
+import type { KalahiPromptRecord, KalahiRunInfo } from '../../src/benchmarks/kalahi/run/records.ts';
+import { reportKalahi } from '../../src/benchmarks/kalahi/results/report.ts';
 import type { KalahiMCProtocol } from '../../src/benchmarks/kalahi/settings.ts';
 import { main } from '../../src/cli/index.ts';
 

@@ -2,7 +2,7 @@
 // prompt tests of its category describes; failed and skipped prompt tests are counted.
 import { describe, expect, test } from 'vitest';
 import { groupAggregate as kalahiSuiteAggregate } from '../../src/vitest/runner.ts';
-import type { KalahiPromptRecord, KalahiRunInfo, KalahiSuiteAggregate } from '../../src/benchmarks/kalahi/records.ts';
+import type { KalahiPromptRecord, KalahiRunInfo, KalahiSuiteAggregate } from '../../src/benchmarks/kalahi/run/records.ts';
 
 const info = {
   benchmark: 'kalahi',

@@ -5,10 +5,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { aggregateKalahi } from '../../src/benchmarks/kalahi/aggregate.ts';
-import { reportKalahi } from '../../src/benchmarks/kalahi/report.ts';
-import type { KalahiSettings } from '../../src/benchmarks/kalahi/config.ts';
-import type { KalahiPromptRecord, KalahiRunInfo } from '../../src/benchmarks/kalahi/records.ts';
+import { aggregateKalahi } from '../../src/benchmarks/kalahi/results/aggregate.ts';
+import { reportKalahi } from '../../src/benchmarks/kalahi/results/report.ts';
+import type { KalahiSettings } from '../../src/benchmarks/kalahi/run/config.ts';
+import type { KalahiPromptRecord, KalahiRunInfo } from '../../src/benchmarks/kalahi/run/records.ts';
 import { baselineFileFor } from '../../src/core/baseline/index.ts';
 import { redactedText } from '../../src/core/redact.ts';
 

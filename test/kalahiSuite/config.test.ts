@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { resolveKalahiConfig as fromSettings, type KalahiSettings } from '../../src/benchmarks/kalahi/config.ts';
+import { resolveKalahiConfig as fromSettings, type KalahiSettings } from '../../src/benchmarks/kalahi/run/config.ts';
 import { KALAHI_SETTINGS } from '../../src/benchmarks/kalahi/settings.ts';
 import { MULTILOKO_SETTINGS } from '../../src/benchmarks/multiloko/settings.ts';
 import { resolveSettingsTree, sectionSettings, type ResolveOptions, type SettingsTree } from '../../src/core/settings.ts';

@@ -8,15 +8,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AutoTokenizer } from '@huggingface/transformers';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { loadKalahi, type KalahiRow, type KalahiVariant } from '../../src/benchmarks/kalahi/data.ts';
+import { loadKalahi, type KalahiRow, type KalahiVariant } from '../../src/benchmarks/kalahi/data/kalahi.ts';
 import { bertScoreFromEmbeddings } from '../../src/metrics/bertScore.ts';
 import { encodeBleurtPair } from '../../src/metrics/bleurt.ts';
-import { scoreKalahiFiles } from '../../src/benchmarks/kalahi/score.ts';
+import { scoreKalahiFiles } from '../../src/benchmarks/kalahi/results/score.ts';
 import { writeTinyEncoder } from '../support/tinyEncoder.ts';
 import { loadTinyEncoderReference } from '../support/tinyEncoderReference.ts';
 import { writeTinyModel, type TinyModelInfo } from '../support/tinyModel.ts';
 import { loadTinyReferenceModel } from '../support/tinyModelReference.ts';
-import type { KalahiPromptRecord } from '../../src/benchmarks/kalahi/records.ts';
+import type { KalahiPromptRecord } from '../../src/benchmarks/kalahi/run/records.ts';
 import { REPO_ROOT, runVitest, type ChildRun } from '../vitest/helpers.ts';
 
 const DATA = path.resolve(REPO_ROOT, '../shared/data/kalahi');

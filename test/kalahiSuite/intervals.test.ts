@@ -2,8 +2,8 @@
 // half-width 0.326886 (z = 1.959964); MC2 {0.2, 0.4, 0.6} → mean 0.4, sd 0.2, t(0.975, 2) = 4.302653.
 import { describe, expect, test } from 'vitest';
 import { quasiWilsonByBisection } from '../support/quasiWilson.ts';
-import { kalahiGroupIntervals, kalahiIntervals } from '../../src/benchmarks/kalahi/intervals.ts';
-import type { KalahiPromptRecord } from '../../src/benchmarks/kalahi/records.ts';
+import { kalahiGroupIntervals, kalahiIntervals } from '../../src/benchmarks/kalahi/results/intervals.ts';
+import type { KalahiPromptRecord } from '../../src/benchmarks/kalahi/run/records.ts';
 
 function record(id: string, category: string, mc1: number, mc2: number | null, bleuAcc?: number, status: 'scored' | 'skipped' = 'scored'): KalahiPromptRecord {
   return {

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, test } from 'vitest';
-import { loadKalahi } from '../../src/benchmarks/kalahi/data.ts';
+import { loadKalahi } from '../../src/benchmarks/kalahi/data/kalahi.ts';
 import { scoreKalahiResponses } from '../../src/benchmarks/kalahi/metrics/index.ts';
-import { scoreKalahiFiles } from '../../src/benchmarks/kalahi/score.ts';
+import { scoreKalahiFiles } from '../../src/benchmarks/kalahi/results/score.ts';
 import { REPO_ROOT } from '../vitest/helpers.ts';
 import { lokalBin } from '../support/installedPackage.ts';
 

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { loadKalahi, type KalahiRow } from '../../src/benchmarks/kalahi/data.ts';
+import { loadKalahi, type KalahiRow } from '../../src/benchmarks/kalahi/data/kalahi.ts';
 import { startFakeOpenAIServer, type FakeServer } from '../support/fakeOpenAIServer.ts';
 import { SERVER_SHAPES } from '../support/serverShapes.ts';
 import { REPO_ROOT, runVitest, type ChildRun } from '../vitest/helpers.ts';

@@ -2,8 +2,8 @@
 // (docs/metrics.md#per-answer-score, #mc1-mc2-mc3: exp(L / UTF-8 bytes), MC1 strict, MC2 with its double exponent, MC3).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
-import { kalahiMCRecord, kalahiReferences } from '../../src/benchmarks/kalahi/mcTask.ts';
-import { kalahiMCVerdict } from '../../src/benchmarks/kalahi/verdict.ts';
+import { kalahiMCRecord, kalahiReferences } from '../../src/benchmarks/kalahi/run/mcTask.ts';
+import { kalahiMCVerdict } from '../../src/benchmarks/kalahi/run/verdict.ts';
 
 const hasPython = spawnSync('python3', ['--version']).status === 0;
 

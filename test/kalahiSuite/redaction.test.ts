@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { loadKalahi } from '../../src/benchmarks/kalahi/data.ts';
+import { loadKalahi } from '../../src/benchmarks/kalahi/data/kalahi.ts';
 import { writeTinyModel } from '../support/tinyModel.ts';
 import { REPO_ROOT, runVitest } from '../vitest/helpers.ts';
 import { titleUnless } from '../support/sharedData.ts';

@@ -1,14 +1,14 @@
 // Scoring one reply (text metrics + learned ones) and summarising prompt records: values by hand (docs/metrics.md#open-ended-scoring
 // and test/fixtures/vectors.ts) and against the kalahi metric module's own max/diff/acc.
 import { describe, expect, test } from 'vitest';
-import type { KalahiRow } from '../../src/benchmarks/kalahi/data.ts';
+import type { KalahiRow } from '../../src/benchmarks/kalahi/data/kalahi.ts';
 import { scoreKalahiResponse } from '../../src/benchmarks/kalahi/metrics/index.ts';
-import { summariseKalahi } from '../../src/benchmarks/kalahi/aggregate.ts';
+import { summariseKalahi } from '../../src/benchmarks/kalahi/results/aggregate.ts';
 import { meanSkippingNull } from '../../src/core/stats.ts';
-import type { LearnedScorers } from '../../src/benchmarks/kalahi/learned.ts';
-import type { KalahiGenerationRecord, KalahiPromptRecord } from '../../src/benchmarks/kalahi/records.ts';
-import { metricRecord, scoreKalahiReply } from '../../src/benchmarks/kalahi/reply.ts';
-import { kalahiGenerationVerdict } from '../../src/benchmarks/kalahi/verdict.ts';
+import type { LearnedScorers } from '../../src/benchmarks/kalahi/run/learned.ts';
+import type { KalahiGenerationRecord, KalahiPromptRecord } from '../../src/benchmarks/kalahi/run/records.ts';
+import { metricRecord, scoreKalahiReply } from '../../src/benchmarks/kalahi/run/reply.ts';
+import { kalahiGenerationVerdict } from '../../src/benchmarks/kalahi/run/verdict.ts';
 
 function row(relevant: string[], irrelevant: string[], id = '0101000100', category = 'ethics'): KalahiRow {
   return {

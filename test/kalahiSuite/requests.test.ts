@@ -1,12 +1,12 @@
 // What a prompt test asks the model: the requests' shape (chat message, continuation per reference, token budget) and
 // the replay path (`{language: "kalahi", id, prediction}` rows), with a recording fake provider.
 import { describe, expect, test } from 'vitest';
-import type { KalahiRow } from '../../src/benchmarks/kalahi/data.ts';
+import type { KalahiRow } from '../../src/benchmarks/kalahi/data/kalahi.ts';
 import { ReplayProvider } from '../../src/models/replay.ts';
-import { measureKalahiGeneration } from '../../src/benchmarks/kalahi/generation.ts';
-import type { LearnedScorers } from '../../src/benchmarks/kalahi/learned.ts';
-import { measureKalahiMC } from '../../src/benchmarks/kalahi/mcTask.ts';
-import { kalahiItemKey, kalahiTestName } from '../../src/benchmarks/kalahi/names.ts';
+import { measureKalahiGeneration } from '../../src/benchmarks/kalahi/run/generation.ts';
+import type { LearnedScorers } from '../../src/benchmarks/kalahi/run/learned.ts';
+import { measureKalahiMC } from '../../src/benchmarks/kalahi/run/mcTask.ts';
+import { kalahiItemKey, kalahiTestName } from '../../src/benchmarks/kalahi/run/names.ts';
 import { recordingProvider } from '../support/recordingProvider.ts';
 
 const row: KalahiRow = {

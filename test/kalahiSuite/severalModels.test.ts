@@ -3,8 +3,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { prepareKalahi } from '../../src/benchmarks/kalahi/plan.ts';
-import type { KalahiSettings } from '../../src/benchmarks/kalahi/config.ts';
+import { prepareKalahi } from '../../src/benchmarks/kalahi/run/plan.ts';
+import type { KalahiSettings } from '../../src/benchmarks/kalahi/run/config.ts';
 import { SHARED_DEFAULTS } from '../../src/core/settings.ts';
 import { REPO_ROOT } from '../vitest/helpers.ts';
 import { titleUnless } from '../support/sharedData.ts';

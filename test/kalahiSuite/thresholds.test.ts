@@ -1,8 +1,8 @@
 // Kalahi gates in LOKAL_THRESHOLDS: parsing, scopes, and judging (applied, not applied, not computed).
 import { describe, expect, test } from 'vitest';
-import type { KalahiGroupFigures } from '../../src/benchmarks/kalahi/records.ts';
-import { categoryKey, judgeKalahi, parseKalahiGate, parseKalahiThresholds, type JudgedSuite } from '../../src/benchmarks/kalahi/gates.ts';
-import { parseThresholds } from '../../src/benchmarks/multiloko/gates.ts';
+import type { KalahiGroupFigures } from '../../src/benchmarks/kalahi/run/records.ts';
+import { categoryKey, judgeKalahi, parseKalahiGate, parseKalahiThresholds, type JudgedSuite } from '../../src/benchmarks/kalahi/run/gates.ts';
+import { parseThresholds } from '../../src/benchmarks/multiloko/run/gates.ts';
 
 describe('parsing', () => {
   test('figures, scopes and aliases', () => {

@@ -12,9 +12,9 @@ import {
   truncateCodePoints,
 } from '../../src/metrics/chrfScore.ts';
 import { scoreExample } from '../../src/metrics/scoreExample.ts';
-import { scoreMultiLoKoPredictions } from '../../src/benchmarks/multiloko/score.ts';
+import { scoreMultiLoKoPredictions } from '../../src/benchmarks/multiloko/metrics/score.ts';
 import type { MultiLoKoDataset } from '../../src/benchmarks/multiloko/index.ts';
-import { randomText, seeded } from '../metrics/randomStrings.ts';
+import { randomText, seeded } from './randomStrings.ts';
 
 const random = seeded(4242);
 

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { loadMultiLoKo } from '../../src/benchmarks/multiloko/data/multiloko.ts';
-import { scoreMultiLoKoPredictions } from '../../src/benchmarks/multiloko/score.ts';
+import { scoreMultiLoKoPredictions } from '../../src/benchmarks/multiloko/metrics/score.ts';
 import type { PredictionRow } from '../../src/models/predictionRow.ts';
 import { titleUnless } from '../support/sharedData.ts';
 import { italianArchivePath } from './paths.ts';

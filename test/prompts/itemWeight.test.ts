@@ -3,8 +3,8 @@
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadMultiLoKo } from '../../src/benchmarks/multiloko/data/multiloko.ts';
-import { multilokoItemWeigher } from '../../src/benchmarks/multiloko/itemWeight.ts';
-import { chooseFewshot } from '../../src/benchmarks/multiloko/promptChoice.ts';
+import { multilokoItemWeigher } from '../../src/benchmarks/multiloko/prompts/itemWeight.ts';
+import { chooseFewshot } from '../../src/benchmarks/multiloko/run/promptChoice.ts';
 import { renderMultilokoPrompt } from '../../src/benchmarks/multiloko/prompts/renderMultilokoPrompt.ts';
 import { REPO_ROOT } from '../vitest/helpers.ts';
 

@@ -3,8 +3,8 @@
 import { describe, expect, test } from 'vitest';
 import { renderHtmlReport } from '../../src/report/index.ts';
 import { stepSummaryMarkdown } from '../../src/report/markdown.ts';
-import { multilokoSummary } from '../../src/benchmarks/multiloko/uiSummary.ts';
-import { judgeRun, officialLayout, summariseGroups, summariseRun } from '../../src/benchmarks/multiloko/rollup.ts';
+import { multilokoSummary } from '../../src/benchmarks/multiloko/results/section/uiSummary.ts';
+import { judgeRun, officialLayout, summariseGroups, summariseRun } from '../../src/benchmarks/multiloko/results/rollup.ts';
 import type { MultiLoKoResultsJson } from '../../src/benchmarks/multiloko/resultsSchema.ts';
 import { rolled } from '../support/scoredSubset.ts';
 import { drillRowsOf } from './drillRows.ts';

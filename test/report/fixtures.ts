@@ -2,7 +2,7 @@
 // hostile strings, and baselines made by flipping some items of a results file.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadKalahi } from '../../src/benchmarks/kalahi/data.ts';
+import { loadKalahi } from '../../src/benchmarks/kalahi/data/kalahi.ts';
 import type { KalahiRecordJson, KalahiResultsJson } from '../../src/benchmarks/kalahi/resultsSchema.ts';
 import type { MultiLoKoResultsJson } from '../../src/benchmarks/multiloko/resultsSchema.ts';
 import { MULTILOKO_EVAL, REPO_ROOT, datasetSpec, lcg, predictionsFor, runVitest, writeDataset, writeJsonl, type ChildRun } from '../vitest/helpers.ts';

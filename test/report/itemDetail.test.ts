@@ -9,7 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cleanText } from '../../src/report/escape.ts';
-import { kalahiChoices } from '../../src/benchmarks/kalahi/reportView.ts';
+import { kalahiChoices } from '../../src/benchmarks/kalahi/results/section/reportView.ts';
 import { renderHtmlReport } from '../../src/report/index.ts';
 import type { KalahiResultsJson } from '../../src/benchmarks/kalahi/resultsSchema.ts';
 import { writeTinyModel } from '../support/tinyModel.ts';

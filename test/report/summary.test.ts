@@ -1,9 +1,9 @@
 // The text of Vitest UI's summary annotation and its chart, on hand-made results whose figures are known by hand.
 import { describe, expect, test } from 'vitest';
-import { kalahiView } from '../../src/benchmarks/kalahi/reportView.ts';
-import { kalahiSummaryText } from '../../src/benchmarks/kalahi/uiSummary.ts';
-import { multilokoSummary, multilokoSummaryText } from '../../src/benchmarks/multiloko/uiSummary.ts';
-import { multilokoView } from '../../src/benchmarks/multiloko/reportView.ts';
+import { kalahiView } from '../../src/benchmarks/kalahi/results/section/reportView.ts';
+import { kalahiSummaryText } from '../../src/benchmarks/kalahi/results/section/uiSummary.ts';
+import { multilokoSummary, multilokoSummaryText } from '../../src/benchmarks/multiloko/results/section/uiSummary.ts';
+import { multilokoView } from '../../src/benchmarks/multiloko/results/section/reportView.ts';
 import { KALAHI_MC1, hostileKalahi } from './fixtures.ts';
 import { wilsonClosedForm as wilson } from '../support/wilson.ts';
 

@@ -1,7 +1,7 @@
 // A MultiLoKo subset as the roll-up receives it, from its items' EM values alone (the other means follow from EM),
 // for tests of the gates and the baseline judgement without a run.
-import type { LokalSubsetAggregate } from '../../src/benchmarks/multiloko/records.ts';
-import type { RolledSubset } from '../../src/benchmarks/multiloko/rolledSubset.ts';
+import type { LokalSubsetAggregate } from '../../src/benchmarks/multiloko/run/records.ts';
+import type { RolledSubset } from '../../src/benchmarks/multiloko/run/rolledSubset.ts';
 
 export function rolledSubset(key: string, ems: number[]): RolledSubset {
   const em = ems.reduce((a, b) => a + b, 0) / ems.length;

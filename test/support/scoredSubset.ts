@@ -1,10 +1,10 @@
 // MultiLoKo subsets from raw answers and targets, through the real scoring and aggregation (every record carries its
 // error category), for tests of the roll-up and the report.
-import { aggregateSubset } from '../../src/benchmarks/multiloko/aggregate.ts';
+import { aggregateSubset } from '../../src/benchmarks/multiloko/results/aggregate.ts';
 import { scoreExample } from '../../src/metrics/scoreExample.ts';
 import { errorCategory } from '../../src/metrics/errorCategory.ts';
-import type { LokalItemRecord, LokalSubsetInfo } from '../../src/benchmarks/multiloko/records.ts';
-import type { RolledSubset } from '../../src/benchmarks/multiloko/rolledSubset.ts';
+import type { LokalItemRecord, LokalSubsetInfo } from '../../src/benchmarks/multiloko/run/records.ts';
+import type { RolledSubset } from '../../src/benchmarks/multiloko/run/rolledSubset.ts';
 
 /** A subset of scored items, each [prediction, targets] as raw text, through the real scoring and aggregation. */
 export function rolled(key: string, order: number, items: Array<[string, string[]]>, translated = false): RolledSubset {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadMultiLoKo } from '../../src/benchmarks/multiloko/index.ts';
 import { readPredictions } from '../../src/models/predictions.ts';
-import { scoreMultiLoKoPredictions } from '../../src/benchmarks/multiloko/score.ts';
+import { scoreMultiLoKoPredictions } from '../../src/benchmarks/multiloko/metrics/score.ts';
 import { MULTILOKO_EVAL, lcg, runVitest, writeDataset, writeJsonl, type ChildRun, type GeneratedSubset, type PredictionLine } from './helpers.ts';
 
 const N = 250;

@@ -2,10 +2,10 @@
 // the all-subsets pool, subsets of one run only named, flips listed; a baseline of means only falls back to the
 // tolerance rule and says so; tolerance mode keeps the old rule.
 import { describe, expect, test } from 'vitest';
-import { parseBaseline } from '../../src/benchmarks/multiloko/baseline.ts';
-import type { LokalSubsetAggregate } from '../../src/benchmarks/multiloko/records.ts';
-import { judgeRun, summariseGroups, summariseRun } from '../../src/benchmarks/multiloko/rollup.ts';
-import type { RolledSubset } from '../../src/benchmarks/multiloko/rolledSubset.ts';
+import { parseBaseline } from '../../src/benchmarks/multiloko/run/baseline.ts';
+import type { LokalSubsetAggregate } from '../../src/benchmarks/multiloko/run/records.ts';
+import { judgeRun, summariseGroups, summariseRun } from '../../src/benchmarks/multiloko/results/rollup.ts';
+import type { RolledSubset } from '../../src/benchmarks/multiloko/run/rolledSubset.ts';
 
 function subset(key: string, ems: number[], translated?: { source: string; question: string }): RolledSubset {
   const em = ems.reduce((a, b) => a + b, 0) / ems.length;

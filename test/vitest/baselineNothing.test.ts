@@ -6,10 +6,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { parseKalahiBaseline } from '../../src/benchmarks/kalahi/baselineGate.ts';
-import { reportKalahi } from '../../src/benchmarks/kalahi/report.ts';
-import { parseBaseline } from '../../src/benchmarks/multiloko/baseline.ts';
-import { judgeRun, summariseGroups } from '../../src/benchmarks/multiloko/rollup.ts';
+import { parseKalahiBaseline } from '../../src/benchmarks/kalahi/run/baselineGate.ts';
+import { reportKalahi } from '../../src/benchmarks/kalahi/results/report.ts';
+import { parseBaseline } from '../../src/benchmarks/multiloko/run/baseline.ts';
+import { judgeRun, summariseGroups } from '../../src/benchmarks/multiloko/results/rollup.ts';
 import { rolledSubset } from '../support/rolledSubset.ts';
 import { lastRun, multilokoReplayRun } from '../report/fixtures.ts';
 

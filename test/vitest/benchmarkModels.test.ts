@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { REPO_ROOT, runVitest, type ChildRun } from '../vitest/helpers.ts';
+import { REPO_ROOT, runVitest, type ChildRun } from './helpers.ts';
 import { titleUnless } from '../support/sharedData.ts';
 
 const KALAHI = path.resolve(REPO_ROOT, '../shared/data/kalahi');

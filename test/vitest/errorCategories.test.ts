@@ -1,11 +1,11 @@
 // Error categories in the roll-up: the counts in the results equal a count over the item records of the same file,
 // the terminal table, and gates on category shares (Wilson intervals worked out here from the formula).
 import { describe, expect, test } from 'vitest';
-import { errorTableLines } from '../../src/benchmarks/multiloko/errorTable.ts';
-import { parseGate, parseThresholds, ThresholdError } from '../../src/benchmarks/multiloko/gates.ts';
-import { judgeRun, officialLayout, summariseGroups, summariseRun } from '../../src/benchmarks/multiloko/rollup.ts';
+import { errorTableLines } from '../../src/benchmarks/multiloko/results/errorTable.ts';
+import { parseGate, parseThresholds, ThresholdError } from '../../src/benchmarks/multiloko/run/gates.ts';
+import { judgeRun, officialLayout, summariseGroups, summariseRun } from '../../src/benchmarks/multiloko/results/rollup.ts';
 import { rolled } from '../support/scoredSubset.ts';
-import { verdictLine } from '../../src/benchmarks/multiloko/item.ts';
+import { verdictLine } from '../../src/benchmarks/multiloko/run/item.ts';
 
 // By hand, after normalisation (lower case, punctuation and articles removed):
 const italian = rolled('italian', 0, [

@@ -1,13 +1,13 @@
 // The headline figures in the results summary and the printed leaderboard, on a small multi-language fixture whose
 // expected values are worked out by hand below (EM per subset chosen so every figure is a short decimal).
 import { describe, expect, test } from 'vitest';
-import { summariseHeadline } from '../../src/benchmarks/multiloko/headline.ts';
-import { headlineLines, percent, withSpread } from '../../src/benchmarks/multiloko/headlineTable.ts';
+import { summariseHeadline } from '../../src/benchmarks/multiloko/results/headline.ts';
+import { headlineLines, percent, withSpread } from '../../src/benchmarks/multiloko/results/headlineTable.ts';
 import { markdownTable } from '../../src/core/textTable.ts';
-import type { LokalSubsetAggregate } from '../../src/benchmarks/multiloko/records.ts';
-import { judgeRun, summariseGroups, summariseRun } from '../../src/benchmarks/multiloko/rollup.ts';
-import type { RolledSubset } from '../../src/benchmarks/multiloko/rolledSubset.ts';
-import { describePrompts } from '../../src/benchmarks/multiloko/usage.ts';
+import type { LokalSubsetAggregate } from '../../src/benchmarks/multiloko/run/records.ts';
+import { judgeRun, summariseGroups, summariseRun } from '../../src/benchmarks/multiloko/results/rollup.ts';
+import type { RolledSubset } from '../../src/benchmarks/multiloko/run/rolledSubset.ts';
+import { describePrompts } from '../../src/benchmarks/multiloko/run/usage.ts';
 
 function subset(key: string, order: number, em: number, prompts: LokalSubsetAggregate['prompts'] = []): RolledSubset {
   const m = /^(.+?)_translated_(human|machine)_(.+)$/.exec(key);

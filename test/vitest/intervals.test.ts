@@ -2,10 +2,10 @@
 // that cannot vary has a zero-width interval; a question and its translations are resampled together (an MTE of
 // identical local and translated answers never moves); the average EM's bootstrap SE matches √(Σ p(1−p)/n)/L.
 import { describe, expect, test } from 'vitest';
-import type { LokalSubsetAggregate } from '../../src/benchmarks/multiloko/records.ts';
-import type { RolledSubset } from '../../src/benchmarks/multiloko/rolledSubset.ts';
-import { headlineIntervals, subsetIntervals } from '../../src/benchmarks/multiloko/intervals.ts';
-import { headlineIntervalLines } from '../../src/benchmarks/multiloko/intervalTable.ts';
+import type { LokalSubsetAggregate } from '../../src/benchmarks/multiloko/run/records.ts';
+import type { RolledSubset } from '../../src/benchmarks/multiloko/run/rolledSubset.ts';
+import { headlineIntervals, subsetIntervals } from '../../src/benchmarks/multiloko/results/intervals.ts';
+import { headlineIntervalLines } from '../../src/benchmarks/multiloko/results/intervalTable.ts';
 import { multilokoHeadline } from '../../src/benchmarks/multiloko/metrics/multilokoEffects.ts';
 
 /** A subset whose item i scores ems[i] on EM (and every other metric alike); ids shared across subsets of one source. */

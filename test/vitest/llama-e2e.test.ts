@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { KalahiPromptRecord } from '../../src/benchmarks/kalahi/records.ts';
+import type { KalahiPromptRecord } from '../../src/benchmarks/kalahi/run/records.ts';
 import { writeTinyEncoder } from '../support/tinyEncoder.ts';
 import { writeTinyModel } from '../support/tinyModel.ts';
 import { writeTinyModelGguf } from '../support/tinyModelGguf.ts';

@@ -2,11 +2,11 @@
 // exact p against 2·Σ binomial tail worked out with exact integers.
 import { describe, expect, test } from 'vitest';
 import { agreementTable } from '../../src/core/statistics/agreementTable.ts';
-import { localVsEnglish } from '../../src/benchmarks/multiloko/localVsEnglish.ts';
+import { localVsEnglish } from '../../src/benchmarks/multiloko/results/localVsEnglish.ts';
 import { parseSubsetKey } from '../../src/benchmarks/multiloko/data/subsetKey.ts';
-import type { LokalSubsetAggregate } from '../../src/benchmarks/multiloko/records.ts';
-import { summariseGroups, summariseRun } from '../../src/benchmarks/multiloko/rollup.ts';
-import type { RolledSubset } from '../../src/benchmarks/multiloko/rolledSubset.ts';
+import type { LokalSubsetAggregate } from '../../src/benchmarks/multiloko/run/records.ts';
+import { summariseGroups, summariseRun } from '../../src/benchmarks/multiloko/results/rollup.ts';
+import type { RolledSubset } from '../../src/benchmarks/multiloko/run/rolledSubset.ts';
 import { seededRandom } from '../support/seededRandom.ts';
 
 /** A subset as the roll-up receives it: its key's languages, and one record per id with that EM. */

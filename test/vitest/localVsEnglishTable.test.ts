@@ -1,11 +1,11 @@
 // The local-vs-English rows of the terminal and of the step summary: counts worked out by hand from answers whose EM is
 // known, equal to summary.local_vs_english and to a count over the results file's item records; p to 4 decimals.
 import { describe, expect, test } from 'vitest';
-import { localVsEnglishTableLines } from '../../src/benchmarks/multiloko/localVsEnglishTable.ts';
+import { localVsEnglishTableLines } from '../../src/benchmarks/multiloko/results/localVsEnglishTable.ts';
 import { f1Words } from '../../src/benchmarks/multiloko/metrics/f1Words.ts';
 import { wordSegmenter } from '../../src/benchmarks/multiloko/metrics/wordSegmenter.ts';
-import { summariseGroups, summariseRun, officialLayout } from '../../src/benchmarks/multiloko/rollup.ts';
-import type { RolledSubset } from '../../src/benchmarks/multiloko/rolledSubset.ts';
+import { summariseGroups, summariseRun, officialLayout } from '../../src/benchmarks/multiloko/results/rollup.ts';
+import type { RolledSubset } from '../../src/benchmarks/multiloko/run/rolledSubset.ts';
 import { stepSummaryMarkdown } from '../../src/report/markdown.ts';
 import type { MultiLoKoResultsJson } from '../../src/benchmarks/multiloko/resultsSchema.ts';
 import { rolled } from '../support/scoredSubset.ts';

@@ -10,7 +10,7 @@ import { scoreExample } from '../../src/metrics/index.ts';
 import { startFakeOpenAIServer, toyAnswer, toyRenderChat, type FakeServer } from '../support/fakeOpenAIServer.ts';
 import { writeTinyModel } from '../support/tinyModel.ts';
 import { extractAnswer, renderMultilokoPrompt, type RenderedMultilokoChatPrompt } from '../../src/benchmarks/multiloko/prompts/index.ts';
-import type { LokalItemRecord } from '../../src/benchmarks/multiloko/records.ts';
+import type { LokalItemRecord } from '../../src/benchmarks/multiloko/run/records.ts';
 import { MULTILOKO_EVAL, REPO_ROOT, runVitest, type ChildRun } from './helpers.ts';
 import { titleUnless } from '../support/sharedData.ts';
 

@@ -7,7 +7,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { REPO_ROOT, runVitest } from '../vitest/helpers.ts';
+import { REPO_ROOT, runVitest } from './helpers.ts';
 import { requireSeparateOutputs } from '../../src/run/runFiles.ts';
 import { BENCHMARKS } from '../../src/benchmarks/index.ts';
 import { resolveSettingsTree } from '../../src/core/settings.ts';

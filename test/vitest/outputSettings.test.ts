@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cacheFileProblem, folderProblem, requireOutputFolder } from '../../src/models/outputCheck.ts';
 import { startFakeOpenAIServer, type FakeServer } from '../support/fakeOpenAIServer.ts';
 import { unprivilegedJson, unprivilegedUnavailable } from '../support/unprivileged.ts';
-import { runVitest } from '../vitest/helpers.ts';
+import { runVitest } from './helpers.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-output-check-'));
 let server: FakeServer;

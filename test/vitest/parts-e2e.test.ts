@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadMultiLoKo } from '../../src/benchmarks/multiloko/data/multiloko.ts';
 import { readPredictions } from '../../src/models/predictions.ts';
-import { scoreMultiLoKoPredictions } from '../../src/benchmarks/multiloko/score.ts';
+import { scoreMultiLoKoPredictions } from '../../src/benchmarks/multiloko/metrics/score.ts';
 import { MULTILOKO_EVAL, REPO_ROOT, datasetSpec, predictionsFor, runVitest, writeDataset, writeJsonl, type ChildRun } from './helpers.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-parts-'));

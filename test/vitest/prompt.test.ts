@@ -14,7 +14,7 @@ import { ModelPool } from '../../src/vitest/fixtures.ts';
 import {
   DEFAULT_MODEL_SPEC, folderHasChatTemplate, isChatModel, lokalModelOptions, modelSpec, openLokalModel,
 } from '../../src/models/open.ts';
-import { chooseFewshot, extractsAnswers, promptUse, renderItemPrompt, resolvePromptMode, scoredAnswer } from '../../src/benchmarks/multiloko/itemPrompt.ts';
+import { chooseFewshot, extractsAnswers, promptUse, renderItemPrompt, resolvePromptMode, scoredAnswer } from '../../src/benchmarks/multiloko/run/itemPrompt.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-prompt-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

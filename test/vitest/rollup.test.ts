@@ -1,13 +1,13 @@
 // Roll-up pieces with hand-computed figures: groups, cross-language and baseline gates, the printed table.
 import { describe, expect, test } from 'vitest';
 import { quasiWilsonByBisection } from '../support/quasiWilson.ts';
-import { parseBaseline } from '../../src/benchmarks/multiloko/baseline.ts';
-import type { LokalSubsetAggregate } from '../../src/benchmarks/multiloko/records.ts';
-import { judgeRun, summariseGroups, summariseRun } from '../../src/benchmarks/multiloko/rollup.ts';
-import type { RolledSubset } from '../../src/benchmarks/multiloko/rolledSubset.ts';
+import { parseBaseline } from '../../src/benchmarks/multiloko/run/baseline.ts';
+import type { LokalSubsetAggregate } from '../../src/benchmarks/multiloko/run/records.ts';
+import { judgeRun, summariseGroups, summariseRun } from '../../src/benchmarks/multiloko/results/rollup.ts';
+import type { RolledSubset } from '../../src/benchmarks/multiloko/run/rolledSubset.ts';
 import { standardError } from '../../src/core/stats.ts';
-import { leaderboardLines, tableMetrics } from '../../src/benchmarks/multiloko/table.ts';
-import { parseThresholds } from '../../src/benchmarks/multiloko/gates.ts';
+import { leaderboardLines, tableMetrics } from '../../src/benchmarks/multiloko/results/table.ts';
+import { parseThresholds } from '../../src/benchmarks/multiloko/run/gates.ts';
 
 function subset(key: string, order: number, em: number, translated?: { source: string; question: string; kind: 'human' | 'machine' }): RolledSubset {
   const aggregate: LokalSubsetAggregate = {

@@ -1,10 +1,10 @@
 // The runner's aggregates, checked against means folded by hand from the records below.
 import { describe, expect, test } from 'vitest';
 import type { ExampleScores } from '../../src/metrics/index.ts';
-import { aggregateSubset as aggregateGroup, uniqueRecords } from '../../src/benchmarks/multiloko/aggregate.ts';
+import { aggregateSubset as aggregateGroup, uniqueRecords } from '../../src/benchmarks/multiloko/results/aggregate.ts';
 import type { GateRecord } from '../../src/benchmarks/benchmark.ts';
 import { groupTests } from '../../src/vitest/views.ts';
-import type { LokalItemRecord, LokalSubsetInfo } from '../../src/benchmarks/multiloko/records.ts';
+import type { LokalItemRecord, LokalSubsetInfo } from '../../src/benchmarks/multiloko/run/records.ts';
 import LokalRunner from '../../src/vitest/runner.ts';
 
 const info: LokalSubsetInfo = {

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import type { MultiLoKoDataset, MultiLoKoSubset } from '../../src/benchmarks/multiloko/index.ts';
-import { itemTestName, multilokoItemKey, subsetLanguage, subsetName } from '../../src/benchmarks/multiloko/names.ts';
+import { itemTestName, multilokoItemKey, subsetLanguage, subsetName } from '../../src/benchmarks/multiloko/run/names.ts';
 import { shorten } from '../../src/core/shorten.ts';
-import { selectSubsets } from '../../src/benchmarks/multiloko/select.ts';
+import { selectSubsets } from '../../src/benchmarks/multiloko/run/select.ts';
 
 function subset(folder: string, file: string, questionLanguage = folder, translation?: 'human' | 'machine'): MultiLoKoSubset {
   const translated = translation !== undefined;

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { startFakeOpenAIServer, type FakeServer } from '../support/fakeOpenAIServer.ts';
-import type { LokalItemRecord } from '../../src/benchmarks/multiloko/records.ts';
+import type { LokalItemRecord } from '../../src/benchmarks/multiloko/run/records.ts';
 import { MULTILOKO_EVAL, datasetSpec, runVitest, writeDataset, type ChildRun } from './helpers.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-pool-e2e-'));

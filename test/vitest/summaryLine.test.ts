@@ -4,9 +4,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { callsLine } from '../../src/benchmarks/multiloko/callsLine.ts';
-import { describePrompts, summarisePrompts } from '../../src/benchmarks/multiloko/usage.ts';
-import { MULTILOKO_EVAL, datasetSpec, runVitest, writeDataset, writeJsonl } from '../vitest/helpers.ts';
+import { callsLine } from '../../src/benchmarks/multiloko/results/callsLine.ts';
+import { describePrompts, summarisePrompts } from '../../src/benchmarks/multiloko/run/usage.ts';
+import { MULTILOKO_EVAL, datasetSpec, runVitest, writeDataset, writeJsonl } from './helpers.ts';
 import { titleUnless } from '../support/sharedData.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-summary-line-'));

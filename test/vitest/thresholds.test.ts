@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { baselineAverage, judgeAgainstBaseline, parseBaseline } from '../../src/benchmarks/multiloko/baseline.ts';
-import { holds, judge, judgeCross, judgeSubset, parseGate, parseThresholds, ThresholdError } from '../../src/benchmarks/multiloko/gates.ts';
+import { baselineAverage, judgeAgainstBaseline, parseBaseline } from '../../src/benchmarks/multiloko/run/baseline.ts';
+import { holds, judge, judgeCross, judgeSubset, parseGate, parseThresholds, ThresholdError } from '../../src/benchmarks/multiloko/run/gates.ts';
 
 const means = (em: number) => ({ em, f1: 0.5, bleu: 10, chrf: 40, edit_distance: 3, edit_similarity: 0.6 });
 

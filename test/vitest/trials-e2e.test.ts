@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { LokalItemRecord } from '../../src/benchmarks/multiloko/records.ts';
+import type { LokalItemRecord } from '../../src/benchmarks/multiloko/run/records.ts';
 import { trialSeed } from '../../src/core/trialSeed.ts';
 import { startFakeOpenAIServer, type FakeServer } from '../support/fakeOpenAIServer.ts';
 import { freePort } from '../support/freePort.ts';

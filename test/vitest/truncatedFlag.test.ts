@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { CHRF_MAX_HYPOTHESIS_CODE_POINTS } from '../../src/metrics/chrfScore.ts';
-import { MULTILOKO_EVAL, REPO_ROOT, runVitest } from '../vitest/helpers.ts';
+import { MULTILOKO_EVAL, REPO_ROOT, runVitest } from './helpers.ts';
 import { lokalBin } from '../support/installedPackage.ts';
 
 // The built package's bin, as users run it (test/support/installedPackage.ts).

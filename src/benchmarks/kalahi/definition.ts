@@ -3,10 +3,10 @@
 // Only what the registry needs loads with it (name, settings, aggregation); `prepare`, `report` and `reportSection`
 // (its part of the HTML report, the step summary and `lokal compare`) load their modules when they run.
 import { defineBenchmark } from '../benchmark.ts';
-import { aggregateKalahi, orderedRecords } from './aggregate.ts';
-import type { KalahiSettings } from './config.ts';
-import type { KalahiRow } from './data.ts';
-import type { KalahiPromptRecord, KalahiRunInfo, KalahiSuiteAggregate } from './records.ts';
+import { aggregateKalahi, orderedRecords } from './results/aggregate.ts';
+import type { KalahiSettings } from './run/config.ts';
+import type { KalahiRow } from './data/kalahi.ts';
+import type { KalahiPromptRecord, KalahiRunInfo, KalahiSuiteAggregate } from './run/records.ts';
 import { KALAHI_SETTINGS } from './settings.ts';
 
 export const kalahi = defineBenchmark<KalahiSettings, KalahiRow, KalahiRunInfo, KalahiPromptRecord, KalahiSuiteAggregate>({
@@ -18,7 +18,7 @@ export const kalahi = defineBenchmark<KalahiSettings, KalahiRow, KalahiRunInfo, 
   dataConfigured: (settings) => settings.data !== undefined,
 
   async prepare(settings, clauses) {
-    const { prepareKalahi } = await import('./plan.ts');
+    const { prepareKalahi } = await import('./run/plan.ts');
     return prepareKalahi(settings, clauses);
   },
 
@@ -26,17 +26,17 @@ export const kalahi = defineBenchmark<KalahiSettings, KalahiRow, KalahiRunInfo, 
   uniqueRecords: orderedRecords,
 
   async report(rolled, context) {
-    const { reportKalahi } = await import('./report.ts');
+    const { reportKalahi } = await import('./results/report.ts');
     return reportKalahi(rolled, context);
   },
 
   async summary(rolled, context) {
-    const { summaryKalahi } = await import('./report.ts');
+    const { summaryKalahi } = await import('./results/report.ts');
     return summaryKalahi(rolled, context);
   },
 
   async reportSection() {
-    const { kalahiReportSection } = await import('./reportSection.ts');
+    const { kalahiReportSection } = await import('./results/section/reportSection.ts');
     return kalahiReportSection;
   },
 });

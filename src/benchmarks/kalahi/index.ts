@@ -4,4 +4,4 @@ export {
   loadKalahi, parseKalahiCsv, resolveKalahiFile, kalahiVariantOfFile, readKalahiResponses, parseKalahiResponsesJsonl,
   KALAHI_VARIANTS, KALAHI_FILES, KALAHI_DEFAULT_DIR, KALAHI_ENV,
   type KalahiVariant, type KalahiRow, type KalahiDataset, type KalahiResponseRow,
-} from './data.ts';
+} from './data/kalahi.ts';

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { asIs, list, lowerCase, MODEL_SETTING, type SettingsSection } from '../../core/settings.ts';
 import { MC_PROTOCOLS, type MCProtocol } from '../../core/mcProtocol.ts';
-import type { KalahiVariant } from './data.ts';
+import type { KalahiVariant } from './data/kalahi.ts';
 
 // data.ts's KALAHI_VARIANTS, repeated so that the settings (loaded with the registry in every process) do not load
 // the CSV reader; `satisfies` and the check below stop compiling if the two lists ever differ.

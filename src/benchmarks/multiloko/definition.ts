@@ -4,10 +4,10 @@
 // registry in every process, and `prepare` (data, prompts, scoring), `report` (tables, results file) and
 // `reportSection` (its part of the HTML report, the step summary and `lokal compare`) load their modules when they run.
 import { defineBenchmark } from '../benchmark.ts';
-import { aggregateSubset, uniqueRecords } from './aggregate.ts';
-import { multilokoGate } from './gates.ts';
+import { aggregateSubset, uniqueRecords } from './results/aggregate.ts';
+import { multilokoGate } from './run/gates.ts';
 import type { MultiLoKoQuestion } from './data/schema.ts';
-import type { LokalItemRecord, LokalSubsetAggregate, LokalSubsetInfo } from './records.ts';
+import type { LokalItemRecord, LokalSubsetAggregate, LokalSubsetInfo } from './run/records.ts';
 import { MULTILOKO_SETTINGS, type MultiLoKoSettings } from './settings.ts';
 
 export const multiloko = defineBenchmark<MultiLoKoSettings, MultiLoKoQuestion, LokalSubsetInfo, LokalItemRecord, LokalSubsetAggregate>({
@@ -20,7 +20,7 @@ export const multiloko = defineBenchmark<MultiLoKoSettings, MultiLoKoQuestion, L
   checkClause: (clause) => void multilokoGate(clause),
 
   async prepare(settings, clauses) {
-    const { prepareMultiLoKo } = await import('./plan.ts');
+    const { prepareMultiLoKo } = await import('./run/plan.ts');
     return prepareMultiLoKo(settings, clauses);
   },
 
@@ -28,22 +28,22 @@ export const multiloko = defineBenchmark<MultiLoKoSettings, MultiLoKoQuestion, L
   uniqueRecords,
 
   async report(rolled, context) {
-    const { reportMultiLoKo } = await import('./report.ts');
+    const { reportMultiLoKo } = await import('./results/report.ts');
     return reportMultiLoKo(rolled, context);
   },
 
   async summary(rolled, context) {
-    const { summaryMultiLoKo } = await import('./report.ts');
+    const { summaryMultiLoKo } = await import('./results/report.ts');
     return summaryMultiLoKo(rolled, context);
   },
 
   async reportSection() {
-    const { multilokoReportSection } = await import('./reportSection.ts');
+    const { multilokoReportSection } = await import('./results/section/reportSection.ts');
     return multilokoReportSection;
   },
 
   async matchers() {
-    const { lokalMatchers } = await import('./matchers.ts');
+    const { lokalMatchers } = await import('./metrics/matchers.ts');
     return lokalMatchers;
   },
 });

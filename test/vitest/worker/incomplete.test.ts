@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { MULTILOKO_EVAL, runVitest } from '../../vitest/helpers.ts';
+import { MULTILOKO_EVAL, runVitest } from '../helpers.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-incomplete-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

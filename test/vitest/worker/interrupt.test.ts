@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RunInterrupt, signalExitCode } from '../../../src/run/interrupt.ts';
 import { startFakeOpenAIServer, type FakeServer } from '../../support/fakeOpenAIServer.ts';
-import { childEnvironment, REPO_ROOT } from '../../vitest/helpers.ts';
+import { childEnvironment, REPO_ROOT } from '../helpers.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-interrupt-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

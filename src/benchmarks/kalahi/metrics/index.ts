@@ -1,6 +1,6 @@
 // Kalahi metrics: model-free core (MC metrics, reference strings, response scoring with src/metrics' HF BLEU/ROUGE/METEOR).
 export { kalahiMC, byteNormalisedScore, KalahiMCError, type KalahiMCResult } from './mc.ts';
-export { splitMultiAnswer, formatBestAnswer, bestAnswerIndex, KalahiReferenceError } from './references.ts';
+export { splitMultiAnswer, formatBestAnswer, bestAnswerIndex, KalahiReferenceError } from '../data/references.ts';
 export {
   scoreKalahiResponse,
   scoreKalahiResponses,
