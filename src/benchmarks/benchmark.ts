@@ -3,7 +3,7 @@
 // of the report. The Vitest layer (src/vitest) turns any definition into describes, item tests and gate tests; the
 // reporter rolls every registered definition up.
 import type { LokalModel } from '../models/open.ts';
-import type { ModelDescription } from '../models/types.ts';
+import type { GenerateRequest, ModelDescription } from '../models/types.ts';
 import type { CapabilityName } from '../models/capabilities.ts';
 import type { GateOutcome, ParsedClause } from '../core/gates.ts';
 import type { SettingsSection } from '../core/settings.ts';
@@ -107,6 +107,15 @@ export interface ModelRequirement {
   problem(how: string): string;
 }
 
+/** The model a prompt is rendered for: its provider kind, and whether it takes chat messages (`LokalModel` fits). */
+export interface PromptModel {
+  kind: string;
+  chat(): Promise<boolean>;
+}
+
+/** A prompt an item sends, as `lokal plan` counts it. */
+export type PlannedPrompt = Pick<GenerateRequest, 'prompt' | 'messages'>;
+
 /** A loaded benchmark, ready to become tests. */
 export interface BenchmarkPlan<Item, Info extends GroupInfo, Rec, Agg> {
   groups: Array<BenchmarkGroup<Item, Info>>;
@@ -118,6 +127,16 @@ export interface BenchmarkPlan<Item, Info extends GroupInfo, Rec, Agg> {
    * benchmark (`benchmarkSuite(b, { part: [i, n] })`) are cut by it. Without it, the test name is used.
    */
   itemId?(item: Item): string;
+  /**
+   * The item's expected cost from the data alone (never the model: every shard must compute the same): parts of the
+   * benchmark are balanced by it (src/benchmarks/parts.ts). Without it, every item weighs one.
+   */
+  itemWeight?(item: Item, group: Info): number;
+  /**
+   * The prompts the item sends to `model` (plain prompt or chat messages), rendered by the code runItem renders them
+   * with, so that `lokal plan` counts their tokens without calling a model. Without it, its tokens are not counted.
+   */
+  itemPrompts?(item: Item, group: Info, model: PromptModel): Promise<PlannedPrompt[]>;
   runItem(item: Item, group: Info, context: ItemContext): Promise<ItemResult<Rec>>;
   judgeGroup(aggregate: Agg): GroupVerdict;
   /** Called when the file's tests are done (e.g. to free learned-metric models). */

@@ -1,5 +1,6 @@
 // Parts of one benchmark's items, so that CI shards (Vitest's --shard splits by file) can each run one: which part an
-// item falls in, balanced by count (or by weight) and stable across runs, and the `i/n` spec that names a part.
+// item falls in, balanced by count (or by the plan's item weights) and stable across runs, and the `i/n` spec that
+// names a part.
 import { createHash } from 'node:crypto';
 import type { BenchmarkGroup, GroupInfo } from './benchmark.ts';
 
@@ -82,10 +83,17 @@ function partIds<Item>(groups: ReadonlyArray<BenchmarkGroup<Item, GroupInfo>>, i
 
 /**
  * The groups as part `part` holds them: each group's items (and its sections') that fall in the part, in their order;
- * a group with none is left out. The union of the parts 1..n is every group's items, each in exactly one part.
+ * a group with none is left out. The union of the parts 1..n is every group's items, each in exactly one part. With
+ * `itemWeight` (the plan's expected cost of an item, from the data alone) the parts are balanced by weight, not count.
  */
-export function groupsOfPart<Item, Info extends GroupInfo>(groups: ReadonlyArray<BenchmarkGroup<Item, Info>>, part: PartSpec, itemId: (item: Item) => string): Array<BenchmarkGroup<Item, Info>> {
-  const assigned = assignParts(partIds(groups, itemId), part.count);
+export function groupsOfPart<Item, Info extends GroupInfo>(
+  groups: ReadonlyArray<BenchmarkGroup<Item, Info>>,
+  part: PartSpec,
+  itemId: (item: Item) => string,
+  itemWeight?: (item: Item, group: Info) => number,
+): Array<BenchmarkGroup<Item, Info>> {
+  const weights = itemWeight ? groups.flatMap((group) => group.items.map((item) => itemWeight(item, group.info))) : undefined;
+  const assigned = assignParts(partIds(groups, itemId), part.count, weights);
   const out: Array<BenchmarkGroup<Item, Info>> = [];
   let at = 0;
   for (const group of groups) {

@@ -35,9 +35,10 @@ export const COMMAND_USAGE: Record<string, string> = {
         a sharded GitHub Actions workflow (.github/workflows/evals.yml; shards 1 to 64, each timed at <r> items/s).
         Never overwrites a file; says what to install when the model's packages are missing.
 `,
-  plan: `plan [--shards <n>] [--items-per-second <r>]
+  plan: `plan [--shards <n>] [--items-per-second <r>] [--tokenizer <folder>]
         Without calling a model: each benchmark's items in this project, in <n> parts (1 to 64) as init's part files
-        run them, and each shard's time at <r> items/s: size --shards from it.
+        run them, and each shard's time at <r> items/s: size --shards from it. Prompt tokens per part are counted
+        with the model's tokenizer when its files are on disk, or with <folder>'s tokenizer.json (nothing downloaded).
 `,
 };
 

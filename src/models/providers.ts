@@ -37,6 +37,11 @@ export interface ProviderRow extends ProviderTraits {
   form: string;
   /** Builds the provider from the target (the spec after `kind:`), importing its module only now: optional peers stay optional. */
   load(target: string, options: CreateProviderOptions): Promise<ModelProvider>;
+  /**
+   * The folder of the model's Hugging Face tokenizer files when they are on disk (nothing downloaded), else why not:
+   * `lokal plan` counts prompt tokens with it. Absent for kinds whose tokenizer lokal cannot read.
+   */
+  tokenizerFolder?(target: string, env: Readonly<Record<string, string | undefined>>): Promise<{ folder: string } | { missing: string }>;
 }
 
 /** The table; a new provider is its module and one row here (and its kind in PROVIDER_KINDS, which types the table). */
@@ -70,6 +75,10 @@ const ROWS: { [K in ProviderKind]: ProviderRow & { kind: K } } = {
     async load(target, options) {
       const { TransformersProvider } = await loadOptionalPeer(TRANSFORMERS_PEER, () => import('./transformers.ts'));
       return new TransformersProvider(target, options.transformers as TransformersProviderOptions | undefined);
+    },
+    async tokenizerFolder(target, env) {
+      const { localTokenizerFolder } = await loadOptionalPeer(TRANSFORMERS_PEER, () => import('./transformers.ts'));
+      return localTokenizerFolder(target, env);
     },
   },
   llama: {

@@ -34,6 +34,7 @@ import { missingOperator, OPERATOR_NOTES } from './missingOperator.ts';
 import { abandonBuild, discardEntry, entryProblem, finishBuild, optimisedGraphDir, optimisedGraphInputs, optimisedGraphKey, startBuild, type OptimisedGraphBuild } from './optimisedGraph.ts';
 import { isUnder, unwritableCacheWarning } from './unwritableCache.ts';
 import { requestSampling, tokenPicker } from './requestSampling.ts';
+import { chatTemplateText, promptTextIds, requestPromptIds } from './promptTokens.ts';
 
 export { DEFAULT_MODEL, DEFAULT_MODEL_DTYPE };
 
@@ -199,6 +200,25 @@ function resolveModelSource(spec: string, modelDir: string | undefined): ModelSo
     `model folder "${trimmed}" does not exist (resolved to ${asPath}${modelDir ? `; also looked in LOKAL_MODEL_DIR=${modelDir}` : ''}) ` +
       `and it is not a Hugging Face model id of the form owner/name`,
   );
+}
+
+/**
+ * The folder of a `transformers:` model's tokenizer files when they are on disk, as a load would find them: its local
+ * folder (as given or under LOKAL_MODEL_DIR), or a Hub model's folder in the download cache (LOKAL_MODEL_CACHE, else
+ * transformers.js's); otherwise why not, in one line. Nothing is downloaded.
+ */
+export function localTokenizerFolder(spec: string, vars: Readonly<Record<string, string | undefined>> = process.env): { folder: string } | { missing: string } {
+  let source: ModelSource;
+  try {
+    source = resolveModelSource(spec, vars.LOKAL_MODEL_DIR);
+  } catch (error) {
+    return { missing: (error as Error).message.replace(/^\[transformers\] /u, '') };
+  }
+  if (source.kind === 'local') return { folder: source.path };
+  const cacheRoot = path.resolve(vars.LOKAL_MODEL_CACHE ?? env.cacheDir ?? '.cache');
+  const folder = path.join(cacheRoot, source.id);
+  if (existsSync(path.join(folder, 'tokenizer.json'))) return { folder };
+  return { missing: `${source.id} is not in the download cache (no ${path.join(folder, 'tokenizer.json')}; LOKAL_MODEL_CACHE sets the cache)` };
 }
 
 /** A fingerprint of a local model folder, so a cache never mixes up two models saved at the same path. */
@@ -563,23 +583,17 @@ export class TransformersProvider implements ModelProvider {
   private promptInput(loaded: Loaded, req: { prompt?: string; messages?: ChatMessage[] }, where: string): { ids: number[]; input: ModelInput } {
     if ((req.prompt === undefined) === (req.messages === undefined))
       throw new ProviderError(PROVIDER, 'config', `${where}: exactly one of prompt and messages must be given`);
-    const text = req.messages !== undefined ? this.renderChat(loaded, req.messages, true) : req.prompt!;
-    return { ids: loaded.tokenizer.encode(text, { add_special_tokens: req.messages === undefined }).map(Number), input: { text } };
+    const { text, ids } = requestPromptIds(loaded.tokenizer, req, () => this.noChatTemplate());
+    return { ids, input: { text } };
   }
 
-  /** The chat template rendered as text; its tokens are those of apply_chat_template(tokenize: true), which encodes this text without added special tokens. */
-  private renderChat(loaded: Loaded, messages: ChatMessage[], addGenerationPrompt: boolean): string {
-    if (!loaded.tokenizer.chat_template)
-      throw new ProviderError(
-        PROVIDER,
-        'unsupported',
-        `${this.describe().model} has no chat template (tokenizer_config.json chat_template): use plain prompts with this model`,
-      );
-    return loaded.tokenizer.apply_chat_template(messages, { add_generation_prompt: addGenerationPrompt, tokenize: false }) as string;
+  private noChatTemplate(): ProviderError {
+    return new ProviderError(PROVIDER, 'unsupported', `${this.describe().model} has no chat template (tokenizer_config.json chat_template): use plain prompts with this model`);
   }
 
   private chatIds(loaded: Loaded, messages: ChatMessage[], addGenerationPrompt: boolean): number[] {
-    return loaded.tokenizer.encode(this.renderChat(loaded, messages, addGenerationPrompt), { add_special_tokens: false }).map(Number);
+    if (!loaded.tokenizer.chat_template) throw this.noChatTemplate();
+    return promptTextIds(loaded.tokenizer, chatTemplateText(loaded.tokenizer, messages, addGenerationPrompt), true);
   }
 
   /** Work done by generate so far: forward passes, prompt tokens asked and run, prefix hits/fallbacks/misses, … */

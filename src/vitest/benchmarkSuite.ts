@@ -255,7 +255,9 @@ export async function benchmarkSuite<Settings>(definition: BenchmarkDefinition<S
   // (The plan is this file's own: cut in place, so a plan that is a class instance keeps its methods.)
   if (part && part.count > 1) {
     const whole = plan;
-    whole.groups = groupsOfPart(whole.groups, part, (item) => (whole.itemId ? whole.itemId(item) : whole.testName(item)));
+    // Balanced by the plan's item weights (from the data alone, so every shard cuts the same parts).
+    const weight = whole.itemWeight ? (item: unknown, info: GroupInfo) => whole.itemWeight!(item, info) : undefined;
+    whole.groups = groupsOfPart(whole.groups, part, (item) => (whole.itemId ? whole.itemId(item) : whole.testName(item)), weight);
   }
   const specs = await specsServing(definition, splitModelList(modelSpec({ model: configuredModel })), modelOptions, names, modelSetting);
   if (specs.length === 0) {

@@ -1,5 +1,7 @@
 // `lokal plan`: each benchmark's items in the project, cut into the parts init's part files run, and each shard's time
-// at an assumed speed, without a model; counts worked out by hand on the fixtures; bad options are one line each.
+// at an assumed speed, without a model; counts worked out from the rule's definition on the fixtures; bad options are
+// one line each (prompt tokens: planTokens.test.ts).
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,6 +9,10 @@ import { afterAll, afterEach, beforeEach, describe, expect, test, vi } from 'vit
 import { duration, planBenchmarks, planCommand } from '../../src/cli/plan.ts';
 import { main } from '../../src/cli/index.ts';
 import { REPO_ROOT } from '../vitest/helpers.ts';
+import { loadMultiLoKo } from '../../src/benchmarks/multiloko/data/multiloko.ts';
+import type { MultiLoKoQuestion } from '../../src/benchmarks/multiloko/data/schema.ts';
+import { chooseFewshot } from '../../src/benchmarks/multiloko/run/promptChoice.ts';
+import { renderMultilokoPrompt } from '../../src/benchmarks/multiloko/prompts/renderMultilokoPrompt.ts';
 import { captureCliOutput } from '../support/cliOutput.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'lokal-plan-'));
@@ -27,11 +33,35 @@ function project(): string {
 
 const cli = captureCliOutput();
 
+/**
+ * MultiLoKo's part sizes by the rule's definition, worked out here: ids `<subset key>\0<id>` in SHA-256 order, cut into
+ * n runs of equal weight, an item's weight the UTF-8 bytes of its whole base prompt (the dataset's five demonstrations
+ * of its language, the default), an item in the part its weight's midpoint falls in.
+ */
+async function partSizesByDefinition(n: number): Promise<number[]> {
+  const dataset = await loadMultiLoKo(path.join(REPO_ROOT, 'data/fixtures/multiloko'), 'dev');
+  const basePrompt = (item: MultiLoKoQuestion, language: string) =>
+    (renderMultilokoPrompt({ language, item, mode: 'base', fewshot: chooseFewshot(dataset, language, 'dataset'), numShot: 5 }) as { prompt: string }).prompt;
+  const items = dataset.subsets
+    .flatMap((s) => s.items.map((item) => ({ order: createHash('sha256').update(`${s.key}\u0000${item.id}`).digest('hex'), weight: Buffer.byteLength(basePrompt(item, s.questionLanguage), 'utf8') })))
+    .sort((a, b) => (a.order < b.order ? -1 : 1));
+  const total = items.reduce((sum, item) => sum + item.weight, 0);
+  const sizes = new Array<number>(n).fill(0);
+  let before = 0;
+  for (const { weight } of items) {
+    sizes[Math.min(n - 1, Math.floor(((before + weight / 2) * n) / total))]!++;
+    before += weight;
+  }
+  return sizes;
+}
+
 describe('lokal plan', () => {
-  test('items per benchmark and part, by hand: 21 in 4 parts are 5, 5, 6, 5; 3 are 1, 0, 1, 1', async () => {
-    // rank r goes to part ⌊(r + ½) × 4 / 21⌋: parts start at ranks ⌈p × 21 / 4 − ½⌉ = 0, 5, 10, 16 (and 21)
+  test('items per benchmark and part: MultiLoKo cut by base prompt length, as worked out here; 3 Kalahi prompts by count are 1, 0, 1, 1', async () => {
+    const multiloko = await partSizesByDefinition(4);
+    expect(multiloko.reduce((a, b) => a + b, 0)).toBe(21);
+    // Kalahi's prompts are cut by count: rank r goes to part ⌊(r + ½) × 4 / 3⌋ = 0, 2, 3
     expect(await planBenchmarks(project(), 4, {})).toEqual([
-      { name: 'multiloko', parts: [5, 5, 6, 5] },
+      { name: 'multiloko', parts: multiloko },
       { name: 'kalahi', parts: [1, 0, 1, 1] },
     ]);
     expect(await planBenchmarks(project(), 1, {})).toEqual([
@@ -41,18 +71,18 @@ describe('lokal plan', () => {
   });
 
   test('the printed plan: per benchmark, then each shard\'s items and time at the given speed; tokens said to be not counted', async () => {
+    const multiloko = await partSizesByDefinition(4);
+    const kalahi = [1, 0, 1, 1];
     expect(await planCommand(['--shards', '4', '--items-per-second', '0.01'], project())).toBe(0);
-    // at 0.01 items/s: 6 items 600 s → 10 min; 5: 500 s → 8.3 → 9 min; 7: 700 s → 11.7 → 12 min
+    // at 0.01 items/s an item takes 100 s, rounded up to the minute per shard
+    const shards = multiloko.map((items, i) => items + kalahi[i]!);
     expect(cli.out).toBe(
       [
-        'multiloko: 21 items in 4 parts: 5, 5, 6, 5',
+        `multiloko: 21 items in 4 parts: ${multiloko.join(', ')}`,
         'kalahi: 3 items in 4 parts: 1, 0, 1, 1',
         'at 0.01 items/s (--items-per-second; the workflow adds 15 min of setup to each shard):',
-        '  shard 1/4 (evals/part-01-of-04.eval.ts): 6 items, 10 min',
-        '  shard 2/4 (evals/part-02-of-04.eval.ts): 5 items, 9 min',
-        '  shard 3/4 (evals/part-03-of-04.eval.ts): 7 items, 12 min',
-        '  shard 4/4 (evals/part-04-of-04.eval.ts): 6 items, 10 min',
-        "prompt tokens: not counted (no tokenizer at hand: lokal plan renders no prompt; a run records each item's prompt_tokens)",
+        ...shards.map((items, i) => `  shard ${i + 1}/4 (evals/part-0${i + 1}-of-04.eval.ts): ${items} items, ${Math.ceil((items * 100) / 60)} min`),
+        'prompt tokens: not counted (replay:none.jsonl answers from a file and is sent no prompt): --tokenizer <folder with tokenizer.json> counts them',
         '',
       ].join('\n'),
     );

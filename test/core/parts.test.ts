@@ -80,6 +80,31 @@ describe('parts of a benchmark', () => {
     for (const l of load) expect(Math.abs(l - 295)).toBeLessThanOrEqual(50);
   });
 
+  test('groupsOfPart with item weights (question bytes): every item once, each part within the heaviest question of an equal share', async () => {
+    const groups = await groupsOf(FIXTURES);
+    const weight = (item: MultiLoKoQuestion) => Buffer.byteLength(item.question ?? '', 'utf8');
+    const all = groups.flatMap((g) => g.items);
+    const total = all.reduce((sum, item) => sum + weight(item), 0);
+    const heaviest = Math.max(...all.map(weight));
+    for (const n of [2, 3, 4]) {
+      const seen = new Set<MultiLoKoQuestion>();
+      const loads: number[] = [];
+      for (let i = 1; i <= n; i++) {
+        let load = 0;
+        for (const group of groupsOfPart(groups, { index: i, count: n }, itemId, weight)) {
+          for (const item of group.items) {
+            expect(seen.has(item)).toBe(false);
+            seen.add(item);
+            load += weight(item);
+          }
+        }
+        loads.push(load);
+      }
+      expect(seen.size).toBe(all.length);
+      for (const load of loads) expect(Math.abs(load - total / n), `${n} parts: ${loads.join(', ')}`).toBeLessThanOrEqual(heaviest);
+    }
+  });
+
   test('stable: the same items give the same parts in any order, and adding a language moves few other items', async () => {
     const groups = await groupsOf(FIXTURES);
     const n = 4;

@@ -1,6 +1,6 @@
 // The provider table: each kind's provider string parses, a bad one is refused with the message users see, and each
 // kind's traits are the ones src/models/README.md documents.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -93,8 +93,25 @@ describe('the table', () => {
   };
 
   test.each(Object.keys(documented))('%s has the documented traits', (kind) => {
-    const { kind: _, form: __, load: ___, ...traits } = providerRow(kind)!;
+    // (load and tokenizerFolder are what a row does, not what it is)
+    const { kind: _, form: __, load: ___, tokenizerFolder: ____, ...traits } = providerRow(kind)!;
     expect(traits).toEqual(documented[kind]);
+  });
+
+  test('where a model\'s tokenizer files are on disk: a transformers: folder as given or under LOKAL_MODEL_DIR, a Hub id in the download cache; no other kind reads one', async () => {
+    const row = providerRow('transformers')!;
+    const models = mkdtempSync(path.join(dir, 'models-'));
+    mkdirSync(path.join(models, 'owner', 'name'), { recursive: true });
+    expect(await row.tokenizerFolder!(path.join(models, 'owner', 'name'), {})).toEqual({ folder: path.join(models, 'owner', 'name') });
+    expect(await row.tokenizerFolder!('owner/name', { LOKAL_MODEL_DIR: models })).toEqual({ folder: path.join(models, 'owner', 'name') });
+    // the same id as a Hub model: found in the cache only with its tokenizer.json
+    const cache = mkdtempSync(path.join(dir, 'cache-'));
+    expect(await row.tokenizerFolder!('owner/name', { LOKAL_MODEL_CACHE: cache })).toEqual({ missing: `owner/name is not in the download cache (no ${path.join(cache, 'owner', 'name', 'tokenizer.json')}; LOKAL_MODEL_CACHE sets the cache)` });
+    mkdirSync(path.join(cache, 'owner', 'name'), { recursive: true });
+    writeFileSync(path.join(cache, 'owner', 'name', 'tokenizer.json'), '{}');
+    expect(await row.tokenizerFolder!('owner/name', { LOKAL_MODEL_CACHE: cache })).toEqual({ folder: path.join(cache, 'owner', 'name') });
+    expect((await row.tokenizerFolder!('./no such folder', {})) as { missing: string }).toHaveProperty('missing', expect.stringContaining('model folder "./no such folder" does not exist'));
+    expect(['replay', 'llama', 'openai'].map((kind) => providerRow(kind)!.tokenizerFolder)).toEqual([undefined, undefined, undefined]);
   });
 
   test('a built model carries its row: a replay model is not cached; an openai model is, and takes chat messages', async () => {

@@ -13,7 +13,7 @@ import { shorten } from '../../core/shorten.ts';
 import { aggregateDataset, uniqueDatasetRecords } from './aggregate.ts';
 import { datasetGates, judgeDatasetGates } from './gates.ts';
 import { checkDatasetOptions, DatasetOptionsError, type DatasetBenchmarkOptions, type DatasetRow } from './options.ts';
-import { renderPrompt, templateSlots, type PromptSpec } from './prompt.ts';
+import { promptBytes, renderPrompt, templateSlots, type PromptSpec } from './prompt.ts';
 import type { DatasetAggregate, DatasetRecord } from './records.ts';
 import { datasetResults, reportDataset, type DatasetReportSpec } from './report.ts';
 import { readDataset, readDatasetGroups, SINGLE_GROUP, type DatasetItem, type RowFields } from './rows.ts';
@@ -93,6 +93,14 @@ export function defineDatasetBenchmark(input: DatasetBenchmarkOptions): DatasetB
       return {
         groups,
         itemId: (item) => String(item.id),
+        // Parts are balanced by the prompt's UTF-8 bytes (the same in every shard); a row whose prompt fails weighs one, and its test says why.
+        itemWeight: (item) => {
+          try {
+            return promptBytes(renderPrompt(prompt, item.fields));
+          } catch {
+            return 1;
+          }
+        },
         testName: (item) => (redact || firstSlot === undefined ? String(item.id) : `${String(item.id)} · ${shorten(String(item.fields[firstSlot]), 60)}`),
         async runItem(item, _info, context) {
           const itemKey = `${name}/${String(item.id)}`;

@@ -66,3 +66,9 @@ export function renderPrompt(spec: PromptSpec, row: DatasetRow): Pick<GenerateRe
   messages.push(...question);
   return { messages };
 }
+
+/** The UTF-8 bytes of a rendered prompt's text (every message's content for chat messages): a data-only cost of the item. */
+export function promptBytes(rendered: Pick<GenerateRequest, 'prompt' | 'messages'>): number {
+  const text = rendered.prompt ?? (rendered.messages ?? []).map((m) => m.content).join('');
+  return Buffer.byteLength(text, 'utf8');
+}

@@ -1,6 +1,6 @@
 // Kalahi's plan for a run (defineBenchmark's `prepare`): the prompt files read, one group per variant with a section
 // per category, and how a prompt runs — loaded by the definition only when a suite is declared.
-import type { BenchmarkPlan, GroupVerdict, ModelRequirement } from '../../benchmark.ts';
+import type { BenchmarkPlan, GroupVerdict, ModelRequirement, PlannedPrompt } from '../../benchmark.ts';
 import { requireKnownScope, type ParsedClause } from '../../../core/gates.ts';
 import { splitModelList } from '../../../core/modelList.ts';
 import { modelSpec } from '../../../models/open.ts';
@@ -158,6 +158,14 @@ export async function prepareKalahi(settings: KalahiSettings, clauses: ParsedCla
     modelRequirements: (one) => kalahiModelRequirements(config, one),
     testName: redact ? (row) => `${row.promptVariationId} · ${row.category}` : kalahiTestName,
     itemId: (row) => row.promptVariationId,
+    async itemPrompts(row) {
+      const { kalahiMessages, letterMessages, letterOptions } = await tasks;
+      const prompts: PlannedPrompt[] = [];
+      // MC by log-probabilities scores each answer after this prompt (the answers are not counted); generation replies to it.
+      if (config.tasks.includes('mc')) prompts.push({ messages: config.mcProtocol === 'letter' ? letterMessages(row, letterOptions(row)) : kalahiMessages(row) });
+      if (config.tasks.includes('generation')) prompts.push({ messages: kalahiMessages(row) });
+      return prompts;
+    },
     async runItem(row, info, context) {
       const { measureKalahiMC, measureKalahiLetter, measureKalahiGeneration, measureKalahiLetterTrials, measureKalahiGenerationTrials, kalahiLetterTrialsVerdict, kalahiGenerationTrialsVerdict, learnedScorers } = await tasks;
       const model = (await context.model()).provider;

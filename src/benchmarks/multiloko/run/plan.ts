@@ -25,6 +25,7 @@ import type { MultilokoFewshotChoice } from '../prompts/renderMultilokoPrompt.ts
 import type { LokalItemRecord, LokalSubsetAggregate, LokalSubsetInfo, SubsetSampling } from './records.ts';
 import { itemTestName, multilokoItemKey, subsetLanguage, subsetName } from './names.ts';
 import { selectSubsets } from './select.ts';
+import { multilokoItemWeigher } from '../prompts/itemWeight.ts';
 import { redactedText, resolveRedaction } from '../../../core/redact.ts';
 import type { MultiLoKoSettings } from '../settings.ts';
 
@@ -149,6 +150,7 @@ export async function prepareMultiLoKo(settings: MultiLoKoSettings, clauses: Par
   for (const gate of gates) if (gate.scope.kind === 'subset') requireKnownScope(gate.clause, gate.scope.key, keys, `a subset of ${dataset.location} (split ${dataset.split})`);
   const { groups, jobs } = planGroups(dataset, settings, spec);
   const redact = resolveRedaction(settings.redact).on;
+  const weigh = multilokoItemWeigher();
   // Greedy trials measure a server's non-determinism (batching changes GPU numerics): said once, then run.
   if ((settings.trials ?? 1) > 1 && !settings.temperature) console.warn(`[lokal] multiloko: ${settings.trials} greedy trials per item (temperature ${settings.temperature ?? 'unset'}) will agree unless the server is non-deterministic`);
 
@@ -162,6 +164,19 @@ export async function prepareMultiLoKo(settings: MultiLoKoSettings, clauses: Par
     // Redacted: the question's hash instead of its text (JUnit, the json reporter and CI logs carry test names).
     testName: redact ? (item) => `${String(item.id)} · ${item.question === undefined ? 'no question' : redactedText(item.question)}` : itemTestName,
     itemId: (item) => String(item.id),
+    itemWeight: (item, info) => {
+      const { subset, fewshot } = jobs.get(info.key)!;
+      return weigh(item, { questionLanguage: subset.questionLanguage, fewshot, shots: settings.shots });
+    },
+    async itemPrompts(item, info, model) {
+      const { subset, fewshot } = jobs.get(info.key)!;
+      const mode = await resolvePromptMode(settings.prompt, model);
+      if (mode === 'none') return [];
+      const { request } = (await loadItemPrompts()).renderItemPrompt(item, subset, { mode, fewshot, shots: settings.shots });
+      const prompt = request.messages !== undefined ? { messages: request.messages } : { prompt: request.prompt! };
+      // Each of the k trials sends it.
+      return Array.from({ length: settings.trials ?? 1 }, () => prompt);
+    },
     async runItem(item, info, context) {
       const { subset, fewshot, index } = jobs.get(info.key)!;
       const itemKey = multilokoItemKey(subset.key, item.id);
