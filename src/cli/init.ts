@@ -13,10 +13,11 @@ import { readRegularTextSync } from '../data/filesSync.ts';
 import { DEFAULT_MODEL } from '../models/defaults.ts';
 import { extendGitignore, gitignoreLines } from '../init/gitignore.ts';
 import { DEFAULT_ITEMS_PER_SECOND, fittingLimit, githubWorkflow, largestShard, MAX_JOB_MINUTES, MODEL_CACHE_DIR, shardTimeout } from '../init/githubWorkflow.ts';
-import { evalFileCounts, evalItemCounts } from '../init/itemCounts.ts';
+import { evalFileCounts, evalItemCounts, type FileCount } from '../init/itemCounts.ts';
 import { missingModelPackages, missingPackagesLine } from '../init/modelPackages.ts';
 import { projectFiles } from '../init/projectFiles.ts';
 import { UsageError } from './usageError.ts';
+import { planBenchmarks } from './plan.ts';
 
 const INIT_USAGE = `usage: lokal init [--ci github] [--shards <n>] [--items-per-second <r>]
   Writes vitest.config.ts, evals/multiloko.eval.ts, evals/kalahi.eval.ts and lokal.config.json (the model) into the
@@ -55,6 +56,22 @@ function notAnEsModule(root: string): string | undefined {
   return `${manifest} has ${type === undefined ? 'no "type"' : `"type": ${JSON.stringify(type)}`}; the eval files use top-level await, which needs an ES module: run \`npm pkg set type=module\`, then lokal init again`;
 }
 
+/**
+ * Part files' item counts as a run cuts them (by prompt length, src/benchmarks/parts.ts) when every benchmark's data is
+ * there; otherwise the counts as they came (cut by count, or the full sizes).
+ */
+async function exactPartCounts(root: string, counts: FileCount[], shards: number): Promise<FileCount[]> {
+  if (shards === 1 || counts.length !== shards || counts.some((c) => c.source !== 'data')) return counts;
+  try {
+    const planned = await planBenchmarks(root, shards);
+    if (planned.some((b) => !b.parts)) return counts;
+    return counts.map((c, i) => ({ ...c, items: planned.reduce((sum, b) => sum + b.parts![i]!, 0) }));
+  } catch {
+    // a settings or data mistake is the run's to report; the workflow keeps the counts cut by count
+    return counts;
+  }
+}
+
 export async function initCommand(argv: string[], root = process.cwd()): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -85,7 +102,7 @@ export async function initCommand(argv: string[], root = process.cwd()): Promise
   const files = projectFiles(parts);
   const notes: string[] = [];
   if (values.ci === 'github') {
-    const counts = evalFileCounts(await evalItemCounts(root), shards);
+    const counts = await exactPartCounts(root, evalFileCounts(await evalItemCounts(root), shards), shards);
     files[WORKFLOW] = githubWorkflow({ shards, counts, itemsPerSecond });
     const largest = largestShard(counts, shards);
     const timeout = shardTimeout(largest.items, itemsPerSecond);

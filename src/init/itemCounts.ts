@@ -93,8 +93,8 @@ export function partFile(index: number, count: number): string {
 /**
  * Items of part `index` (1..count) of `items` when src/benchmarks/parts.ts cuts them by count: rank r goes to part
  * ⌊(r + ½) × count / items⌋, so part p (0-based) holds the ranks from ⌈p × items / count − ½⌉ up to the next part's.
- * A run balances the parts by prompt length instead (its items are not read here), so its counts differ a little:
- * the same prompt text in each part (`lokal plan` prints the real ones).
+ * A run balances the parts by prompt length instead, so its counts differ a little: `lokal init` takes the run's own
+ * counts from the plan when every benchmark's data is there (src/cli/init.ts), and `lokal plan` prints them.
  */
 export function partSize(items: number, index: number, count: number): number {
   const start = (p: number) => Math.max(0, Math.ceil((p * items) / count - 0.5));

@@ -395,6 +395,26 @@ describe('lokal init --ci github: .github/workflows/evals.yml', () => {
     expect(shardTimeout(items, 0.01)).toEqual({ minutes: 15 + Math.ceil((items * 100) / 60), needed: 15 + Math.ceil((items * 100) / 60), capped: false });
   });
 
+  test('with the data in the project, the workflow counts each part file as the run cuts it: the plan\'s parts, not a cut by count', async () => {
+    const dir = project();
+    cpSync(fileURLToPath(new URL('../../data/fixtures/multiloko', import.meta.url)), path.join(dir, 'data', 'benchmark_data'), { recursive: true });
+    mkdirSync(path.join(dir, 'data', 'kalahi'));
+    const header = 'prompt_variation_id,prompt_id,category,topic,prompt,best_answer,relevant_answers,irrelevant_answers';
+    writeFileSync(path.join(dir, 'data', 'kalahi', 'filipino.csv'), `${header}\n1,1,e,t,P,A,A,C\n2,1,e,t,Q,A,A,C\n3,2,e,t,R,A,A,C\n`);
+    // lokal plan's parts are checked against the cut's definition in test/cli/plan.test.ts; init must say the same.
+    const { planBenchmarks } = await import('../../src/cli/plan.ts');
+    // A benchmark's plan finds its default data folder from the working directory, as `lokal init` runs in the project.
+    vi.spyOn(process, 'cwd').mockReturnValue(dir);
+    const planned = await planBenchmarks(dir, 3, {});
+    const perPart = [0, 1, 2].map((i) => planned.reduce((sum, b) => sum + b.parts![i]!, 0));
+    expect(await initCommand(['--ci', 'github', '--shards', '3', '--items-per-second', '0.01'], dir)).toBe(0);
+    const workflow = read(dir, '.github/workflows/evals.yml');
+    const largest = Math.max(...perPart);
+    expect(workflow).toContain(`The largest shard runs at most ${largest.toLocaleString('en-US')} item`);
+    expect((parse(workflow) as Workflow).jobs.evals!['timeout-minutes']).toBe(15 + Math.ceil(largest / 0.01 / 60));
+    expect(perPart.reduce((a, b) => a + b, 0)).toBe((await evalItemCounts(dir, {})).reduce((sum, c) => sum + c.items, 0));
+  });
+
   test('--shards n writes n part files, each a part of every benchmark; Vitest\'s --shard gives each shard exactly one, for n from 1 to 64', async () => {
     const dir = project();
     expect(await initCommand(['--ci', 'github', '--shards', '3'], dir)).toBe(0);
