@@ -38,6 +38,14 @@ function project(manifest: object | string | null = { name: 'p', type: 'module' 
 
 const cli = captureCliOutput();
 
+/** The repository's MultiLoKo fixture and a three-prompt Kalahi CSV at their default places in the project. */
+function withFixtureData(dir: string): void {
+  cpSync(fileURLToPath(new URL('../../data/fixtures/multiloko', import.meta.url)), path.join(dir, 'data', 'benchmark_data'), { recursive: true });
+  mkdirSync(path.join(dir, 'data', 'kalahi'));
+  const header = 'prompt_variation_id,prompt_id,category,topic,prompt,best_answer,relevant_answers,irrelevant_answers';
+  writeFileSync(path.join(dir, 'data', 'kalahi', 'filipino.csv'), `${header}\n1,1,e,t,P,A,A,C\n2,1,e,t,Q,A,A,C\n3,2,e,t,R,A,A,C\n`);
+}
+
 const read = (dir: string, file: string) => readFileSync(path.join(dir, file), 'utf8');
 
 describe('lokal init', () => {
@@ -373,10 +381,7 @@ describe('lokal init --ci github: .github/workflows/evals.yml', () => {
 
   test('with the data in the project, its items are counted with the project\'s settings', async () => {
     const dir = project();
-    cpSync(fileURLToPath(new URL('../../data/fixtures/multiloko', import.meta.url)), path.join(dir, 'data', 'benchmark_data'), { recursive: true });
-    mkdirSync(path.join(dir, 'data', 'kalahi'));
-    const header = 'prompt_variation_id,prompt_id,category,topic,prompt,best_answer,relevant_answers,irrelevant_answers';
-    writeFileSync(path.join(dir, 'data', 'kalahi', 'filipino.csv'), `${header}\n1,1,e,t,P,A,A,C\n2,1,e,t,Q,A,A,C\n3,2,e,t,R,A,A,C\n`);
+    withFixtureData(dir);
     const multilokoItems = (await loadMultiLoKo(path.join(dir, 'data', 'benchmark_data'), 'dev')).subsets.reduce((sum, s) => sum + s.items.length, 0);
     expect(await evalItemCounts(dir, {})).toEqual([
       { benchmark: 'multiloko', file: 'evals/multiloko.eval.ts', items: multilokoItems, groups: (await loadMultiLoKo(path.join(dir, 'data', 'benchmark_data'), 'dev')).subsets.length, source: 'data' },
@@ -397,10 +402,7 @@ describe('lokal init --ci github: .github/workflows/evals.yml', () => {
 
   test('with the data in the project, the workflow counts each part file as the run cuts it: the plan\'s parts, not a cut by count', async () => {
     const dir = project();
-    cpSync(fileURLToPath(new URL('../../data/fixtures/multiloko', import.meta.url)), path.join(dir, 'data', 'benchmark_data'), { recursive: true });
-    mkdirSync(path.join(dir, 'data', 'kalahi'));
-    const header = 'prompt_variation_id,prompt_id,category,topic,prompt,best_answer,relevant_answers,irrelevant_answers';
-    writeFileSync(path.join(dir, 'data', 'kalahi', 'filipino.csv'), `${header}\n1,1,e,t,P,A,A,C\n2,1,e,t,Q,A,A,C\n3,2,e,t,R,A,A,C\n`);
+    withFixtureData(dir);
     // lokal plan's parts are checked against the cut's definition in test/cli/plan.test.ts; init must say the same.
     const { planBenchmarks } = await import('../../src/cli/plan.ts');
     // A benchmark's plan finds its default data folder from the working directory, as `lokal init` runs in the project.
