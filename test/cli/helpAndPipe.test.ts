@@ -30,7 +30,7 @@ describe('lokal <command> --help', () => {
     [['compare'], /^usage: lokal compare \[name=\]<results\.json\|results folder> /u],
     [['doctor'], /^usage: lokal doctor \[--model <provider string>\]\n/u],
     [['init'], /^usage: lokal init \[--ci github\] \[--shards <n>\] \[--items-per-second <r>\]\n/u],
-    [['plan'], /^usage: lokal plan \[--shards <n>\] \[--items-per-second <r>\]\n/u],
+    [['plan'], /^usage: lokal plan \[--shards <n>\] \[--items-per-second <r>\] \[--tokenizer <folder>\]\n/u],
   ];
   for (const [words, usage] of cases) {
     for (const flag of ['--help', '-h']) {
