@@ -344,11 +344,13 @@ export async function benchGeneration(options: GenerationBenchOptions = {}): Pro
       if (llama && round % 2 === 1) await llama.runRound(round, rounds);
       if (dtypes && round % 2 === 1) dtypes.runRound(round, rounds);
       if (peer && round % 2 === 1) peer.runRound(round, rounds);
+      let providerThreads = threads;
       for (const way of order) {
         const provider = new TransformersProvider(dir, { env: {}, threads, ...ways[way] });
         try {
           const t = performance.now();
           await provider.load();
+          providerThreads = provider.threads;
           loadSeconds = Math.max(loadSeconds, (performance.now() - t) / 1000);
           for (const { mode, requests } of workloads) {
             const key = `${mode}/${way}`;
@@ -383,7 +385,8 @@ export async function benchGeneration(options: GenerationBenchOptions = {}): Pro
         // the direct loop right after one at a time, on the same first items: the two see the same machine load
         if (way === 'oneAtATime') {
           for (const { mode, requests } of workloads) {
-            const direct = await directLoop(dir, requests.slice(0, directItems), threads);
+            // on the threads the provider ran with, so the loop differs from it in nothing but the code around the runs
+            const direct = await directLoop(dir, requests.slice(0, directItems), providerThreads);
             const directTotal = direct.seconds.reduce((a, b) => a + b, 0);
             (directSeconds[mode] ??= []).push(directTotal);
             directTexts[mode] = direct.texts;

@@ -20,6 +20,7 @@ import type { GenerateRequest } from '../src/models/types.ts';
 import { multilokoData, multilokoRequests } from './generation.ts';
 import { checkOrtPython, peerAnswer, runOrtPeer, savedGraphFile, type OrtPeerJob, type OrtPeerResult } from './ortPeer.ts';
 import { LOGIT_POSITIONS_INPUT } from '../src/models/logitPositions.ts';
+import { physicalCores } from '../src/models/physicalCores.ts';
 import { TransformersProvider } from '../src/models/transformers.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -314,7 +315,8 @@ async function ortPeerSide(python: string, dir: string, requests: GenerateReques
       const job: OrtPeerJob = {
         graph,
         tokenizer: path.join(dir, 'tokenizer.json'),
-        threads: 0,
+        // the provider's default for weights of 64 MiB or more (this model's 314 MiB), so both sides use as many threads
+        threads: physicalCores() ?? 0,
         batchSize,
         prompts,
         maxNewTokens: requests.map((r) => r.maxNewTokens ?? 32),

@@ -35,7 +35,7 @@ export type OrtPeerResult = z.infer<typeof OrtPeerResultSchema>;
 export interface OrtPeerJob {
   graph: string;
   tokenizer: string;
-  /** onnxruntime intra-op threads; 0: its default, as the provider in a run (no thread setting). */
+  /** onnxruntime intra-op threads; 0: onnxruntime's own default. */
   threads: number;
   batchSize: number;
   prompts: number[][];

@@ -135,6 +135,8 @@ export const SHARED_SETTINGS_SHAPE = {
   maxBatchTokens: z.number().int().positive().optional(),
   /** transformers: key/value positions of shared prompt prefixes kept for reuse across requests (0: no reuse). */
   prefixCacheTokens: z.number().int().min(0).optional(),
+  /** transformers: onnxruntime's intra-op threads. */
+  threads: z.number().int().positive().optional(),
   /** llama: tokens each sequence of the llama.cpp context holds (prompt and answer). */
   llamaContext: z.number().int().positive().optional(),
   /** llama: CPU threads. */
@@ -230,6 +232,7 @@ const SHARED_ENV: Record<string, EnvField> = {
   LOKAL_GENERATE_BATCH_SIZE: { field: 'generateBatchSize', parse: number },
   LOKAL_MAX_BATCH_TOKENS: { field: 'maxBatchTokens', parse: number },
   LOKAL_PREFIX_CACHE_TOKENS: { field: 'prefixCacheTokens', parse: number },
+  LOKAL_THREADS: { field: 'threads', parse: number },
   LOKAL_LLAMA_CONTEXT: { field: 'llamaContext', parse: number },
   LOKAL_LLAMA_THREADS: { field: 'llamaThreads', parse: number },
   LOKAL_CONCURRENCY: { field: 'concurrency', parse: number },

@@ -30,6 +30,7 @@ type ModelSettings = Pick<
   | 'generateBatchSize'
   | 'maxBatchTokens'
   | 'prefixCacheTokens'
+  | 'threads'
   | 'llamaContext'
   | 'llamaThreads'
   | 'concurrency'
@@ -66,6 +67,7 @@ export function lokalModelOptions(config: ModelSettings): LokalModelOptions {
     generateBatchSize: config.generateBatchSize,
     maxBatchTokens: config.maxBatchTokens,
     prefixCacheTokens: config.prefixCacheTokens,
+    threads: config.threads,
   });
   const retry = defined({ timeoutMs: config.requestTimeout, totalTimeoutMs: config.requestBudget });
   const openai: OpenAIProviderOptions = defined({ baseUrl: config.baseUrl, concurrency: config.concurrency, allowMixedServers: config.allowMixedServers, retry: Object.keys(retry).length > 0 ? retry : undefined });

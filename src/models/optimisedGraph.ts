@@ -28,8 +28,6 @@ interface OptimisedGraphInput {
   dtype: string;
   ortVersion: string;
   executionProvider: string;
-  /** The session options the model is loaded with (threads, …): part of the key. */
-  sessionOptions: Record<string, unknown>;
   /** CPU identity (default: cpuFeatures()); tests pass their own. */
   cpu?: string;
 }
@@ -80,7 +78,6 @@ export function optimisedGraphInputs(input: OptimisedGraphInput): Record<string,
     onnxruntime: input.ortVersion,
     executionProvider: input.executionProvider,
     cpu: sha256(input.cpu ?? cpuFeatures()),
-    sessionOptions: input.sessionOptions,
   };
 }
 

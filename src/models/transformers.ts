@@ -33,6 +33,7 @@ import { readOnnxGraphFile, type OnnxGraphInfo } from './onnxGraphReader.ts';
 import { missingOperator, OPERATOR_NOTES } from './missingOperator.ts';
 import { abandonBuild, discardEntry, entryProblem, finishBuild, optimisedGraphDir, optimisedGraphInputs, optimisedGraphKey, startBuild, type OptimisedGraphBuild } from './optimisedGraph.ts';
 import { isUnder, unwritableCacheWarning } from './unwritableCache.ts';
+import { physicalCores } from './physicalCores.ts';
 import { requestSampling, tokenPicker } from './requestSampling.ts';
 import { chatTemplateText, promptTextIds, requestPromptIds } from './promptTokens.ts';
 
@@ -85,7 +86,10 @@ export interface TransformersProviderOptions {
    * position, whichever is larger (default 512).
    */
   maxPassTokens?: number;
-  /** onnxruntime intra-op threads (default: onnxruntime's choice). */
+  /**
+   * onnxruntime intra-op threads (default LOKAL_THREADS, else 1 for weights under 64 MiB, whose matrices are too small
+   * to split, else the physical cores the process may use where Linux says which, else onnxruntime's own choice).
+   */
   threads?: number;
   /**
    * Keep onnxruntime's optimised graph of the model (weights as external data) in the model cache folder at the first
@@ -161,6 +165,9 @@ type LoadReport =
   | { kind: 'saved'; seconds: number; dir: string }
   | { kind: 'optimised'; seconds: number; dir: string; rebuilt?: string }
   | { kind: 'plain'; seconds: number };
+
+/** Weights under this size run on one thread by default: splitting their small matrices costs more than it saves. */
+const SMALL_WEIGHTS_BYTES = 64 * 2 ** 20;
 
 /** Weights from this size on get a saved optimised graph by default (smaller ones optimise in well under a second). */
 const SAVE_OPTIMISED_MIN_BYTES = 64 * 2 ** 20;
@@ -313,6 +320,8 @@ export class TransformersProvider implements ModelProvider {
   private readonly graph?: OnnxGraphInfo;
   /** How the last load went: from a saved optimised graph, optimised and saved, or plain (tests and benchmarks read it). */
   loadReport?: LoadReport;
+  /** onnxruntime's intra-op threads of the loaded session (undefined: onnxruntime's default). */
+  threads?: number;
 
   constructor(
     readonly modelSpec: string,
@@ -474,13 +483,14 @@ export class TransformersProvider implements ModelProvider {
   private async loadModel(where: string, common: { revision: string }): Promise<CausalLM> {
     const log = this.options.log ?? ((line: string) => console.warn(line));
     const name = `${PROVIDER}:${this.modelSpec}`;
-    const sessionOptions: Record<string, unknown> = this.options.threads ? { intraOpNumThreads: this.options.threads } : {};
+    const modelFile = DTYPE_FILES.find(([d]) => d === this.dtype)![1];
+    this.threads = this.sessionThreads(modelFile);
+    const threadOptions: Record<string, unknown> = this.threads ? { intraOpNumThreads: this.threads } : {};
     const load = (from: string, extra: Record<string, unknown>) =>
-      AutoModelForCausalLM.from_pretrained(from, { ...common, dtype: this.dtype, device: 'cpu', session_options: { ...sessionOptions, ...extra } }) as unknown as Promise<CausalLM>;
+      AutoModelForCausalLM.from_pretrained(from, { ...common, dtype: this.dtype, device: 'cpu', session_options: { ...threadOptions, ...extra } }) as unknown as Promise<CausalLM>;
     const started = performance.now();
     const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
     const folder = this.saveOptimised ? this.weightsFolder() : undefined;
-    const modelFile = DTYPE_FILES.find(([d]) => d === this.dtype)![1];
     const worthSaving = folder !== undefined && existsSync(path.join(folder, 'onnx', modelFile)) && (this.saveOptimised === true || weightBytes(folder, modelFile) >= SAVE_OPTIMISED_MIN_BYTES);
     const loadPlain = async () => {
       const model = await load(where, {});
@@ -489,7 +499,8 @@ export class TransformersProvider implements ModelProvider {
       return model;
     };
     if (!folder || !worthSaving) return loadPlain();
-    const input = { modelFolder: folder, modelFile, dtype: this.dtype, ortVersion: ortVersion(), executionProvider: 'cpu', sessionOptions };
+    // no thread count in the key: threads change how fast the graph runs, not the graph onnxruntime saves
+    const input = { modelFolder: folder, modelFile, dtype: this.dtype, ortVersion: ortVersion(), executionProvider: 'cpu' };
     const inputs = optimisedGraphInputs(input);
     const key = optimisedGraphKey(inputs);
     const cacheRoot = path.resolve(this.cacheDir ?? env.cacheDir ?? path.join(folder, '.cache'));
@@ -535,6 +546,14 @@ export class TransformersProvider implements ModelProvider {
       log(`lokal: loaded ${name} (${this.dtype}) in ${seconds()} s; its optimised graph could not be saved in ${dir}: ${firstLine(error)}`);
     }
     return model;
+  }
+
+  /** The intra-op threads of the session (see TransformersProviderOptions.threads); undefined: onnxruntime's default. */
+  private sessionThreads(modelFile: string): number | undefined {
+    if (this.options.threads !== undefined) return this.options.threads;
+    const folder = this.weightsFolder();
+    if (folder && existsSync(path.join(folder, 'onnx', modelFile)) && weightBytes(folder, modelFile) < SMALL_WEIGHTS_BYTES) return 1;
+    return physicalCores();
   }
 
   private loadError(error: unknown): ProviderError {

@@ -348,3 +348,21 @@ describe('transformers provider: locating models offline', () => {
     expect(p.source).toEqual({ kind: 'local', path: dir });
   });
 });
+
+describe('onnxruntime threads', () => {
+  test('weights under 64 MiB run on one thread unless threads are given; threads change no answer', async () => {
+    const request = { prompt: 'Q: capital of Italy?\nA:', maxNewTokens: 5 };
+    const byDefault = new TransformersProvider(dir, { env: {} });
+    const two = new TransformersProvider(dir, { env: {}, threads: 2 });
+    try {
+      const [a] = await byDefault.generate([request]);
+      const [b] = await two.generate([request]);
+      expect(byDefault.threads).toBe(1);
+      expect(two.threads).toBe(2);
+      expect(b!.text).toBe(a!.text);
+    } finally {
+      await byDefault.close();
+      await two.close();
+    }
+  });
+});
