@@ -1,5 +1,5 @@
 // `npm run bench`: every speed claim of the project, each measured against its baseline in this same run.
-// Usage: npm run bench [-- metrics errors logprobs score replay replay-full models http generation trials load inrun profile]
+// Usage: npm run bench [-- metrics errors logprobs sampling score replay replay-full models http generation trials load inrun profile]
 // (default: all but the opt-in five; trials: k sampled trials of n items in one run vs k separate runs,
 // docs/performance-trials.md; profile: operator time per dtype, docs/performance-quantised.md.
 // generation builds a 494M-parameter Qwen2.5-0.5B-shaped model and runs 32 items × 2 modes × 2 ways × 3 rounds:
@@ -147,6 +147,50 @@ async function logprobs(): Promise<void> {
     ratio: median(base) / median(ours),
     goal: 'faster, within 1e-9 relative',
   });
+}
+
+/**
+ * Drawing a sampled token from a row of Qwen2.5's 151,936 logits (temperature 0.7; top-p 1 and 0.9): sampleToken
+ * against the definition written plainly (an object per token, a full sort), in alternating rounds; same draws.
+ */
+async function sampling(): Promise<void> {
+  const { sampleToken } = await import('../src/core/sampleToken.ts');
+  const { plainDistribution, plainDraw } = await import('./plainSampling.ts');
+  const { seededUniform } = await import('../src/core/statistics/bootstrap.ts');
+  const vocab = 151_936;
+  const rowsPerRound = 20;
+  let seed = 11;
+  const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const row = Float32Array.from({ length: vocab }, () => (next() - 0.5) * 16);
+  for (const topP of [1, 0.9]) {
+    const settings = { temperature: 0.7, topP };
+    const time = (draw: (u: () => number) => number) => {
+      const uniform = seededUniform(5);
+      const drawn: number[] = [];
+      const start = performance.now();
+      for (let k = 0; k < rowsPerRound; k++) drawn.push(draw(uniform));
+      return { ms: (performance.now() - start) / rowsPerRound, drawn };
+    };
+    const ours = () => time((u) => sampleToken(row, settings, u));
+    const plain = () => time((u) => plainDraw(plainDistribution(row, settings), u));
+    ours(), plain();
+    const oursMs: number[] = [];
+    const plainMs: number[] = [];
+    let same = true;
+    for (let round = 0; round < ROUNDS; round++) {
+      const [a, b] = round % 2 ? [plain(), ours()].reverse() : [ours(), plain()];
+      oursMs.push(a!.ms), plainMs.push(b!.ms);
+      same &&= a!.drawn.every((t, i) => t === b!.drawn[i]);
+    }
+    console.log(`sampling: a ${vocab}-logit row, T 0.7, top-p ${topP}, ${ROUNDS} alternating rounds of ${rowsPerRound} draws: ours ${list(oursMs, 2)} ms, plain ${list(plainMs, 2)} ms; draws ${same ? 'identical' : 'DIFFER'}`);
+    rows.push({
+      benchmark: `a sampled token from a ${vocab.toLocaleString('en')}-logit row, top-p ${topP}`,
+      subject: `${fmt(median(oursMs), 2)} ms`,
+      baseline: `the definition written plainly ${fmt(median(plainMs), 2)} ms`,
+      ratio: median(plainMs) / median(oursMs),
+      goal: `faster, the same draws (${same ? 'yes' : 'NO'})`,
+    });
+  }
 }
 
 /** Scores (prediction, targets) pairs with the Python port of eval.py; returns its scoring seconds, or undefined. */
@@ -509,7 +553,7 @@ async function profile(): Promise<void> {
   await benchOpProfile(dir, dtypes, Number(process.env.BENCH_PROFILE_PROMPT_TOKENS ?? 384), 32, threads);
 }
 
-const benches: Record<string, () => Promise<void>> = { metrics, errors, logprobs, score, replay, 'replay-full': replayFull, models, http, generation, trials, load, inrun, profile };
+const benches: Record<string, () => Promise<void>> = { metrics, errors, logprobs, sampling, score, replay, 'replay-full': replayFull, models, http, generation, trials, load, inrun, profile };
 /** Run only when named: they take far longer than the rest. */
 const OPT_IN = new Set(['generation', 'trials', 'load', 'inrun', 'profile']);
 
