@@ -2,9 +2,10 @@
 // averaged over the languages as the headline averages EM, each with a bootstrap interval (items resampled within
 // their language, trials kept with their item). Only for a run with trials: a run of one answer per item has none.
 import { passAtK, passHatK } from '../../../core/statistics/passAtK.ts';
+import { reportedKs } from '../../../core/statistics/reportedKs.ts';
 import { stratumAverage } from '../../../core/statistics/stratumAverage.ts';
 import type { RolledSubset } from '../run/rolledSubset.ts';
-import { reportedKs, type TrialFigureJson } from './trialTable.ts';
+import type { TrialFigureJson } from './trialTable.ts';
 
 export interface HeadlineTrials {
   /** Local languages averaged. */

@@ -4,9 +4,6 @@ import { subsetTrialFigures, type TrialFigure } from '../../../core/statistics/t
 import { reportedKs } from '../../../core/statistics/reportedKs.ts';
 import type { LokalItemRecord } from '../run/records.ts';
 
-// Moved to src/core/statistics for Kalahi's trial tables too; re-exported for the callers that import it from here.
-export { reportedKs };
-
 /** A figure as multiloko.json writes it. */
 export interface TrialFigureJson {
   value: number;
