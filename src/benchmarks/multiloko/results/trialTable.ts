@@ -54,6 +54,16 @@ export function subsetTrials(records: readonly LokalItemRecord[]): SubsetTrialsJ
 
 const pct = (figure: TrialFigureJson) => `${(100 * figure.value).toFixed(1)} [${(100 * figure.low).toFixed(1)}, ${(100 * figure.high).toFixed(1)}]`;
 
+/** `pass@1 31.0 [28.1, 34.0] · pass@8 … · pass^8 …` (× 100, 95% intervals; pass^1 is pass@1, so left out). */
+export function trialFiguresText(t: Pick<SubsetTrialsJson, 'pass_at' | 'pass_hat'>): string {
+  const at = Object.entries(t.pass_at).map(([k, f]) => `pass@${k} ${pct(f)}`);
+  const hat = Object.entries(t.pass_hat).filter(([k]) => k !== '1').map(([k, f]) => `pass^${k} ${pct(f)}`);
+  return [...at, ...hat].join(' · ');
+}
+
+/** `8`, or `4–8` when items hold different numbers of trials. */
+export const trialsRange = (fewest: number, most: number) => (fewest === most ? `${most}` : `${fewest}–${most}`);
+
 /** One line per subset with trials, then the flaky items per language, and a line for items short of trials. */
 export function trialLines(subsets: ReadonlyArray<{ name: string; language: string; trials?: SubsetTrialsJson }>): string[] {
   const withTrials = subsets.filter((s) => s.trials !== undefined);
@@ -61,10 +71,8 @@ export function trialLines(subsets: ReadonlyArray<{ name: string; language: stri
   const lines = ['MultiLoKo trials · × 100 with 95% intervals (bootstrap over items, trials kept with their item)'];
   for (const { name, trials } of withTrials) {
     const t = trials!;
-    const at = Object.entries(t.pass_at).map(([k, f]) => `pass@${k} ${pct(f)}`);
-    const hat = Object.entries(t.pass_hat).filter(([k]) => k !== '1').map(([k, f]) => `pass^${k} ${pct(f)}`);
     const share = t.within_share === null ? 'n/a' : `${(100 * t.within_share).toFixed(0)}%`;
-    lines.push(`  ${name}: ${t.fewest_trials === t.most_trials ? t.most_trials : `${t.fewest_trials}–${t.most_trials}`} trials · EM ${pct(t.mean_em)} · ${[...at, ...hat].join(' · ')} · variance within items ${share}`);
+    lines.push(`  ${name}: ${trialsRange(t.fewest_trials, t.most_trials)} trials · EM ${pct(t.mean_em)} · ${trialFiguresText(t)} · variance within items ${share}`);
   }
   const flaky = new Map<string, number>();
   for (const { language, trials } of withTrials) flaky.set(language, (flaky.get(language) ?? 0) + trials!.flaky);
