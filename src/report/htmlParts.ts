@@ -4,19 +4,8 @@ import type { Interval } from '../core/statistics/index.ts';
 import { cellText } from './cellText.ts';
 import type { Comparison, Flip } from './compare.ts';
 import { html, raw, type Html } from './escape.ts';
+import { DASH, fixed, signed } from './numberText.ts';
 import type { GateRow, Verdict } from './viewParts.ts';
-
-export const DASH = '–';
-
-/** `v` × scale with fixed digits, or a dash. */
-export function fixed(v: number | null | undefined, digits: number, scale = 1): string {
-  return v === null || v === undefined || !Number.isFinite(v) ? DASH : (v * scale).toFixed(digits);
-}
-
-function signed(v: number | null | undefined, digits: number, scale = 1): string {
-  const s = fixed(v, digits, scale);
-  return v !== null && v !== undefined && v > 0 ? `+${s}` : s;
-}
 
 function pValue(p: number | null): string {
   if (p === null) return DASH;

@@ -1,6 +1,7 @@
 // MultiLoKo's part of the step summary (GITHUB_STEP_SUMMARY): the leaderboard, EM per language, error categories,
 // local vs English, the gates and, against a baseline, the changes its paired tests call significant.
-import { changeLines, fixed, gateLines, table, withInterval } from '../../../../report/markdownParts.ts';
+import { changeLines, gateLines, table, withInterval } from '../../../../report/markdownParts.ts';
+import { fixed } from '../../../../report/numberText.ts';
 import { markdownCell } from '../../../../report/markdownCell.ts';
 import type { SectionOptions } from '../../../../report/section.ts';
 import { ERROR_CATEGORIES, type ErrorCategory } from '../../../../metrics/errorCategory.ts';

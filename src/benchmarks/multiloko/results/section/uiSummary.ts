@@ -2,7 +2,8 @@
 // the error categories, local vs English and the gates, with the EM chart per language.
 import { emChart, emChartData } from './reportCharts.ts';
 import { multilokoView, type MultiLoKoView } from './reportView.ts';
-import { fixed, gatesLine, intervalText, svgAttachment, type UiSummary } from '../../../../report/summary.ts';
+import { fixed, intervalText } from '../../../../report/numberText.ts';
+import { gatesLine, svgAttachment, type UiSummary } from '../../../../report/summary.ts';
 import { ERROR_CATEGORIES } from '../../../../metrics/errorCategory.ts';
 import type { LocalVsEnglish } from '../localVsEnglish.ts';
 import { formatMcNemarP, localVsEnglishRows, questionsLabel } from '../localVsEnglishTable.ts';
