@@ -1,6 +1,6 @@
 // A subset's figures over its items' trials for multiloko.json and the terminal: mean EM, pass@k (k = 1 and the largest
 // power of two within the fewest trials), pass^k, the share of variance within items, and the flaky items per language.
-import { subsetTrialFigures, type TrialFigure } from '../../../core/statistics/trialFigures.ts';
+import { subsetTrialFigures, trialFigureJson, trialFiguresByK } from '../../../core/statistics/trialFigures.ts';
 import { reportedKs } from '../../../core/statistics/reportedKs.ts';
 import type { LokalItemRecord } from '../run/records.ts';
 
@@ -28,8 +28,6 @@ export interface SubsetTrialsJson {
   within_share: number | null;
 }
 
-const json = (figure: TrialFigure): TrialFigureJson => ({ value: figure.value, low: figure.low, high: figure.high });
-
 /** The subset's trial figures, or undefined when no item has more than one trial (results then stay as without trials). */
 export function subsetTrials(records: readonly LokalItemRecord[]): SubsetTrialsJson | undefined {
   if (!records.some((r) => r.trials !== undefined)) return undefined;
@@ -38,16 +36,15 @@ export function subsetTrials(records: readonly LokalItemRecord[]): SubsetTrialsJ
   const most = items.reduce((n, trials) => Math.max(n, trials.length), 0);
   const asked = records.reduce((n, r) => Math.max(n, r.trialsAsked ?? 0), most);
   const figures = subsetTrialFigures(items, { ks: reportedKs(fewest), asked });
-  const byK = (map: Map<number, TrialFigure>) => Object.fromEntries([...map].map(([k, figure]) => [String(k), json(figure)]));
   return {
     items: figures.items,
     fewest_trials: figures.fewestTrials,
     most_trials: figures.mostTrials,
     items_short: figures.itemsShort,
     flaky: records.filter((r) => r.trialSummary?.flaky).length,
-    mean_em: json(figures.mean),
-    pass_at: byK(figures.passAt),
-    pass_hat: byK(figures.passHat),
+    mean_em: trialFigureJson(figures.mean),
+    pass_at: trialFiguresByK(figures.passAt),
+    pass_hat: trialFiguresByK(figures.passHat),
     within_share: figures.variance?.withinShare ?? null,
   };
 }
