@@ -5,7 +5,7 @@ import { drillRows, filterBar, VERDICT_MARK, VERDICT_OPTIONS } from '../../../..
 import { html, raw, type Html } from '../../../../report/escape.ts';
 import { fingerprintBlock } from '../../../../report/fingerprintHtml.ts';
 import { change, CHANGE_OPTIONS, comparisonTable, figureCell, flipLists, gatesTable, sectionGates, unpairedNote } from '../../../../report/htmlParts.ts';
-import { fixed } from '../../../../report/numberText.ts';
+import { fixed, intervalText } from '../../../../report/numberText.ts';
 import type { HtmlSection, SectionOptions } from '../../../../report/section.ts';
 import { kalahiChart, kalahiChartData } from './reportCharts.ts';
 import { compareKalahi, type KalahiComparison } from './reportCompare.ts';
@@ -42,7 +42,7 @@ function kalahiTrialsNote(v: KalahiVariantView): Html {
   const mc = t.mc;
   const passes = mc ? [...Object.entries(mc.pass_at ?? {}).map(([k, f]) => `pass@${k} ${f.value.toFixed(4)}`), ...Object.entries(mc.pass_hat ?? {}).filter(([k]) => k !== '1').map(([k, f]) => `pass^${k} ${f.value.toFixed(4)}`)] : [];
   const within = typeof mc?.within_share === 'number' ? ` · variance within prompts ${(100 * mc.within_share).toFixed(0)}%` : '';
-  const summary = mc?.mc1 ? ` · MC1 over trials ${mc.mc1.value.toFixed(4)} [${mc.mc1.low.toFixed(3)}, ${mc.mc1.high.toFixed(3)}] (bootstrap over prompts) · ${passes.join(' · ')}${within} · ${mc.flaky ?? 0} flaky` : '';
+  const summary = mc?.mc1 ? ` · MC1 over trials ${intervalText(mc.mc1, 4, 1)} (bootstrap over prompts) · ${passes.join(' · ')}${within} · ${mc.flaky ?? 0} flaky` : '';
   return html`<p class="note" id="kalahi-${v.key}-trials">${t.asked ?? '?'} trials per prompt${summary}; the figures per category in kalahi.json (trials).</p>
 ${mc?.by_position ? html`<p class="note" id="kalahi-${v.key}-positions">${positionLine(mc.by_position)} (the trials that showed it at that letter).</p>` : ''}`;
 }
