@@ -15,7 +15,7 @@ import { askKalahiLetter } from './mcTask.ts';
 import { KALAHI_TABLE_METRICS, type KalahiGenerationRecord, type KalahiGenerationTrial, type KalahiLetterTrial, type KalahiMCRecord, type KalahiMetricRecord } from './records.ts';
 
 /** What the majority vote compares: the option chosen (`the best answer`, `irrelevant answer #1`), or `no letter`. */
-export function optionName(option: LetterOption | undefined): string {
+function optionName(option: LetterOption | undefined): string {
   if (!option) return 'no letter';
   return option.best ? 'the best answer' : `${option.kind} answer #${option.index + 1}`;
 }
@@ -52,8 +52,9 @@ export function letterTrialOf(record: KalahiMCRecord, trial: number, seed: numbe
  * question and reply shown, MC1 is the mean over the trials, time is summed, and every trial is kept.
  */
 export function foldLetterTrials(official: readonly LetterOption[], records: readonly KalahiMCRecord[], trials: readonly KalahiLetterTrial[]): KalahiMCRecord {
-  const summary = summariseTrials(trials.map((t) => ({ answer: optionName(t.option === null ? undefined : official[t.option]), correct: t.mc1 === 1, metrics: { mc1: t.mc1 } })));
-  const shownAt = trials.findIndex((t) => optionName(t.option === null ? undefined : official[t.option]) === summary.majority);
+  const chosen = trials.map((t) => optionName(t.option === null ? undefined : official[t.option]));
+  const summary = summariseTrials(trials.map((t, i) => ({ answer: chosen[i]!, correct: t.mc1 === 1, metrics: { mc1: t.mc1 } })));
+  const shownAt = chosen.indexOf(summary.majority);
   const shown = records[shownAt]!;
   const mc1 = summary.means.mc1!;
   const server = servers(records.map((r) => r.server));
