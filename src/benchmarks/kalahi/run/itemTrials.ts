@@ -20,8 +20,6 @@ function optionName(option: LetterOption | undefined): string {
   return option.best ? 'the best answer' : `${option.kind} answer #${option.index + 1}`;
 }
 
-const mean = (values: readonly number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-
 /** Each server that answered some trial, once, comma-joined (undefined when none said). */
 function servers(names: ReadonlyArray<string | undefined>): string | undefined {
   const all = [...new Set(names.flatMap((s) => (s ?? '').split(',').filter((n) => n !== '')))];
@@ -129,7 +127,7 @@ export function foldGenerationTrials(records: readonly KalahiGenerationRecord[],
     if (having.length === 0) continue;
     const summary = summariseTrials(having.map((m) => ({ answer: '', correct: m.acc === 1, metrics: { max: m.max, diff: m.diff, acc: m.acc } })));
     const own = shown.metrics[metric];
-    metrics[metric] = { relevant: own?.relevant ?? [], irrelevant: own?.irrelevant ?? [], max: summary.means.max ?? null, diff: summary.means.diff ?? null, acc: mean(having.map((m) => m.acc)) };
+    metrics[metric] = { relevant: own?.relevant ?? [], irrelevant: own?.irrelevant ?? [], max: summary.means.max ?? null, diff: summary.means.diff ?? null, acc: summary.means.acc! };
     passAt[metric] = summary.passAt;
     passHat[metric] = summary.passHat;
     if (summary.flaky) flaky.push(metric);
