@@ -39,7 +39,7 @@ function significant(rows: readonly Comparison[], alpha: number): Comparison[] {
 export function changeLines(rows: readonly Comparison[], pooled: Comparison | undefined, scale: number, digits: number, alpha: number): string[] {
   const all = [...rows, ...(pooled ? [pooled] : [])];
   const shown = significant(all, alpha);
-  const head = `${shown.length} of ${all.length} paired comparisons differ significantly (α = ${alpha}, Holm-adjusted across subsets and pooled figures, as the baseline gate adjusts them).`;
+  const head = `${shown.length} of ${all.length} paired comparisons differ significantly (α = ${alpha}, Holm-adjusted within each family of figures the baseline gate adjusts together).`;
   if (shown.length === 0) return [head];
   return [
     head,
