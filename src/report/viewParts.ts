@@ -1,5 +1,6 @@
 // What every benchmark's report section shares in its view of a results file: an item's verdict, the gate outcomes
-// as the sections show them, the interval of a figure over items, and the prompt as fed.
+// as the sections show them, the interval of a figure over items, the prompt as fed, and a recorded field read as
+// text or as a finite number.
 import { boundedMeanInterval, wilsonInterval, type Interval } from '../core/statistics/index.ts';
 import type { GateOutcomeJson } from '../core/resultsFile.ts';
 
