@@ -48,7 +48,9 @@ function checkServerList(text: string, ctx: z.RefinementCtx): void {
 }
 
 /** The trial settings (docs/trials.md): shared, and per benchmark in lokal.config.json. */
-const MAX_TRIALS = 1000;
+
+/** The most trials per item LOKAL_TRIALS allows (also the largest k of a pass@k gate). */
+export const MAX_TRIALS = 1000;
 
 /** The fields, for the shared settings and each benchmark's own object in lokal.config.json (every one optional). */
 export const TRIAL_SETTINGS_SHAPE = {

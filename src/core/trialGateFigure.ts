@@ -1,6 +1,8 @@
 // Gates on trial figures (docs/trials.md): a clause's `pass@k` or `pass^k` parsed, and judged over items' per-trial
 // 0/1 scores — one subset's items, or the average over several subsets (languages) — with its bootstrap interval.
 import { judge, ThresholdError, unmeasured, type GateOp, type GateOutcome } from './gates.ts';
+// The most trials LOKAL_TRIALS allows is the largest k a gate can ask for.
+import { MAX_TRIALS } from './settings.ts';
 import { passAtK, passHatK } from './statistics/passAtK.ts';
 import { stratumAverage } from './statistics/stratumAverage.ts';
 
@@ -12,16 +14,13 @@ export interface TrialFigureName {
   name: string;
 }
 
-/** The most trials LOKAL_TRIALS allows, hence the largest k a gate can ask for. */
-const MAX_K = 1000;
-
 /** `pass@4` / `pass^2` as a trial figure (k from 1 to 1000, else an error naming the clause); undefined for any other figure. */
 export function parseTrialFigure(figure: string, clause: string): TrialFigureName | undefined {
   const match = /^pass([@^])(\d+)$/iu.exec(figure);
   if (!match) return undefined;
   const k = Number(match[2]);
   const name = `pass${match[1]}${match[2]}`;
-  if (!Number.isInteger(k) || k < 1 || k > MAX_K) throw new ThresholdError(clause, `${name}: k must be an integer from 1 to ${MAX_K} (the trials LOKAL_TRIALS allows)`);
+  if (!Number.isInteger(k) || k < 1 || k > MAX_TRIALS) throw new ThresholdError(clause, `${name}: k must be an integer from 1 to ${MAX_TRIALS} (the trials LOKAL_TRIALS allows)`);
   return { kind: match[1] === '@' ? 'at' : 'hat', k, name: `pass${match[1]}${k}` };
 }
 

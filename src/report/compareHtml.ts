@@ -4,9 +4,8 @@ import { differenceText, type RunsComparison } from './compareRuns.ts';
 import type { FigureRow, LabelledRun } from './labelledRun.ts';
 import { html, raw, type Html } from './escape.ts';
 import { htmlDocument } from './html.ts';
+import { fixed } from './numberText.ts';
 
-const DASH = '–';
-const fixed = (v: number | null | undefined, digits: number, scale: number) => (v === null || v === undefined || !Number.isFinite(v) ? DASH : (v * scale).toFixed(digits));
 
 /** Each figure's value in every run and each later run's difference to the first, in a box that scrolls sideways. */
 export function sideBySide(rows: readonly FigureRow[], labels: readonly string[], digits: number, scale: number, id: string, footer?: Html): Html {

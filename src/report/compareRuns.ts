@@ -5,6 +5,7 @@ import { alignedColumns } from '../core/textTable.ts';
 import type { Comparison } from './compare.ts';
 import { compareGroupsRuns, type GroupsComparison } from './compareGroups.ts';
 import type { FigureRow, LabelledRun } from './labelledRun.ts';
+import { fixed } from './numberText.ts';
 import type { ReportSection, SectionRunsShown } from './section.ts';
 
 export const MIN_RUNS = 2;
@@ -40,8 +41,6 @@ export function comparesAnything(c: RunsComparison): boolean {
   return c.sections.some((s) => s.shown) || c.groups !== undefined;
 }
 
-const DASH = '–';
-const fixed = (v: number | null | undefined, digits: number, scale: number) => (v === null || v === undefined || !Number.isFinite(v) ? DASH : (v * scale).toFixed(digits));
 
 /** `+1.25 (p 0.031*)`: the difference to the first run and its p (Holm-adjusted where the row is in a family). */
 export function differenceText(c: Comparison | undefined, digits: number, scale: number): string {

@@ -6,11 +6,10 @@ import { escapeHtml, html, type Html } from './escape.ts';
 import type { FigureValueJson, GroupItemJson, GroupsResultsJson } from './groupsResults.ts';
 import { itemPrompt } from './viewParts.ts';
 import { errorCategorySection } from './errorChart.ts';
+import { DASH, fixed } from './numberText.ts';
 import { ERROR_CATEGORIES, type ErrorCategory } from '../metrics/errorCategory.ts';
 
-const DASH = '–';
 const OP: Record<string, string> = { '>=': '≥', '<=': '≤', '>': '>', '<': '<' };
-const num = (v: number | null | undefined, digits: number) => (v === null || v === undefined || !Number.isFinite(v) ? DASH : v.toFixed(digits));
 const VERDICT: Record<string, string> = { correct: '✓ correct', wrong: '✗ wrong', missing: '∅ missing' };
 
 /** The section's element ids start with this (a benchmark name may hold characters an id should not). */
@@ -21,14 +20,14 @@ export function sectionId(benchmark: string): string {
 function figureCell(key: string, f: FigureValueJson | null | undefined, top: number): Html {
   if (!f) return html`<td class="num" data-key="${key}">${DASH}</td>`;
   const digits = top === 100 ? 2 : 3;
-  return html`<td class="num" data-key="${key}" data-value="${String(f.value)}" data-low="${String(f.low)}" data-high="${String(f.high)}">${num(f.value, digits)} <span class="ci">[${num(f.low, digits)}, ${num(f.high, digits)}]</span></td>`;
+  return html`<td class="num" data-key="${key}" data-value="${String(f.value)}" data-low="${String(f.low)}" data-high="${String(f.high)}">${fixed(f.value, digits)} <span class="ci">[${fixed(f.low, digits)}, ${fixed(f.high, digits)}]</span></td>`;
 }
 
 function gates(r: GroupsResultsJson, id: string): Html {
   if (r.gates.length === 0 && r.gates_not_applied.length === 0) return html`<p class="note" id="${id}">No gates were set for this benchmark.</p>`;
   return html`<table class="gates" id="${id}">
 <thead><tr><th>Outcome</th><th>Gate</th><th>Figure</th><th class="num">Value</th><th class="num">Bound</th><th>Message</th></tr></thead>
-<tbody>${r.gates.map((g, i) => html`<tr id="${id}-${String(i)}" data-pass="${String(g.pass)}"><td class="${g.pass ? 'pass' : 'fail'}">${g.pass ? '✓ met' : '✗ missed'}</td><td><code>${g.gate}</code></td><td>${g.figure}</td><td class="num">${num(g.value, 4)}</td><td class="num">${OP[g.op] ?? g.op} ${num(g.bound, 4)}</td><td>${g.message}</td></tr>\n`)}</tbody></table>
+<tbody>${r.gates.map((g, i) => html`<tr id="${id}-${String(i)}" data-pass="${String(g.pass)}"><td class="${g.pass ? 'pass' : 'fail'}">${g.pass ? '✓ met' : '✗ missed'}</td><td><code>${g.gate}</code></td><td>${g.figure}</td><td class="num">${fixed(g.value, 4)}</td><td class="num">${OP[g.op] ?? g.op} ${fixed(g.bound, 4)}</td><td>${g.message}</td></tr>\n`)}</tbody></table>
 ${r.gates_not_applied.length ? html`<p class="note">Not applied (named nothing in this run): ${r.gates_not_applied.map((c, i) => html`${i ? ', ' : ''}<code>${c}</code>`)}</p>` : ''}
 <p class="${r.gates_passed ? 'pass' : 'fail'}">${r.gates_passed ? 'All gates met.' : 'Some gates missed: the run exits 1.'}</p>`;
 }
@@ -38,7 +37,7 @@ function baselineTests(r: GroupsResultsJson, id: string): Html {
   if (tests.length === 0) return html``;
   return html`<h3>Against the baseline</h3><p class="note">${r.baseline!.file}: items paired by id; McNemar's exact test for 0/1 scores, a paired bootstrap otherwise; p adjusted by Holm across the figures.</p>
 <table id="${id}-baseline"><thead><tr><th>Figure</th><th class="num">Paired</th><th class="num">Baseline</th><th class="num">This run</th><th class="num">Δ [95% CI]</th><th>Test</th><th class="num">p (Holm)</th><th class="num">MDE</th><th>Verdict</th></tr></thead>
-<tbody>${tests.map((t) => html`<tr data-verdict="${t.verdict}" class="${t.pass ? '' : 'fail'}"><td>${t.figure}</td><td class="num">${String(t.n)}</td><td class="num">${num(t.baseline, 3)}</td><td class="num">${num(t.current, 3)}</td><td class="num">${num(t.diff, 3)} <span class="ci">[${num(t.low, 3)}, ${num(t.high, 3)}]</span></td><td>${t.test}</td><td class="num">${num(t.p_adjusted, 4)}</td><td class="num">${num(t.mde, 3)}</td><td>${t.verdict}</td></tr>\n`)}</tbody></table>`;
+<tbody>${tests.map((t) => html`<tr data-verdict="${t.verdict}" class="${t.pass ? '' : 'fail'}"><td>${t.figure}</td><td class="num">${String(t.n)}</td><td class="num">${fixed(t.baseline, 3)}</td><td class="num">${fixed(t.current, 3)}</td><td class="num">${fixed(t.diff, 3)} <span class="ci">[${fixed(t.low, 3)}, ${fixed(t.high, 3)}]</span></td><td>${t.test}</td><td class="num">${fixed(t.p_adjusted, 4)}</td><td class="num">${fixed(t.mde, 3)}</td><td>${t.verdict}</td></tr>\n`)}</tbody></table>`;
 }
 
 /** The item's output cell: the reply as given, the answer as scored when it differs, and the prompt as fed. */
@@ -63,7 +62,7 @@ function items(r: GroupsResultsJson, id: string): Html {
     const verdict = VERDICT[item.verdict] ? item.verdict : 'wrong';
     const accepted = Array.isArray(item.accepted) ? item.accepted : undefined;
     const targets = `${accepted ? e(cellText(accepted.join('\n'))) : ''}${item.targets?.length ? `${accepted ? '\n' : ''}<span class="label">normalised</span> ${e(cellText(item.targets.join(' | ')))}` : ''}`;
-    const scores = r.figures.map((f) => `${f.label} ${num(item.scores[f.name], f.top === 100 ? 1 : 2)}`).join(' · ');
+    const scores = r.figures.map((f) => `${f.label} ${fixed(item.scores[f.name], f.top === 100 ? 1 : 2)}`).join(' · ');
     const error = typeof item.error === 'string' && (ERROR_CATEGORIES as readonly string[]).includes(item.error) ? item.error : undefined;
     const html = `<tr data-subset="${e(g.key)}" data-verdict="${e(verdict)}"><td>${e(g.name)}</td><td class="id">${e(String(item.id))}</td>${withQuestion ? `<td>${e(cellText(typeof item.question === 'string' ? item.question : ''))}</td>` : ''}<td>${targets}</td><td>${outputCell(item)}</td><td class="scores">${e(scores)}</td><td class="verdict">${e(VERDICT[item.verdict] ?? item.verdict)}${error && error !== 'correct' ? `\n<span class="note">${e(error)}</span>` : ''}</td></tr>`;
     return { filters: { subset: g.key, verdict, ...(error ? { error } : {}) }, html };

@@ -1,12 +1,12 @@
 // A groups-layout benchmark in the step summary: its groups with each declared figure and interval, its gates and,
 // when the run had a baseline, the baseline gate's paired tests.
 import { markdownCell } from './markdownCell.ts';
+import { fixed } from './numberText.ts';
 import type { GroupsResultsJson } from './groupsResults.ts';
 import { figureText } from './groupsSummary.ts';
 import { ERROR_CATEGORIES } from '../metrics/errorCategory.ts';
 
 const OP: Record<string, string> = { '>=': '≥', '<=': '≤', '>': '>', '<': '<' };
-const num = (v: number | null | undefined, digits: number) => (v === null || v === undefined || !Number.isFinite(v) ? '–' : v.toFixed(digits));
 
 /** A Markdown table; `text` columns are left-aligned, the others (figures) right-aligned. */
 function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>, text: ReadonlySet<number> = new Set([0])): string[] {
@@ -28,13 +28,13 @@ export function groupsMarkdown(results: GroupsResultsJson): string[] {
   lines.push('**Gates**', '');
   if (results.gates.length === 0 && results.gates_not_applied.length === 0) lines.push('No gates were set.');
   else {
-    lines.push(...table(['Outcome', 'Gate', 'Value', 'Bound', 'Message'], results.gates.map((g) => [g.pass ? '✅ met' : '❌ missed', markdownCell(g.gate), num(g.value, 4), `${OP[g.op] ?? markdownCell(g.op)} ${num(g.bound, 4)}`, markdownCell(g.message)]), new Set([0, 1, 4])));
+    lines.push(...table(['Outcome', 'Gate', 'Value', 'Bound', 'Message'], results.gates.map((g) => [g.pass ? '✅ met' : '❌ missed', markdownCell(g.gate), fixed(g.value, 4), `${OP[g.op] ?? markdownCell(g.op)} ${fixed(g.bound, 4)}`, markdownCell(g.message)]), new Set([0, 1, 4])));
     if (results.gates_not_applied.length) lines.push('', `Not applied (named nothing in this run): ${results.gates_not_applied.map(markdownCell).join(', ')}`);
   }
   const tests = results.baseline?.tests ?? [];
   if (tests.length) {
     lines.push('', `**Against the baseline** (${markdownCell(results.baseline!.file)}, items paired by id)`, '');
-    lines.push(...table(['Figure', 'Paired', 'Baseline', 'This run', 'Δ', 'p (Holm)', 'Verdict'], tests.map((t) => [markdownCell(t.figure), String(t.n), num(t.baseline, 3), num(t.current, 3), num(t.diff, 3), num(t.p_adjusted, 4), markdownCell(t.verdict)]), new Set([0, 6])));
+    lines.push(...table(['Figure', 'Paired', 'Baseline', 'This run', 'Δ', 'p (Holm)', 'Verdict'], tests.map((t) => [markdownCell(t.figure), String(t.n), fixed(t.baseline, 3), fixed(t.current, 3), fixed(t.diff, 3), fixed(t.p_adjusted, 4), markdownCell(t.verdict)]), new Set([0, 6])));
   }
   return lines;
 }

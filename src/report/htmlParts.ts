@@ -4,19 +4,9 @@ import type { Interval } from '../core/statistics/index.ts';
 import { cellText } from './cellText.ts';
 import type { Comparison, Flip } from './compare.ts';
 import { html, raw, type Html } from './escape.ts';
+import type { SectionGate } from './section.ts';
+import { DASH, fixed, signed } from './numberText.ts';
 import type { GateRow, Verdict } from './viewParts.ts';
-
-export const DASH = '–';
-
-/** `v` × scale with fixed digits, or a dash. */
-export function fixed(v: number | null | undefined, digits: number, scale = 1): string {
-  return v === null || v === undefined || !Number.isFinite(v) ? DASH : (v * scale).toFixed(digits);
-}
-
-function signed(v: number | null | undefined, digits: number, scale = 1): string {
-  const s = fixed(v, digits, scale);
-  return v !== null && v !== undefined && v > 0 ? `+${s}` : s;
-}
 
 function pValue(p: number | null): string {
   if (p === null) return DASH;
@@ -44,6 +34,11 @@ ${notApplied.length ? html`<p class="note">Not applied (named nothing in this ru
 ${passed === undefined ? '' : html`<p class="${passed ? 'pass' : 'fail'}">${passed ? 'All gates met.' : 'Some gates missed: the run exits 1.'}</p>`}`;
 }
 
+/** The gates as HtmlSection lists them for the verdict line, each with the id of its row in `gatesTable(…, id)`. */
+export function sectionGates(gates: readonly GateRow[], id: string): SectionGate[] {
+  return gates.map((g, i) => ({ figure: g.figure, pass: g.pass, id: `${id}-${i}` }));
+}
+
 interface ComparisonFormat {
   scale: number;
   digits: number;
@@ -63,6 +58,12 @@ export function comparisonTable(rows: readonly Comparison[], pooled: Comparison 
   };
   return html`<table class="comparison" id="${id}"><thead><tr><th>Figure</th><th class="num">Paired items</th><th class="num">Baseline</th><th class="num">This run</th><th class="num">Δ ${format.unit} [95% CI]</th><th>Test</th><th class="num">p</th><th class="num">p (Holm)</th><th class="num">MDE</th><th class="num">right → wrong</th><th class="num">wrong → right</th></tr></thead>
 <tbody>${rows.map((r) => row(r, false))}${pooled ? row(pooled, true) : ''}</tbody></table>`;
+}
+
+/** The subsets (variants) only one side of a comparison has, as a note; nothing when both have the same. */
+export function unpairedNote(onlyCurrent: readonly string[], onlyBaseline: readonly string[]): Html | '' {
+  if (onlyCurrent.length === 0 && onlyBaseline.length === 0) return '';
+  return html`<p class="note">Only in this run: ${onlyCurrent.join(', ') || DASH}. Only in the baseline: ${onlyBaseline.join(', ') || DASH}.</p>`;
 }
 
 /** The items that changed between right and wrong against the baseline, per group, each list one click away. */

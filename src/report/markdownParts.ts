@@ -3,22 +3,12 @@
 import type { Interval } from '../core/statistics/index.ts';
 import type { Comparison } from './compare.ts';
 import { markdownCell } from './markdownCell.ts';
+import { DASH, fixed, intervalText, signed } from './numberText.ts';
 import type { GateRow } from './viewParts.ts';
-
-const DASH = '–';
-
-export function fixed(v: number | null | undefined, digits: number, scale = 1): string {
-  return v === null || v === undefined || !Number.isFinite(v) ? DASH : (v * scale).toFixed(digits);
-}
-
-function signed(v: number | null | undefined, digits: number, scale = 1): string {
-  const s = fixed(v, digits, scale);
-  return v !== null && v !== undefined && v > 0 ? `+${s}` : s;
-}
 
 /** A figure with its interval (`75.00 [30.1, 95.4]`), or a dash. */
 export function withInterval(i: Interval | undefined, digits: number, scale: number): string {
-  return i ? `${fixed(i.value, digits, scale)} [${fixed(i.low, digits - 1, scale)}, ${fixed(i.high, digits - 1, scale)}]` : DASH;
+  return i ? intervalText(i, digits, scale) : DASH;
 }
 
 /** A Markdown table; the `numeric` columns are right-aligned. */
@@ -49,7 +39,7 @@ function significant(rows: readonly Comparison[], alpha: number): Comparison[] {
 export function changeLines(rows: readonly Comparison[], pooled: Comparison | undefined, scale: number, digits: number, alpha: number): string[] {
   const all = [...rows, ...(pooled ? [pooled] : [])];
   const shown = significant(all, alpha);
-  const head = `${shown.length} of ${all.length} paired comparisons differ significantly (α = ${alpha}, Holm-adjusted across subsets and pooled figures, as the baseline gate adjusts them).`;
+  const head = `${shown.length} of ${all.length} paired comparisons differ significantly (α = ${alpha}, Holm-adjusted within each family of figures the baseline gate adjusts together).`;
   if (shown.length === 0) return [head];
   return [
     head,

@@ -1,17 +1,8 @@
 // What every benchmark's Vitest UI summary shares: one run's roll-up as a compact text (the UI shows an annotation's
 // message as one paragraph, so each line reads on its own when the line breaks collapse) and its main chart as a
 // standalone SVG attachment. The benchmarks' own summaries (their uiSummary.ts) are made of these.
-import type { Interval } from '../core/statistics/index.ts';
 import { standaloneSvg } from './charts.ts';
 import type { GateRow } from './viewParts.ts';
-
-const DASH = '–';
-
-/** `v` × scale with fixed digits, or a dash. */
-export const fixed = (v: number | null | undefined, digits: number, scale = 1) => (v === null || v === undefined || !Number.isFinite(v) ? DASH : (v * scale).toFixed(digits));
-
-/** `75.00 [30.1, 95.4]`: a figure and its interval, one digit fewer on the bounds. */
-export const intervalText = (i: Interval, digits: number, scale: number) => `${fixed(i.value, digits, scale)} [${fixed(i.low, digits - 1, scale)}, ${fixed(i.high, digits - 1, scale)}]`;
 
 /** `Gates: 2/3 met · missed: …`. */
 export function gatesLine(gates: readonly GateRow[]): string {

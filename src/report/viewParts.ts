@@ -1,5 +1,6 @@
 // What every benchmark's report section shares in its view of a results file: an item's verdict, the gate outcomes
-// as the sections show them, the interval of a figure over items, and the prompt as fed.
+// as the sections show them, the interval of a figure over items, the prompt as fed, and a recorded field read as
+// text or as a finite number.
 import { boundedMeanInterval, wilsonInterval, type Interval } from '../core/statistics/index.ts';
 import type { GateOutcomeJson } from '../core/resultsFile.ts';
 
@@ -19,8 +20,16 @@ export interface GateRow {
 export type ItemPrompt = { text: string } | { sha256: string };
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : v === null || v === undefined ? undefined : typeof v === 'object' ? JSON.stringify(v) : String(v));
-const finite = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/** A recorded value as text: a string as it is, an object as its JSON, nothing as undefined (a malformed file's fields still show). */
+export function recordedText(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : v === null || v === undefined ? undefined : typeof v === 'object' ? JSON.stringify(v) : String(v);
+}
+
+/** A recorded number when it is a finite one, else null. */
+export function finiteOrNull(v: unknown): number | null {
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
 
 /** A recorded model input (`{text}`, `{messages}` or `{sha256}`) as the report shows it; undefined when none was recorded. */
 export function itemPrompt(value: unknown): ItemPrompt | undefined {
@@ -28,7 +37,7 @@ export function itemPrompt(value: unknown): ItemPrompt | undefined {
   if (!isObject(value)) return undefined;
   if (typeof value.text === 'string') return { text: value.text };
   if (typeof value.sha256 === 'string') return { sha256: value.sha256 };
-  if (Array.isArray(value.messages)) return { text: value.messages.map((m) => (isObject(m) ? `${text(m.role) ?? ''}: ${text(m.content) ?? ''}` : (text(m) ?? ''))).join('\n\n') };
+  if (Array.isArray(value.messages)) return { text: value.messages.map((m) => (isObject(m) ? `${recordedText(m.role) ?? ''}: ${recordedText(m.content) ?? ''}` : (recordedText(m) ?? ''))).join('\n\n') };
   return undefined;
 }
 
@@ -43,12 +52,12 @@ export function proportionInterval(values: readonly number[], confidence: number
 export function gateRows(gates: unknown): GateRow[] {
   if (!Array.isArray(gates)) return [];
   return gates.filter(isObject).map((g: GateOutcomeJson) => ({
-    gate: text(g.gate) ?? '',
-    figure: text(g.figure) ?? '',
-    value: finite(g.value),
-    op: text(g.op) ?? '',
-    bound: finite(g.bound),
+    gate: recordedText(g.gate) ?? '',
+    figure: recordedText(g.figure) ?? '',
+    value: finiteOrNull(g.value),
+    op: recordedText(g.op) ?? '',
+    bound: finiteOrNull(g.bound),
     pass: g.pass === true,
-    message: text(g.message) ?? '',
+    message: recordedText(g.message) ?? '',
   }));
 }

@@ -83,4 +83,18 @@ describe('redactedBaseline', () => {
     expect(again).toEqual(run);
     expect(leaked(JSON.stringify(baseline))).toHaveLength(WORDS.length);
   });
+
+  test('a Kalahi baseline with trials: the options shown and every trial\'s reply are hashed as a redacted run hashes its own', () => {
+    const withTrials = kalahi((i) => i % 2 === 0, false);
+    for (const [i, record] of withTrials.variants!.full!.records!.entries()) {
+      const r = record as Record<string, Record<string, unknown>>;
+      r.mc!.trials = { asked: 2, options: [{ kind: 'relevant', index: 0, text: word(i, 'option'), best: true }], trials: [0, 1].map((t) => ({ trial: t, response: word(i, `letter${t}`), mc1: 1 })) };
+      r.generation!.trials = { asked: 2, scored: 2, majority: word(i, 'reply0'), trials: [0, 1].map((t) => ({ trial: t, response: word(i, `reply${t}`), status: 'scored', metrics: {} })) };
+    }
+    const redacted = redactedBaseline({ benchmarks: { kalahi: withTrials } }, SECTIONS);
+    expect(leaked(JSON.stringify(redacted))).toEqual([]);
+    const record = (redacted.benchmarks as { kalahi: KalahiResultsJson }).kalahi.variants!.full!.records![3] as Record<string, Record<string, Record<string, unknown>>>;
+    expect(record.mc!.trials!.trials).toEqual([0, 1].map((t) => ({ trial: t, response: redactedText(word(3, `letter${t}`)), mc1: 1 })));
+    expect(record.generation!.trials!.majority).toBe(redactedText(word(3, 'reply0')));
+  });
 });

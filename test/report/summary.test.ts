@@ -1,6 +1,7 @@
 // The text of Vitest UI's summary annotation and its chart, on hand-made results whose figures are known by hand.
 import { describe, expect, test } from 'vitest';
 import { kalahiView } from '../../src/benchmarks/kalahi/results/section/reportView.ts';
+import { kalahiStepSummary } from '../../src/benchmarks/kalahi/results/section/reportMarkdown.ts';
 import { kalahiSummaryText } from '../../src/benchmarks/kalahi/results/section/uiSummary.ts';
 import { multilokoSummary, multilokoSummaryText } from '../../src/benchmarks/multiloko/results/section/uiSummary.ts';
 import { multilokoView } from '../../src/benchmarks/multiloko/results/section/reportView.ts';
@@ -67,5 +68,14 @@ describe('summary annotation', () => {
     const [low, high] = wilson(right, KALAHI_MC1.length);
     expect(text).toContain(`12 prompts [95% intervals]: MC1 ${(right / 12).toFixed(3)} [${low.toFixed(2)}, ${high.toFixed(2)}]`);
     expect(text).toContain('Gates: 0/1 met');
+  });
+
+  test('Kalahi step summary: Prompts and every figure column right-aligned, Variant and Model not', () => {
+    const lines = kalahiStepSummary(hostileKalahi(), undefined, { confidence: 0.95, alpha: 0.05 });
+    const header = lines.find((l) => l.startsWith('| Variant |'))!;
+    const cells = header.split(' | ').length;
+    // Variant, Model, then Prompts and the figures: one '---:' for each of those.
+    const separator = lines[lines.indexOf(header) + 1]!;
+    expect(separator).toBe(`| --- | --- | ${Array.from({ length: cells - 2 }, () => '---:').join(' | ')} |`);
   });
 });

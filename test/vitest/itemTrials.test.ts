@@ -3,7 +3,8 @@
 import { describe, expect, test } from 'vitest';
 import { foldTrials, trialVerdictLine } from '../../src/benchmarks/multiloko/run/itemTrials.ts';
 import type { LokalItemRecord } from '../../src/benchmarks/multiloko/run/records.ts';
-import { reportedKs, subsetTrials, trialLines } from '../../src/benchmarks/multiloko/results/trialTable.ts';
+import { reportedKs } from '../../src/core/statistics/reportedKs.ts';
+import { subsetTrials, trialLines } from '../../src/benchmarks/multiloko/results/trialTable.ts';
 
 const scores = (em: number, f1: number) => ({ em, f1, bleu: 0, chrf: 100 * f1, edit_distance: 0, edit_similarity: f1, edit_distance_first: 0 });
 function trial(prediction: string, em: number, f1: number, latencyMs = 10): LokalItemRecord {

@@ -84,6 +84,16 @@ export function subsetTrialFigures(items: ReadonlyArray<readonly number[]>, opti
   };
 }
 
+/** A figure as a results file writes it: value and interval (the bootstrap's se left out). */
+export function trialFigureJson(figure: TrialFigure): { value: number; low: number; high: number } {
+  return { value: figure.value, low: figure.low, high: figure.high };
+}
+
+/** pass@k or pass^k figures keyed by k as text (`"1"`, `"8"`), as results files write them. */
+export function trialFiguresByK(figures: ReadonlyMap<number, TrialFigure>): Record<string, { value: number; low: number; high: number }> {
+  return Object.fromEntries([...figures].map(([k, figure]) => [String(k), trialFigureJson(figure)]));
+}
+
 function meanOf(values: readonly number[]): number {
   let sum = 0;
   for (const v of values) sum += v;

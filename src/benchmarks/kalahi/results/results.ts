@@ -52,7 +52,7 @@ function variantJson(suite: RolledKalahiSuite) {
     file: a.file,
     model: a.model,
     tasks: a.tasks,
-    // Which protocol produced MC1 (src/benchmarks/kalahi/protocol.ts): figures of two protocols are never compared.
+    // Which protocol produced MC1 (src/benchmarks/kalahi/run/protocol.ts): figures of two protocols are never compared.
     ...(a.tasks.includes('mc') ? { mc_protocol: a.mcProtocol ?? 'logprobs' } : {}),
     items: { selected: a.selected, total: a.total, recorded: a.recorded, failed: a.failed, skipped: a.skipped },
     settings: {

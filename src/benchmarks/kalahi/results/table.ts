@@ -8,7 +8,8 @@ import { alignedColumns, gateSection } from '../../../core/textTable.ts';
 import { kalahiGroupIntervals } from './intervals.ts';
 import type { ItemMeanInterval } from '../../../core/statistics/index.ts';
 import { orderedRecords } from './aggregate.ts';
-import { groupTrialFigures, positionLine, type KalahiGroupTrialFigures, type KalahiMCTrialFigures, type KalahiMetricTrialFigures, type KalahiTrialFigure } from './trialFigures.ts';
+import { groupTrialFigures, positionLine, type KalahiGroupTrialFigures, type KalahiMCTrialFigures, type KalahiMetricTrialFigures } from './trialFigures.ts';
+import { intervalText } from '../../../report/numberText.ts';
 
 /** A figure with its interval, `0.4200 [0.361, 0.481]` (MC1: Wilson's; MC2: quasi-Wilson, inside [0, 1]). */
 const withInterval = (value: number | null | undefined, i: ItemMeanInterval | undefined) =>
@@ -60,7 +61,6 @@ export function kalahiTableLines(suites: readonly RolledKalahiSuite[], modelLabe
   return lines;
 }
 
-const withBootstrap = (f: KalahiTrialFigure) => `${f.value.toFixed(4)} [${f.low.toFixed(3)}, ${f.high.toFixed(3)}]`;
 const share = (value: number | null) => (value === null ? 'n/a' : `${(100 * value).toFixed(0)}%`);
 const passColumns = (figures: KalahiMCTrialFigures | KalahiMetricTrialFigures) => [
   ...Object.entries(figures.pass_at).map(([k, f]): [string, string] => [`pass@${k}`, f.value.toFixed(4)]),
@@ -87,14 +87,14 @@ export function kalahiTrialLines(suite: RolledKalahiSuite): string[] {
     const body = groups.flatMap(([name, g]) => {
       if (!g.mc) return [];
       const values = new Map(passColumns(g.mc));
-      return [[name, String(g.mc.prompts), withBootstrap(g.mc.mc1), ...passes.map((p) => values.get(p) ?? '–'), share(g.mc.within_share), String(g.mc.flaky)]];
+      return [[name, String(g.mc.prompts), intervalText(g.mc.mc1, 4, 1), ...passes.map((p) => values.get(p) ?? '–'), share(g.mc.within_share), String(g.mc.flaky)]];
     });
     lines.push(...alignedColumns([['MC1 over trials', 'prompts', 'MC1', ...passes, 'within prompts', 'flaky'], ...body], (c) => c > 0).map((l) => `  ${l}`));
     lines.push(`  ${positionLine(overall.mc.by_position)}`);
   }
   if (overall.generation) {
     const metrics = KALAHI_TABLE_METRICS.filter((m) => overall.generation![m]);
-    const body = groups.flatMap(([name, g]) => (g.generation ? [[name, ...metrics.map((m) => (g.generation![m] ? withBootstrap(g.generation![m].acc) : '–'))]] : []));
+    const body = groups.flatMap(([name, g]) => (g.generation ? [[name, ...metrics.map((m) => (g.generation![m] ? intervalText(g.generation![m].acc, 4, 1) : '–'))]] : []));
     lines.push(...alignedColumns([['generation over trials (acc)', ...metrics.map((m) => KALAHI_FIGURE_LABELS[m])], ...body], (c) => c > 0).map((l) => `  ${l}`));
     const all = metrics.map((m) => {
       const f = overall.generation![m]!;

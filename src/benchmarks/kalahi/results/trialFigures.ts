@@ -3,7 +3,7 @@
 // of MC1 and of each metric's acc, bootstrap intervals over prompts, the variance within prompts, flaky prompts — and
 // MC1 by the place the best answer was shown at.
 import { reportedKs } from '../../../core/statistics/reportedKs.ts';
-import { subsetTrialFigures, type TrialFigure } from '../../../core/statistics/trialFigures.ts';
+import { subsetTrialFigures, trialFigureJson, trialFiguresByK } from '../../../core/statistics/trialFigures.ts';
 import { LETTERS } from '../prompts/letterChoice.ts';
 import { KALAHI_TABLE_METRICS, type KalahiMetric, type KalahiPromptRecord } from '../run/records.ts';
 
@@ -50,9 +50,6 @@ export interface KalahiGroupTrialFigures {
   generation?: Partial<Record<KalahiMetric, KalahiMetricTrialFigures>>;
 }
 
-const json = (figure: TrialFigure): KalahiTrialFigure => ({ value: figure.value, low: figure.low, high: figure.high });
-const byK = (map: Map<number, TrialFigure>) => Object.fromEntries([...map].map(([k, figure]) => [String(k), json(figure)]));
-
 /** The counts, pass@k, pass^k and variance share of per-prompt 0/1 verdicts over trials, with the mean figure. */
 function verdictFigures(items: ReadonlyArray<readonly number[]>, asked: number): TrialCounts & { mean: KalahiTrialFigure } {
   let fewest = Infinity;
@@ -64,9 +61,9 @@ function verdictFigures(items: ReadonlyArray<readonly number[]>, asked: number):
     most_trials: figures.mostTrials,
     prompts_short: figures.itemsShort,
     flaky: items.filter((trials) => trials.some((y) => y === 1) && trials.some((y) => y !== 1)).length,
-    mean: json(figures.mean),
-    pass_at: byK(figures.passAt),
-    pass_hat: byK(figures.passHat),
+    mean: trialFigureJson(figures.mean),
+    pass_at: trialFiguresByK(figures.passAt),
+    pass_hat: trialFiguresByK(figures.passHat),
     within_share: figures.variance?.withinShare ?? null,
   };
 }
@@ -98,7 +95,7 @@ function metricTrials(records: readonly KalahiPromptRecord[], metric: KalahiMetr
   );
   const meanOf = (pick: 'max' | 'diff') => {
     const values = items.map((trials) => trials.flatMap((t) => (t.metrics[metric]![pick] === null ? [] : [t.metrics[metric]![pick]!]))).filter((v) => v.length > 0);
-    return values.length === 0 ? null : json(subsetTrialFigures(values).mean);
+    return values.length === 0 ? null : trialFigureJson(subsetTrialFigures(values).mean);
   };
   return { ...counts, acc: mean, max: meanOf('max'), diff: meanOf('diff') };
 }

@@ -15,12 +15,10 @@ import { askKalahiLetter } from './mcTask.ts';
 import { KALAHI_TABLE_METRICS, type KalahiGenerationRecord, type KalahiGenerationTrial, type KalahiLetterTrial, type KalahiMCRecord, type KalahiMetricRecord } from './records.ts';
 
 /** What the majority vote compares: the option chosen (`the best answer`, `irrelevant answer #1`), or `no letter`. */
-export function optionName(option: LetterOption | undefined): string {
+function optionName(option: LetterOption | undefined): string {
   if (!option) return 'no letter';
   return option.best ? 'the best answer' : `${option.kind} answer #${option.index + 1}`;
 }
-
-const mean = (values: readonly number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 
 /** Each server that answered some trial, once, comma-joined (undefined when none said). */
 function servers(names: ReadonlyArray<string | undefined>): string | undefined {
@@ -52,8 +50,9 @@ export function letterTrialOf(record: KalahiMCRecord, trial: number, seed: numbe
  * question and reply shown, MC1 is the mean over the trials, time is summed, and every trial is kept.
  */
 export function foldLetterTrials(official: readonly LetterOption[], records: readonly KalahiMCRecord[], trials: readonly KalahiLetterTrial[]): KalahiMCRecord {
-  const summary = summariseTrials(trials.map((t) => ({ answer: optionName(t.option === null ? undefined : official[t.option]), correct: t.mc1 === 1, metrics: { mc1: t.mc1 } })));
-  const shownAt = trials.findIndex((t) => optionName(t.option === null ? undefined : official[t.option]) === summary.majority);
+  const chosen = trials.map((t) => optionName(t.option === null ? undefined : official[t.option]));
+  const summary = summariseTrials(trials.map((t, i) => ({ answer: chosen[i]!, correct: t.mc1 === 1, metrics: { mc1: t.mc1 } })));
+  const shownAt = chosen.indexOf(summary.majority);
   const shown = records[shownAt]!;
   const mc1 = summary.means.mc1!;
   const server = servers(records.map((r) => r.server));
@@ -128,7 +127,7 @@ export function foldGenerationTrials(records: readonly KalahiGenerationRecord[],
     if (having.length === 0) continue;
     const summary = summariseTrials(having.map((m) => ({ answer: '', correct: m.acc === 1, metrics: { max: m.max, diff: m.diff, acc: m.acc } })));
     const own = shown.metrics[metric];
-    metrics[metric] = { relevant: own?.relevant ?? [], irrelevant: own?.irrelevant ?? [], max: summary.means.max ?? null, diff: summary.means.diff ?? null, acc: mean(having.map((m) => m.acc)) };
+    metrics[metric] = { relevant: own?.relevant ?? [], irrelevant: own?.irrelevant ?? [], max: summary.means.max ?? null, diff: summary.means.diff ?? null, acc: summary.means.acc! };
     passAt[metric] = summary.passAt;
     passHat[metric] = summary.passHat;
     if (summary.flaky) flaky.push(metric);

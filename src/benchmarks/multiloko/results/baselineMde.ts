@@ -1,6 +1,7 @@
 // The baseline gate's minimum detectable effect for the trials a run used (docs/trials.md#the-baseline-gate-with-trials),
 // as the report and the step summary state it: read from the gate's own tests in multiloko.json's summary.baseline.
 import type { MultiLoKoResultsJson } from '../resultsSchema.ts';
+import { trialsRange } from './trialTable.ts';
 
 export interface BaselineMde {
   /** Fewest and most trials an item of the run holds. */
@@ -42,9 +43,8 @@ export function baselineMde(results: MultiLoKoResultsJson): BaselineMde | undefi
 
 /** One sentence: what the MDE is for the trials used, and why more trials lower it. */
 export function baselineMdeNote(m: BaselineMde): string {
-  const k = m.fewestTrials === m.mostTrials ? `k = ${m.mostTrials}` : `k = ${m.fewestTrials}–${m.mostTrials}`;
   return (
-    `Minimum detectable effect of the baseline gate at ${k} trials per item: the smallest true change in EM its paired test ` +
+    `Minimum detectable effect of the baseline gate at k = ${trialsRange(m.fewestTrials, m.mostTrials)} trials per item: the smallest true change in EM its paired test ` +
     `detects with 80% power at α = ${m.alpha} after Holm, (z₁₋α/2 + z₀.₈) · sd(d)/√n over the per-item differences of trial means ` +
     `(averaging k trials shrinks their trial noise by k, so more trials detect smaller drops with the same items).`
   );

@@ -2,9 +2,10 @@
 // averaged over the languages as the headline averages EM, each with a bootstrap interval (items resampled within
 // their language, trials kept with their item). Only for a run with trials: a run of one answer per item has none.
 import { passAtK, passHatK } from '../../../core/statistics/passAtK.ts';
+import { reportedKs } from '../../../core/statistics/reportedKs.ts';
 import { stratumAverage } from '../../../core/statistics/stratumAverage.ts';
 import type { RolledSubset } from '../run/rolledSubset.ts';
-import { reportedKs, type TrialFigureJson } from './trialTable.ts';
+import { trialFiguresText, trialsRange, type TrialFigureJson } from './trialTable.ts';
 
 export interface HeadlineTrials {
   /** Local languages averaged. */
@@ -44,17 +45,7 @@ export function headlineTrials(subsets: readonly RolledSubset[]): HeadlineTrials
   };
 }
 
-const pct = (f: TrialFigureJson) => `${(100 * f.value).toFixed(1)} [${(100 * f.low).toFixed(1)}, ${(100 * f.high).toFixed(1)}]`;
-
-/** `pass@1 31.0 [28.1, 34.0] · pass@8 … · pass^8 …` (× 100, 95% intervals), as the headline lines print them. */
-export function headlineTrialsText(t: HeadlineTrials): string {
-  const at = Object.entries(t.pass_at).map(([k, f]) => `pass@${k} ${pct(f)}`);
-  const hat = Object.entries(t.pass_hat).filter(([k]) => k !== '1').map(([k, f]) => `pass^${k} ${pct(f)}`);
-  return [...at, ...hat].join(' · ');
-}
-
 /** The headline's line: trials per item, then the figures, over how many local languages. */
 export function headlineTrialsLine(t: HeadlineTrials): string {
-  const trials = t.fewest_trials === t.most_trials ? `${t.most_trials}` : `${t.fewest_trials}–${t.most_trials}`;
-  return `MultiLoKo headline over ${trials} trials per item · × 100, average over ${t.languages} local language${t.languages === 1 ? '' : 's'} with 95% intervals (bootstrap over items within each language): ${headlineTrialsText(t)}`;
+  return `MultiLoKo headline over ${trialsRange(t.fewest_trials, t.most_trials)} trials per item · × 100, average over ${t.languages} local language${t.languages === 1 ? '' : 's'} with 95% intervals (bootstrap over items within each language): ${trialFiguresText(t)}`;
 }

@@ -1,11 +1,8 @@
 // A subset's figures over its items' trials for multiloko.json and the terminal: mean EM, pass@k (k = 1 and the largest
 // power of two within the fewest trials), pass^k, the share of variance within items, and the flaky items per language.
-import { subsetTrialFigures, type TrialFigure } from '../../../core/statistics/trialFigures.ts';
+import { subsetTrialFigures, trialFigureJson, trialFiguresByK } from '../../../core/statistics/trialFigures.ts';
 import { reportedKs } from '../../../core/statistics/reportedKs.ts';
 import type { LokalItemRecord } from '../run/records.ts';
-
-// Moved to src/core/statistics for Kalahi's trial tables too; re-exported for the callers that import it from here.
-export { reportedKs };
 
 /** A figure as multiloko.json writes it. */
 export interface TrialFigureJson {
@@ -31,8 +28,6 @@ export interface SubsetTrialsJson {
   within_share: number | null;
 }
 
-const json = (figure: TrialFigure): TrialFigureJson => ({ value: figure.value, low: figure.low, high: figure.high });
-
 /** The subset's trial figures, or undefined when no item has more than one trial (results then stay as without trials). */
 export function subsetTrials(records: readonly LokalItemRecord[]): SubsetTrialsJson | undefined {
   if (!records.some((r) => r.trials !== undefined)) return undefined;
@@ -41,21 +36,30 @@ export function subsetTrials(records: readonly LokalItemRecord[]): SubsetTrialsJ
   const most = items.reduce((n, trials) => Math.max(n, trials.length), 0);
   const asked = records.reduce((n, r) => Math.max(n, r.trialsAsked ?? 0), most);
   const figures = subsetTrialFigures(items, { ks: reportedKs(fewest), asked });
-  const byK = (map: Map<number, TrialFigure>) => Object.fromEntries([...map].map(([k, figure]) => [String(k), json(figure)]));
   return {
     items: figures.items,
     fewest_trials: figures.fewestTrials,
     most_trials: figures.mostTrials,
     items_short: figures.itemsShort,
     flaky: records.filter((r) => r.trialSummary?.flaky).length,
-    mean_em: json(figures.mean),
-    pass_at: byK(figures.passAt),
-    pass_hat: byK(figures.passHat),
+    mean_em: trialFigureJson(figures.mean),
+    pass_at: trialFiguresByK(figures.passAt),
+    pass_hat: trialFiguresByK(figures.passHat),
     within_share: figures.variance?.withinShare ?? null,
   };
 }
 
 const pct = (figure: TrialFigureJson) => `${(100 * figure.value).toFixed(1)} [${(100 * figure.low).toFixed(1)}, ${(100 * figure.high).toFixed(1)}]`;
+
+/** `pass@1 31.0 [28.1, 34.0] · pass@8 … · pass^8 …` (× 100, 95% intervals; pass^1 is pass@1, so left out). */
+export function trialFiguresText(t: Pick<SubsetTrialsJson, 'pass_at' | 'pass_hat'>): string {
+  const at = Object.entries(t.pass_at).map(([k, f]) => `pass@${k} ${pct(f)}`);
+  const hat = Object.entries(t.pass_hat).filter(([k]) => k !== '1').map(([k, f]) => `pass^${k} ${pct(f)}`);
+  return [...at, ...hat].join(' · ');
+}
+
+/** `8`, or `4–8` when items hold different numbers of trials. */
+export const trialsRange = (fewest: number, most: number) => (fewest === most ? `${most}` : `${fewest}–${most}`);
 
 /** One line per subset with trials, then the flaky items per language, and a line for items short of trials. */
 export function trialLines(subsets: ReadonlyArray<{ name: string; language: string; trials?: SubsetTrialsJson }>): string[] {
@@ -64,10 +68,8 @@ export function trialLines(subsets: ReadonlyArray<{ name: string; language: stri
   const lines = ['MultiLoKo trials · × 100 with 95% intervals (bootstrap over items, trials kept with their item)'];
   for (const { name, trials } of withTrials) {
     const t = trials!;
-    const at = Object.entries(t.pass_at).map(([k, f]) => `pass@${k} ${pct(f)}`);
-    const hat = Object.entries(t.pass_hat).filter(([k]) => k !== '1').map(([k, f]) => `pass^${k} ${pct(f)}`);
     const share = t.within_share === null ? 'n/a' : `${(100 * t.within_share).toFixed(0)}%`;
-    lines.push(`  ${name}: ${t.fewest_trials === t.most_trials ? t.most_trials : `${t.fewest_trials}–${t.most_trials}`} trials · EM ${pct(t.mean_em)} · ${[...at, ...hat].join(' · ')} · variance within items ${share}`);
+    lines.push(`  ${name}: ${trialsRange(t.fewest_trials, t.most_trials)} trials · EM ${pct(t.mean_em)} · ${trialFiguresText(t)} · variance within items ${share}`);
   }
   const flaky = new Map<string, number>();
   for (const { language, trials } of withTrials) flaky.set(language, (flaky.get(language) ?? 0) + trials!.flaky);

@@ -4,7 +4,8 @@ import { cellText } from '../../../../report/cellText.ts';
 import { drillRows, filterBar, VERDICT_MARK, VERDICT_OPTIONS } from '../../../../report/drill.ts';
 import { html, raw, type Html } from '../../../../report/escape.ts';
 import { fingerprintBlock } from '../../../../report/fingerprintHtml.ts';
-import { change, CHANGE_OPTIONS, comparisonTable, DASH, figureCell, fixed, flipLists, gatesTable } from '../../../../report/htmlParts.ts';
+import { change, CHANGE_OPTIONS, comparisonTable, figureCell, flipLists, gatesTable, sectionGates, unpairedNote } from '../../../../report/htmlParts.ts';
+import { fixed, intervalText } from '../../../../report/numberText.ts';
 import type { HtmlSection, SectionOptions } from '../../../../report/section.ts';
 import { kalahiChart, kalahiChartData } from './reportCharts.ts';
 import { compareKalahi, type KalahiComparison } from './reportCompare.ts';
@@ -41,7 +42,7 @@ function kalahiTrialsNote(v: KalahiVariantView): Html {
   const mc = t.mc;
   const passes = mc ? [...Object.entries(mc.pass_at ?? {}).map(([k, f]) => `pass@${k} ${f.value.toFixed(4)}`), ...Object.entries(mc.pass_hat ?? {}).filter(([k]) => k !== '1').map(([k, f]) => `pass^${k} ${f.value.toFixed(4)}`)] : [];
   const within = typeof mc?.within_share === 'number' ? ` · variance within prompts ${(100 * mc.within_share).toFixed(0)}%` : '';
-  const summary = mc?.mc1 ? ` · MC1 over trials ${mc.mc1.value.toFixed(4)} [${mc.mc1.low.toFixed(3)}, ${mc.mc1.high.toFixed(3)}] (bootstrap over prompts) · ${passes.join(' · ')}${within} · ${mc.flaky ?? 0} flaky` : '';
+  const summary = mc?.mc1 ? ` · MC1 over trials ${intervalText(mc.mc1, 4, 1)} (bootstrap over prompts) · ${passes.join(' · ')}${within} · ${mc.flaky ?? 0} flaky` : '';
   return html`<p class="note" id="kalahi-${v.key}-trials">${t.asked ?? '?'} trials per prompt${summary}; the figures per category in kalahi.json (trials).</p>
 ${mc?.by_position ? html`<p class="note" id="kalahi-${v.key}-positions">${positionLine(mc.by_position)} (the trials that showed it at that letter).</p>` : ''}`;
 }
@@ -118,7 +119,7 @@ function kalahiComparisonBlock(c: KalahiComparison): Html {
   return html`<section id="kalahi-comparison"><h3>Against the baseline</h3>
 <p class="note">Prompts paired by prompt variation id, the variations of one prompt one cluster: the baseline gate's own tests. McNemar's exact test for MC1 and the acc columns where prompts are independent, a paired cluster bootstrap otherwise (MC2 always); p (Holm) adjusts MC1 and MC2 together, as the gate does, and the acc columns among themselves. MDE: the smallest true change these prompts detect with 80% power at α/family.</p>
 ${comparisonTable(c.rows, undefined, { scale: 1, digits: 4, unit: '' }, 'kalahi-comparison-table')}
-${c.onlyCurrent.length || c.onlyBaseline.length ? html`<p class="note">Only in this run: ${c.onlyCurrent.join(', ') || DASH}. Only in the baseline: ${c.onlyBaseline.join(', ') || DASH}.</p>` : ''}
+${unpairedNote(c.onlyCurrent, c.onlyBaseline)}
 <h4>Flipped prompts</h4>${flipLists(c.flips.map((f) => ({ name: f.variant, worse: f.worse, better: f.better })))}</section>`;
 }
 
@@ -128,7 +129,7 @@ export function kalahiHtml(results: KalahiResultsJson, baseline: KalahiResultsJs
   const base = baseline ? kalahiView(baseline, confidence) : undefined;
   return {
     models: view.variants.map((v) => v.model),
-    gates: view.gates.map((g, i) => ({ figure: g.figure, pass: g.pass, id: `kalahi-gates-${i}` })),
+    gates: sectionGates(view.gates, 'kalahi-gates'),
     ...(view.gatesPassed === undefined ? {} : { gatesPassed: view.gatesPassed }),
     comparedWithBaseline: base !== undefined,
     nav: '<a href="#kalahi">Kalahi</a><a href="#kalahi-items">Kalahi prompts</a>',

@@ -22,7 +22,8 @@ function kalahiMarkdown(view: KalahiView, baseline: KalahiView | undefined, conf
         withInterval(v.overall.mc?.mc2_normalised, 3, 1),
         ...KALAHI_METRICS.map(([m]) => withInterval(v.overall.generation?.acc[m], 3, 1)),
       ]),
-      new Set(columns.map((_, i) => i + 2).concat([2])),
+      // Prompts (column 2) and every figure column after it are numbers.
+      new Set(columns.map((_, i) => i + 3).concat([2])),
     ),
     ...view.variants.flatMap((v) => (v.trials?.mc?.by_position ? ['', `${markdownCell(v.key)}, ${v.trials.asked ?? '?'} trials per prompt · ${positionLine(v.trials.mc.by_position)}`] : [])),
     '',

@@ -11,7 +11,7 @@ import { kalahiHtml } from './reportHtml.ts';
 import { kalahiStepSummary } from './reportMarkdown.ts';
 import { KalahiResultsSchema, type KalahiResultsJson } from '../../resultsSchema.ts';
 
-/** The prompt records' texts (topic, prompt, answers, replies), model inputs and the baseline flips, hashed in place. */
+/** The prompt records' texts (topic, prompt, answers, replies, trials' replies), model inputs and the baseline flips, hashed in place. */
 function redactKalahi(results: KalahiResultsJson): void {
   for (const variant of Object.values(results.variants ?? {})) {
     for (const record of Array.isArray(variant?.records) ? (variant.records as unknown[]) : []) {
@@ -26,10 +26,19 @@ function redactKalahi(results: KalahiResultsJson): void {
           if (Array.isArray(mc.letter.options)) for (const option of mc.letter.options) if (isObject(option)) hashFields(option, ['text']);
         }
         hashInputs(mc, ['modelInput']);
+        // With trials (run/plan.ts redacts a run's own the same way): the options shown and each trial's reply.
+        if (isObject(mc.trials)) {
+          if (Array.isArray(mc.trials.options)) for (const option of mc.trials.options) if (isObject(option)) hashFields(option, ['text']);
+          if (Array.isArray(mc.trials.trials)) for (const trial of mc.trials.trials) if (isObject(trial)) hashFields(trial, ['response']);
+        }
       }
       if (isObject(generation)) {
         hashFields(generation, ['response']);
         hashInputs(generation, ['modelInput']);
+        if (isObject(generation.trials)) {
+          if (Array.isArray(generation.trials.trials)) for (const trial of generation.trials.trials) if (isObject(trial)) hashFields(trial, ['response']);
+          hashFields(generation.trials, ['majority']);
+        }
       }
     }
   }

@@ -1,7 +1,7 @@
 // Kalahi's figures for the report, recomputed per prompt record so each has an interval: Wilson for MC1 and the
 // generation metrics' acc (0/1 per prompt), the t-interval of the mean for MC2, MC2 (normalised) and MC3.
 import { boundedMeanInterval, type Interval } from '../../../../core/statistics/index.ts';
-import { gateRows, proportionInterval, type GateRow, type Verdict } from '../../../../report/viewParts.ts';
+import { finiteOrNull, gateRows, proportionInterval, recordedText, type GateRow, type Verdict } from '../../../../report/viewParts.ts';
 import type { KalahiRecordJson, KalahiResultsJson, KalahiVariantJson, KalahiGroupTrialsJson } from '../../resultsSchema.ts';
 
 /** The published generation table's columns, in its order, with their labels. */
@@ -60,14 +60,14 @@ export interface KalahiChoice {
 /** The answers of an MC record with their normalised probabilities; the preferred one marked. */
 export function kalahiChoices(mc: KalahiRecordJson['mc']): KalahiChoice[] {
   const references = Array.isArray(mc?.references) ? mc.references : [];
-  const scores = references.map((r) => finite(r.score));
+  const scores = references.map((r) => finiteOrNull(r.score));
   const total = scores.reduce<number>((sum, v) => sum + (v ?? 0), 0);
   const p = mc?.preferred;
   return references.map((r, i) => ({
-    kind: text(r.kind) ?? '',
-    text: text(r.text) ?? '',
+    kind: recordedText(r.kind) ?? '',
+    text: recordedText(r.text) ?? '',
     best: r.best === true,
-    logprob: finite(r.logprob),
+    logprob: finiteOrNull(r.logprob),
     score: scores[i]!,
     probability: scores[i] !== null && total > 0 ? scores[i]! / total : null,
     // Older records name the preferred answer without its index: matched by its text then.
@@ -107,9 +107,6 @@ export interface KalahiView {
   gatesPassed?: boolean;
 }
 
-const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : v === null || v === undefined ? undefined : String(v));
-const finite = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-
 function prompt(variant: string, r: KalahiRecordJson): KalahiPrompt {
   const acc: KalahiPrompt['acc'] = {};
   const max: KalahiPrompt['max'] = {};
@@ -117,14 +114,14 @@ function prompt(variant: string, r: KalahiRecordJson): KalahiPrompt {
   if (g && g.status === 'scored') {
     for (const [metric] of KALAHI_METRICS) {
       const m = g.metrics?.[metric];
-      const a = finite(m?.acc);
+      const a = finiteOrNull(m?.acc);
       if (a !== null) acc[metric] = a;
-      const x = finite(m?.max);
+      const x = finiteOrNull(m?.max);
       if (x !== null) max[metric] = x;
     }
   }
   const n = r.mc?.normalised;
-  const mc = n ? { mc1: finite(n.mc1), mc2: finite(n.mc2), mc2_normalised: finite(n.mc2_normalised), mc3: finite(n.mc3) } : undefined;
+  const mc = n ? { mc1: finiteOrNull(n.mc1), mc2: finiteOrNull(n.mc2), mc2_normalised: finiteOrNull(n.mc2_normalised), mc3: finiteOrNull(n.mc3) } : undefined;
   const p = r.mc?.preferred;
   // MC1 is the figure a prompt is right or wrong by; a generation-only run (replay) falls back to the first metric computed.
   let verdict: Verdict;
@@ -135,7 +132,7 @@ function prompt(variant: string, r: KalahiRecordJson): KalahiPrompt {
     verdictBasis = 'MC1';
   } else if (g && (g.missing === true || g.status !== 'scored')) {
     verdict = g.status === 'failed' ? 'wrong' : 'missing';
-    verdictBasis = `reply ${text(g.status) ?? 'absent'}`;
+    verdictBasis = `reply ${recordedText(g.status) ?? 'absent'}`;
   } else if (firstMetric) {
     verdict = acc[firstMetric[0]]! >= 1 ? 'correct' : 'wrong';
     verdictBasis = `${firstMetric[1]} acc`;
@@ -145,17 +142,17 @@ function prompt(variant: string, r: KalahiRecordJson): KalahiPrompt {
   }
   return {
     variant,
-    id: text(r.promptVariationId) ?? '',
-    promptId: text(r.promptId) ?? '',
-    category: text(r.category) ?? '',
-    topic: text(r.topic) ?? '',
-    prompt: text(r.prompt),
-    response: g ? text(g.response) : undefined,
-    generationStatus: g ? text(g.status) : undefined,
-    generationReason: g ? text(g.reason) : undefined,
-    ...(p ? { preferred: { kind: text(p.kind) ?? '', text: text(p.text) ?? '', best: p.best === true } } : {}),
+    id: recordedText(r.promptVariationId) ?? '',
+    promptId: recordedText(r.promptId) ?? '',
+    category: recordedText(r.category) ?? '',
+    topic: recordedText(r.topic) ?? '',
+    prompt: recordedText(r.prompt),
+    response: g ? recordedText(g.response) : undefined,
+    generationStatus: g ? recordedText(g.status) : undefined,
+    generationReason: g ? recordedText(g.reason) : undefined,
+    ...(p ? { preferred: { kind: recordedText(p.kind) ?? '', text: recordedText(p.text) ?? '', best: p.best === true } } : {}),
     choices: kalahiChoices(r.mc),
-    ...(r.mc?.letter ? { letter: { response: text(r.mc.letter.response) ?? '', chosen: text(r.mc.letter.chosen) ?? null, answer: text(r.mc.letter.answer) ?? '' } } : {}),
+    ...(r.mc?.letter ? { letter: { response: recordedText(r.mc.letter.response) ?? '', chosen: recordedText(r.mc.letter.chosen) ?? null, answer: recordedText(r.mc.letter.answer) ?? '' } } : {}),
     ...(mc ? { mc } : {}),
     acc,
     max,
@@ -206,15 +203,15 @@ function variantView(key: string, v: KalahiVariantJson, confidence: number): Kal
   const learned = v.settings?.learned ?? {};
   return {
     key,
-    model: text(v.model) ?? '(model not recorded)',
+    model: recordedText(v.model) ?? '(model not recorded)',
     ...(typeof v.file === 'string' ? { file: v.file } : {}),
     tasks: Array.isArray(v.tasks) ? v.tasks.map((t) => String(t)) : [],
-    ...(finite(v.items?.selected) !== null ? { selected: v.items!.selected as number } : {}),
-    ...(finite(v.items?.total) !== null ? { total: v.items!.total as number } : {}),
+    ...(finiteOrNull(v.items?.selected) !== null ? { selected: v.items!.selected as number } : {}),
+    ...(finiteOrNull(v.items?.total) !== null ? { total: v.items!.total as number } : {}),
     ...(typeof v.settings?.chrf === 'string' ? { chrfLabel: v.settings.chrf } : {}),
     notComputed: Object.entries(learned)
       .filter(([, s]) => s && s.computed === false)
-      .map(([metric, s]) => ({ metric, reason: text(s.reason) ?? 'not computed' })),
+      .map(([metric, s]) => ({ metric, reason: recordedText(s.reason) ?? 'not computed' })),
     overall: kalahiFigures(prompts, confidence),
     categories: categories.map((name) => ({ name, figures: kalahiFigures(prompts.filter((p) => p.category === name), confidence) })),
     prompts,

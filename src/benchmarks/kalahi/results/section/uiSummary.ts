@@ -2,7 +2,8 @@
 // MC1 by the best answer's position), and the gates, with the chart of those figures per variant.
 import { kalahiChart, kalahiChartData } from './reportCharts.ts';
 import { KALAHI_METRICS, kalahiView, type KalahiView } from './reportView.ts';
-import { gatesLine, intervalText, svgAttachment, type UiSummary } from '../../../../report/summary.ts';
+import { intervalText } from '../../../../report/numberText.ts';
+import { gatesLine, svgAttachment, type UiSummary } from '../../../../report/summary.ts';
 import type { Interval } from '../../../../core/statistics/index.ts';
 import type { KalahiResultsJson } from '../../resultsSchema.ts';
 import { positionLine } from '../trialFigures.ts';

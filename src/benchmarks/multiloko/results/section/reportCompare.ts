@@ -8,6 +8,7 @@ import { barChartSpec, renderChart } from '../../../../report/charts.ts';
 import { html, raw } from '../../../../report/escape.ts';
 import { comparisonTable } from '../../../../report/htmlParts.ts';
 import type { FigureRow } from '../../../../report/labelledRun.ts';
+import { fixed } from '../../../../report/numberText.ts';
 import type { SectionRuns } from '../../../../report/section.ts';
 import { runsEmChartData } from './reportCharts.ts';
 import { multilokoView, type MultiLoKoItemView, type MultiLoKoSubset, type MultiLoKoView } from './reportView.ts';
@@ -51,8 +52,6 @@ export function compareMultiLoKo(current: readonly MultiLoKoSubset[], baseline: 
   };
 }
 
-const DASH = '–';
-const fixed = (v: number | null | undefined, digits: number, scale: number) => (v === null || v === undefined || !Number.isFinite(v) ? DASH : (v * scale).toFixed(digits));
 
 /** compare.html's MultiLoKo section: the EM chart with a bar per run, the side-by-side table, each later run's tests. */
 async function runsHtml(views: ReadonlyArray<MultiLoKoView | undefined>, rows: readonly FigureRow[], pooled: ReadonlyArray<Comparison | undefined>, tests: ReadonlyArray<MultiLoKoComparison | undefined>, labels: readonly string[]): Promise<string> {

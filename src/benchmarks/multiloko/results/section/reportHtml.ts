@@ -6,7 +6,8 @@ import { cellText } from '../../../../report/cellText.ts';
 import { drillRows, filterBar, promptDetails, VERDICT_MARK, VERDICT_OPTIONS, type DrillRow, type SharedStart } from '../../../../report/drill.ts';
 import { escapeHtml, html, raw, type Html } from '../../../../report/escape.ts';
 import { fingerprintBlock } from '../../../../report/fingerprintHtml.ts';
-import { change, CHANGE_OPTIONS, comparisonTable, DASH, figureCell, fixed, flipLists, gatesTable } from '../../../../report/htmlParts.ts';
+import { change, CHANGE_OPTIONS, comparisonTable, figureCell, flipLists, gatesTable, sectionGates, unpairedNote } from '../../../../report/htmlParts.ts';
+import { DASH, fixed } from '../../../../report/numberText.ts';
 import type { HtmlSection, SectionOptions } from '../../../../report/section.ts';
 import { ERROR_CATEGORIES } from '../../../../metrics/errorCategory.ts';
 import { localVsEnglishSection } from './localVsEnglishHtml.ts';
@@ -186,7 +187,7 @@ function multilokoComparisonBlock(c: MultiLoKoComparison, view: MultiLoKoView): 
   return html`<section id="multiloko-comparison"><h3>Against the baseline</h3>
 <p class="note">Items paired by id within each subset: the baseline gate's own tests. Δ = this run − baseline (EM × 100) with its 95% interval; McNemar's exact test on the items that changed (a paired cluster bootstrap where a question and its translations are pooled); p (Holm) adjusts across the subsets and pooled figures compared, as the gate does. MDE: the smallest true change this many items detect with 80% power at α/family — a difference smaller than it is "too few items to tell". Red rows: a significant drop; green: a significant gain.</p>
 ${comparisonTable(c.subsets, c.pooled, { scale: 100, digits: 2, unit: '× 100' }, 'multiloko-comparison-table')}
-${c.onlyCurrent.length || c.onlyBaseline.length ? html`<p class="note">Only in this run: ${c.onlyCurrent.join(', ') || DASH}. Only in the baseline: ${c.onlyBaseline.join(', ') || DASH}.</p>` : ''}
+${unpairedNote(c.onlyCurrent, c.onlyBaseline)}
 <h4>Flipped items</h4>${flipLists(c.subsets.map((r) => ({ name: names.get(r.key) ?? r.key, worse: r.worse, better: r.better })))}</section>`;
 }
 
@@ -202,7 +203,7 @@ export function multilokoHtml(results: MultiLoKoResultsJson, baseline: MultiLoKo
   const base = baseline ? multilokoView(baseline, confidence) : undefined;
   return {
     models: [view.model],
-    gates: view.gates.map((g, i) => ({ figure: g.figure, pass: g.pass, id: `multiloko-gates-${i}` })),
+    gates: sectionGates(view.gates, 'multiloko-gates'),
     ...(view.gatesPassed === undefined ? {} : { gatesPassed: view.gatesPassed }),
     comparedWithBaseline: base !== undefined,
     nav: '<a href="#multiloko">MultiLoKo</a><a href="#multiloko-items">MultiLoKo items</a>',

@@ -1,6 +1,7 @@
 // MultiLoKo's part of the step summary (GITHUB_STEP_SUMMARY): the leaderboard, EM per language, error categories,
 // local vs English, the gates and, against a baseline, the changes its paired tests call significant.
-import { changeLines, fixed, gateLines, table, withInterval } from '../../../../report/markdownParts.ts';
+import { changeLines, gateLines, table, withInterval } from '../../../../report/markdownParts.ts';
+import { fixed } from '../../../../report/numberText.ts';
 import { markdownCell } from '../../../../report/markdownCell.ts';
 import type { SectionOptions } from '../../../../report/section.ts';
 import { ERROR_CATEGORIES, type ErrorCategory } from '../../../../metrics/errorCategory.ts';
@@ -11,7 +12,7 @@ import { multilokoView, type MultiLoKoView } from './reportView.ts';
 import type { MultiLoKoResultsJson } from '../../resultsSchema.ts';
 import { baselineMde, baselineMdeNote, mdeText, type BaselineMde } from '../baselineMde.ts';
 import { FLAKY_HEADER, FLAKY_SUMMARY_ROWS, flakyByLanguage, flakyCells } from '../flakyTable.ts';
-import { headlineTrialsText } from '../headlineTrials.ts';
+import { trialFiguresText, trialsRange } from '../trialTable.ts';
 
 /** Items per error category for each local language (first rule that holds); nothing for a file without categories. */
 function errorCategoryLines(view: MultiLoKoView): string[] {
@@ -87,7 +88,7 @@ function multilokoMarkdown(view: MultiLoKoView, baseline: MultiLoKoView | undefi
       ),
       '',
     );
-    if (h.trials) lines.push(`Over ${h.trials.fewest_trials === h.trials.most_trials ? h.trials.most_trials : `${h.trials.fewest_trials}–${h.trials.most_trials}`} trials per item (× 100, average over ${h.trials.languages} local language${h.trials.languages === 1 ? '' : 's'}, 95% intervals): ${headlineTrialsText(h.trials)}`, '');
+    if (h.trials) lines.push(`Over ${trialsRange(h.trials.fewest_trials, h.trials.most_trials)} trials per item (× 100, average over ${h.trials.languages} local language${h.trials.languages === 1 ? '' : 's'}, 95% intervals): ${trialFiguresText(h.trials)}`, '');
   }
   // The F1-over-words mean per language, a column only when the file's items carry f1_words (older runs do not).
   const words = view.languages.some((r) => r.subset.f1Words);

@@ -8,18 +8,18 @@ import type { BenchmarkReportSection } from '../../../benchmark.ts';
 import { compareMultiLoKoRuns } from './reportCompare.ts';
 import { multilokoHtml } from './reportHtml.ts';
 import { multilokoStepSummary } from './reportMarkdown.ts';
+import { NOT_SUBSETS } from './reportView.ts';
 import { MultiLoKoResultsSchema, type MultiLoKoResultsJson } from '../../resultsSchema.ts';
 
 /** A language entry with its mean, or an item record: an object with a numeric `em`. */
 const hasEm = (value: unknown) => isObject(value) && typeof value.em === 'number';
 
-const MULTILOKO_NOT_SUBSETS = new Set(['group_metrics', 'summary', 'lokal']);
 const MULTILOKO_TEXTS = ['question', 'prediction', 'raw_prediction', 'rawPrediction', 'answer'];
 
 /** The item records' texts and prompts, `lokal score`'s item texts and the baseline flips, hashed in place. */
 function redactMultiLoKo(results: MultiLoKoResultsJson): void {
   for (const [key, entry] of Object.entries(results)) {
-    if (MULTILOKO_NOT_SUBSETS.has(key) || !isObject(entry)) continue;
+    if (NOT_SUBSETS.has(key) || !isObject(entry)) continue;
     for (const record of Object.values(entry)) {
       if (!isObject(record)) continue;
       hashFields(record, MULTILOKO_TEXTS);

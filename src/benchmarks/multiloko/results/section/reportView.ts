@@ -1,7 +1,7 @@
 // MultiLoKo's figures for the report, recomputed from the per-item records (the intervals need them; the file's own
 // means and headline are shown where present and are what the recomputation must agree with).
 import { boundedMeanInterval, normalQuantile, pairedDifference, type Interval } from '../../../../core/statistics/index.ts';
-import { gateRows, itemPrompt, proportionInterval, type GateRow, type ItemPrompt, type Verdict } from '../../../../report/viewParts.ts';
+import { finiteOrNull, gateRows, itemPrompt, proportionInterval, recordedText, type GateRow, type ItemPrompt, type Verdict } from '../../../../report/viewParts.ts';
 import type { MultiLoKoItemRecord, MultiLoKoResultsJson } from '../../resultsSchema.ts';
 import type { HeadlineTrials } from '../headlineTrials.ts';
 import { parseSubsetKey, subsetDirection, subsetLanguage, subsetTitle } from '../../data/subsetKey.ts';
@@ -100,32 +100,30 @@ export interface MultiLoKoView {
 }
 
 /** Top-level keys that are not subsets: eval.py's aggregates, the run's summary, `lokal score`'s problems. */
-const NOT_SUBSETS = new Set(['group_metrics', 'summary', 'lokal']);
+export const NOT_SUBSETS: ReadonlySet<string> = new Set(['group_metrics', 'summary', 'lokal']);
 const METRICS = ['em', 'f1', 'bleu', 'chrf', 'edit_distance', 'edit_similarity', 'edit_distance_first', 'f1_words'];
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : v === null || v === undefined ? undefined : typeof v === 'object' ? JSON.stringify(v) : String(v));
-const finite = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 function item(subset: string, id: string, record: MultiLoKoItemRecord, extra: Record<string, unknown> | undefined): MultiLoKoItemView {
   const scores: Record<string, number> = {};
   for (const m of METRICS) {
-    const v = finite(record[m]);
+    const v = finiteOrNull(record[m]);
     if (v !== null) scores[m] = v;
   }
   const em = scores.em ?? 0;
   const missing = record.missing === true;
   const error = typeof record.error === 'string' && (ERROR_CATEGORIES as readonly string[]).includes(record.error) ? (record.error as ErrorCategory) : undefined;
   const trials = Array.isArray(record.trials) ? record.trials.map((t) => ({ em: t.em, prediction: t.prediction })) : undefined;
-  const targets = Array.isArray(record.targets) ? record.targets.map((t) => text(t) ?? '') : record.targets === undefined ? [] : [text(record.targets) ?? ''];
+  const targets = Array.isArray(record.targets) ? record.targets.map((t) => recordedText(t) ?? '') : record.targets === undefined ? [] : [recordedText(record.targets) ?? ''];
   return {
     subset,
     id,
-    question: text(extra?.question ?? record.question),
+    question: recordedText(extra?.question ?? record.question),
     targets,
-    prediction: text(record.prediction) ?? '',
-    raw: text(extra?.raw_prediction ?? record.raw_prediction ?? record.rawPrediction),
-    answer: text(extra?.answer ?? record.answer),
+    prediction: recordedText(record.prediction) ?? '',
+    raw: recordedText(extra?.raw_prediction ?? record.raw_prediction ?? record.rawPrediction),
+    answer: recordedText(extra?.answer ?? record.answer),
     prompt: itemPrompt(record.model_input ?? record.prompt),
     scores,
     em,
@@ -151,7 +149,7 @@ function multilokoSubsets(results: MultiLoKoResultsJson, confidence = 0.95): Mul
     for (const [id, value] of Object.entries(entry)) {
       const extra = Object.hasOwn(subsetTexts, id) && isObject(subsetTexts[id]) ? subsetTexts[id] : undefined;
       if (isObject(value)) items.push(item(key, id, value as MultiLoKoItemRecord, extra));
-      else if (finite(value) !== null) means[id] = value as number;
+      else if (finiteOrNull(value) !== null) means[id] = value as number;
     }
     const parsed = parseSubsetKey(key);
     const direction = subsetDirection(parsed);
@@ -202,7 +200,7 @@ function emDifference(a: MultiLoKoSubset, b: MultiLoKoSubset, confidence = 0.95)
   return { value, low: value - z * se, high: value + z * se, se, method: 'independent', n: a.items.length + b.items.length };
 }
 
-const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map((x) => text(x) ?? '') : []);
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map((x) => recordedText(x) ?? '') : []);
 
 /** Mean and 2·SE (sample SD over √n) across languages; 2 SE is null for fewer than two. */
 function acrossLanguages(values: readonly number[]): { mean: number; twoSe: number | null } {
@@ -214,19 +212,19 @@ function acrossLanguages(values: readonly number[]): { mean: number; twoSe: numb
 
 function headline(results: MultiLoKoResultsJson, local: readonly MultiLoKoSubset[], rows: readonly LanguageRow[]): Headline | undefined {
   const h = results.summary?.headline;
-  if (isObject(h) && finite(h.em) !== null) {
+  if (isObject(h) && finiteOrNull(h.em) !== null) {
     const mte = isObject(h.mte) && isObject(h.mte.human) ? h.mte.human : undefined;
     return {
-      languages: finite(h.languages) ?? local.length,
+      languages: finiteOrNull(h.languages) ?? local.length,
       em: h.em as number,
-      em2se: finite(h.em_2se),
-      min: finite(h.em_min) ?? NaN,
-      max: finite(h.em_max) ?? NaN,
-      minLanguage: text(h.em_min_language) ?? '',
-      maxLanguage: text(h.em_max_language) ?? '',
-      gap: finite(h.em_gap) ?? NaN,
-      mte: mte ? finite(mte.average) : null,
-      mte2se: mte ? finite(mte.two_se) : null,
+      em2se: finiteOrNull(h.em_2se),
+      min: finiteOrNull(h.em_min) ?? NaN,
+      max: finiteOrNull(h.em_max) ?? NaN,
+      minLanguage: recordedText(h.em_min_language) ?? '',
+      maxLanguage: recordedText(h.em_max_language) ?? '',
+      gap: finiteOrNull(h.em_gap) ?? NaN,
+      mte: mte ? finiteOrNull(mte.average) : null,
+      mte2se: mte ? finiteOrNull(mte.two_se) : null,
       fromSummary: true,
       ...(isObject(h.trials) && isObject(h.trials.pass_at) ? { trials: h.trials as unknown as HeadlineTrials } : {}),
     };
@@ -276,7 +274,7 @@ export function multilokoView(results: MultiLoKoResultsJson, confidence = 0.95):
   });
   const summary = results.summary;
   return {
-    model: text(summary?.model) ?? '(model not recorded: a lokal score file)',
+    model: recordedText(summary?.model) ?? '(model not recorded: a lokal score file)',
     ...(typeof summary?.split === 'string' ? { split: summary.split } : {}),
     subsets,
     languages,

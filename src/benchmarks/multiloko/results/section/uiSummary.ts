@@ -2,13 +2,14 @@
 // the error categories, local vs English and the gates, with the EM chart per language.
 import { emChart, emChartData } from './reportCharts.ts';
 import { multilokoView, type MultiLoKoView } from './reportView.ts';
-import { fixed, gatesLine, intervalText, svgAttachment, type UiSummary } from '../../../../report/summary.ts';
+import { fixed, intervalText } from '../../../../report/numberText.ts';
+import { gatesLine, svgAttachment, type UiSummary } from '../../../../report/summary.ts';
 import { ERROR_CATEGORIES } from '../../../../metrics/errorCategory.ts';
 import type { LocalVsEnglish } from '../localVsEnglish.ts';
 import { formatMcNemarP, localVsEnglishRows, questionsLabel } from '../localVsEnglishTable.ts';
 import type { MultiLoKoResultsJson } from '../../resultsSchema.ts';
 import { flakyByLanguage } from '../flakyTable.ts';
-import { headlineTrialsText } from '../headlineTrials.ts';
+import { trialFiguresText } from '../trialTable.ts';
 
 /** `vsEnglish`: the results' summary.local_vs_english, one row per language as the terminal shows it. */
 export function multilokoSummaryText(view: MultiLoKoView, vsEnglish?: LocalVsEnglish): string {
@@ -19,7 +20,7 @@ export function multilokoSummaryText(view: MultiLoKoView, vsEnglish?: LocalVsEng
       ? `Leaderboard (EM × 100 over ${h.languages} local language${h.languages === 1 ? '' : 's'}): average EM ${fixed(h.em, 2, 100)} ± ${fixed(h.em2se, 1, 100)} · gap ${fixed(h.gap, 2, 100)} · MTE ${fixed(h.mte, 2, 100)} ± ${fixed(h.mte2se, 1, 100)} · min ${fixed(h.min, 2, 100)} (${h.minLanguage}) · max ${fixed(h.max, 2, 100)} (${h.maxLanguage}).`
       : 'Leaderboard: no local subset was scored.',
   );
-  if (h?.trials) lines.push(`Over trials (× 100, average over ${h.trials.languages} local language${h.trials.languages === 1 ? '' : 's'}, 95% intervals): ${headlineTrialsText(h.trials)}.`);
+  if (h?.trials) lines.push(`Over trials (× 100, average over ${h.trials.languages} local language${h.trials.languages === 1 ? '' : 's'}, 95% intervals): ${trialFiguresText(h.trials)}.`);
   const flaky = flakyByLanguage(view.languages.map((r) => ({ name: r.subset.name, language: r.language, items: r.subset.items })));
   // The items themselves carry `flaky` in their annotations, so the UI's search lists them.
   if (flaky.length) lines.push(`Flaky items (trials disagree; search "flaky"): ${flaky.map((f) => `${f.language} ${f.rows.length} of ${f.items}`).join(' · ')}.`);
