@@ -11,6 +11,7 @@ import type { LokalItemRecord } from '../../src/benchmarks/multiloko/run/records
 import { trialSeed } from '../../src/core/trialSeed.ts';
 import { startFakeOpenAIServer, type FakeServer } from '../support/fakeOpenAIServer.ts';
 import { freePort } from '../support/freePort.ts';
+import { passAtDefinition, passHatDefinition } from '../support/passAtDefinition.ts';
 import { lcg, MULTILOKO_EVAL, runVitest, writeDataset, type ChildRun, type GeneratedItem } from './helpers.ts';
 
 const ITEMS = 200;
@@ -85,10 +86,9 @@ function simulatedInterval(figure: (n: number, c: number) => number, k: number):
   means.sort((a, b) => a - b);
   return [means[49]!, means[1949]!];
 }
-/** C(c, j) / C(n, j) and 1 − C(n − c, j) / C(n, j), as products (the definitions of docs/trials.md, computed directly). */
-const choose = (n: number, j: number): number => (j < 0 || j > n ? 0 : Array.from({ length: j }, (_, i) => (n - i) / (i + 1)).reduce((a, b) => a * b, 1));
-const passAt = (j: number) => (n: number, c: number) => 1 - choose(n - c, j) / choose(n, j);
-const passHat = (j: number) => (n: number, c: number) => choose(c, j) / choose(n, j);
+/** pass@j and pass^j of c right of n trials, as the simulation's per-item figure. */
+const passAt = (j: number) => (n: number, c: number) => passAtDefinition(n, c, j);
+const passHat = (j: number) => (n: number, c: number) => passHatDefinition(n, c, j);
 
 describe('k = 8 trials over 200 items, each right with its own probability', SLOW, () => {
   test('trials match the server\'s draws; pass@1, pass@4, pass^4 fall in their 95% intervals; flaky items are those that disagreed', async () => {
