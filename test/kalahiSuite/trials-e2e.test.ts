@@ -120,6 +120,7 @@ describe('Kalahi with 4 trials, lettered MC and generation, against answers know
     results = JSON.parse(readFileSync(path.join(output, 'kalahi.json'), 'utf8'));
     const full = results.variants.full;
     expect(shown).toHaveLength(ids.length * K);
+    expect(rows).toHaveLength(ids.length);
     for (const [i, row] of rows.entries()) {
       const trials = [0, 1, 2, 3].map((t) => shown.find((s) => s.item === i && s.trial === t)!);
       const official = [row.relevantAnswers[row.bestIndex]!, ...row.irrelevantAnswers.slice(0, 3)].sort();

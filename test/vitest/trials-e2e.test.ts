@@ -171,6 +171,7 @@ describe('k = 8 trials over 200 items, each right with its own probability', SLO
     expect(server.stats.answered).toBe(before + 50 * 4);
     const { items: records } = await trialsRun('k6', { LOKAL_TRIALS: '6', ...cache });
     expect(server.stats.answered).toBe(before + 50 * 6);
+    expect(records).toHaveLength(50);
     expect(records.map((r) => r.trials!.map((t) => t.cached))).toEqual(records.map(() => [true, true, true, true, false, false]));
   });
 
@@ -180,6 +181,7 @@ describe('k = 8 trials over 200 items, each right with its own probability', SLO
     expect(server.stats.answered).toBe(before);
     const { items: records } = await trialsRun('k10', { LOKAL_TRIALS: '10' });
     expect(server.stats.answered).toBe(before + ITEMS * 2);
+    expect(records).toHaveLength(ITEMS);
     expect(records.every((r) => r.trials!.length === 10)).toBe(true);
   });
 
@@ -196,6 +198,7 @@ describe('k = 8 trials over 200 items, each right with its own probability', SLO
     const { items: records } = await trialsRun('k1', { LOKAL_TRIALS: '1' });
     expect(server.stats.answered).toBe(before);
     expect('trials' in results.summary.subsets[0]).toBe(false);
+    expect(records).toHaveLength(ITEMS);
     records.forEach((record, i) => {
       expect('trials' in record || 'trialSummary' in record).toBe(false);
       expect(record.scores.em).toBe(right(i, trialSeed(BASE_SEED, `q${i}`, 0)) ? 1 : 0);
