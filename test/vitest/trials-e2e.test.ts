@@ -258,4 +258,3 @@ describe('the baseline gate over trials: the even items right 0.1 less often tha
     expect(run.stdout).toContain('no significant change, but too few items to tell');
   });
 });
-});
