@@ -15,7 +15,7 @@ const alias = Object.entries(exports).map(([entry, { source }]) => ({
 
 // The project's own tests that take a minute each (npm install of the packed tarball; models with Qwen2.5's
 // 151,936-token vocabulary): the "slow" project, which `npm test` and CI run and `npm run test:fast` leaves out.
-const SLOW_TESTS = ['test/package/pack.test.ts', 'test/models/qwenShape.test.ts', 'test/kalahiSuite/qwenShape.test.ts', 'test/cli/planTokens.test.ts'];
+const SLOW_TESTS = ['test/package/pack.test.ts', 'test/models/qwenShape.test.ts', 'test/kalahiSuite/qwenShape.test.ts', 'test/cli/planTokens.test.ts', 'test/models/trialPrefill.test.ts'];
 
 /** What the project's own tests share ("unit" and "slow"). */
 const ownTests = {

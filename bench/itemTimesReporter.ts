@@ -1,6 +1,6 @@
 // Reporter for the in-run generation bench: writes each item test's start time and duration (Vitest's own
 // diagnostic) to the JSON file BENCH_ITEM_TIMES names, so the bench measures the item tests' time, not start-up, with
-// the item's id (the test name's start, itemTestName in src/benchmarks/multiloko/names.ts) and the model's answer.
+// the item's id (the test name's start, itemTestName in src/benchmarks/multiloko/run/names.ts) and the model's answer.
 import { writeFileSync } from 'node:fs';
 import type { Reporter, TestCase } from 'vitest/node';
 

@@ -1,4 +1,4 @@
-// Runs the toy OpenAI-compatible server (src/models/fakeOpenAIServer.ts) for trying `openai:` end to end:
+// Runs the toy OpenAI-compatible server (test/support/fakeOpenAIServer.ts) for trying `openai:` end to end:
 //   npx tsx scripts/fake-openai-server.ts [--port 8011] [--latency-ms 0] [--api-key KEY]
 //   OPENAI_BASE_URL=http://127.0.0.1:8011/v1 LOKAL_MODEL=openai:toy npx vitest run evals
 import { parseArgs } from 'node:util';

@@ -6,7 +6,7 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { afterAll, describe, expect, test, vi } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
@@ -25,6 +25,7 @@ import { assignParts } from '../../src/benchmarks/parts.ts';
 import { createHash } from 'node:crypto';
 import { hasMkfifo, makeFifo } from '../support/fifo.ts';
 import { captureCliOutput } from '../support/cliOutput.ts';
+import { multilokoFixturePartSizes } from '../support/multilokoFixtureParts.ts';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -400,21 +401,26 @@ describe('lokal init --ci github: .github/workflows/evals.yml', () => {
     expect(shardTimeout(items, 0.01)).toEqual({ minutes: 15 + Math.ceil((items * 100) / 60), needed: 15 + Math.ceil((items * 100) / 60), capped: false });
   });
 
-  test('with the data in the project, the workflow counts each part file as the run cuts it: the plan\'s parts, not a cut by count', async () => {
+  test('with the data in the project, the workflow counts each part file as the run cuts it (by prompt length), not a cut by count', async () => {
     const dir = project();
     withFixtureData(dir);
-    // lokal plan's parts are checked against the cut's definition in test/cli/plan.test.ts; init must say the same.
-    const { planBenchmarks } = await import('../../src/cli/plan.ts');
-    // A benchmark's plan finds its default data folder from the working directory, as `lokal init` runs in the project.
-    vi.spyOn(process, 'cwd').mockReturnValue(dir);
-    const planned = await planBenchmarks(dir, 3, {});
-    const perPart = [0, 1, 2].map((i) => planned.reduce((sum, b) => sum + b.parts![i]!, 0));
-    expect(await initCommand(['--ci', 'github', '--shards', '3', '--items-per-second', '0.01'], dir)).toBe(0);
-    const workflow = read(dir, '.github/workflows/evals.yml');
-    const largest = Math.max(...perPart);
-    expect(workflow).toContain(`The largest shard runs at most ${largest.toLocaleString('en-US')} item`);
-    expect((parse(workflow) as Workflow).jobs.evals!['timeout-minutes']).toBe(15 + Math.ceil(largest / 0.01 / 60));
-    expect(perPart.reduce((a, b) => a + b, 0)).toBe((await evalItemCounts(dir, {})).reduce((sum, c) => sum + c.items, 0));
+    // Each shard's items by the cut's definition: MultiLoKo's fixtures by base prompt length (worked out in
+    // test/support), and the 3 Kalahi prompts by count, rank r in part ⌊(r + ½) × 3 / 3⌋ = r: one a part.
+    const multiloko = await multilokoFixturePartSizes(3);
+    const perPart = multiloko.map((items) => items + 1);
+    // A benchmark finds its default data folder from the working directory, as `lokal init` runs in the project;
+    // restored at the end: the tests after this one read their own projects from the real working directory.
+    const cwd = vi.spyOn(process, 'cwd').mockReturnValue(dir);
+    try {
+      expect(await initCommand(['--ci', 'github', '--shards', '3', '--items-per-second', '0.01'], dir)).toBe(0);
+      const workflow = read(dir, '.github/workflows/evals.yml');
+      const largest = Math.max(...perPart);
+      expect(workflow).toContain(`The largest shard runs at most ${largest.toLocaleString('en-US')} item`);
+      expect((parse(workflow) as Workflow).jobs.evals!['timeout-minutes']).toBe(15 + Math.ceil(largest / 0.01 / 60));
+      expect(perPart.reduce((a, b) => a + b, 0)).toBe((await evalItemCounts(dir, {})).reduce((sum, c) => sum + c.items, 0));
+    } finally {
+      cwd.mockRestore();
+    }
   });
 
   test('--shards n writes n part files, each a part of every benchmark; Vitest\'s --shard gives each shard exactly one, for n from 1 to 64', async () => {

@@ -1,7 +1,6 @@
 // `lokal plan`: each benchmark's items in the project, cut into the parts init's part files run, and each shard's time
 // at an assumed speed, without a model; counts worked out from the rule's definition on the fixtures; bad options are
 // one line each (prompt tokens: planTokens.test.ts).
-import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,11 +8,8 @@ import { afterAll, afterEach, beforeEach, describe, expect, test, vi } from 'vit
 import { duration, planBenchmarks, planCommand } from '../../src/cli/plan.ts';
 import { main } from '../../src/cli/index.ts';
 import { REPO_ROOT } from '../vitest/helpers.ts';
-import { loadMultiLoKo } from '../../src/benchmarks/multiloko/data/multiloko.ts';
-import type { MultiLoKoQuestion } from '../../src/benchmarks/multiloko/data/schema.ts';
-import { chooseFewshot } from '../../src/benchmarks/multiloko/run/promptChoice.ts';
-import { renderMultilokoPrompt } from '../../src/benchmarks/multiloko/prompts/renderMultilokoPrompt.ts';
 import { captureCliOutput } from '../support/cliOutput.ts';
+import { multilokoFixturePartSizes as partSizesByDefinition } from '../support/multilokoFixtureParts.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'lokal-plan-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -32,28 +28,6 @@ function project(): string {
 }
 
 const cli = captureCliOutput();
-
-/**
- * MultiLoKo's part sizes by the rule's definition, worked out here: ids `<subset key>\0<id>` in SHA-256 order, cut into
- * n runs of equal weight, an item's weight the UTF-8 bytes of its whole base prompt (the dataset's five demonstrations
- * of its language, the default), an item in the part its weight's midpoint falls in.
- */
-async function partSizesByDefinition(n: number): Promise<number[]> {
-  const dataset = await loadMultiLoKo(path.join(REPO_ROOT, 'data/fixtures/multiloko'), 'dev');
-  const basePrompt = (item: MultiLoKoQuestion, language: string) =>
-    (renderMultilokoPrompt({ language, item, mode: 'base', fewshot: chooseFewshot(dataset, language, 'dataset'), numShot: 5 }) as { prompt: string }).prompt;
-  const items = dataset.subsets
-    .flatMap((s) => s.items.map((item) => ({ order: createHash('sha256').update(`${s.key}\u0000${item.id}`).digest('hex'), weight: Buffer.byteLength(basePrompt(item, s.questionLanguage), 'utf8') })))
-    .sort((a, b) => (a.order < b.order ? -1 : 1));
-  const total = items.reduce((sum, item) => sum + item.weight, 0);
-  const sizes = new Array<number>(n).fill(0);
-  let before = 0;
-  for (const { weight } of items) {
-    sizes[Math.min(n - 1, Math.floor(((before + weight / 2) * n) / total))]!++;
-    before += weight;
-  }
-  return sizes;
-}
 
 describe('lokal plan', () => {
   test('items per benchmark and part: MultiLoKo cut by base prompt length, as worked out here; 3 Kalahi prompts by count are 1, 0, 1, 1', async () => {

@@ -201,7 +201,7 @@ const COMMANDS: Array<{ match: RegExp; prepare?: (f: Fixture) => void; check: (r
       expect(Number(parts![1]!.replaceAll(',', ''))).toBe(total);
       const sizes = parts![2]!.split(', ').map((s) => Number(s.replaceAll(',', '')));
       expect(sizes.reduce((a, b) => a + b, 0)).toBe(total);
-      // Cut by question length, not count (test/cli/plan.test.ts has the exact sizes): every part holds items.
+      // Cut by base prompt length, not count (test/cli/plan.test.ts has the exact sizes): every part holds items.
       expect(Math.min(...sizes)).toBeGreaterThan(0);
       expect(r.stdout).toMatch(/^kalahi: no data \(a run skips it\): /mu);
       expect(r.stdout).toMatch(/^prompt tokens: /mu);

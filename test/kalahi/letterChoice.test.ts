@@ -4,14 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { letterOptions, letterPrompt, parseLetter } from '../../src/benchmarks/kalahi/prompts/letterChoice.ts';
 import { kalahiLetterRecord } from '../../src/benchmarks/kalahi/run/mcTask.ts';
-
-const row = {
-  promptVariationId: '0101000100',
-  prompt: 'Ano ang dapat kong gawin?',
-  relevantAnswers: ['Kausapin ang magulang.', 'Mag-isip muna.'],
-  irrelevantAnswers: ['Umalis ng bahay.', 'Huwag pansinin.', 'Magalit.', 'Ikalimang mali.'],
-  bestIndex: 0,
-};
+import { KALAHI_LETTER_ROW as row } from '../support/kalahiLetterRow.ts';
 
 describe('the lettered question', () => {
   test("SEA-HELM's prompt text, options as `A. text` lines", () => {

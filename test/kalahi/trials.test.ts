@@ -10,21 +10,11 @@ import type { KalahiGenerationRecord, KalahiPromptRecord } from '../../src/bench
 import { groupTrialFigures, positionLine } from '../../src/benchmarks/kalahi/results/trialFigures.ts';
 import { seededPermutation } from '../../src/core/statistics/seededPermutation.ts';
 import { trialSeed } from '../../src/core/trialSeed.ts';
+import { KALAHI_LETTER_ROW as row } from '../support/kalahiLetterRow.ts';
+import { passAtDefinition as passAt, passHatDefinition as passHat } from '../support/passAtDefinition.ts';
 
-const row = {
-  promptVariationId: '0101000100',
-  prompt: 'Ano ang dapat kong gawin?',
-  relevantAnswers: ['Kausapin ang magulang.', 'Mag-isip muna.'],
-  irrelevantAnswers: ['Umalis ng bahay.', 'Huwag pansinin.', 'Magalit.', 'Ikalimang mali.'],
-  bestIndex: 0,
-};
 const official = letterOptions(row);
 const timing = { latencyMs: 10, cached: false };
-
-/** C(n, j) as a product, and pass@j, pass^j from their definitions (docs/trials.md). */
-const choose = (n: number, j: number): number => (j < 0 || j > n ? 0 : Array.from({ length: j }, (_, i) => (n - i) / (i + 1)).reduce((a, b) => a * b, 1));
-const passAt = (n: number, c: number, j: number) => 1 - choose(n - c, j) / choose(n, j);
-const passHat = (n: number, c: number, j: number) => choose(c, j) / choose(n, j);
 
 /** The trial of `row` whose reply is `reply`, with its options in trial t's order (base seed 42). */
 function letterTrial(t: number, reply: string) {

@@ -11,6 +11,7 @@ import { parseKalahiCsv, type KalahiRow } from '../../src/benchmarks/kalahi/data
 import { trialSeed } from '../../src/core/trialSeed.ts';
 import { startFakeOpenAIServer, type FakeServer } from '../support/fakeOpenAIServer.ts';
 import { freePort } from '../support/freePort.ts';
+import { passAtDefinition as passAt, passHatDefinition as passHat } from '../support/passAtDefinition.ts';
 import { REPO_ROOT, runVitest, type ChildRun } from '../vitest/helpers.ts';
 
 const K = 4;
@@ -104,10 +105,6 @@ const env = (output: string, extra: Record<string, string>) => ({
   ...extra,
 });
 
-/** C(n, j) as a product; pass@j and pass^j from their definitions (docs/trials.md). */
-const choose = (n: number, j: number): number => (j < 0 || j > n ? 0 : Array.from({ length: j }, (_, i) => (n - i) / (i + 1)).reduce((a, b) => a * b, 1));
-const passAt = (n: number, c: number, j: number) => 1 - choose(n - c, j) / choose(n, j);
-const passHat = (n: number, c: number, j: number) => choose(c, j) / choose(n, j);
 const mean = (values: readonly number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 const TEXT_METRICS = ['bleu', 'chrf', 'meteor', 'rouge1', 'rouge2', 'rougeL'];
 
@@ -123,6 +120,7 @@ describe('Kalahi with 4 trials, lettered MC and generation, against answers know
     results = JSON.parse(readFileSync(path.join(output, 'kalahi.json'), 'utf8'));
     const full = results.variants.full;
     expect(shown).toHaveLength(ids.length * K);
+    expect(rows).toHaveLength(ids.length);
     for (const [i, row] of rows.entries()) {
       const trials = [0, 1, 2, 3].map((t) => shown.find((s) => s.item === i && s.trial === t)!);
       const official = [row.relevantAnswers[row.bestIndex]!, ...row.irrelevantAnswers.slice(0, 3)].sort();

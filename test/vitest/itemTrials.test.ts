@@ -2,17 +2,12 @@
 // line, and a subset's trial figures and terminal lines, against values worked out by hand.
 import { describe, expect, test } from 'vitest';
 import { foldTrials, trialVerdictLine } from '../../src/benchmarks/multiloko/run/itemTrials.ts';
-import type { LokalItemRecord } from '../../src/benchmarks/multiloko/run/records.ts';
 import { reportedKs } from '../../src/core/statistics/reportedKs.ts';
 import { subsetTrials, trialLines } from '../../src/benchmarks/multiloko/results/trialTable.ts';
+import { multilokoAnswer } from '../support/multilokoAnswer.ts';
 
-const scores = (em: number, f1: number) => ({ em, f1, bleu: 0, chrf: 100 * f1, edit_distance: 0, edit_similarity: f1, edit_distance_first: 0 });
-function trial(prediction: string, em: number, f1: number, latencyMs = 10): LokalItemRecord {
-  return {
-    subset: 'italian', id: 1, index: 0, itemKey: 'multiloko/italian/1', rawPrediction: prediction, answer: prediction, prediction, prompt: { mode: 'chat' } as never,
-    targets: ['roma'], scores: scores(em, f1), latencyMs, cached: false, missing: false, verdict: '', outputTokens: 2,
-  };
-}
+/** One trial's record: its answer, EM and F1. */
+const trial = (prediction: string, em: number, f1: number) => multilokoAnswer(prediction, em, f1, { id: '1' });
 
 describe('foldTrials', () => {
   test('4 trials, 3 right: scores are the means, the majority answer is shown, pass@2 = 1 and pass^2 = 1/2', () => {
