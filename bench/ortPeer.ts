@@ -71,7 +71,8 @@ export function savedGraphFile(cacheRoot: string, modelDir: string): string {
  */
 export function peerAnswer(generated: readonly number[], eos: readonly number[], stops: readonly string[], decode: (ids: number[]) => string): string {
   const eosAt = generated.findIndex((t) => eos.includes(t));
-  return cutAtStop(decode((eosAt >= 0 ? generated.slice(0, eosAt) : generated).slice()), stops.filter((s) => s !== ''));
+  const kept = eosAt >= 0 ? generated.slice(0, eosAt) : generated.slice();
+  return kept.length === 0 ? '' : cutAtStop(decode(kept), stops.filter((s) => s !== ''));
 }
 
 /** One peer process; throws with its output's tail when it fails. */

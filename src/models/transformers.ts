@@ -1028,6 +1028,8 @@ function stopHit(text: string, stops: string[]): boolean {
 function finalText(loaded: Loaded, generated: number[], stops: string[]): string {
   const eosAt = generated.findIndex((t) => loaded.eos.includes(t));
   const kept = eosAt >= 0 ? generated.slice(0, eosAt) : generated;
+  // an end-of-sequence first is an empty answer (the tokenizer refuses to decode no ids)
+  if (kept.length === 0) return '';
   return cutAtStop(loaded.tokenizer.decode(kept, { skip_special_tokens: true }), stops);
 }
 

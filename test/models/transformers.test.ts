@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AutoTokenizer } from '@huggingface/transformers';
@@ -363,6 +363,29 @@ describe('onnxruntime threads', () => {
     } finally {
       await byDefault.close();
       await two.close();
+    }
+  });
+});
+
+describe('an answer that ends at once', () => {
+  test('end-of-sequence as the first generated token is an empty answer, batched and one row at a time', async () => {
+    const request = { prompt: 'Q: capital of Italy?\nA:', maxNewTokens: 4 };
+    const [first] = await provider.generate([{ ...request, maxNewTokens: 1 }]);
+    // a copy of the model whose end-of-sequence token is the one it answers first
+    const ending = path.join(root, 'ends-at-once');
+    cpSync(dir, ending, { recursive: true });
+    const firstId = ids(tokenizer.encode(first!.text, { add_special_tokens: false }))[0]!;
+    const generation = JSON.parse(readFileSync(path.join(dir, 'generation_config.json'), 'utf8'));
+    writeFileSync(path.join(ending, 'generation_config.json'), JSON.stringify({ ...generation, eos_token_id: firstId }));
+    for (const options of [{ generateBatchSize: 8 }, { generateBatchSize: 1, sharePrefix: false }]) {
+      const p = new TransformersProvider(ending, { env: {}, threads: 1, ...options });
+      try {
+        const [greedy] = await p.generate([request]);
+        expect(greedy!.text).toBe('');
+        expect(greedy!.outputTokens).toBe(1);
+      } finally {
+        await p.close();
+      }
     }
   });
 });
