@@ -1,6 +1,6 @@
 // `npm run bench`: every speed claim of the project, each measured against its baseline in this same run.
-// Usage: npm run bench [-- metrics errors logprobs sampling score replay replay-full models http generation trials load inrun profile]
-// (default: all but the opt-in five; trials: k sampled trials of n items in one run vs k separate runs,
+// Usage: npm run bench [-- metrics errors logprobs sampling score replay replay-full models http generation trials threads load inrun profile]
+// (default: all but the opt-in six; threads: onnxruntime's default threads vs the physical cores (BENCH_GENERATION_MODEL); trials: k sampled trials of n items in one run vs k separate runs,
 // docs/performance-trials.md; profile: operator time per dtype, docs/performance-quantised.md.
 // generation builds a 494M-parameter Qwen2.5-0.5B-shaped model and runs 32 items × 2 modes × 2 ways × 3 rounds:
 // about 40 min a round on 2 cores; BENCH_GENERATION_ROUNDS, BENCH_GENERATION_ITEMS and
@@ -501,6 +501,33 @@ async function trials(): Promise<void> {
   rows.push(trialBenchRow(await benchTrials()));
 }
 
+/**
+ * onnxruntime's default intra-op threads against the provider's default (the physical cores, physicalCores.ts) on
+ * BENCH_GENERATION_MODEL's fp32 file: a prompt pass and a decode step, each side in fresh processes, alternating.
+ */
+async function threads(): Promise<void> {
+  const dir = process.env.BENCH_GENERATION_MODEL;
+  if (!dir) throw new Error('threads: set BENCH_GENERATION_MODEL to a model folder (the 494M shape: npm run make:tiny-model -- <dir> --shape qwen2.5-0.5b-instruct --tokenizer qwen2.5)');
+  const { physicalCores } = await import('../src/models/physicalCores.ts');
+  const cores = physicalCores();
+  if (cores === undefined) return console.log('threads: no /proc and /sys to count physical cores on: the provider leaves onnxruntime its own default');
+  const { benchSessionThreads } = await import('./sessionThreads.ts');
+  const { defaults, ours } = await benchSessionThreads(path.join(dir, 'onnx', 'model.onnx'), ROUNDS, cores);
+  const same = ours.every((o, i) => o.checksum === defaults[i]!.checksum);
+  for (const [label, key] of [['prompt pass of 128 tokens', 'promptSeconds'], ['decode step of 8 rows over 300 positions', 'decodeSeconds']] as const) {
+    const base = defaults.map((r) => r[key]);
+    const mine = ours.map((r) => r[key]);
+    console.log(`threads: ${label}, ${ROUNDS} alternating rounds: onnxruntime's default (${defaults[0]!.workerThreads} threads started) ${list(base, 3)} s; ${cores} threads (${ours[0]!.workerThreads} started) ${list(mine, 3)} s; logits ${same ? 'identical' : 'DIFFER'}`);
+    rows.push({
+      benchmark: `${label}, ${path.basename(dir)} fp32, onnxruntime threads`,
+      subject: `${cores} threads (the physical cores) ${fmt(median(mine), 3)} s`,
+      baseline: `onnxruntime's default ${fmt(median(base), 3)} s`,
+      ratio: median(base) / median(mine),
+      goal: `faster where onnxruntime counts fewer cores; logits identical (${same ? 'yes' : 'NO'})`,
+    });
+  }
+}
+
 /** Model load in fresh processes: first (optimised and saved), from the saved graph, plain; peak RSS, exit delay (BENCH_GENERATION_MODEL: an existing model folder). */
 async function load(): Promise<void> {
   const dir = process.env.BENCH_GENERATION_MODEL;
@@ -553,9 +580,9 @@ async function profile(): Promise<void> {
   await benchOpProfile(dir, dtypes, Number(process.env.BENCH_PROFILE_PROMPT_TOKENS ?? 384), 32, threads);
 }
 
-const benches: Record<string, () => Promise<void>> = { metrics, errors, logprobs, sampling, score, replay, 'replay-full': replayFull, models, http, generation, trials, load, inrun, profile };
+const benches: Record<string, () => Promise<void>> = { metrics, errors, logprobs, sampling, score, replay, 'replay-full': replayFull, models, http, generation, trials, threads, load, inrun, profile };
 /** Run only when named: they take far longer than the rest. */
-const OPT_IN = new Set(['generation', 'trials', 'load', 'inrun', 'profile']);
+const OPT_IN = new Set(['generation', 'trials', 'threads', 'load', 'inrun', 'profile']);
 
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches).filter((name) => !OPT_IN.has(name));
 const { cpuLine } = await import('./cpuInfo.ts');
