@@ -30,27 +30,59 @@ export function cancelRun(why: string): void {
   for (const controller of run.items) controller.abort(run.reason);
 }
 
-interface ItemStop {
-  /** Aborts with the test's own signal (a cancel, its timeout) or when the run is cancelled. */
-  signal: AbortSignal;
+export interface ItemStop {
+  /** Whether the item is stopped: its test's signal aborted (a cancel, its timeout) or the run was cancelled. */
+  readonly aborted: boolean;
+  /** Aborts with the test's own signal or when the run is cancelled; made on first use (a replay never asks for it). */
+  readonly signal: AbortSignal;
   /** The item has ended: forget it. */
   release(): void;
 }
 
-/** One item test's stop signal. */
+/**
+ * One item test's stop. Its AbortController, and its listener on the test's signal, are made only when a request
+ * needs the signal: a full replay's 37,750 items check `aborted` and never send a request.
+ */
 export function itemStop(testSignal: AbortSignal): ItemStop {
   const run = state();
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(testSignal.reason);
-  if (run.reason) controller.abort(run.reason);
-  else if (testSignal.aborted) onAbort();
-  else testSignal.addEventListener('abort', onAbort, { once: true });
-  run.items.add(controller);
+  let controller: AbortController | undefined;
+  let onAbort: (() => void) | undefined;
+  let released = false;
+  // Why it stopped, as it stood when released (undefined: it had not).
+  let reasonAtRelease: unknown;
+  let stoppedAtRelease = false;
+  const stopped = () => run.reason !== undefined || testSignal.aborted;
+  const reason = () => run.reason ?? testSignal.reason;
   return {
-    signal: controller.signal,
+    get aborted() {
+      if (controller) return controller.signal.aborted;
+      return released ? stoppedAtRelease : stopped();
+    },
+    get signal() {
+      if (controller) return controller.signal;
+      controller = new AbortController();
+      if (released) {
+        if (stoppedAtRelease) controller.abort(reasonAtRelease);
+        return controller.signal;
+      }
+      const own = controller;
+      onAbort = () => own.abort(testSignal.reason);
+      if (run.reason) own.abort(run.reason);
+      else if (testSignal.aborted) onAbort();
+      else testSignal.addEventListener('abort', onAbort, { once: true });
+      run.items.add(own);
+      return own.signal;
+    },
     release: () => {
-      run.items.delete(controller);
-      testSignal.removeEventListener('abort', onAbort);
+      if (released) return;
+      released = true;
+      if (controller) {
+        run.items.delete(controller);
+        if (onAbort) testSignal.removeEventListener('abort', onAbort);
+        return;
+      }
+      stoppedAtRelease = stopped();
+      if (stoppedAtRelease) reasonAtRelease = reason();
     },
   };
 }
