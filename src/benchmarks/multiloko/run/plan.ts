@@ -122,9 +122,11 @@ function groupVerdict(info: LokalSubsetInfo, aggregate: LokalSubsetAggregate, ga
 
 /** A record as it may be published: every text the model said or the data holds as its hash; scores untouched. */
 function redactRecord(record: LokalItemRecord): void {
-  record.rawPrediction = redactedText(record.rawPrediction);
-  record.answer = redactedText(record.answer);
-  record.prediction = redactedText(record.prediction);
+  const { rawPrediction, answer, prediction } = record;
+  // The scored answer is mostly the raw output, and its normalised form often the same text: each is hashed once.
+  record.rawPrediction = redactedText(rawPrediction);
+  record.answer = answer === rawPrediction ? record.rawPrediction : redactedText(answer);
+  record.prediction = prediction === answer ? record.answer : prediction === rawPrediction ? record.rawPrediction : redactedText(prediction);
   record.targets = record.targets.map(redactedText);
   if (record.question !== undefined) record.question = redactedText(record.question);
 }
