@@ -39,50 +39,64 @@ export interface ItemStop {
   release(): void;
 }
 
+/** An item's stop as a class: its accessors live on the prototype, not made again for each of 37,750 items. */
+class LazyItemStop implements ItemStop {
+  private controller: AbortController | undefined;
+  private onAbort: (() => void) | undefined;
+  private released = false;
+  /** Whether it had stopped when released, and why (kept for a signal made after the release). */
+  private stoppedAtRelease = false;
+  private reasonAtRelease: unknown;
+
+  constructor(
+    private readonly run: RunCancelState,
+    private readonly testSignal: AbortSignal,
+  ) {}
+
+  private stopped(): boolean {
+    return this.run.reason !== undefined || this.testSignal.aborted;
+  }
+
+  get aborted(): boolean {
+    if (this.controller) return this.controller.signal.aborted;
+    return this.released ? this.stoppedAtRelease : this.stopped();
+  }
+
+  get signal(): AbortSignal {
+    if (this.controller) return this.controller.signal;
+    const controller = new AbortController();
+    this.controller = controller;
+    if (this.released) {
+      if (this.stoppedAtRelease) controller.abort(this.reasonAtRelease);
+      return controller.signal;
+    }
+    const testSignal = this.testSignal;
+    const onAbort = () => controller.abort(testSignal.reason);
+    this.onAbort = onAbort;
+    if (this.run.reason) controller.abort(this.run.reason);
+    else if (testSignal.aborted) onAbort();
+    else testSignal.addEventListener('abort', onAbort, { once: true });
+    this.run.items.add(controller);
+    return controller.signal;
+  }
+
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    if (this.controller) {
+      this.run.items.delete(this.controller);
+      if (this.onAbort) this.testSignal.removeEventListener('abort', this.onAbort);
+      return;
+    }
+    this.stoppedAtRelease = this.stopped();
+    if (this.stoppedAtRelease) this.reasonAtRelease = this.run.reason ?? this.testSignal.reason;
+  }
+}
+
 /**
  * One item test's stop. Its AbortController, and its listener on the test's signal, are made only when a request
  * needs the signal: a full replay's 37,750 items check `aborted` and never send a request.
  */
 export function itemStop(testSignal: AbortSignal): ItemStop {
-  const run = state();
-  let controller: AbortController | undefined;
-  let onAbort: (() => void) | undefined;
-  let released = false;
-  // Why it stopped, as it stood when released (undefined: it had not).
-  let reasonAtRelease: unknown;
-  let stoppedAtRelease = false;
-  const stopped = () => run.reason !== undefined || testSignal.aborted;
-  const reason = () => run.reason ?? testSignal.reason;
-  return {
-    get aborted() {
-      if (controller) return controller.signal.aborted;
-      return released ? stoppedAtRelease : stopped();
-    },
-    get signal() {
-      if (controller) return controller.signal;
-      controller = new AbortController();
-      if (released) {
-        if (stoppedAtRelease) controller.abort(reasonAtRelease);
-        return controller.signal;
-      }
-      const own = controller;
-      onAbort = () => own.abort(testSignal.reason);
-      if (run.reason) own.abort(run.reason);
-      else if (testSignal.aborted) onAbort();
-      else testSignal.addEventListener('abort', onAbort, { once: true });
-      run.items.add(own);
-      return own.signal;
-    },
-    release: () => {
-      if (released) return;
-      released = true;
-      if (controller) {
-        run.items.delete(controller);
-        if (onAbort) testSignal.removeEventListener('abort', onAbort);
-        return;
-      }
-      stoppedAtRelease = stopped();
-      if (stoppedAtRelease) reasonAtRelease = reason();
-    },
-  };
+  return new LazyItemStop(state(), testSignal);
 }
