@@ -167,6 +167,8 @@ export interface BenchmarkReport {
   lines: string[];
   /** Written to `<output>/<resultsFile>`; undefined when there is nothing to write. */
   resultsText: string | undefined;
+  /** resultsText in pieces (src/core/jsonPieces.ts), written as if joined, when the benchmark makes it so. */
+  resultsPieces?: readonly string[];
   /** What resultsText is the JSON of, when the benchmark has it at hand (the HTML report then need not parse the text). */
   results?: object;
   passed: boolean;

@@ -92,8 +92,24 @@ export async function appendFileOrRestore(file: string, text: string, append: (f
   }
 }
 
-/** Writes via a temp file in the same folder and renames, so readers never see a half-written file; a failed write leaves no temp file. */
-export async function writeFileAtomic(file: string, content: string): Promise<void> {
+/**
+ * Text in pieces as UTF-8 bytes, each piece encoded on its own: joining pieces of which one is two-byte (a character
+ * above U+00FF) would first copy them all into one two-byte string.
+ */
+function piecesUtf8(pieces: readonly string[]): Buffer {
+  let bytes = 0;
+  for (const piece of pieces) bytes += Buffer.byteLength(piece, 'utf8');
+  const out = Buffer.allocUnsafe(bytes);
+  let at = 0;
+  for (const piece of pieces) at += out.write(piece, at, 'utf8');
+  return out;
+}
+
+/**
+ * Writes via a temp file in the same folder and renames, so readers never see a half-written file; a failed write
+ * leaves no temp file. `content` may be text in pieces (src/core/jsonPieces.ts), written as if joined.
+ */
+export async function writeFileAtomic(file: string, content: string | readonly string[]): Promise<void> {
   try {
     await mkdir(dirname(file), { recursive: true });
   } catch (error) {
@@ -102,7 +118,7 @@ export async function writeFileAtomic(file: string, content: string): Promise<vo
   removeStaleTemps(file);
   const temp = tempPathFor(file);
   try {
-    await writeFile(temp, content);
+    await writeFile(temp, typeof content === 'string' ? content : piecesUtf8(content));
     await rename(temp, file);
   } catch (error) {
     await rm(temp, { force: true });

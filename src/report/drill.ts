@@ -59,34 +59,77 @@ function rowJson(row: DrillRow): string {
   return `[${filters.includes('<') ? filters.replaceAll('<', '\\u003c') : filters},${markup}]`;
 }
 
-/** `[row,\nrow,\n…]` as UTF-8, written row by row into one buffer: the joined text of a full run (23 M characters) is never made. */
-function rowsUtf8(pieces: readonly string[]): Buffer {
-  let bytes = 2 + 2 * Math.max(0, pieces.length - 1);
-  for (const piece of pieces) bytes += Buffer.byteLength(piece, 'utf8');
-  const out = Buffer.allocUnsafe(bytes);
-  let at = out.write('[', 0, 'latin1');
-  for (let i = 0; i < pieces.length; i++) {
-    if (i > 0) at += out.write(',\n', at, 'latin1');
-    at += out.write(pieces[i]!, at, 'utf8');
-  }
-  out.write(']', at, 'latin1');
-  return out;
-}
+/** A UTF-8 chunk's size: a full run's 24 MB of rows is written into chunks of this size (or one row's most, if more). */
+const CHUNK_BYTES = 4 * 2 ** 20;
 
 /**
  * A drill-down's rows as data (JSON) until the page's script lists those matching the search and filters, a few thousand
  * at a time: a browser parses and lays out 37,750 rows of markup in half a minute, their JSON in about a second. Past
  * COMPRESSED_ROWS_ABOVE characters the JSON is gzip in base64, which the page inflates with DecompressionStream.
+ *
+ * Rows are added one at a time and each is made JSON at once, so a row's markup is garbage as soon as it is added; past
+ * the threshold each row's JSON goes straight into UTF-8 chunks too (the joined 23 M characters of a full run are never
+ * made, nor kept as 37,750 strings until the end).
  */
+export class DrillRowsBlock {
+  /** Rows' JSON while the whole is short enough to be written as it is. */
+  private pieces: string[] | undefined = [];
+  /** Past the threshold: `[row,\nrow,\n…` as UTF-8, in chunks, the last one being filled. */
+  private readonly chunks: Buffer[] = [];
+  private chunk: Buffer | undefined;
+  private at = 0;
+  private rows = 0;
+  /** The JSON's length in characters so far: the brackets and a 2-character separator before every row but the first. */
+  private length = 2;
+
+  add(row: DrillRow): void {
+    const piece = rowJson(row);
+    this.length += piece.length + (this.rows > 0 ? 2 : 0);
+    this.rows++;
+    if (this.pieces) {
+      this.pieces.push(piece);
+      if (this.length <= COMPRESSED_ROWS_ABOVE) return;
+      // Past the threshold: what was kept goes into UTF-8, and so does every row from now on.
+      const kept = this.pieces;
+      this.pieces = undefined;
+      this.write('[', 'latin1');
+      for (let i = 0; i < kept.length; i++) {
+        if (i > 0) this.write(',\n', 'latin1');
+        this.write(kept[i]!, 'utf8');
+      }
+      return;
+    }
+    this.write(',\n', 'latin1');
+    this.write(piece, 'utf8');
+  }
+
+  /** `text` into the chunk being filled, which is room enough when it has 3 bytes per UTF-16 code unit (UTF-8's most). */
+  private write(text: string, encoding: 'utf8' | 'latin1'): void {
+    const most = 3 * text.length;
+    if (!this.chunk || this.chunk.length - this.at < most) {
+      if (this.chunk) this.chunks.push(this.chunk.subarray(0, this.at));
+      this.chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, most));
+      this.at = 0;
+    }
+    this.at += this.chunk.write(text, this.at, encoding);
+  }
+
+  /** The data block of every row added: plain JSON, or past COMPRESSED_ROWS_ABOVE characters gzip in base64. */
+  block(): Html {
+    const more = raw('<p class="more-rows" hidden><button type="button">List more</button></p>');
+    if (this.pieces) return html`<script type="application/json" class="drill-rows">${raw(`[${this.pieces.join(',\n')}]`)}</script>${more}`;
+    this.write(']', 'latin1');
+    const bytes = Buffer.concat([...this.chunks, this.chunk!.subarray(0, this.at)]);
+    const packed = gzipSync(bytes, { level: 6 }).toString('base64');
+    return html`<script type="application/octet-stream" class="drill-rows" data-encoding="gzip-base64">${raw(packed)}</script>${more}`;
+  }
+}
+
+/** The data block of `rows` (DrillRowsBlock's, the rows given at once). */
 export function drillRows(rows: readonly DrillRow[]): Html {
-  const pieces = rows.map(rowJson);
-  // The JSON's length in characters: 2 for the brackets, 2 per separator.
-  let length = 2 + 2 * Math.max(0, pieces.length - 1);
-  for (const piece of pieces) length += piece.length;
-  const more = raw('<p class="more-rows" hidden><button type="button">List more</button></p>');
-  if (length <= COMPRESSED_ROWS_ABOVE) return html`<script type="application/json" class="drill-rows">${raw(`[${pieces.join(',\n')}]`)}</script>${more}`;
-  const packed = gzipSync(rowsUtf8(pieces), { level: 6 }).toString('base64');
-  return html`<script type="application/octet-stream" class="drill-rows" data-encoding="gzip-base64">${raw(packed)}</script>${more}`;
+  const block = new DrillRowsBlock();
+  for (const row of rows) block.add(row);
+  return block.block();
 }
 
 /** One drill-down row: the values its select filters match (`subset`, `verdict`, …) and its markup (escaped already). */

@@ -138,7 +138,7 @@ export async function endRun(input: RunEndInput): Promise<RunEnd> {
           end.failed = true;
           end.exit.add(`${definition.name}: incomplete run`);
         } else if (report.resultsText !== undefined) {
-          await writeFileAtomic(complete, report.resultsText);
+          await writeFileAtomic(complete, report.resultsPieces ?? report.resultsText);
           // A complete run supersedes an earlier incomplete one.
           await rm(path.resolve(root, output, incompleteResultsFile(definition.resultsFile)), { force: true });
           end.files.set(fileKey, complete);

@@ -18,7 +18,7 @@ import { countingModel, type CallCounts } from '../models/callCounter.ts';
 import { signalledModel } from '../models/signalledProvider.ts';
 import { withheldErrorsModel } from '../models/withheldErrors.ts';
 import { inCI, resolveRedaction } from '../core/redact.ts';
-import { itemStop } from './runCancel.ts';
+import { itemStop, type ItemStop } from './runCancel.ts';
 import { itemFailure } from './itemFailure.ts';
 import { annotateWithoutLocation } from './annotate.ts';
 import { skipBenchmark, skipIfDataAbsent } from './dataAbsent.ts';
@@ -66,7 +66,7 @@ async function jobModel(job: SuiteJob): Promise<LokalModel> {
 async function runItem(job: SuiteJob, item: unknown, info: GroupInfo, { task, annotate, signal, skip }: ItemTestContext): Promise<void> {
   const stop = itemStop(signal);
   try {
-    await runItemUntil(job, item, info, { task, annotate, skip }, stop.signal);
+    await runItemUntil(job, item, info, { task, annotate, skip }, stop);
   } finally {
     stop.release();
   }
@@ -81,7 +81,7 @@ function fullErrorOffCI(): ((message: string) => void) | undefined {
 }
 
 /** The item's test; `stop` aborts when the run is cancelled (Ctrl-C) or the test times out. */
-async function runItemUntil(job: SuiteJob, item: unknown, info: GroupInfo, { task, annotate, skip }: Omit<ItemTestContext, 'signal'>, stop: AbortSignal): Promise<void> {
+async function runItemUntil(job: SuiteJob, item: unknown, info: GroupInfo, { task, annotate, skip }: Omit<ItemTestContext, 'signal'>, stop: ItemStop): Promise<void> {
   // Cancelled before this test's turn came (it waited for a slot among the concurrent tests): it asks nothing.
   if (stop.aborted) skip(CANCELLED);
   // The item's requests answered by the model and from the cache, for the progress line (replay counts none).
@@ -90,7 +90,9 @@ async function runItemUntil(job: SuiteJob, item: unknown, info: GroupInfo, { tas
     model: async () => {
       const model = await jobModel(job);
       if (!model.row.answersFromFile) (task as RunnerTestCase).meta.lokalCalls = calls;
-      return countingModel(signalledModel(job.redact ? withheldErrorsModel(model, fullErrorOffCI()) : model, stop), calls);
+      const shown = job.redact ? withheldErrorsModel(model, fullErrorOffCI()) : model;
+      // A replay model sends no request, so its stop signal is never made (signalledModel leaves it as it is).
+      return countingModel(shown.row.answersFromFile ? shown : signalledModel(shown, stop.signal), calls);
     },
     annotate: async (message, type) => {
       // Vitest refuses annotations once a cancel has ended the test; its record keeps the verdict.

@@ -1,4 +1,5 @@
 // runCancel: the worker-wide cancel reaches every item, also one that starts after it; a new run starts uncancelled.
+import { getEventListeners } from 'node:events';
 import { describe, expect, test } from 'vitest';
 import { cancelRun, itemStop, startRun } from '../../src/vitest/runCancel.ts';
 
@@ -34,6 +35,37 @@ describe('itemStop', () => {
     ownTest.abort(new Error('late'));
     cancelRun('test-failure');
     expect(stop.signal.aborted).toBe(false);
+    startRun();
+  });
+
+  test("tells it is stopped without making its signal, which listens to the test's signal only once made", () => {
+    startRun();
+    const ownTest = new AbortController();
+    const stop = itemStop(ownTest.signal);
+    const other = itemStop(new AbortController().signal);
+    expect(getEventListeners(ownTest.signal, 'abort')).toHaveLength(0);
+    expect(stop.aborted).toBe(false);
+    ownTest.abort(new Error('Test timed out'));
+    expect(stop.aborted).toBe(true);
+    expect(other.aborted).toBe(false);
+    cancelRun('keyboard-input');
+    expect(other.aborted).toBe(true);
+    // Made after the stop, the signal is born aborted with the reason.
+    expect((other.signal.reason as Error).message).toBe('the run was cancelled (keyboard-input)');
+    for (const one of [stop, other]) one.release();
+    startRun();
+    const listening = new AbortController();
+    const made = itemStop(listening.signal);
+    expect(made.signal.aborted).toBe(false);
+    expect(getEventListeners(listening.signal, 'abort')).toHaveLength(1);
+    made.release();
+    expect(getEventListeners(listening.signal, 'abort')).toHaveLength(0);
+    // Released unstopped and never made, it stays unstopped through a later cancel.
+    const quiet = itemStop(new AbortController().signal);
+    quiet.release();
+    cancelRun('test-failure');
+    expect(quiet.aborted).toBe(false);
+    expect(quiet.signal.aborted).toBe(false);
     startRun();
   });
 });

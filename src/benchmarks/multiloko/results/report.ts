@@ -18,6 +18,7 @@ import { describePrompts, summarisePrompts } from '../run/usage.ts';
 import { multilokoFingerprint } from '../run/fingerprint.ts';
 import { comparabilityLines } from '../../../core/fingerprint.ts';
 import { resolveRedaction } from '../../../core/redact.ts';
+import { jsonPieces } from '../../../core/jsonPieces.ts';
 import { callsLine } from './callsLine.ts';
 import { wordSegmenterFallbackLine } from '../metrics/wordSegmenter.ts';
 import { errorTableLines } from './errorTable.ts';
@@ -90,9 +91,18 @@ export function reportMultiLoKo(rolled: ReadonlyArray<RolledGroup<LokalItemRecor
   const official = officialLayout(subsets);
   // The question, raw output and answer of each item go in the file's own section, after eval.py's layout and the summary.
   const results = official && { ...official, summary, lokal: { items: lokalItems(subsets) } };
+  // In pieces, one per language, the summary and the items, each one-byte unless it holds a character above U+00FF
+  // (the summary's '→'); their concatenation is joined only if the text is read, never to write the file.
+  const pieces = results && jsonPieces(results, 4);
+  let resultsText: string | undefined;
+  if (pieces) {
+    resultsText = '';
+    for (const piece of pieces) resultsText += piece;
+  }
   return {
     lines,
-    resultsText: results ? `${JSON.stringify(results, null, 4)}\n` : undefined,
+    resultsText,
+    ...(pieces ? { resultsPieces: pieces } : {}),
     ...(results ? { results } : {}),
     passed: summary.gates_passed,
     missed: judged.outcomes.filter((o) => !o.pass),

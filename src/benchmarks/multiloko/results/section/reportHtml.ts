@@ -3,7 +3,7 @@
 // it to the report shell).
 import { errorCategorySection, type ErrorSectionPlace } from '../../../../report/errorChart.ts';
 import { cellText } from '../../../../report/cellText.ts';
-import { drillRows, filterBar, promptDetails, VERDICT_MARK, VERDICT_OPTIONS, type DrillRow, type SharedStart } from '../../../../report/drill.ts';
+import { DrillRowsBlock, filterBar, promptDetails, VERDICT_MARK, VERDICT_OPTIONS, type SharedStart } from '../../../../report/drill.ts';
 import { escapeHtml, html, raw, type Html } from '../../../../report/escape.ts';
 import { fingerprintBlock } from '../../../../report/fingerprintHtml.ts';
 import { change, CHANGE_OPTIONS, comparisonTable, figureCell, flipLists, gatesTable, sectionGates, unpairedNote } from '../../../../report/htmlParts.ts';
@@ -112,7 +112,8 @@ function multilokoDrill(view: MultiLoKoView, baseline: MultiLoKoView | undefined
   ];
   const e = escapeHtml;
   const prefixes = sharedPromptStarts(view);
-  const rows: DrillRow[] = [];
+  // Each row is made JSON as it is added, so its markup does not outlive it (37,750 rows in a full run).
+  const rows = new DrillRowsBlock();
   for (const i of items) {
     const b = base.get(`${i.subset}\u0000${i.id}`);
     const changed = baseline ? change(i.verdict, b?.verdict) : undefined;
@@ -121,13 +122,13 @@ function multilokoDrill(view: MultiLoKoView, baseline: MultiLoKoView | undefined
     if (withQuestion) row += `<td>${e(i.question ?? '')}</td>`;
     row += `<td>${e(i.targets.join('\n'))}</td><td>${multilokoOutput(i, prefixes.get(i.subset))}</td><td class="scores">${e(multilokoScores(i.scores))}</td><td class="verdict">${e(VERDICT_MARK[i.verdict])}${i.error && i.error !== 'correct' ? `\n<span class="note">${e(i.error)}</span>` : ''}${trials ? `\n<span class="note">${e(trials.marks)}</span>` : ''}</td>`;
     if (baseline) row += `<td>${b ? `${e(VERDICT_MARK[b.verdict])}\n${e(b.missing ? '(no answer)' : cellText(b.raw ?? b.prediction))}` : '<span class="note">not in baseline</span>'}</td>`;
-    rows.push({ filters: { subset: i.subset, verdict: i.verdict, ...(i.error ? { error: i.error } : {}), ...(changed ? { change: changed } : {}), ...(trials ? { trials: trials.kind } : {}) }, html: `${row}</tr>` });
+    rows.add({ filters: { subset: i.subset, verdict: i.verdict, ...(i.error ? { error: i.error } : {}), ...(changed ? { change: changed } : {}), ...(trials ? { trials: trials.kind } : {}) }, html: `${row}</tr>` });
   }
   return html`<section class="drill" data-drill id="multiloko-items"><h3>Items</h3>
 ${withQuestion ? '' : html`<p class="note">The results file holds no question texts: items are listed by id. Targets and the scored answer are eval.py's normalised strings.</p>`}
 ${filterBar('id, question, targets, answer…', filters)}
 <table class="items"><thead><tr><th>Subset</th><th>ID</th>${withQuestion ? html`<th>Question</th>` : ''}<th>Targets</th><th>Output</th><th>Metrics</th><th>Verdict</th>${baseline ? html`<th>Baseline</th>` : ''}</tr></thead>
-<tbody></tbody></table>${drillRows(rows)}${promptPrefixes(prefixes)}</section>`;
+<tbody></tbody></table>${rows.block()}${promptPrefixes(prefixes)}</section>`;
 }
 
 function effectCell(key: string, e: Effect | undefined): Html {
