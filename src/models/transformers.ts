@@ -87,8 +87,8 @@ export interface TransformersProviderOptions {
    */
   maxPassTokens?: number;
   /**
-   * onnxruntime intra-op threads (default LOKAL_THREADS, else 1 for weights under 64 MiB, whose matrices are too small
-   * to split, else the physical cores the process may use where Linux says which, else onnxruntime's own choice).
+   * onnxruntime intra-op threads (the run's LOKAL_THREADS; default 1 for weights under 64 MiB, whose matrices are too
+   * small to split, else the physical cores the process may use where Linux says which, else onnxruntime's choice).
    */
   threads?: number;
   /**
