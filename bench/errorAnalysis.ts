@@ -82,13 +82,17 @@ export function scoreItems(items: readonly ErrorAnalysisItem[], withAnalysis: bo
   let sink = 0;
   const start = performance.now();
   const cpuStart = process.cpuUsage();
+  // one segmenter per run of items of a language, as lokal score takes one per subset (finishScoring in score.ts)
+  let language: string | undefined;
+  let segmenter: Intl.Segmenter | undefined;
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!;
     const { scores, prediction, targets } = scoreExample(item.prediction, item.targets);
     sink += scores.f1;
     if (withAnalysis) {
+      if (item.language !== language) ({ segmenter } = wordSegmenter((language = item.language)));
       sink += errorCategory(prediction, targets, scores.edit_similarity).length;
-      sink += f1Words(prediction, targets, wordSegmenter(item.language).segmenter);
+      sink += f1Words(prediction, targets, segmenter!);
     }
   }
   const cpu = process.cpuUsage(cpuStart);
