@@ -37,6 +37,9 @@ describe('batch settings', () => {
     expect(() => settingsFrom({ LOKAL_GENERATE_BATCH_SIZE: '0' })).toThrow(/^LOKAL_GENERATE_BATCH_SIZE: /);
     expect(() => settingsFrom({ LOKAL_MAX_BATCH_TOKENS: '1.5' })).toThrow(/^LOKAL_MAX_BATCH_TOKENS: /);
     expect(() => settingsFrom({ LOKAL_PREFIX_CACHE_TOKENS: '-1' })).toThrow(/^LOKAL_PREFIX_CACHE_TOKENS: /);
+    // onnxruntime's threads: a positive integer
+    expect(lokalModelOptions(settingsFrom({ LOKAL_THREADS: '3' })).transformers).toEqual({ threads: 3 });
+    expect(() => settingsFrom({ LOKAL_THREADS: '0' })).toThrow(/^LOKAL_THREADS: /);
   });
 
   test('the provider batches at most LOKAL_GENERATE_BATCH_SIZE rows and reuses no prefix with LOKAL_PREFIX_CACHE_TOKENS=0; same texts', async () => {

@@ -154,6 +154,9 @@ describe('the model of a run', () => {
       cache: { mode: 'read', file: 'c.jsonl' },
     });
     expect(lokalModelOptions({ missing: 'empty', offline: false }).transformers).toEqual({});
+    // transformers: onnxruntime's threads (LOKAL_THREADS) reach the provider; llama: keeps its own setting
+    expect(lokalModelOptions({ missing: 'empty', threads: 2 }).transformers).toEqual({ threads: 2 });
+    expect(lokalModelOptions({ missing: 'empty', threads: 2 }).llama).toEqual({});
     // llama: context and threads; never several sequences (LOKAL_GENERATE_BATCH_SIZE is transformers:'s).
     expect(lokalModelOptions({ missing: 'empty', generateBatchSize: 4, llamaContext: 2048, llamaThreads: 2 }).llama).toEqual({ contextSize: 2048, threads: 2 });
   });
