@@ -34,6 +34,7 @@ import { missingOperator, OPERATOR_NOTES } from './missingOperator.ts';
 import { abandonBuild, discardEntry, entryProblem, finishBuild, optimisedGraphDir, optimisedGraphInputs, optimisedGraphKey, startBuild, type OptimisedGraphBuild } from './optimisedGraph.ts';
 import { isUnder, unwritableCacheWarning } from './unwritableCache.ts';
 import { physicalCores } from './physicalCores.ts';
+import { keepMarkingOffModelCores, type ConcurrentMarking } from './concurrentMarking.ts';
 import { requestSampling, tokenPicker } from './requestSampling.ts';
 import { chatTemplateText, promptTextIds, requestPromptIds } from './promptTokens.ts';
 
@@ -322,6 +323,8 @@ export class TransformersProvider implements ModelProvider {
   loadReport?: LoadReport;
   /** onnxruntime's intra-op threads of the loaded session (undefined: onnxruntime's default). */
   threads?: number;
+  /** What the load did to V8's concurrent marking (concurrentMarking.ts). */
+  concurrentMarking?: ConcurrentMarking;
 
   constructor(
     readonly modelSpec: string,
@@ -432,6 +435,7 @@ export class TransformersProvider implements ModelProvider {
     try {
       const tokenizer = (await AutoTokenizer.from_pretrained(where, common)) as unknown as Tokenizer;
       const model = await this.loadModel(where, common);
+      this.concurrentMarking = keepMarkingOffModelCores(this.threads);
       const log = this.options.log ?? ((line: string) => console.warn(line));
       if (this.numericsReason !== undefined && this.numerics === 'exact')
         log(`lokal: ${PROVIDER}:${this.modelSpec} (${this.dtype}) runs one prompt at a time, as transformers.js does (exact numerics): ${this.numericsReason} (LOKAL_NUMERICS=batched batches anyway)`);

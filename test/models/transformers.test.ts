@@ -1,5 +1,5 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { AutoTokenizer } from '@huggingface/transformers';
 import onnxProto from 'onnx-proto';
@@ -360,6 +360,10 @@ describe('onnxruntime threads', () => {
       expect(byDefault.threads).toBe(1);
       expect(two.threads).toBe(2);
       expect(b!.text).toBe(a!.text);
+      // V8's concurrent marking (concurrentMarking.ts): stopped only when the threads take every CPU of this machine
+      const cpus = availableParallelism();
+      expect(byDefault.concurrentMarking).toBe(cpus > 1 ? 'kept: cores to spare' : 'stopped');
+      expect(two.concurrentMarking).toBe(cpus > 2 ? 'kept: cores to spare' : 'stopped');
     } finally {
       await byDefault.close();
       await two.close();
