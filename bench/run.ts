@@ -1,6 +1,7 @@
 // `npm run bench`: every speed claim of the project, each measured against its baseline in this same run.
-// Usage: npm run bench [-- metrics errors logprobs sampling score replay replay-full models http generation trials threads load inrun profile]
-// (default: all but the opt-in six; threads: onnxruntime's default threads vs the physical cores (BENCH_GENERATION_MODEL); trials: k sampled trials of n items in one run vs k separate runs,
+// Usage: npm run bench [-- metrics errors logprobs sampling score replay replay-full models http generation trials threads marking rows load inrun profile]
+// (default: all but the opt-in eight; threads: onnxruntime's default threads vs the physical cores (BENCH_GENERATION_MODEL);
+// marking: V8's concurrent marking off vs kept beside onnxruntime's threads; rows: a decode step's cost per row at 8, 16 and 32 rows; trials: k sampled trials of n items in one run vs k separate runs,
 // docs/performance-trials.md; profile: operator time per dtype, docs/performance-quantised.md.
 // generation builds a 494M-parameter Qwen2.5-0.5B-shaped model and runs 32 items × 2 modes × 2 ways × 3 rounds:
 // about 40 min a round on 2 cores; BENCH_GENERATION_ROUNDS, BENCH_GENERATION_ITEMS and
@@ -528,6 +529,56 @@ async function threads(): Promise<void> {
   }
 }
 
+/**
+ * The provider with V8's concurrent marking off while onnxruntime's threads take every CPU (its default) against the
+ * same child started with --concurrent-marking, on BENCH_GENERATION_MODEL's folder and the MultiLoKo data.
+ */
+async function marking(): Promise<void> {
+  const dir = process.env.BENCH_GENERATION_MODEL;
+  if (!dir) throw new Error('marking: set BENCH_GENERATION_MODEL to a model folder (bench/inRunGeneration.ts names the 6-layer one: npm run make:tiny-model)');
+  const data = (await import('./generation.ts')).multilokoData(undefined);
+  if (!data) return console.log('marking: skipped (no MultiLoKo data: set LOKAL_MULTILOKO)');
+  const { benchConcurrentMarking } = await import('./concurrentMarking.ts');
+  const cacheDir = mkdtempSync(path.join(tmpdir(), 'lokal-bench-marking-'));
+  try {
+    const { stopped, kept } = benchConcurrentMarking(dir, cacheDir, data, ROUNDS);
+    const same = stopped.every((s, i) => JSON.stringify(s.answers) === JSON.stringify(kept[i]!.answers));
+    const ours = stopped.map((r) => r.seconds);
+    const base = kept.map((r) => r.seconds);
+    console.log(`marking: ${path.basename(dir)}, 32 requests (16 in flight), ${stopped[0]!.threads ?? 'default'} onnxruntime threads, ${ROUNDS} alternating rounds: provider's default (${stopped[0]!.marking}) ${list(ours)} s; started with --concurrent-marking (${kept[0]!.marking}) ${list(base)} s; answers ${same ? 'identical' : 'DIFFER'}`);
+    rows.push({
+      benchmark: `32 requests on ${path.basename(dir)}, V8's concurrent marking`,
+      subject: `off while onnxruntime holds every CPU ${fmt(median(ours))} s`,
+      baseline: `kept (--concurrent-marking) ${fmt(median(base))} s`,
+      ratio: median(base) / median(ours),
+      goal: `faster; answers identical (${same ? 'yes' : 'NO'})`,
+    });
+  } finally {
+    rmSync(cacheDir, { recursive: true, force: true });
+  }
+}
+
+/** A decode step of 8, 16 and 32 rows on BENCH_GENERATION_MODEL's file (its saved optimised graph when BENCH_ROWS_GRAPH names one): seconds per row. */
+async function decodeRows(): Promise<void> {
+  const dir = process.env.BENCH_GENERATION_MODEL;
+  const graph = process.env.BENCH_ROWS_GRAPH;
+  if (!dir && !graph) throw new Error('rows: set BENCH_GENERATION_MODEL to a model folder, or BENCH_ROWS_GRAPH to a saved optimised graph file');
+  const { physicalCores } = await import('../src/models/physicalCores.ts');
+  const threads = physicalCores() ?? availableParallelism();
+  const { benchDecodeRows } = await import('./decodeRows.ts');
+  const file = graph ?? path.join(dir!, 'onnx', 'model.onnx');
+  const rounds = benchDecodeRows(file, graph !== undefined, threads, ROUNDS);
+  const perRow = (rows: number) => median(rounds.map((r) => r[rows]! / rows));
+  console.log(`rows: decode step over 300 positions, ${threads} threads, ${ROUNDS} rounds, seconds per row (median): 8 rows ${fmt(perRow(8), 4)}, 16 rows ${fmt(perRow(16), 4)}, 32 rows ${fmt(perRow(32), 4)}; steps ${rounds.map((r) => [8, 16, 32].map((n) => fmt(r[n]!, 3)).join('/')).join(', ')} s`);
+  rows.push({
+    benchmark: `decode step per row, 32 rows against 8, ${path.basename(graph ? path.dirname(path.dirname(graph)) : dir!)}`,
+    subject: `${fmt(perRow(32), 4)} s per row`,
+    baseline: `${fmt(perRow(8), 4)} s per row at 8 rows`,
+    ratio: perRow(8) / perRow(32),
+    goal: 'above 1: larger decode batches make a row cheaper',
+  });
+}
+
 /** Model load in fresh processes: first (optimised and saved), from the saved graph, plain; peak RSS, exit delay (BENCH_GENERATION_MODEL: an existing model folder). */
 async function load(): Promise<void> {
   const dir = process.env.BENCH_GENERATION_MODEL;
@@ -580,9 +631,9 @@ async function profile(): Promise<void> {
   await benchOpProfile(dir, dtypes, Number(process.env.BENCH_PROFILE_PROMPT_TOKENS ?? 384), 32, threads);
 }
 
-const benches: Record<string, () => Promise<void>> = { metrics, errors, logprobs, sampling, score, replay, 'replay-full': replayFull, models, http, generation, trials, threads, load, inrun, profile };
+const benches: Record<string, () => Promise<void>> = { metrics, errors, logprobs, sampling, score, replay, 'replay-full': replayFull, models, http, generation, trials, threads, marking, rows: decodeRows, load, inrun, profile };
 /** Run only when named: they take far longer than the rest. */
-const OPT_IN = new Set(['generation', 'trials', 'threads', 'load', 'inrun', 'profile']);
+const OPT_IN = new Set(['generation', 'trials', 'threads', 'marking', 'rows', 'load', 'inrun', 'profile']);
 
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches).filter((name) => !OPT_IN.has(name));
 const { cpuLine } = await import('./cpuInfo.ts');

@@ -38,6 +38,8 @@ const THIS_PROCESS: MarkingProcess = {
   setFlags: (flags) => v8.setFlagsFromString(flags),
 };
 
+// Safe at run time: node leaves V8's flags unfrozen for v8.setFlagsFromString, and V8 still joins marking jobs started
+// before the switch (they count as its parallel marking, on by default).
 /**
  * Turns V8's concurrent marking off for this process (a Vitest worker holding the model) when the model's threads take
  * every CPU: the main thread then marks in small steps between runs instead (setting it again changes nothing).
