@@ -1,6 +1,6 @@
 // onnxruntime-node copies every output of a run into a new ArrayBuffer (a decode step's logits and key/value cache, tens
 // of MB), so V8 starts marking its heap every few steps; its concurrent marking threads then take cores from
-// onnxruntime's own threads whenever those already hold every CPU (`npm run bench -- inrun`: decode steps ~2x slower).
+// onnxruntime's own threads whenever those already hold every CPU (`npm run bench -- marking`: 2.1x on a 6-layer model).
 import { availableParallelism } from 'node:os';
 import v8 from 'node:v8';
 

@@ -1,7 +1,7 @@
 // Output buffers of decode steps, kept from step to step: onnxruntime writes each step's logits and present key/value
 // cache into them (onnxruntime-node's preallocated fetches) instead of allocating every output anew (a step's cache is
-// rewritten whole, one position longer). onnxruntime-node 1.30 still returns a copy of each, which the engine drops; a
-// run is still faster with the buffers than without (docs/performance-models.md).
+// rewritten whole, one position longer). onnxruntime-node 1.30 still returns a copy of each, which the engine drops
+// (docs/performance-models.md).
 
 /**
  * Two buffers per cache output, used by alternate steps (a step reads the previous step's present as its past, so it
