@@ -93,19 +93,6 @@ export async function appendFileOrRestore(file: string, text: string, append: (f
 }
 
 /**
- * Text in pieces as UTF-8 bytes, each piece encoded on its own: joining pieces of which one is two-byte (a character
- * above U+00FF) would first copy them all into one two-byte string.
- */
-function piecesUtf8(pieces: readonly string[]): Buffer {
-  let bytes = 0;
-  for (const piece of pieces) bytes += Buffer.byteLength(piece, 'utf8');
-  const out = Buffer.allocUnsafe(bytes);
-  let at = 0;
-  for (const piece of pieces) at += out.write(piece, at, 'utf8');
-  return out;
-}
-
-/**
  * Writes via a temp file in the same folder and renames, so readers never see a half-written file; a failed write
  * leaves no temp file. `content` may be text in pieces (src/core/jsonPieces.ts), written as if joined.
  */
@@ -118,7 +105,8 @@ export async function writeFileAtomic(file: string, content: string | readonly s
   removeStaleTemps(file);
   const temp = tempPathFor(file);
   try {
-    await writeFile(temp, typeof content === 'string' ? content : piecesUtf8(content));
+    // pieces are encoded and written one by one: joining them, one two-byte piece would make the whole text two-byte
+    await writeFile(temp, content);
     await rename(temp, file);
   } catch (error) {
     await rm(temp, { force: true });

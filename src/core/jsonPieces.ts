@@ -1,6 +1,6 @@
 // A results file's JSON text in pieces, one per top-level key: JSON.stringify(value, null, indent) + '\n' once joined.
-// A piece without a character above U+00FF stays a one-byte string, so writing a MultiLoKo results file (28 MB,
-// whose summary names groups with '→') never makes the whole text a two-byte string to encode as UTF-8.
+// A piece without a character above U+00FF stays a one-byte string, so one two-byte piece of a MultiLoKo results file
+// (28 MB; the summary names groups with '→', the items hold non-Latin answers) does not make all of it two-byte.
 
 /**
  * The pieces of `${JSON.stringify(value, null, indent)}\n` for a plain object: `{\n`, then each key's member as the

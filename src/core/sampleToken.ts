@@ -45,7 +45,8 @@ function nucleus(logits: ArrayLike<number>, settings: SamplingSettings): { token
   // Only tokens at or above a threshold whose mass reaches top_p can be in the nucleus: they come first in the full
   // order (p descending, lower index first), so sorting them alone gives the same prefix; the threshold halves from
   // the top probability until that mass is there, and reaches 0 (every token) when rounding leaves it short.
-  let threshold = p[argmax(p)]!;
+  // the top logit's weight is exp(0) = 1 (softmaxWeights), so the top probability is 1 / total
+  let threshold = 1 / total;
   let order = candidates(p, threshold);
   while (threshold > 0 && massOf(p, order) < settings.topP) order = candidates(p, (threshold = threshold > Number.MIN_VALUE ? threshold / 2 : 0));
   order.sort((a, b) => p[b]! - p[a]! || a - b);

@@ -47,12 +47,13 @@ function checkServerList(text: string, ctx: z.RefinementCtx): void {
   }
 }
 
-/** The trial settings (docs/trials.md): shared, and per benchmark in lokal.config.json. */
-
 /** The most trials per item LOKAL_TRIALS allows (also the largest k of a pass@k gate). */
 export const MAX_TRIALS = 1000;
 
-/** The fields, for the shared settings and each benchmark's own object in lokal.config.json (every one optional). */
+/**
+ * The trial settings (docs/trials.md), for the shared settings and each benchmark's own object in lokal.config.json
+ * (every one optional).
+ */
 export const TRIAL_SETTINGS_SHAPE = {
   /** Trials per item (1: one answer per item, as a run without trials). */
   trials: z

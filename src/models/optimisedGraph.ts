@@ -61,7 +61,7 @@ function sha256(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-/** What the key covers: the model files' identity (path, size, modification time, inode), dtype, runtime, CPU, options. */
+/** What the key covers: the model files' identity (path, size, modification time, inode), dtype, runtime, CPU. */
 export function optimisedGraphInputs(input: OptimisedGraphInput): Record<string, unknown> {
   const folder = realpathSync(input.modelFolder);
   const onnxDir = path.join(folder, 'onnx');
@@ -128,7 +128,7 @@ export function entryProblem(dir: string, modelFile: string, key: string): strin
   } catch (error) {
     return `manifest.json is unreadable (${(error as Error).message})`;
   }
-  if (manifest.key !== key) return 'built for another model file, dtype, onnxruntime version, CPU or session options';
+  if (manifest.key !== key) return 'built for another model file, dtype, onnxruntime version or CPU';
   const onnxDir = path.join(dir, 'onnx');
   if (manifest.graph.file !== modelFile) return `the graph is ${manifest.graph.file}, not ${modelFile}`;
   const graph = path.join(onnxDir, modelFile);

@@ -191,7 +191,7 @@ describe('saved optimised graph', () => {
     }
   });
 
-  test('a changed model file (new modification time) or other session options invalidate the entry', async () => {
+  test('a changed model file (new modification time), dtype, onnxruntime version, execution provider or CPU invalidate the entry', async () => {
     const before = await loadAndAnswer();
     expect(before.report.kind).toBe('saved');
     const file = path.join(model, 'onnx', 'model.onnx');

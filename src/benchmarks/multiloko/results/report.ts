@@ -91,8 +91,8 @@ export function reportMultiLoKo(rolled: ReadonlyArray<RolledGroup<LokalItemRecor
   const official = officialLayout(subsets);
   // The question, raw output and answer of each item go in the file's own section, after eval.py's layout and the summary.
   const results = official && { ...official, summary, lokal: { items: lokalItems(subsets) } };
-  // In pieces, one per language, the summary and the items, each one-byte unless it holds a character above U+00FF
-  // (the summary's '→'); their concatenation is joined only if the text is read, never to write the file.
+  // In pieces, one per top-level key (eval.py's languages, the summary, the items), each one-byte unless it holds a
+  // character above U+00FF (the summary's '→', non-Latin text); joined only if the text is read, never to write the file.
   const pieces = results && jsonPieces(results, 4);
   let resultsText: string | undefined;
   if (pieces) {
