@@ -15,6 +15,7 @@ import { TransformersProvider } from '../../src/models/transformers.ts';
 import type { GenerateRequest } from '../../src/models/types.ts';
 import { LOGIT_POSITIONS_INPUT } from '../../src/models/logitPositions.ts';
 import { cpuFeatures, entryProblem, optimisedGraphDir, optimisedGraphInputs, optimisedGraphKey } from '../../src/models/optimisedGraph.ts';
+import { restoreConcurrentMarking } from '../support/concurrentMarking.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'lokal-optimised-'));
 const model = path.join(root, 'tiny');
@@ -35,6 +36,7 @@ async function loadAndAnswer(options: { saveOptimised?: boolean | 'auto'; cacheD
     const answers = (await provider.generate(requests)).map((r) => r.text);
     return { report: provider.loadReport!, lines, answers };
   } finally {
+    restoreConcurrentMarking(provider);
     await provider.close();
   }
 }

@@ -8,6 +8,7 @@ import { loadTinyReferenceModel, type TinyReferenceModel } from '../support/tiny
 import { writeTinyModel, type TinyModelInfo } from '../support/tinyModel.ts';
 import { TransformersProvider } from '../../src/models/transformers.ts';
 import { ProviderError, type ChatMessage, type ContinuationRequest } from '../../src/models/types.ts';
+import { restoreConcurrentMarking } from '../support/concurrentMarking.ts';
 
 // One tiny model per file (2 layers, hidden 32): generated in ~50 ms, loaded through AutoTokenizer/AutoModelForCausalLM.
 const root = mkdtempSync(path.join(tmpdir(), 'lokal-tiny-'));
@@ -365,6 +366,7 @@ describe('onnxruntime threads', () => {
       expect(byDefault.concurrentMarking).toBe(cpus > 1 ? 'kept: cores to spare' : 'stopped');
       expect(two.concurrentMarking).toBe(cpus > 2 ? 'kept: cores to spare' : 'stopped');
     } finally {
+      restoreConcurrentMarking(two);
       await byDefault.close();
       await two.close();
     }

@@ -13,6 +13,7 @@ import { HOSTILE, KALAHI_BLEU_ACC, KALAHI_MC1, KALAHI_MC2, flipItems, hostileKal
 import { wilsonClosedForm as wilson } from '../support/wilson.ts';
 import { quasiWilsonByBisection } from '../support/quasiWilson.ts';
 import { SECTIONS } from './sections.ts';
+import { mcnemarByHand } from '../support/mcnemarByHand.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-report-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -20,18 +21,6 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** Student's t quantile from a table (scipy.stats.t.ppf(0.975, df)), for the quasi-Wilson intervals of bounded means. */
 const T975: Record<number, number> = { 11: 2.200985160091639, 39: 2.022690920036761, 249: 1.9695368676403504 };
 const quasiWilson = (values: number[], top = 1) => quasiWilsonByBisection(values, top, T975[values.length - 1]!);
-/** Two-sided exact McNemar p by summing the binomial(n, ½) distribution term by term. */
-function mcnemarByHand(b: number, c: number): number {
-  const n = b + c;
-  let choose = 1;
-  let tail = 0;
-  for (let i = 0; i <= Math.min(b, c); i++) {
-    tail += choose / 2 ** n;
-    choose = (choose * (n - i)) / (i + 1);
-  }
-  return Math.min(1, 2 * tail);
-}
-
 interface Cell {
   value: number;
   low: number;

@@ -10,6 +10,7 @@ import { renderHtmlReport } from '../../src/report/index.ts';
 import type { MultiLoKoResultsJson } from '../../src/benchmarks/multiloko/resultsSchema.ts';
 import { MULTILOKO_EVAL, datasetSpec, predictionsFor, runVitest, writeDataset, writeJsonl } from '../vitest/helpers.ts';
 import { SECTIONS } from './sections.ts';
+import { mcnemarByHand } from '../support/mcnemarByHand.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-vs-english-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -31,18 +32,6 @@ async function pairedRun(): Promise<MultiLoKoResultsJson> {
   const run = await runVitest(['run', '--project', 'evals', MULTILOKO_EVAL], { LOKAL_MULTILOKO: location, LOKAL_MODEL: `replay:${predictions}`, LOKAL_OUTPUT: output });
   if (run.code !== 0) throw new Error(`exit ${run.code}\n${run.stdout.slice(-3000)}\n${run.stderr.slice(-3000)}`);
   return JSON.parse(readFileSync(path.join(output, 'multiloko.json'), 'utf8')) as MultiLoKoResultsJson;
-}
-
-/** Two-sided exact McNemar p by summing the binomial(n, ½) distribution term by term. */
-function mcnemarByHand(b: number, c: number): number {
-  const n = b + c;
-  let choose = 1;
-  let tail = 0;
-  for (let i = 0; i <= Math.min(b, c); i++) {
-    tail += choose / 2 ** n;
-    choose = (choose * (n - i)) / (i + 1);
-  }
-  return Math.min(1, 2 * tail);
 }
 
 describe('local vs English in a replay run', () => {

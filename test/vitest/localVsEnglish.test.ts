@@ -8,6 +8,7 @@ import type { LokalSubsetAggregate } from '../../src/benchmarks/multiloko/run/re
 import { summariseGroups, summariseRun } from '../../src/benchmarks/multiloko/results/rollup.ts';
 import type { RolledSubset } from '../../src/benchmarks/multiloko/run/rolledSubset.ts';
 import { seededRandom } from '../support/seededRandom.ts';
+import { mcnemarByHand } from '../support/mcnemarByHand.ts';
 
 /** A subset as the roll-up receives it: its key's languages, and one record per id with that EM. */
 function subset(key: string, ems: Record<string, number>): RolledSubset {
@@ -32,23 +33,6 @@ function randomEms(random: () => number, n: number, rightRate: number): Record<s
   const out: Record<string, number> = {};
   for (let i = 0; i < n; i++) if (random() > 0.05) out[`q${i}`] = random() < rightRate ? 1 : 0;
   return out;
-}
-
-/** n choose k as an exact integer. */
-function choose(n: number, k: number): bigint {
-  let c = 1n;
-  for (let i = 1; i <= k; i++) c = (c * BigInt(n - k + i)) / BigInt(i);
-  return c;
-}
-
-/** McNemar's exact two-sided p by hand: min(1, 2 · Σ_{i ≤ min(b, c)} C(b + c, i) / 2^(b + c)). */
-function mcnemarByHand(b: number, c: number): number {
-  const n = b + c;
-  if (n === 0) return 1;
-  let tail = 0n;
-  for (let i = 0; i <= Math.min(b, c); i++) tail += choose(n, i);
-  // Exact rational 2·tail / 2^n, to a double at the end.
-  return Math.min(1, Number((2n * tail * 10n ** 30n) / 2n ** BigInt(n)) / 1e30);
 }
 
 describe('the 2×2 table of two subsets', () => {

@@ -13,6 +13,7 @@ import { startFakeOpenAIServer, type FakeServer } from '../support/fakeOpenAISer
 import { freePort } from '../support/freePort.ts';
 import { passAtDefinition, passHatDefinition } from '../support/passAtDefinition.ts';
 import { lcg, MULTILOKO_EVAL, runVitest, writeDataset, type ChildRun, type GeneratedItem } from './helpers.ts';
+import { mcnemarByHand } from '../support/mcnemarByHand.ts';
 
 const ITEMS = 200;
 // Each test starts child runs of 200 × k requests: a loaded 2-core machine took 60–220 s a test.
@@ -235,15 +236,7 @@ describe('the baseline gate over trials: the even items right 0.1 less often tha
     const dropRight = Array.from({ length: ITEMS }, (_, i) => rightAfterDrop(i, trialSeed(seed, `q${i}`, 0)));
     const worse = baseRight.filter((ok, i) => ok && !dropRight[i]).length;
     const better = baseRight.filter((ok, i) => !ok && dropRight[i]).length;
-    // McNemar's exact p by the binomial sum in integers: 2 · Σ_{j ≤ min} C(n, j) / 2^n over the n discordant items.
-    const n = BigInt(worse + better);
-    let tail = 0n;
-    let term = 1n;
-    for (let j = 0n; j <= BigInt(Math.min(worse, better)); j++) {
-      tail += term;
-      term = (term * (n - j)) / (j + 1n);
-    }
-    const p = Math.min(1, (2 * Number(tail * 10n ** 12n / 2n ** n)) / 1e12);
+    const p = mcnemarByHand(worse, better);
     expect(p).toBeGreaterThan(0.05);
     mode = 'same';
     await trialsRun('k1-seed5', { LOKAL_TRIALS: '1', LOKAL_SEED: String(seed) });
