@@ -2,7 +2,7 @@
 // model file, in a fresh process per round with the provider's thread count: whether larger decode batches (an item's
 // k trials decoded together, docs/performance-trials.md) would make a row cheaper.
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -38,7 +38,9 @@ console.log(JSON.stringify(result));
 
 /** Median seconds of a decode step per batch size, one fresh process per round (the sizes in reverse order every other round). */
 export function benchDecodeRows(file: string, saved: boolean, threads: number, rounds: number, sizes = [8, 16, 32]): Array<Record<number, number>> {
+  // beside node_modules, so the child resolves onnxruntime-node from this repository
   const script = path.join(repoRoot, 'node_modules', '.cache', 'bench-decode-rows.mjs');
+  mkdirSync(path.dirname(script), { recursive: true });
   writeFileSync(script, CHILD);
   const out: Array<Record<number, number>> = [];
   for (let round = 0; round < rounds; round++) {

@@ -1,7 +1,8 @@
 // `npm run bench -- inrun`: generation on a small Qwen2-shaped model (6 layers, hidden 512, 8/2 heads, q/k/v biases,
 // intermediate 1408, vocabulary 8,000) inside a real `vitest run` of the MultiLoKo eval file (32 Italian dev items,
 // base mode, 32 new tokens, response cache off), timed over the item tests themselves (first start to last end, from
-// Vitest's own test diagnostics), against a plain greedy loop on onnxruntime-node over the same prompts: the shared
+// Vitest's own test diagnostics), against a plain greedy loop on onnxruntime-node (on the provider's thread count) over
+// the same prompts: the shared
 // prompt prefix run once, then batches of 8 rows continuing it. Alternating rounds; the ratio is ours ÷ the loop's
 // items/s (the cost per step outside the runtime; the goal is ≥ 0.8x). With BENCH_ORT_PYTHON, the same loop written on
 // onnxruntime's Python API (bench/ort_peer.py) runs on the saved optimised graph the vitest run loaded, in the same
@@ -20,7 +21,6 @@ import type { GenerateRequest } from '../src/models/types.ts';
 import { multilokoData, multilokoRequests } from './generation.ts';
 import { checkOrtPython, peerAnswer, runOrtPeer, savedGraphFile, type OrtPeerJob, type OrtPeerResult } from './ortPeer.ts';
 import { LOGIT_POSITIONS_INPUT } from '../src/models/logitPositions.ts';
-import { physicalCores } from '../src/models/physicalCores.ts';
 import { TransformersProvider } from '../src/models/transformers.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -91,14 +91,14 @@ function buildSmallModel(dir: string): void {
  * once, then each batch of rows continues it (right-padded prompt pass, masked) and decodes until every row is done
  * (finished rows keep their slot). Stop strings are checked on the decoded new text each step, as our engine does.
  */
-export async function directBatchedLoop(dir: string, requests: GenerateRequest[], batchSize: number): Promise<{ texts: string[]; seconds: number }> {
+export async function directBatchedLoop(dir: string, requests: GenerateRequest[], batchSize: number, threads = 0): Promise<{ texts: string[]; seconds: number }> {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const tokenizer: any = await AutoTokenizer.from_pretrained(dir);
   const config = JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8'));
   const generation = JSON.parse(readFileSync(path.join(dir, 'generation_config.json'), 'utf8'));
   const eos: number[] = [generation.eos_token_id ?? config.eos_token_id].flat().map(Number);
   const pad = Number(generation.pad_token_id ?? eos[0]);
-  const session = await ort.InferenceSession.create(path.join(dir, 'onnx', 'model.onnx'));
+  const session = await ort.InferenceSession.create(path.join(dir, 'onnx', 'model.onnx'), threads > 0 ? { intraOpNumThreads: threads } : {});
   const layers: number = config.num_hidden_layers;
   const heads: number = config.num_key_value_heads;
   const dim: number = config.hidden_size / config.num_attention_heads;
@@ -239,13 +239,15 @@ export async function benchInRunGeneration(options: InRunBenchOptions = {}): Pro
     if (requests.length < items) throw new Error(`inrun: only ${requests.length} Italian items in ${data}`);
     const ortPython = options.ortPython ?? (env.BENCH_ORT_PYTHON || undefined);
     const ortProfile = options.ortProfile ?? (env.BENCH_ORT_PROFILE || undefined);
-    const peer = ortPython ? await ortPeerSide(ortPython, dir, requests, batchSize, work, ortProfile) : undefined;
     // the saved optimised graph made before the rounds, as the vitest runs would make it (no thread setting), so every
     // timed run loads it (the run that optimises a model computes every position's logits in its prompt passes)
     const warm = new TransformersProvider(dir, { env: {}, cacheDir: path.join(work, 'model-cache'), log: () => undefined });
     await warm.load();
     console.log(`inrun: the model's optimised graph: ${warm.loadReport?.kind ?? 'unknown'} (later loads read it from the bench's cache folder)`);
+    // both loops run on the provider's own thread count (0: onnxruntime's default, as the provider leaves it)
+    const threads = warm.threads ?? 0;
     await warm.close();
+    const peer = ortPython ? await ortPeerSide(ortPython, dir, requests, batchSize, work, ortProfile, threads) : undefined;
     const inRunSeconds: number[] = [];
     const directSeconds: number[] = [];
     const answers: Array<Map<string, string>> = [];
@@ -267,7 +269,7 @@ export async function benchInRunGeneration(options: InRunBenchOptions = {}): Pro
               `(${(items / r.seconds).toFixed(2)} items/s; session.run ${r.runSeconds.toFixed(2)} s of it over ${r.runCalls} runs, ${r.decodeSteps} decode steps)`,
           );
         } else {
-          const r = await directBatchedLoop(dir, requests, batchSize);
+          const r = await directBatchedLoop(dir, requests, batchSize, threads);
           directSeconds.push(r.seconds);
           console.log(`inrun: round ${round + 1}/${rounds}, direct onnxruntime loop (prefix once, batches of ${batchSize}): ${items} items in ${r.seconds.toFixed(2)} s (${(items / r.seconds).toFixed(2)} items/s)`);
         }
@@ -295,7 +297,7 @@ export async function benchInRunGeneration(options: InRunBenchOptions = {}): Pro
  * The Python onnxruntime peer over `requests`: prompts tokenised by the model's tokenizer as the provider tokenises a
  * plain prompt (special tokens added), run on the saved graph the first vitest run leaves in the bench's cache folder.
  */
-async function ortPeerSide(python: string, dir: string, requests: GenerateRequest[], batchSize: number, work: string, profile: string | undefined) {
+async function ortPeerSide(python: string, dir: string, requests: GenerateRequest[], batchSize: number, work: string, profile: string | undefined, threads: number) {
   const versions = checkOrtPython(python);
   console.log(`inrun: Python onnxruntime peer ${python}: ${versions}`);
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -315,8 +317,7 @@ async function ortPeerSide(python: string, dir: string, requests: GenerateReques
       const job: OrtPeerJob = {
         graph,
         tokenizer: path.join(dir, 'tokenizer.json'),
-        // the provider's default for weights of 64 MiB or more (this model's 314 MiB), so both sides use as many threads
-        threads: physicalCores() ?? 0,
+        threads,
         batchSize,
         prompts,
         maxNewTokens: requests.map((r) => r.maxNewTokens ?? 32),

@@ -564,7 +564,8 @@ async function decodeRows(): Promise<void> {
   const graph = process.env.BENCH_ROWS_GRAPH;
   if (!dir && !graph) throw new Error('rows: set BENCH_GENERATION_MODEL to a model folder, or BENCH_ROWS_GRAPH to a saved optimised graph file');
   const { physicalCores } = await import('../src/models/physicalCores.ts');
-  const threads = physicalCores() ?? availableParallelism();
+  // the provider's count for such weights: the physical cores, else onnxruntime's default (0)
+  const threads = physicalCores() ?? 0;
   const { benchDecodeRows } = await import('./decodeRows.ts');
   const file = graph ?? path.join(dir!, 'onnx', 'model.onnx');
   const rounds = benchDecodeRows(file, graph !== undefined, threads, ROUNDS);

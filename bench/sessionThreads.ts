@@ -2,7 +2,7 @@
 // src/models/physicalCores.ts) on one model file: a prompt pass of 128 tokens and a decode step of 8 rows over 300
 // cached positions, each session in a child process of its own, alternating, with identical outputs required.
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -51,7 +51,9 @@ console.log(JSON.stringify({ promptSeconds: prompt.seconds, decodeSeconds: decod
 `;
 
 export async function benchSessionThreads(file: string, rounds: number, threads: number): Promise<{ defaults: ThreadRound[]; ours: ThreadRound[] }> {
+  // beside node_modules, so the child resolves onnxruntime-node from this repository
   const script = path.join(repoRoot, 'node_modules', '.cache', 'bench-session-threads.mjs');
+  mkdirSync(path.dirname(script), { recursive: true });
   writeFileSync(script, CHILD);
   const run = (arg: string): ThreadRound => {
     const child = spawnSync(process.execPath, [script, file, arg], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 1 << 24 });

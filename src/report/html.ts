@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { SCRIPT, STYLE } from './assets.ts';
 import { escapeHtml, html, raw, type Html } from './escape.ts';
 import { groupsSection, sectionId } from './groupsHtml.ts';
+import { sectionGates } from './htmlParts.ts';
 import { orList, type HtmlSection, type ReportSection, type SectionGate } from './section.ts';
 import type { ReportInput } from './types.ts';
 export { COMPRESSED_ROWS_ABOVE } from './drill.ts';
@@ -30,7 +31,7 @@ interface Shown {
 function verdictBlock(input: ReportInput, shown: readonly Shown[]): Html {
   const others = input.others ?? [];
   const missing = [...shown.flatMap((s) => missingGroups(s.results).map((g) => `${s.section.title} ${g}`)), ...others.flatMap((r) => missingGroups(r).map((g) => `${r.title} ${g}`))];
-  const gates: SectionGate[] = [...shown.flatMap((s) => s.part.gates), ...others.flatMap((r) => r.gates.map((g, i) => ({ figure: g.figure, pass: g.pass, id: `${sectionId(r.benchmark)}-gates-${i}` })))];
+  const gates: SectionGate[] = [...shown.flatMap((s) => s.part.gates), ...others.flatMap((r) => sectionGates(r.gates, `${sectionId(r.benchmark)}-gates`))];
   const missed = gates.filter((g) => !g.pass);
   const failedRun = shown.some((s) => s.part.gatesPassed === false) || others.some((r) => r.gates_passed === false);
   if (missing.length > 0) {

@@ -35,7 +35,7 @@ ${passed === undefined ? '' : html`<p class="${passed ? 'pass' : 'fail'}">${pass
 }
 
 /** The gates as HtmlSection lists them for the verdict line, each with the id of its row in `gatesTable(…, id)`. */
-export function sectionGates(gates: readonly GateRow[], id: string): SectionGate[] {
+export function sectionGates(gates: ReadonlyArray<Pick<GateRow, 'figure' | 'pass'>>, id: string): SectionGate[] {
   return gates.map((g, i) => ({ figure: g.figure, pass: g.pass, id: `${id}-${i}` }));
 }
 
