@@ -9,7 +9,7 @@ import { wordSegmenter } from '../src/benchmarks/multiloko/metrics/wordSegmenter
 import { MULTILOKO_LANGUAGES } from './replay.ts';
 
 /** Two answers per language in its own script (a place and a phrase of several words), as a dataset's targets are. */
-const ANSWERS: Record<string, [string, string]> = {
+export const ANSWERS_BY_LANGUAGE: Record<string, [string, string]> = {
   arabic: ['القاهرة', 'مدينة القاهرة الكبرى'],
   bengali: ['ঢাকা', 'ঢাকা শহরের কেন্দ্র'],
   cantonese: ['香港', '香港特別行政區'],
@@ -65,9 +65,9 @@ export function errorAnalysisItems(perSubset = 250): ErrorAnalysisItem[] {
   const items: ErrorAnalysisItem[] = [];
   keys.forEach((key, k) => {
     const language = contentLanguage(key);
-    const targets = ANSWERS[language]!;
+    const targets = ANSWERS_BY_LANGUAGE[language]!;
     for (let i = 0; i < perSubset; i++) {
-      const other = ANSWERS[MULTILOKO_LANGUAGES[(k + i) % MULTILOKO_LANGUAGES.length]!]![i % 2]!;
+      const other = ANSWERS_BY_LANGUAGE[MULTILOKO_LANGUAGES[(k + i) % MULTILOKO_LANGUAGES.length]!]![i % 2]!;
       items.push({ language, prediction: predictionFor(targets, (k * 7 + i * 13) % 5, other), targets: [...targets] });
     }
   });

@@ -59,15 +59,19 @@ export const MULTILOKO_LANGUAGES = [
  * (`<lang>/dev_translated_{human|machine}_english.jsonl`) and English's questions into every other language
  * (`english/dev_translated_{human|machine}_<lang>.jsonl`); 31 × 250 local + 4 × 30 × 250 translated = 37,750 items.
  * Every item has a paragraph, a question, a long and short answers, as the official records do; the replay file
- * answers every item.
+ * answers every item. `targetsFor`: an item's answers by its source language (default: a few in Latin script and Japanese).
  */
-export function writeFullInputs(dir: string, perSubset = 250): { dataset: string; predictions: string; items: number; subsets: number } {
+export function writeFullInputs(
+  dir: string,
+  perSubset = 250,
+  targetsFor: (questionLanguage: string, i: number) => readonly string[] = (language, i) => ANSWERS[(language.length + i) % ANSWERS.length]!,
+): { dataset: string; predictions: string; items: number; subsets: number } {
   const dataset = path.join(dir, 'benchmark_data');
   const rows: string[] = [];
   let items = 0;
   let subsets = 0;
   const item = (language: string, i: number, questionLanguage: string) => {
-    const targets = ANSWERS[(language.length + i) % ANSWERS.length]!;
+    const targets = [...targetsFor(language, i)];
     return {
       id: `${String(i).padStart(3, '0')}_${language}_page_${(i * 37) % 1000}.txt`,
       text: `Paragraph ${i} of the ${language} Wikipedia page, in ${questionLanguage}: ${'a sentence about a place, a person or a date. '.repeat(6)}`,
@@ -231,16 +235,19 @@ export function replayEnv(inputs: { dataset: string; predictions: string }, outp
  * Times one replay evals run over `writeInputs` (default 30 × 250 = 7,500 local items), or over `writeFullInputs`
  * (`layout: 'full'`, 37,750 items); throws if the run fails or scores a different count. `installed`: in a user's
  * project with the compiled package installed (writeInstalledProject), instead of this repository's evals project,
- * which runs vitest-lokal from its TypeScript sources.
+ * which runs vitest-lokal from its TypeScript sources; `dist`: the compiled package it installs (default: this
+ * repository's dist/); `targetsFor`: the full layout's answers (writeFullInputs).
  */
-export async function benchReplay(options: ReplayBenchOptions & { layout?: 'local' | 'full'; installed?: boolean } = {}): Promise<ReplayRun> {
+export async function benchReplay(
+  options: ReplayBenchOptions & { layout?: 'local' | 'full'; installed?: boolean; dist?: string; targetsFor?: (language: string, i: number) => readonly string[] } = {},
+): Promise<ReplayRun> {
   const languages = options.languages ?? 30;
   const perLanguage = options.itemsPerLanguage ?? 250;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-bench-'));
   try {
-    const inputs = options.layout === 'full' ? writeFullInputs(dir, perLanguage) : { ...writeInputs(dir, languages, perLanguage), items: languages * perLanguage };
+    const inputs = options.layout === 'full' ? writeFullInputs(dir, perLanguage, options.targetsFor) : { ...writeInputs(dir, languages, perLanguage), items: languages * perLanguage };
     const output = path.join(dir, 'results');
-    const project = options.installed ? writeInstalledProject(dir) : undefined;
+    const project = options.installed ? writeInstalledProject(dir, options.dist) : undefined;
     const args = project ? ['run', 'evals/multiloko.eval.ts'] : ['run', '--project', 'evals', 'evals/multiloko.eval.ts'];
     const start = process.hrtime.bigint();
     const { code, output: log, peakRss, cpuSeconds } = await runVitest(args, replayEnv(inputs, output), project);

@@ -1,5 +1,5 @@
 // `npm run bench`: every speed claim of the project, each measured against its baseline in this same run.
-// Usage: npm run bench [-- metrics errors logprobs sampling score replay replay-full models http generation trials threads marking rows load inrun profile]
+// Usage: npm run bench [-- metrics errors errors-runs logprobs sampling score replay replay-full models http generation trials threads marking rows load inrun profile]
 // (default: all but the opt-in eight; threads: onnxruntime's default threads vs the physical cores (BENCH_GENERATION_MODEL);
 // marking: V8's concurrent marking off vs kept beside onnxruntime's threads; rows: a decode step's cost per row at 8, 16 and 32 rows; trials: k sampled trials of n items in one run vs k separate runs,
 // docs/performance-trials.md; profile: operator time per dtype, docs/performance-quantised.md.
@@ -100,8 +100,87 @@ async function errors(): Promise<void> {
     baseline: `scoreExample alone ${fmt(median(withoutRuns.map((r) => r.cpu)), 3)} s`,
     ratio: median(ratios),
     ratioLabel: `${fmt(median(ratios))}x scoreExample alone's time`,
-    goal: '≤ 1.10x',
+    goal: '≤ 1.10x of whole runs (errors-runs); of scoring alone, stricter',
   });
+}
+
+/**
+ * What the error categories and f1_words add to whole runs, as their goal is set (≤ 1.10x): `lokal score` over the full
+ * dev layout's 37,750 items and the full replay's `vitest run`, each with this build against a copy whose errorCategory,
+ * f1Words and wordSegmenter return constants (bench/withoutErrorAnalysis.ts), in alternating rounds; answers in every
+ * language's script (bench/errorAnalysis.ts).
+ */
+async function errorsRuns(): Promise<void> {
+  const { withoutErrorAnalysis } = await import('./withoutErrorAnalysis.ts');
+  const { ANSWERS_BY_LANGUAGE } = await import('./errorAnalysis.ts');
+  const { benchReplay, writeFullInputs, writeInstalledProject } = await import('./replay.ts');
+  ensureBuild();
+  const dir = mkdtempSync(path.join(tmpdir(), 'lokal-bench-errors-'));
+  try {
+    const dist = path.join(REPO_ROOT, 'dist');
+    const stubbed = path.join(dir, 'dist-without');
+    withoutErrorAnalysis(dist, stubbed);
+    const targetsFor = (language: string) => ANSWERS_BY_LANGUAGE[language]!;
+    const { dataset, predictions, items } = writeFullInputs(path.join(dir, 'inputs'), 250, targetsFor);
+    const count = items.toLocaleString('en');
+    const sides = [
+      { name: 'with', dist, times: [] as number[], cpu: [] as number[], replay: [] as Array<{ seconds: number; cpu: number }> },
+      { name: 'without', dist: stubbed, times: [] as number[], cpu: [] as number[], replay: [] as Array<{ seconds: number; cpu: number }> },
+    ];
+    const bins = sides.map((side) => path.join(writeInstalledProject(path.join(dir, side.name), side.dist), 'node_modules', 'vitest-lokal', 'bin', 'lokal.js'));
+    const output = (s: number) => path.join(dir, `${sides[s]!.name}.json`);
+    const scoreOnce = (s: number) => timeProcess(process.execPath, [bins[s]!, 'score', '-d', dataset, '-s', 'dev', '-p', predictions, '-o', output(s)]);
+    // Warm the file cache; then check each side is what it claims: categories found with, none without.
+    for (let s = 0; s < sides.length; s++) scoreOnce(s);
+    const categories = (s: number) => new Set(readFileSync(output(s), 'utf8').match(/"error": *"[a-z_]+"/g) ?? []).size;
+    if (categories(0) < 4 || categories(1) !== 1) throw new Error(`errors-runs: expected several error categories with the analysis and one without, found ${categories(0)} and ${categories(1)}`);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const s of round % 2 ? [1, 0] : [0, 1]) {
+        const { seconds, cpu } = scoreOnce(s);
+        sides[s]!.times.push(seconds);
+        if (cpu !== undefined) sides[s]!.cpu.push(cpu);
+      }
+    }
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const s of round % 2 ? [1, 0] : [0, 1]) {
+        const run = await benchReplay({ layout: 'full', installed: true, dist: sides[s]!.dist, targetsFor });
+        sides[s]!.replay.push({ seconds: run.seconds, cpu: run.cpuSeconds ?? NaN });
+      }
+    }
+    const [withSide, withoutSide] = sides as [(typeof sides)[0], (typeof sides)[0]];
+    const ratio = (a: readonly number[], b: readonly number[]) => median(a.map((x, i) => x / b[i]!));
+    const scoreWall = ratio(withSide.times, withoutSide.times);
+    const scoreCpu = withSide.cpu.length === ROUNDS && withoutSide.cpu.length === ROUNDS ? ratio(withSide.cpu, withoutSide.cpu) : undefined;
+    const replayWall = ratio(withSide.replay.map((r) => r.seconds), withoutSide.replay.map((r) => r.seconds));
+    const replayCpu = ratio(withSide.replay.map((r) => r.cpu), withoutSide.replay.map((r) => r.cpu));
+    console.log(
+      `errors-runs: lokal score over ${count} items (full dev layout, answers in 31 scripts), ${ROUNDS} alternating rounds (load average ${loadavg()[0]!.toFixed(2)}): ` +
+        `with the categories and f1_words ${list(withSide.times)} s (CPU ${list(withSide.cpu)} s); without ${list(withoutSide.times)} s (CPU ${list(withoutSide.cpu)} s); ` +
+        `median per-round ratios: wall ${fmt(scoreWall)}, CPU ${scoreCpu === undefined ? 'n/a' : fmt(scoreCpu)}`,
+    );
+    console.log(
+      `errors-runs: full replay vitest run over ${count} items: with ${list(withSide.replay.map((r) => r.seconds))} s (CPU ${list(withSide.replay.map((r) => r.cpu))} s); ` +
+        `without ${list(withoutSide.replay.map((r) => r.seconds))} s (CPU ${list(withoutSide.replay.map((r) => r.cpu))} s); median per-round ratios: wall ${fmt(replayWall)}, CPU ${fmt(replayCpu)}`,
+    );
+    rows.push({
+      benchmark: `error categories and f1_words in lokal score, ${count} items in 31 scripts (whole process${scoreCpu === undefined ? ', wall' : ', CPU'})`,
+      subject: `${fmt(median(scoreCpu === undefined ? withSide.times : withSide.cpu))} s`,
+      baseline: `the same build without them ${fmt(median(scoreCpu === undefined ? withoutSide.times : withoutSide.cpu))} s`,
+      ratio: scoreCpu ?? scoreWall,
+      ratioLabel: `${fmt(scoreCpu ?? scoreWall)}x the time without them`,
+      goal: '≤ 1.10x',
+    });
+    rows.push({
+      benchmark: `error categories and f1_words in the full replay, ${count} items (vitest run, CPU of the process tree)`,
+      subject: `${fmt(median(withSide.replay.map((r) => r.cpu)))} s`,
+      baseline: `the same build without them ${fmt(median(withoutSide.replay.map((r) => r.cpu)))} s`,
+      ratio: replayCpu,
+      ratioLabel: `${fmt(replayCpu)}x the time without them`,
+      goal: '≤ 1.10x',
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -632,7 +711,7 @@ async function profile(): Promise<void> {
   await benchOpProfile(dir, dtypes, Number(process.env.BENCH_PROFILE_PROMPT_TOKENS ?? 384), 32, threads);
 }
 
-const benches: Record<string, () => Promise<void>> = { metrics, errors, logprobs, sampling, score, replay, 'replay-full': replayFull, models, http, generation, trials, threads, marking, rows: decodeRows, load, inrun, profile };
+const benches: Record<string, () => Promise<void>> = { metrics, errors, 'errors-runs': errorsRuns, logprobs, sampling, score, replay, 'replay-full': replayFull, models, http, generation, trials, threads, marking, rows: decodeRows, load, inrun, profile };
 /** Run only when named: they take far longer than the rest. */
 const OPT_IN = new Set(['generation', 'trials', 'threads', 'marking', 'rows', 'load', 'inrun', 'profile']);
 

@@ -55,6 +55,12 @@ const ALLOWANCES: Array<{ file: string; firstLine: string; reason: string; check
     checkedBy: { test: 'test/vitest/baseline-e2e.test.ts', holds: 'no significant change, but too few items to tell' },
   },
   {
+    file: 'README.md',
+    firstLine: 'MultiLoKo · error categories (items)',
+    reason: "output of a vitest run of the generated 2-layer test model over the shared Italian dev set (250 items, random weights: the answers are that model's); test/vitest/errorCategories.test.ts asserts the table's layout and counts",
+    checkedBy: { test: 'test/vitest/errorCategories.test.ts', holds: "'  language               items  correct  empty  verbose  truncated  near  wrong_script  wrong'," },
+  },
+  {
     file: 'docs/performance-models.md',
     firstLine: 'python3 -m venv ../hf-peer && ../hf-peer/bin/pip install torch transformers onnx',
     reason: 'installs torch and transformers from the Python package index (no network in CI) and runs the opt-in generation bench (minutes to hours on a 494M model)',
