@@ -2,7 +2,7 @@
 // cache (attention mask + position ids per row), each leaving when it is done while waiting requests take its place,
 // prompts continuing from stored key/value caches of the token prefixes they share (few-shot blocks, chat headers), and
 // identical prompts admitted together (an item's k trials, docs/trials.md) run once, their cache copied to k rows.
-import { commonPrefixLength, gatherViews, type KvLayout, type KvView, type TensorLike } from './kvCache.ts';
+import { appendPositions, commonPrefixLength, gatherViews, type KvLayout, type KvView, type TensorLike } from './kvCache.ts';
 import { CALL_OVERHEAD_TOKENS, lengthBatches } from './lengthBatches.ts';
 import { PrefixCache, type PrefixEntry } from './prefixCache.ts';
 import { StepBuffers } from './stepBuffers.ts';
@@ -17,8 +17,11 @@ interface DecoderSession {
 
 interface BatchedDecoder {
   session: DecoderSession;
-  /** Cache inputs (past_key_values.N.key/value) and the outputs that return them one step longer (present.N.*). */
-  past: Array<KvLayout & { present: string }>;
+  /**
+   * Cache inputs (past_key_values.N.key/value), the outputs that return them one step longer (present.N.*) and, in a
+   * graph that has them (newKeyValues.ts), the outputs holding only the pass's new positions.
+   */
+  past: Array<KvLayout & { present: string; fresh?: string }>;
   padId: number;
   /** Logits per position (config vocab_size): bounds prefill passes by maxBatchLogits. */
   vocab: number;
@@ -80,6 +83,8 @@ export interface GenerationStats {
   decodeSteps: number;
   /** Decode steps whose logits and key/value cache onnxruntime wrote into the engine's kept buffers (BatchedDecoder.preallocate). */
   decodeStepsInPlace: number;
+  /** Decode steps that fetched only each cache's new position and appended it to the kept buffers (newKeyValues.ts). */
+  decodeStepsAppended: number;
   /** Decode batches gathered anew (each copies every row's key/value cache): when rows join, or most slots idle. */
   decodeGathers: number;
   /** Prompt tokens asked for, and those actually run (the rest came from stored prefixes). */
@@ -112,6 +117,7 @@ export function emptyGenerationStats(): GenerationStats {
     lastLogitsPasses: 0,
     decodeSteps: 0,
     decodeStepsInPlace: 0,
+    decodeStepsAppended: 0,
     decodeGathers: 0,
     promptTokens: 0,
     promptTokensComputed: 0,
@@ -184,6 +190,8 @@ export class BatchedGeneration {
    * CommonJS build; transformers.js's tensors wrap the ES module build's, which its run would take for options).
    */
   private stepOutputs?: { vocab: number; tensor: new (type: 'float32', data: Float32Array, dims: number[]) => unknown };
+  /** A decode step's fetches when every cache has its new-positions output: the logits and those (newKeyValues.ts). */
+  private freshFetches?: string[];
   /** Whether a step's writes into the buffers were checked against the outputs the session returned. */
   private buffersChecked = false;
 
@@ -196,7 +204,10 @@ export class BatchedGeneration {
     private readonly shouldYield: () => boolean = () => false,
   ) {
     if (options.prefixCacheTokens > 0) this.prefixes = new PrefixCache(decoder.past, options.prefixCacheTokens);
-    if (decoder.preallocate && decoder.past.every((p) => p.type === 'float32')) this.buffers = new StepBuffers();
+    if (decoder.preallocate && decoder.past.every((p) => p.type === 'float32')) {
+      this.buffers = new StepBuffers();
+      if (decoder.past.every((p) => p.fresh !== undefined)) this.freshFetches = ['logits', ...decoder.past.map((p) => p.fresh!)];
+    }
   }
 
   submit(job: GenerationJob): void {
@@ -439,6 +450,23 @@ export class BatchedGeneration {
     }
     this.stats.forwardCalls++;
     const buffers = buffered && shape[1] === 1 ? this.buffers : undefined;
+    if (buffers && this.freshFetches) {
+      // a decode step copying out the logits and one position per cache, which the engine appends to the row's cache
+      // in the kept buffers itself (instead of onnxruntime-node copying out every cache whole: newKeyValues.ts)
+      const out = await d.session.run(feeds, this.freshFetches);
+      const b = shape[0];
+      const present: Record<string, TensorLike> = {};
+      for (const layout of d.past) {
+        const from = past[layout.name]!;
+        const width = from.dims[2]!;
+        const data = buffers.cache(layout.name, b * layout.heads * (width + 1) * layout.dim);
+        appendPositions(from.data as Float32Array, (out[layout.fresh!] as TensorLike).data as Float32Array, data, b * layout.heads, width, 1, layout.dim);
+        present[layout.name] = d.input('float32', data, [b, layout.heads, width + 1, layout.dim]) as TensorLike;
+      }
+      buffers.flip();
+      this.stats.decodeStepsAppended++;
+      return { logits: d.float32(out.logits as TensorLike), present };
+    }
     const seen = this.stepOutputs;
     if (buffers && seen) {
       // a decode step: logits [rows, 1, vocabulary], each cache one position longer than its past

@@ -115,3 +115,18 @@ export function gatherViews(
   }
   return { width, lengths, cache };
 }
+
+/**
+ * Each of `blocks` blocks (a row's head) of `past` ([blocks, width, dim]) followed by its `added` positions of `fresh`
+ * ([blocks, added, dim]), written into `into` ([blocks, width + added, dim]): what a decoder's Concat of its past and
+ * new keys or values on the sequence axis gives.
+ */
+export function appendPositions(past: Float32Array, fresh: Float32Array, into: Float32Array, blocks: number, width: number, added: number, dim: number): void {
+  const oldSize = width * dim;
+  const newSize = added * dim;
+  for (let k = 0; k < blocks; k++) {
+    const at = k * (oldSize + newSize);
+    if (oldSize > 0) into.set(past.subarray(k * oldSize, (k + 1) * oldSize), at);
+    into.set(fresh.subarray(k * newSize, (k + 1) * newSize), at + oldSize);
+  }
+}

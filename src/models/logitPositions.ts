@@ -21,7 +21,8 @@ export const LOGIT_POSITIONS_INPUT = 'vitest_lokal.logit_positions';
 const PREFIX = 'vitest_lokal.';
 const INT64 = 7;
 
-interface GraphNode {
+/** A NodeProto of the graph: its field and parts, with its op, domain, inputs and outputs read. */
+export interface GraphNode {
   field: Field;
   parts: Field[];
   op: string;
@@ -30,13 +31,23 @@ interface GraphNode {
   outputs: string[];
 }
 
+/** The nodes among a GraphProto's parts, in order. */
+export function graphNodes(model: Uint8Array, parts: Field[]): GraphNode[] {
+  return parts
+    .filter((p) => p.no === 1 && p.wire === 2)
+    .map((field) => {
+      const p = inner(model, field);
+      return { field, parts: p, op: textField(model, p, 4) ?? '', domain: textField(model, p, 7) ?? '', inputs: textFields(model, p, 1), outputs: textFields(model, p, 2) };
+    });
+}
+
 /** Element-wise steps that may follow the projection (a bias, a scale, a soft cap, a cast). */
 const UNARY = new Set(['Cast', 'Tanh', 'Identity']);
 const BINARY = new Set(['Add', 'Sub', 'Mul', 'Div']);
 
-const isDefaultDomain = (domain: string) => domain === '' || domain === 'ai.onnx';
+export const isDefaultDomain = (domain: string) => domain === '' || domain === 'ai.onnx';
 
-function intAttribute(buf: Uint8Array, node: GraphNode, name: string): number {
+export function intAttribute(buf: Uint8Array, node: GraphNode, name: string): number {
   for (const a of node.parts.filter((p) => p.no === 5 && p.wire === 2)) {
     const parts = inner(buf, a);
     if (textField(buf, parts, 1) === name) return varintFields(buf, parts, 3)[0] ?? 0;
@@ -61,7 +72,7 @@ function renamed(buf: Uint8Array, node: GraphNode, inputs: Map<number, string>, 
   return lengthDelimited(1, parts);
 }
 
-function newNode(op: string, inputs: string[], output: string, name: string, attributes: Uint8Array[] = []): Uint8Array[] {
+export function newNode(op: string, inputs: string[], output: string, name: string, attributes: Uint8Array[] = []): Uint8Array[] {
   return lengthDelimited(1, [...inputs.map((x) => stringField(1, x)), stringField(2, output), stringField(3, name), stringField(4, op), ...attributes]);
 }
 
@@ -95,12 +106,7 @@ export function selectLogitPositions(model: Uint8Array): { bytes: Uint8Array; in
   if (!opset || (varintFields(model, opset, 2)[0] ?? 0) < 5) return unchanged;
   const graph = graphs[0]!;
   const parts = inner(model, graph);
-  const nodes: GraphNode[] = parts
-    .filter((p) => p.no === 1 && p.wire === 2)
-    .map((field) => {
-      const p = inner(model, field);
-      return { field, parts: p, op: textField(model, p, 4) ?? '', domain: textField(model, p, 7) ?? '', inputs: textFields(model, p, 1), outputs: textFields(model, p, 2) };
-    });
+  const nodes = graphNodes(model, parts);
   // a node holding a subgraph (If, Loop, Scan) may read any tensor of the graph by name
   const hasSubgraph = (n: GraphNode) => n.parts.some((a) => a.no === 5 && a.wire === 2 && inner(model, a).some((x) => (x.no === 6 || x.no === 11) && x.wire === 2));
   if (nodes.some(hasSubgraph)) return unchanged;

@@ -8,12 +8,13 @@ import path from 'node:path';
 import { z } from 'zod';
 import { weightFiles } from './dtypeFiles.ts';
 import { selectLogitPositions } from './logitPositions.ts';
+import { exposeNewKeyValues } from './newKeyValues.ts';
 import { aliasLookupTables } from './lookupAlias.ts';
 
 /** Folder under the model cache holding the entries. */
 const OPTIMISED_GRAPHS_FOLDER = 'vitest-lokal-optimised';
 /** Bumped when the entry layout or what the key covers changes: older entries are then rebuilt. */
-const ENTRY_FORMAT = 4;
+const ENTRY_FORMAT = 5;
 /** Initialisers below this size stay inside the graph file (onnxruntime's session config key, bytes). */
 const EXTERNAL_MIN_BYTES = 1024;
 /** Blocks of the external data read to check an entry (evenly spread, first and last included). */
@@ -190,7 +191,7 @@ export function finishBuild(build: OptimisedGraphBuild, modelFile: string, key: 
   if (!existsSync(graph)) throw new Error(`onnxruntime wrote no optimised graph at ${graph}`);
   const written = readFileSync(graph);
   const { bytes: aliasedBytes } = aliasLookupTables(written);
-  const { bytes } = selectLogitPositions(aliasedBytes);
+  const { bytes } = exposeNewKeyValues(selectLogitPositions(aliasedBytes).bytes);
   if (bytes !== written) writeFileSync(graph, bytes);
   const dataFile = externalDataName(modelFile);
   const data = path.join(onnxDir, dataFile);

@@ -1,7 +1,8 @@
-// Output buffers of decode steps, kept from step to step: onnxruntime writes each step's logits and present key/value
-// cache into them (onnxruntime-node's preallocated fetches) instead of allocating every output anew (a step's cache is
-// rewritten whole, one position longer). onnxruntime-node 1.30 still returns a copy of each, which the engine drops
-// (docs/performance-models.md).
+// Output buffers of decode steps, kept from step to step: each step's key/value cache (rewritten whole, one position
+// longer) goes into them instead of into new arrays. From a saved optimised graph the engine appends the step's new
+// positions to the previous cache there itself (newKeyValues.ts); from other graphs onnxruntime writes its logits and
+// present caches into them (onnxruntime-node's preallocated fetches), and onnxruntime-node 1.30 still returns a copy
+// of each, which the engine drops (docs/performance-models.md).
 
 /**
  * Two buffers per cache output, used by alternate steps (a step reads the previous step's present as its past, so it

@@ -23,6 +23,7 @@ import { DEFAULT_MODEL, DEFAULT_MODEL_DTYPE } from './defaults.ts';
 import { cacheRow, commonPrefixLength, gatherPast, type GatheredPast, type PromptState, type TensorLike } from './kvCache.ts';
 import { CALL_OVERHEAD_TOKENS, lengthBatches } from './lengthBatches.ts';
 import { adoptLogitPositions } from './logitPositions.ts';
+import { NEW_KEY_VALUES_PREFIX } from './newKeyValues.ts';
 import { logSumExp, sliceRow, sumLogprobs } from './logitRows.ts';
 import { cutAtStop, envFlag, firstLine } from './providerText.ts';
 import { useModelFileCache } from './modelFileCache.ts';
@@ -645,7 +646,10 @@ export class TransformersProvider implements ModelProvider {
     const direct = loaded.logitsSession;
     const prefixTokens = this.options.sharePrefix ? this.options.prefixCacheTokens : 0;
     if (this.numerics === 'exact' || !direct || !loaded.padPast || (this.options.generateBatchSize === 1 && prefixTokens === 0)) return undefined;
-    const past = direct.past.map((p) => ({ ...p, present: p.name.replace(/^past_key_values/, 'present') }));
+    const past = direct.past.map((p) => {
+      const fresh = p.name.replace(/^past_key_values\./, NEW_KEY_VALUES_PREFIX);
+      return { ...p, present: p.name.replace(/^past_key_values/, 'present'), ...(direct.session.outputNames.includes(fresh) ? { fresh } : {}) };
+    });
     if (past.some((p) => !direct.session.outputNames.includes(p.present))) return undefined;
     this.batched = new BatchedGeneration(
       {
