@@ -64,7 +64,7 @@ export const MULTILOKO_LANGUAGES = [
 export function writeFullInputs(
   dir: string,
   perSubset = 250,
-  targetsFor: (questionLanguage: string, i: number) => readonly string[] = (language, i) => ANSWERS[(language.length + i) % ANSWERS.length]!,
+  targetsFor: (sourceLanguage: string, i: number) => readonly string[] = (language, i) => ANSWERS[(language.length + i) % ANSWERS.length]!,
 ): { dataset: string; predictions: string; items: number; subsets: number } {
   const dataset = path.join(dir, 'benchmark_data');
   const rows: string[] = [];

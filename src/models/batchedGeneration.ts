@@ -34,8 +34,9 @@ interface BatchedDecoder {
   /** Text of token ids with special tokens kept (tells a tokenisation boundary from a different prompt). */
   text(ids: number[]): string;
   /**
-   * Decode steps of float32 caches and logits hand onnxruntime output tensors over buffers the engine keeps
-   * (stepBuffers.ts), so no step allocates its outputs or copies them out of onnxruntime.
+   * Decode steps of float32 caches keep the caches in buffers of the engine (stepBuffers.ts): a step fetches the
+   * logits and the new keys and values when the graph outputs them (`fresh`) and appends those, else it hands
+   * onnxruntime preallocated output tensors for the logits and whole caches.
    */
   preallocate?: boolean;
 }

@@ -12,6 +12,11 @@ import { concat, fields, inner, lengthDelimited, messageField, stringField, text
 /** Output `${NEW_KEY_VALUES_PREFIX}N.key` holds the positions the pass added to `present.N.key`. */
 export const NEW_KEY_VALUES_PREFIX = 'vitest_lokal.new.';
 
+/** The output holding a pass's new positions of `past_key_values.N.key` (or `.value`). */
+export function newKeyValuesName(pastName: string): string {
+  return pastName.replace(/^past_key_values\./u, NEW_KEY_VALUES_PREFIX);
+}
+
 /** The graph with the new keys and values of every cache as outputs (their names in `outputs`), or the same bytes. */
 export function exposeNewKeyValues(model: Uint8Array): { bytes: Uint8Array; outputs: string[] } {
   const unchanged = { bytes: model, outputs: [] as string[] };
@@ -24,7 +29,9 @@ export function exposeNewKeyValues(model: Uint8Array): { bytes: Uint8Array; outp
   const valueInfoName = (f: (typeof parts)[number]) => textField(model, inner(model, f), 1) ?? '';
   const inputNames = new Set(parts.filter((p) => p.no === 11 && p.wire === 2).map(valueInfoName));
   const graphOutputs = parts.filter((p) => p.no === 12 && p.wire === 2);
-  const taken = new Set<string>([...inputNames, ...graphOutputs.map(valueInfoName)]);
+  // initializers' names (TensorProto.name is field 8) are taken too
+  const initializers = parts.filter((p) => p.no === 5 && p.wire === 2).map((p) => textField(model, inner(model, p), 8) ?? '');
+  const taken = new Set<string>([...inputNames, ...graphOutputs.map(valueInfoName), ...initializers]);
   const producer = new Map<string, (typeof nodes)[number]>();
   for (const n of nodes) {
     const name = textField(model, n.parts, 3);
@@ -45,8 +52,9 @@ export function exposeNewKeyValues(model: Uint8Array): { bytes: Uint8Array; outp
     const name = `${NEW_KEY_VALUES_PREFIX}${present[1]!}`;
     if (taken.has(name) || taken.has(`${name}.identity`)) return unchanged;
     // the present's element type; no shape (its sequence length is the pass's)
-    const type = inner(model, inner(model, output).find((p) => p.no === 2 && p.wire === 2)!);
-    const tensorType = type.find((p) => p.no === 1 && p.wire === 2);
+    const typeField = inner(model, output).find((p) => p.no === 2 && p.wire === 2);
+    if (!typeField) return unchanged;
+    const tensorType = inner(model, typeField).find((p) => p.no === 1 && p.wire === 2);
     if (!tensorType) return unchanged;
     const elemType = varintFields(model, inner(model, tensorType), 1)[0] ?? 1;
     added.set(concatNode.field, newNode('Identity', [concatNode.inputs[1]!], name, `${name}.identity`));
@@ -65,4 +73,27 @@ export function exposeNewKeyValues(model: Uint8Array): { bytes: Uint8Array; outp
   const edited: Uint8Array[] = [];
   for (const f of top) edited.push(...(f === graph ? lengthDelimited(7, out) : [model.subarray(f.start, f.end)]));
   return { bytes: concat(edited), outputs };
+}
+
+interface FetchingSession {
+  outputNames: readonly string[];
+  run(feeds: Record<string, unknown>, ...rest: never[]): Promise<Record<string, unknown>>;
+}
+
+/**
+ * For a session of an edited graph: a run that names no outputs (transformers.js's own) fetches every output but the
+ * new keys and values, so onnxruntime-node does not copy those out for nothing; a run naming its outputs is unchanged.
+ */
+export function adoptNewKeyValues(session: FetchingSession): boolean {
+  const visible = session.outputNames.filter((n) => !n.startsWith(NEW_KEY_VALUES_PREFIX));
+  if (visible.length === session.outputNames.length) return false;
+  const run = session.run.bind(session);
+  session.run = (feeds, ...rest) => {
+    // onnxruntime-common's run(feeds, fetches?, options?): an object without output names in the second place is options
+    const second = rest[0] as unknown;
+    const namesOutputs = Array.isArray(second) || (typeof second === 'object' && second !== null && Object.keys(second).some((k) => session.outputNames.includes(k)));
+    if (namesOutputs) return run(feeds, ...rest);
+    return second === undefined ? run(feeds, visible as never, ...rest.slice(1)) : run(feeds, visible as never, second as never);
+  };
+  return true;
 }

@@ -23,7 +23,7 @@ import { DEFAULT_MODEL, DEFAULT_MODEL_DTYPE } from './defaults.ts';
 import { cacheRow, commonPrefixLength, gatherPast, type GatheredPast, type PromptState, type TensorLike } from './kvCache.ts';
 import { CALL_OVERHEAD_TOKENS, lengthBatches } from './lengthBatches.ts';
 import { adoptLogitPositions } from './logitPositions.ts';
-import { NEW_KEY_VALUES_PREFIX } from './newKeyValues.ts';
+import { adoptNewKeyValues, newKeyValuesName } from './newKeyValues.ts';
 import { logSumExp, sliceRow, sumLogprobs } from './logitRows.ts';
 import { cutAtStop, envFlag, firstLine } from './providerText.ts';
 import { useModelFileCache } from './modelFileCache.ts';
@@ -447,6 +447,8 @@ export class TransformersProvider implements ModelProvider {
       const padId = Number(tokenizer.pad_token_id ?? eos[0] ?? 0);
       // a saved graph's logit-positions input, hidden from transformers.js: every position unless a caller names some
       const positions = new Map(Object.values(model.sessions ?? {}).map((s) => [s, adoptLogitPositions(s, (data, dims) => new Tensor('int64', data, dims).ort_tensor)]));
+      // and its new keys and values, which only the batched engine fetches
+      for (const session of Object.values(model.sessions ?? {})) adoptNewKeyValues(session);
       const padPast = Object.values(model.sessions ?? {}).some((session) => session.inputNames.includes('position_ids'));
       const direct = logitsSession(model);
       return { tokenizer, model, eos, padId, vocab: Number(model.config.vocab_size ?? 0), logitsSession: direct && { ...direct, logitPositions: positions.get(direct.session) }, padPast };
@@ -647,7 +649,7 @@ export class TransformersProvider implements ModelProvider {
     const prefixTokens = this.options.sharePrefix ? this.options.prefixCacheTokens : 0;
     if (this.numerics === 'exact' || !direct || !loaded.padPast || (this.options.generateBatchSize === 1 && prefixTokens === 0)) return undefined;
     const past = direct.past.map((p) => {
-      const fresh = p.name.replace(/^past_key_values\./, NEW_KEY_VALUES_PREFIX);
+      const fresh = newKeyValuesName(p.name);
       return { ...p, present: p.name.replace(/^past_key_values/, 'present'), ...(direct.session.outputNames.includes(fresh) ? { fresh } : {}) };
     });
     if (past.some((p) => !direct.session.outputNames.includes(p.present))) return undefined;

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import onnxProto from 'onnx-proto';
 import * as ort from 'onnxruntime-node';
 import { appendPositions } from '../../src/models/kvCache.ts';
-import { exposeNewKeyValues, NEW_KEY_VALUES_PREFIX } from '../../src/models/newKeyValues.ts';
+import { adoptNewKeyValues, exposeNewKeyValues, NEW_KEY_VALUES_PREFIX, newKeyValuesName } from '../../src/models/newKeyValues.ts';
 import { writeTinyModel } from '../support/tinyModel.ts';
 
 const { onnx } = onnxProto;
@@ -19,7 +19,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 const FLOAT = onnx.TensorProto.DataType.FLOAT;
 
 /** A graph with one cache: present.0.key made by `op` from past_key_values.0.key and the input `fresh`. */
-function cacheGraph(op: string, axis: number, extraOutput?: string): Uint8Array {
+function cacheGraph(op: string, axis: number, extraOutput?: string, initializer?: string): Uint8Array {
   const info = (name: string) => ({ name, type: { tensorType: { elemType: FLOAT, shape: { dim: [{ dimParam: 'b' }, { dimValue: 2 }, { dimParam: 's' }, { dimValue: 4 }] } } } });
   return onnx.ModelProto.encode(
     onnx.ModelProto.create({
@@ -33,6 +33,7 @@ function cacheGraph(op: string, axis: number, extraOutput?: string): Uint8Array 
         ],
         input: [info('past_key_values.0.key'), info('fresh')],
         output: [info('logits'), info('present.0.key'), ...(extraOutput ? [info(extraOutput)] : [])],
+        initializer: initializer ? [{ name: initializer, dataType: FLOAT, dims: [1], floatData: [0] }] : [],
       },
     }),
   ).finish();
@@ -59,12 +60,64 @@ describe('exposeNewKeyValues: the graph edit', () => {
     await session.release();
   });
 
-  test('graphs where a present is not such a Concat come back as the same bytes', () => {
-    for (const source of [cacheGraph('Identity', 0), cacheGraph('Concat', 1), cacheGraph('Concat', 2, `${NEW_KEY_VALUES_PREFIX}0.key`)]) {
+  test('graphs where a present is not such a Concat, or the name is taken, come back as the same bytes', () => {
+    const taken = `${NEW_KEY_VALUES_PREFIX}0.key`;
+    for (const source of [cacheGraph('Identity', 0), cacheGraph('Concat', 1), cacheGraph('Concat', 2, taken), cacheGraph('Concat', 2, undefined, taken)]) {
       const { bytes, outputs } = exposeNewKeyValues(source);
       expect(bytes).toBe(source);
       expect(outputs).toEqual([]);
     }
+  });
+
+  test('all or nothing: one present that qualifies beside one that does not leaves the graph as it was', () => {
+    const info = (name: string) => ({ name, type: { tensorType: { elemType: FLOAT, shape: { dim: [{ dimParam: 'b' }, { dimValue: 2 }, { dimParam: 's' }, { dimValue: 4 }] } } } });
+    const axis = [{ name: 'axis', i: 2, type: onnx.AttributeProto.AttributeType.INT }];
+    const source = onnx.ModelProto.encode(
+      onnx.ModelProto.create({
+        irVersion: 8,
+        opsetImport: [{ domain: '', version: 17 }],
+        graph: {
+          name: 'g',
+          node: [
+            { opType: 'Concat', input: ['past_key_values.0.key', 'fresh'], output: ['present.0.key'], name: 'k', attribute: axis },
+            { opType: 'Identity', input: ['past_key_values.0.value'], output: ['present.0.value'], name: 'v' },
+          ],
+          input: [info('past_key_values.0.key'), info('past_key_values.0.value'), info('fresh')],
+          output: [info('present.0.key'), info('present.0.value')],
+        },
+      }),
+    ).finish();
+    const { bytes, outputs } = exposeNewKeyValues(source);
+    expect(bytes).toBe(source);
+    expect(outputs).toEqual([]);
+  });
+
+  test('newKeyValuesName names the output of a past input', () => {
+    expect(newKeyValuesName('past_key_values.3.value')).toBe(`${NEW_KEY_VALUES_PREFIX}3.value`);
+  });
+});
+
+describe('adoptNewKeyValues: runs that name no outputs do not fetch the new ones', () => {
+  test('no fetches, or options alone: every output but the new ones; named fetches: as named', async () => {
+    const session = await ort.InferenceSession.create(exposeNewKeyValues(cacheGraph('Concat', 2)).bytes);
+    const fresh = `${NEW_KEY_VALUES_PREFIX}0.key`;
+    expect(session.outputNames).toContain(fresh);
+    expect(adoptNewKeyValues(session)).toBe(true);
+    const feeds = { 'past_key_values.0.key': new ort.Tensor('float32', new Float32Array(8), [1, 2, 1, 4]), fresh: new ort.Tensor('float32', Float32Array.from({ length: 8 }, (_, i) => i), [1, 2, 1, 4]) };
+    expect(Object.keys(await session.run(feeds)).sort()).toEqual(['logits', 'present.0.key']);
+    expect(Object.keys(await session.run(feeds, { logSeverityLevel: 3 })).sort()).toEqual(['logits', 'present.0.key']);
+    const named = await session.run(feeds, ['logits', fresh]);
+    expect(Object.keys(named).sort()).toEqual(['logits', fresh]);
+    expect([...(named[fresh]!.data as Float32Array)]).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    await session.release();
+  });
+
+  test('a session without new outputs is left alone', async () => {
+    const session = await ort.InferenceSession.create(cacheGraph('Concat', 2));
+    const run = session.run;
+    expect(adoptNewKeyValues(session)).toBe(false);
+    expect(session.run).toBe(run);
+    await session.release();
   });
 });
 
