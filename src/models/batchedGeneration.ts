@@ -27,6 +27,8 @@ interface BatchedDecoder {
   vocab: number;
   /** The input choosing the positions that get logits (logitPositions.ts): a prompt pass then computes each row's last only. */
   logitPositions?: string;
+  /** The output of each row's greedy next token (nextToken.ts): a decode step whose rows all take the argmax fetches it, not the logits. */
+  nextToken?: string;
   /** Typed data as an onnxruntime input tensor. */
   input(type: 'int64' | 'float32' | 'float16', data: BigInt64Array | Float32Array | Uint16Array, dims: number[]): unknown;
   /** Logits output data as float32 (float16 models convert). */
@@ -86,6 +88,8 @@ export interface GenerationStats {
   decodeStepsInPlace: number;
   /** Decode steps that fetched only each cache's new position and appended it to the kept buffers (newKeyValues.ts). */
   decodeStepsAppended: number;
+  /** Of those, steps that fetched each row's greedy token instead of its logits (nextToken.ts). */
+  decodeStepsNextToken: number;
   /** Decode batches gathered anew (each copies every row's key/value cache): when rows join, or most slots idle. */
   decodeGathers: number;
   /** Prompt tokens asked for, and those actually run (the rest came from stored prefixes). */
@@ -119,6 +123,7 @@ export function emptyGenerationStats(): GenerationStats {
     decodeSteps: 0,
     decodeStepsInPlace: 0,
     decodeStepsAppended: 0,
+    decodeStepsNextToken: 0,
     decodeGathers: 0,
     promptTokens: 0,
     promptTokensComputed: 0,
@@ -193,6 +198,8 @@ export class BatchedGeneration {
   private stepOutputs?: { vocab: number; tensor: new (type: 'float32', data: Float32Array, dims: number[]) => unknown };
   /** A decode step's fetches when every cache has its new-positions output: the logits and those (newKeyValues.ts). */
   private freshFetches?: string[];
+  /** The same with each row's greedy token in place of the logits (nextToken.ts), for steps whose rows all take the argmax. */
+  private nextTokenFetches?: string[];
   /** Whether a step's writes into the buffers were checked against the outputs the session returned. */
   private buffersChecked = false;
 
@@ -207,7 +214,10 @@ export class BatchedGeneration {
     if (options.prefixCacheTokens > 0) this.prefixes = new PrefixCache(decoder.past, options.prefixCacheTokens);
     if (decoder.preallocate && decoder.past.every((p) => p.type === 'float32')) {
       this.buffers = new StepBuffers();
-      if (decoder.past.every((p) => p.fresh !== undefined)) this.freshFetches = ['logits', ...decoder.past.map((p) => p.fresh!)];
+      if (decoder.past.every((p) => p.fresh !== undefined)) {
+        this.freshFetches = ['logits', ...decoder.past.map((p) => p.fresh!)];
+        if (decoder.nextToken) this.nextTokenFetches = [decoder.nextToken, ...decoder.past.map((p) => p.fresh!)];
+      }
     }
   }
 
@@ -412,7 +422,9 @@ export class BatchedGeneration {
     // each row's last token, as a row of the pass's [rows × width] positions
     const lasts = items.map((it, r) => r * width + it.tokens.length - 1);
     const select = this.decoder.logitPositions ? BigInt64Array.from(lasts, BigInt) : undefined;
-    const { logits, present } = await this.forward(ids, mask, positions, [b, width], gathered.cache, false, select);
+    const pass = await this.forward(ids, mask, positions, [b, width], gathered.cache, false, select);
+    if (!('logits' in pass)) throw new Error('a prompt pass returned tokens, not logits');
+    const { logits, present } = pass;
     this.stats.promptTokensComputed += items.reduce((s, it) => s + it.tokens.length, 0);
     if (select) this.stats.lastLogitsPasses++;
     const vocab = logits.length / (select ? b : b * width);
@@ -437,7 +449,9 @@ export class BatchedGeneration {
     select?: BigInt64Array,
     /** Outputs into the step buffers (a decode step of the engine's own rows: see StepBuffers). */
     buffered = false,
-  ): Promise<{ logits: Float32Array; present: Record<string, TensorLike> }> {
+    /** Every row takes the argmax of its logits unprocessed: the step may return each row's token instead (nextToken.ts). */
+    greedy = false,
+  ): Promise<{ logits: Float32Array; present: Record<string, TensorLike> } | { tokens: BigInt64Array; present: Record<string, TensorLike> }> {
     const d = this.decoder;
     const feeds: Record<string, unknown> = {
       input_ids: d.input('int64', ids, shape),
@@ -454,7 +468,8 @@ export class BatchedGeneration {
     if (buffers && this.freshFetches) {
       // a decode step copying out the logits and one position per cache, which the engine appends to the row's cache
       // in the kept buffers itself (instead of onnxruntime-node copying out every cache whole: newKeyValues.ts)
-      const out = await d.session.run(feeds, this.freshFetches);
+      const byToken = greedy && this.nextTokenFetches !== undefined;
+      const out = await d.session.run(feeds, byToken ? this.nextTokenFetches! : this.freshFetches);
       const b = shape[0];
       const present: Record<string, TensorLike> = {};
       for (const layout of d.past) {
@@ -466,6 +481,10 @@ export class BatchedGeneration {
       }
       buffers.flip();
       this.stats.decodeStepsAppended++;
+      if (byToken) {
+        this.stats.decodeStepsNextToken++;
+        return { tokens: (out[d.nextToken!] as { data: BigInt64Array }).data, present };
+      }
       return { logits: d.float32(out.logits as TensorLike), present };
     }
     const seen = this.stepOutputs;
@@ -551,15 +570,17 @@ export class BatchedGeneration {
       positions[r] = BigInt(cached);
     });
     const own = rows === this.active;
-    const { logits, present } = await this.forward(ids, mask, positions, [b, 1], batch.cache, batch.native, undefined, own);
+    const greedy = slots.every((row) => !row || (!row.job.pick && !row.job.process));
+    const step = await this.forward(ids, mask, positions, [b, 1], batch.cache, batch.native, undefined, own, greedy);
+    const { present } = step;
     this.stats.decodeSteps++;
-    const vocab = logits.length / b;
+    const vocab = 'logits' in step ? step.logits.length / b : 0;
     const next: Array<Row | undefined> = slots.slice();
     const finished: Row[] = [];
     slots.forEach((row, r) => {
       if (!row) return;
       row.view = { cache: present, row: r, start: total - row.all.length, length: row.all.length };
-      if (this.choose(row, logits.subarray(r * vocab, (r + 1) * vocab))) {
+      if ('logits' in step ? this.choose(row, step.logits.subarray(r * vocab, (r + 1) * vocab)) : this.take(row, Number(step.tokens[r]!))) {
         finished.push(row);
         next[r] = undefined;
       }
@@ -573,7 +594,11 @@ export class BatchedGeneration {
   /** Appends the row's next token (greedy, or its own sampled draw); true (and answered) when the row is done. */
   private choose(row: Row, logits: Float32Array): boolean {
     row.job.process?.(row.big, logits);
-    const token = row.job.pick ? row.job.pick(logits) : argmax(logits);
+    return this.take(row, row.job.pick ? row.job.pick(logits) : argmax(logits));
+  }
+
+  /** Appends a chosen token to the row; true (and answered) when the row is done. */
+  private take(row: Row, token: number): boolean {
     row.all.push(token);
     row.big.push(BigInt(token));
     row.generated.push(token);

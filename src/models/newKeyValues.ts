@@ -6,11 +6,15 @@
 // decode step can fetch the logits and those few positions and append them to its cache itself (the same values the
 // Concat writes). The edit is all or nothing: every present output must be such a Concat, or the bytes come back as
 // they were. Field numbers of onnx.proto as in logitPositions.ts.
-import { graphNodes, isDefaultDomain, intAttribute, newNode } from './logitPositions.ts';
-import { concat, fields, inner, lengthDelimited, messageField, stringField, textField, varintField, varintFields } from './protobufWire.ts';
+import { outputElementType, readGraph, withGraphAdditions } from './graphEdit.ts';
+import { intAttribute, isDefaultDomain, newNode } from './logitPositions.ts';
+import { type Field, lengthDelimited, messageField, stringField, varintField } from './protobufWire.ts';
+
+/** Outputs the saved graph adds for the batched engine alone (this file's and nextToken.ts's). */
+export const ENGINE_OUTPUT_PREFIX = 'vitest_lokal.';
 
 /** Output `${NEW_KEY_VALUES_PREFIX}N.key` holds the positions the pass added to `present.N.key`. */
-export const NEW_KEY_VALUES_PREFIX = 'vitest_lokal.new.';
+export const NEW_KEY_VALUES_PREFIX = `${ENGINE_OUTPUT_PREFIX}new.`;
 
 /** The output holding a pass's new positions of `past_key_values.N.key` (or `.value`). */
 export function newKeyValuesName(pastName: string): string {
@@ -20,59 +24,29 @@ export function newKeyValuesName(pastName: string): string {
 /** The graph with the new keys and values of every cache as outputs (their names in `outputs`), or the same bytes. */
 export function exposeNewKeyValues(model: Uint8Array): { bytes: Uint8Array; outputs: string[] } {
   const unchanged = { bytes: model, outputs: [] as string[] };
-  const top = fields(model, 0, model.length);
-  const graphs = top.filter((f) => f.no === 7 && f.wire === 2);
-  if (graphs.length !== 1) return unchanged;
-  const graph = graphs[0]!;
-  const parts = inner(model, graph);
-  const nodes = graphNodes(model, parts);
-  const valueInfoName = (f: (typeof parts)[number]) => textField(model, inner(model, f), 1) ?? '';
-  const inputNames = new Set(parts.filter((p) => p.no === 11 && p.wire === 2).map(valueInfoName));
-  const graphOutputs = parts.filter((p) => p.no === 12 && p.wire === 2);
-  // initializers' names (TensorProto.name is field 8) are taken too
-  const initializers = parts.filter((p) => p.no === 5 && p.wire === 2).map((p) => textField(model, inner(model, p), 8) ?? '');
-  const taken = new Set<string>([...inputNames, ...graphOutputs.map(valueInfoName), ...initializers]);
-  const producer = new Map<string, (typeof nodes)[number]>();
-  for (const n of nodes) {
-    const name = textField(model, n.parts, 3);
-    if (name !== undefined) taken.add(name);
-    for (const o of n.outputs) (producer.set(o, n), taken.add(o));
-    for (const i of n.inputs) taken.add(i);
-  }
-  const added = new Map<(typeof parts)[number], Uint8Array[]>();
+  const read = readGraph(model);
+  if (!read) return unchanged;
+  const added = new Map<Field, Uint8Array[]>();
   const infos: Uint8Array[] = [];
   const outputs: string[] = [];
-  for (const output of graphOutputs) {
-    const present = /^present\.(.+)$/u.exec(valueInfoName(output));
+  for (const output of read.outputs) {
+    const present = /^present\.(.+)$/u.exec(read.valueInfoName(output));
     if (!present) continue;
-    const concatNode = producer.get(present[0]);
+    const concatNode = read.producer.get(present[0]);
     const past = `past_key_values.${present[1]!}`;
     if (!concatNode || !isDefaultDomain(concatNode.domain) || concatNode.op !== 'Concat' || concatNode.inputs.length !== 2) return unchanged;
-    if (concatNode.inputs[0] !== past || !inputNames.has(past) || intAttribute(model, concatNode, 'axis') !== 2) return unchanged;
-    const name = `${NEW_KEY_VALUES_PREFIX}${present[1]!}`;
-    if (taken.has(name) || taken.has(`${name}.identity`)) return unchanged;
+    if (concatNode.inputs[0] !== past || !read.inputNames.has(past) || intAttribute(model, concatNode, 'axis') !== 2) return unchanged;
+    const name = newKeyValuesName(past);
+    if (read.taken.has(name) || read.taken.has(`${name}.identity`)) return unchanged;
     // the present's element type; no shape (its sequence length is the pass's)
-    const typeField = inner(model, output).find((p) => p.no === 2 && p.wire === 2);
-    if (!typeField) return unchanged;
-    const tensorType = inner(model, typeField).find((p) => p.no === 1 && p.wire === 2);
-    if (!tensorType) return unchanged;
-    const elemType = varintFields(model, inner(model, tensorType), 1)[0] ?? 1;
+    const elemType = outputElementType(model, output);
+    if (elemType === undefined) return unchanged;
     added.set(concatNode.field, newNode('Identity', [concatNode.inputs[1]!], name, `${name}.identity`));
     infos.push(...lengthDelimited(12, [stringField(1, name), messageField(2, [messageField(1, [varintField(1, elemType)])])]));
     outputs.push(name);
   }
   if (outputs.length === 0) return unchanged;
-  const lastOutput = graphOutputs.at(-1)!;
-  const out: Uint8Array[] = [];
-  for (const f of parts) {
-    out.push(model.subarray(f.start, f.end));
-    const identity = added.get(f);
-    if (identity) out.push(...identity);
-    if (f === lastOutput) out.push(...infos);
-  }
-  const edited: Uint8Array[] = [];
-  for (const f of top) edited.push(...(f === graph ? lengthDelimited(7, out) : [model.subarray(f.start, f.end)]));
-  return { bytes: concat(edited), outputs };
+  return { bytes: withGraphAdditions(model, read, added, infos), outputs };
 }
 
 interface FetchingSession {
@@ -82,10 +56,11 @@ interface FetchingSession {
 
 /**
  * For a session of an edited graph: a run that names no outputs (transformers.js's own) fetches every output but the
- * new keys and values, so onnxruntime-node does not copy those out for nothing; a run naming its outputs is unchanged.
+ * engine's (new keys and values, next token), so onnxruntime-node does not copy those out for nothing; a run naming
+ * its outputs is unchanged.
  */
-export function adoptNewKeyValues(session: FetchingSession): boolean {
-  const visible = session.outputNames.filter((n) => !n.startsWith(NEW_KEY_VALUES_PREFIX));
+export function hideEngineOutputs(session: FetchingSession): boolean {
+  const visible = session.outputNames.filter((n) => !n.startsWith(ENGINE_OUTPUT_PREFIX));
   if (visible.length === session.outputNames.length) return false;
   const run = session.run.bind(session);
   session.run = (feeds, ...rest) => {

@@ -9,12 +9,13 @@ import { z } from 'zod';
 import { weightFiles } from './dtypeFiles.ts';
 import { selectLogitPositions } from './logitPositions.ts';
 import { exposeNewKeyValues } from './newKeyValues.ts';
+import { exposeNextToken } from './nextToken.ts';
 import { aliasLookupTables } from './lookupAlias.ts';
 
 /** Folder under the model cache holding the entries. */
 const OPTIMISED_GRAPHS_FOLDER = 'vitest-lokal-optimised';
 /** Bumped when the entry layout or what the key covers changes: older entries are then rebuilt. */
-const ENTRY_FORMAT = 5;
+const ENTRY_FORMAT = 6;
 /** Initialisers below this size stay inside the graph file (onnxruntime's session config key, bytes). */
 const EXTERNAL_MIN_BYTES = 1024;
 /** Blocks of the external data read to check an entry (evenly spread, first and last included). */
@@ -191,7 +192,7 @@ export function finishBuild(build: OptimisedGraphBuild, modelFile: string, key: 
   if (!existsSync(graph)) throw new Error(`onnxruntime wrote no optimised graph at ${graph}`);
   const written = readFileSync(graph);
   const { bytes: aliasedBytes } = aliasLookupTables(written);
-  const { bytes } = exposeNewKeyValues(selectLogitPositions(aliasedBytes).bytes);
+  const { bytes } = exposeNextToken(exposeNewKeyValues(selectLogitPositions(aliasedBytes).bytes).bytes);
   if (bytes !== written) writeFileSync(graph, bytes);
   const dataFile = externalDataName(modelFile);
   const data = path.join(onnxDir, dataFile);

@@ -23,7 +23,8 @@ import { DEFAULT_MODEL, DEFAULT_MODEL_DTYPE } from './defaults.ts';
 import { cacheRow, commonPrefixLength, gatherPast, type GatheredPast, type PromptState, type TensorLike } from './kvCache.ts';
 import { CALL_OVERHEAD_TOKENS, lengthBatches } from './lengthBatches.ts';
 import { adoptLogitPositions } from './logitPositions.ts';
-import { adoptNewKeyValues, newKeyValuesName } from './newKeyValues.ts';
+import { hideEngineOutputs, newKeyValuesName } from './newKeyValues.ts';
+import { NEXT_TOKEN_OUTPUT } from './nextToken.ts';
 import { logSumExp, sliceRow, sumLogprobs } from './logitRows.ts';
 import { cutAtStop, envFlag, firstLine } from './providerText.ts';
 import { useModelFileCache } from './modelFileCache.ts';
@@ -447,8 +448,8 @@ export class TransformersProvider implements ModelProvider {
       const padId = Number(tokenizer.pad_token_id ?? eos[0] ?? 0);
       // a saved graph's logit-positions input, hidden from transformers.js: every position unless a caller names some
       const positions = new Map(Object.values(model.sessions ?? {}).map((s) => [s, adoptLogitPositions(s, (data, dims) => new Tensor('int64', data, dims).ort_tensor)]));
-      // and its new keys and values, which only the batched engine fetches
-      for (const session of Object.values(model.sessions ?? {})) adoptNewKeyValues(session);
+      // and the outputs only the batched engine fetches (new keys and values, next token)
+      for (const session of Object.values(model.sessions ?? {})) hideEngineOutputs(session);
       const padPast = Object.values(model.sessions ?? {}).some((session) => session.inputNames.includes('position_ids'));
       const direct = logitsSession(model);
       return { tokenizer, model, eos, padId, vocab: Number(model.config.vocab_size ?? 0), logitsSession: direct && { ...direct, logitPositions: positions.get(direct.session) }, padPast };
@@ -660,6 +661,7 @@ export class TransformersProvider implements ModelProvider {
         padId: loaded.padId,
         vocab: Math.max(1, loaded.vocab),
         logitPositions: direct.logitPositions,
+        ...(direct.session.outputNames.includes(NEXT_TOKEN_OUTPUT) ? { nextToken: NEXT_TOKEN_OUTPUT } : {}),
         input: (type, data, dims) => new Tensor(type, data, dims).ort_tensor,
         float32: (t: TensorLike) => (t.type === 'float32' ? (t.data as Float32Array) : (new Tensor(t.type as 'float16', t.data, [...t.dims]).to('float32').data as Float32Array)),
         text: (ids) => loaded.tokenizer.decode(ids, { skip_special_tokens: false }),

@@ -116,8 +116,9 @@ describe.each(cases)('batched generation, $name', ({ name, spec }) => {
         expect(stats.lastLogitsPasses).toBe(kind === 'saved' ? promptPasses : 0);
         // the saved graph outputs each step's new keys and values, which the engine appends (newKeyValues.ts); the
         // model's own graph has only the whole caches, written into the engine's buffers after a batch's first step
-        if (kind === 'saved') expect([stats.decodeStepsAppended, stats.decodeStepsInPlace]).toEqual([stats.decodeSteps, 0]);
-        else expect([stats.decodeStepsAppended, stats.decodeStepsInPlace > 0]).toEqual([0, true]);
+        // ... and each row's greedy token, which every step of these greedy rows without processors fetches (nextToken.ts)
+        if (kind === 'saved') expect([stats.decodeStepsAppended, stats.decodeStepsNextToken, stats.decodeStepsInPlace]).toEqual([stats.decodeSteps, stats.decodeSteps, 0]);
+        else expect([stats.decodeStepsAppended, stats.decodeStepsNextToken, stats.decodeStepsInPlace > 0]).toEqual([0, 0, true]);
         expect(stats.sharedPrefixes).toBeGreaterThanOrEqual(1);
         // 12 positions a pass: the shared prefix and each prompt run in chunks, one row a pass
         if (maxPassTokens === 12) expect(promptPasses).toBeGreaterThan(Math.ceil(stats.promptTokensComputed / 12));
@@ -279,6 +280,24 @@ describe('batched generation: scheduling, processors, settings', () => {
     } finally {
       await p.close();
       await noPenalty.close();
+    }
+  });
+
+  test('from the saved graph, rows with a repetition penalty take their logits, not the graph\'s greedy token', async () => {
+    const requests: GenerateRequest[] = ['Oo?', `${instruction}Sino si Rizal?`, `${instruction}Ano ang kabisera?`].map((q) => ({ messages: chat(q), maxNewTokens: 20 }));
+    const expected = await oneAtATime(dir, requests);
+    const options: TransformersProviderOptions = { env: {}, threads: 1, cacheDir: path.join(dir, 'optimised-cache'), saveOptimised: true, log: () => undefined };
+    for (const kind of ['optimised', 'saved']) {
+      const p = new TransformersProvider(dir, options);
+      try {
+        expect(texts(await concurrently(p, requests)), kind).toEqual(texts(expected));
+        expect(p.loadReport?.kind).toBe(kind);
+        const stats = p.generationStats;
+        expect([stats.decodeSteps > 0, stats.decodeStepsNextToken]).toEqual([true, 0]);
+        if (kind === 'saved') expect(stats.decodeStepsAppended).toBe(stats.decodeSteps);
+      } finally {
+        await p.close();
+      }
     }
   });
 

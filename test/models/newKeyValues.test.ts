@@ -9,7 +9,8 @@ import { afterAll, describe, expect, test } from 'vitest';
 import onnxProto from 'onnx-proto';
 import * as ort from 'onnxruntime-node';
 import { appendPositions } from '../../src/models/kvCache.ts';
-import { adoptNewKeyValues, exposeNewKeyValues, NEW_KEY_VALUES_PREFIX, newKeyValuesName } from '../../src/models/newKeyValues.ts';
+import { hideEngineOutputs, exposeNewKeyValues, NEW_KEY_VALUES_PREFIX, newKeyValuesName } from '../../src/models/newKeyValues.ts';
+import { encodeModel } from '../support/onnxGraph.ts';
 import { writeTinyModel } from '../support/tinyModel.ts';
 
 const { onnx } = onnxProto;
@@ -21,22 +22,16 @@ const FLOAT = onnx.TensorProto.DataType.FLOAT;
 /** A graph with one cache: present.0.key made by `op` from past_key_values.0.key and the input `fresh`. */
 function cacheGraph(op: string, axis: number, extraOutput?: string, initializer?: string): Uint8Array {
   const info = (name: string) => ({ name, type: { tensorType: { elemType: FLOAT, shape: { dim: [{ dimParam: 'b' }, { dimValue: 2 }, { dimParam: 's' }, { dimValue: 4 }] } } } });
-  return onnx.ModelProto.encode(
-    onnx.ModelProto.create({
-      irVersion: 8,
-      opsetImport: [{ domain: '', version: 17 }],
-      graph: {
-        name: 'g',
-        node: [
-          { opType: op, input: op === 'Concat' ? ['past_key_values.0.key', 'fresh'] : ['past_key_values.0.key'], output: ['present.0.key'], name: 'n0', attribute: op === 'Concat' ? [{ name: 'axis', i: axis, type: onnx.AttributeProto.AttributeType.INT }] : [] },
-          { opType: 'ReduceSum', input: ['present.0.key'], output: ['logits'], name: 'n1' },
-        ],
-        input: [info('past_key_values.0.key'), info('fresh')],
-        output: [info('logits'), info('present.0.key'), ...(extraOutput ? [info(extraOutput)] : [])],
-        initializer: initializer ? [{ name: initializer, dataType: FLOAT, dims: [1], floatData: [0] }] : [],
-      },
-    }),
-  ).finish();
+  return encodeModel({
+    name: 'g',
+    node: [
+      { opType: op, input: op === 'Concat' ? ['past_key_values.0.key', 'fresh'] : ['past_key_values.0.key'], output: ['present.0.key'], name: 'n0', attribute: op === 'Concat' ? [{ name: 'axis', i: axis, type: onnx.AttributeProto.AttributeType.INT }] : [] },
+      { opType: 'ReduceSum', input: ['present.0.key'], output: ['logits'], name: 'n1' },
+    ],
+    input: [info('past_key_values.0.key'), info('fresh')],
+    output: [info('logits'), info('present.0.key'), ...(extraOutput ? [info(extraOutput)] : [])],
+    initializer: initializer ? [{ name: initializer, dataType: FLOAT, dims: [1], floatData: [0] }] : [],
+  });
 }
 
 describe('exposeNewKeyValues: the graph edit', () => {
@@ -72,21 +67,15 @@ describe('exposeNewKeyValues: the graph edit', () => {
   test('all or nothing: one present that qualifies beside one that does not leaves the graph as it was', () => {
     const info = (name: string) => ({ name, type: { tensorType: { elemType: FLOAT, shape: { dim: [{ dimParam: 'b' }, { dimValue: 2 }, { dimParam: 's' }, { dimValue: 4 }] } } } });
     const axis = [{ name: 'axis', i: 2, type: onnx.AttributeProto.AttributeType.INT }];
-    const source = onnx.ModelProto.encode(
-      onnx.ModelProto.create({
-        irVersion: 8,
-        opsetImport: [{ domain: '', version: 17 }],
-        graph: {
-          name: 'g',
-          node: [
-            { opType: 'Concat', input: ['past_key_values.0.key', 'fresh'], output: ['present.0.key'], name: 'k', attribute: axis },
-            { opType: 'Identity', input: ['past_key_values.0.value'], output: ['present.0.value'], name: 'v' },
-          ],
-          input: [info('past_key_values.0.key'), info('past_key_values.0.value'), info('fresh')],
-          output: [info('present.0.key'), info('present.0.value')],
-        },
-      }),
-    ).finish();
+    const source = encodeModel({
+      name: 'g',
+      node: [
+        { opType: 'Concat', input: ['past_key_values.0.key', 'fresh'], output: ['present.0.key'], name: 'k', attribute: axis },
+        { opType: 'Identity', input: ['past_key_values.0.value'], output: ['present.0.value'], name: 'v' },
+      ],
+      input: [info('past_key_values.0.key'), info('past_key_values.0.value'), info('fresh')],
+      output: [info('present.0.key'), info('present.0.value')],
+    });
     const { bytes, outputs } = exposeNewKeyValues(source);
     expect(bytes).toBe(source);
     expect(outputs).toEqual([]);
@@ -97,12 +86,12 @@ describe('exposeNewKeyValues: the graph edit', () => {
   });
 });
 
-describe('adoptNewKeyValues: runs that name no outputs do not fetch the new ones', () => {
+describe('hideEngineOutputs: runs that name no outputs do not fetch the new ones', () => {
   test('no fetches, or options alone: every output but the new ones; named fetches: as named', async () => {
     const session = await ort.InferenceSession.create(exposeNewKeyValues(cacheGraph('Concat', 2)).bytes);
     const fresh = `${NEW_KEY_VALUES_PREFIX}0.key`;
     expect(session.outputNames).toContain(fresh);
-    expect(adoptNewKeyValues(session)).toBe(true);
+    expect(hideEngineOutputs(session)).toBe(true);
     const feeds = { 'past_key_values.0.key': new ort.Tensor('float32', new Float32Array(8), [1, 2, 1, 4]), fresh: new ort.Tensor('float32', Float32Array.from({ length: 8 }, (_, i) => i), [1, 2, 1, 4]) };
     expect(Object.keys(await session.run(feeds)).sort()).toEqual(['logits', 'present.0.key']);
     expect(Object.keys(await session.run(feeds, { logSeverityLevel: 3 })).sort()).toEqual(['logits', 'present.0.key']);
@@ -115,7 +104,7 @@ describe('adoptNewKeyValues: runs that name no outputs do not fetch the new ones
   test('a session without new outputs is left alone', async () => {
     const session = await ort.InferenceSession.create(cacheGraph('Concat', 2));
     const run = session.run;
-    expect(adoptNewKeyValues(session)).toBe(false);
+    expect(hideEngineOutputs(session)).toBe(false);
     expect(session.run).toBe(run);
     await session.release();
   });

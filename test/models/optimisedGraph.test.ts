@@ -168,8 +168,8 @@ describe('saved optimised graph', () => {
       ['manifest removed', () => rmSync(path.join(entry(), 'manifest.json')), /no manifest/],
       ['an entry of an older format', () => {
         const file = path.join(entry(), 'manifest.json');
-        writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), format: 4 }));
-      }, /made by another version of vitest-lokal \(entry format 4; this version reads 5\)/],
+        writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), format: 5 }));
+      }, /made by another version of vitest-lokal \(entry format 5; this version reads 6\)/],
       // the manifest agrees with the bytes, but onnxruntime cannot parse them: the load fails and the entry is rebuilt
       ['graph replaced with garbage, manifest updated to match', () => {
         const graph = path.join(entry(), 'onnx', 'model.onnx');

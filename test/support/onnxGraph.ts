@@ -168,3 +168,8 @@ export function readFloatInitializers(bytes: Uint8Array): Map<string, Float64Arr
   }
   return out;
 }
+
+/** A model of one graph in the default domain (IR 8, opset 17), encoded: the input of a graph edit's test. */
+export function encodeModel(graph: NonNullable<Parameters<typeof onnx.GraphProto.create>[0]>): Uint8Array {
+  return onnx.ModelProto.encode(onnx.ModelProto.create({ irVersion: 8, opsetImport: [{ domain: '', version: 17 }], graph })).finish();
+}
