@@ -37,7 +37,8 @@ interface BatchedDecoder {
   text(ids: number[]): string;
   /**
    * Decode steps of float32 caches keep the caches in buffers of the engine (stepBuffers.ts): a step fetches the
-   * logits and the new keys and values when the graph outputs them (`fresh`) and appends those, else it hands
+   * logits (or, when its rows are all greedy without processors, each row's token: nextToken.ts) and the new keys and
+   * values when the graph outputs them (`fresh`) and appends those, else it hands
    * onnxruntime preallocated output tensors for the logits and whole caches.
    */
   preallocate?: boolean;

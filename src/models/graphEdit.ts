@@ -2,7 +2,7 @@
 // inputs, outputs and every name in use; and the model written back with the graph's fields replaced. Field numbers
 // of onnx.proto as in logitPositions.ts.
 import { type GraphNode, graphNodes } from './logitPositions.ts';
-import { concat, type Field, fields, inner, lengthDelimited, textField, varintFields } from './protobufWire.ts';
+import { concat, type Field, fields, inner, lengthDelimited, messageField, stringField, textField, varintField, varintFields } from './protobufWire.ts';
 
 export interface ReadGraph {
   top: Field[];
@@ -69,4 +69,9 @@ export function withGraphAdditions(model: Uint8Array, read: ReadGraph, after: Ma
   const edited: Uint8Array[] = [];
   for (const f of read.top) edited.push(...(f === read.graph ? lengthDelimited(7, out) : [model.subarray(f.start, f.end)]));
   return concat(edited);
+}
+
+/** A graph output (ValueInfoProto, GraphProto field 12) of a tensor of the element type, its shape left open. */
+export function outputInfo(name: string, elemType: number): Uint8Array[] {
+  return lengthDelimited(12, [stringField(1, name), messageField(2, [messageField(1, [varintField(1, elemType)])])]);
 }

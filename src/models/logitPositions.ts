@@ -77,7 +77,7 @@ export function newNode(op: string, inputs: string[], output: string, name: stri
 }
 
 /** AttributeProto of type INT (2). */
-const intAttr = (name: string, value: number) => messageField(5, [stringField(1, name), varintField(3, value), varintField(20, 2)]);
+export const intAttr = (name: string, value: number) => messageField(5, [stringField(1, name), varintField(3, value), varintField(20, 2)]);
 
 function int64Initializer(name: string, dims: number[], values: number[]): Uint8Array[] {
   const raw = new Uint8Array(BigInt64Array.from(values, (v) => BigInt(v)).buffer);

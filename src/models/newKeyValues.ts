@@ -6,9 +6,9 @@
 // decode step can fetch the logits and those few positions and append them to its cache itself (the same values the
 // Concat writes). The edit is all or nothing: every present output must be such a Concat, or the bytes come back as
 // they were. Field numbers of onnx.proto as in logitPositions.ts.
-import { outputElementType, readGraph, withGraphAdditions } from './graphEdit.ts';
+import { outputElementType, outputInfo, readGraph, withGraphAdditions } from './graphEdit.ts';
 import { intAttribute, isDefaultDomain, newNode } from './logitPositions.ts';
-import { type Field, lengthDelimited, messageField, stringField, varintField } from './protobufWire.ts';
+import type { Field } from './protobufWire.ts';
 
 /** Outputs the saved graph adds for the batched engine alone (this file's and nextToken.ts's). */
 export const ENGINE_OUTPUT_PREFIX = 'vitest_lokal.';
@@ -42,7 +42,7 @@ export function exposeNewKeyValues(model: Uint8Array): { bytes: Uint8Array; outp
     const elemType = outputElementType(model, output);
     if (elemType === undefined) return unchanged;
     added.set(concatNode.field, newNode('Identity', [concatNode.inputs[1]!], name, `${name}.identity`));
-    infos.push(...lengthDelimited(12, [stringField(1, name), messageField(2, [messageField(1, [varintField(1, elemType)])])]));
+    infos.push(...outputInfo(name, elemType));
     outputs.push(name);
   }
   if (outputs.length === 0) return unchanged;

@@ -5,29 +5,23 @@
 // ArgMax(logits) over the vocabulary (keepdims 0, select_last_index 0: the first index on ties, as
 // batchedGeneration.ts's argmax and transformers.js's greedy search take). Float32 logits of rank 3 only; any other
 // graph comes back as the same bytes. Field numbers of onnx.proto as in logitPositions.ts.
-import { outputElementType, outputRank, readGraph, withGraphAdditions } from './graphEdit.ts';
-import { newNode } from './logitPositions.ts';
+import { outputElementType, outputInfo, outputRank, readGraph, withGraphAdditions } from './graphEdit.ts';
+import { intAttr, newNode } from './logitPositions.ts';
 import { ENGINE_OUTPUT_PREFIX } from './newKeyValues.ts';
-import { lengthDelimited, messageField, stringField, varintField } from './protobufWire.ts';
+import { ONNX_TYPES } from './onnxGraphReader.ts';
 
 /** Output holding each row's greedy next token, int64 [rows, positions]. */
 export const NEXT_TOKEN_OUTPUT = `${ENGINE_OUTPUT_PREFIX}next_token`;
-
-const FLOAT = 1;
-const INT64 = 7;
 
 /** The graph with NEXT_TOKEN_OUTPUT = ArgMax(logits) over the last axis, or the same bytes. */
 export function exposeNextToken(model: Uint8Array): { bytes: Uint8Array; output?: string } {
   const unchanged = { bytes: model };
   const read = readGraph(model);
   const logits = read?.outputs.find((f) => read.valueInfoName(f) === 'logits');
-  if (!read || !logits || outputElementType(model, logits) !== FLOAT || outputRank(model, logits) !== 3) return unchanged;
+  if (!read || !logits || outputElementType(model, logits) !== ONNX_TYPES.float || outputRank(model, logits) !== 3) return unchanged;
   const producer = read.producer.get('logits');
   const name = NEXT_TOKEN_OUTPUT;
   if (!producer || read.taken.has(name) || read.taken.has(`${name}.argmax`)) return unchanged;
-  // AttributeProto: name 1, i 3, type 20 (INT = 2)
-  const intAttr = (attr: string, value: number) => messageField(5, [stringField(1, attr), varintField(3, value), varintField(20, 2)]);
   const node = newNode('ArgMax', ['logits'], name, `${name}.argmax`, [intAttr('axis', 2), intAttr('keepdims', 0)]);
-  const info = lengthDelimited(12, [stringField(1, name), messageField(2, [messageField(1, [varintField(1, INT64)])])]);
-  return { bytes: withGraphAdditions(model, read, new Map([[producer.field, node]]), info), output: name };
+  return { bytes: withGraphAdditions(model, read, new Map([[producer.field, node]]), outputInfo(name, ONNX_TYPES.int64)), output: name };
 }

@@ -20,8 +20,8 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 const { FLOAT, FLOAT16, INT64 } = onnx.TensorProto.DataType;
 
 /** logits = Identity(x), declared of the given element type and rank. */
-function logitsGraph(elemType = FLOAT, rank = 3, extra?: string): Uint8Array {
-  const dims = [{ dimParam: 'b' }, { dimParam: 's' }, { dimValue: 6 }].slice(3 - rank);
+function logitsGraph(elemType = FLOAT, rank = 3, extra?: string, vocab = 6): Uint8Array {
+  const dims = [{ dimParam: 'b' }, { dimParam: 's' }, { dimValue: vocab }].slice(3 - rank);
   const info = (name: string) => ({ name, type: { tensorType: { elemType, shape: { dim: dims } } } });
   return encodeModel({
     name: 'g',
@@ -72,6 +72,23 @@ describe('the next token in onnxruntime', () => {
     // by hand from the rows above, and the engine's argmax of the same float32 rows
     expect([...(tokens.data as BigInt64Array)].map(Number)).toEqual([1, 0, 2, 5, 5, 1]);
     expect(rows.map((_, r) => argmax(x.subarray(r * 6, (r + 1) * 6)))).toEqual([1, 0, 2, 5, 5, 1]);
+    await session.release();
+  });
+
+  test('rows of a real vocabulary\'s width: ties within one 8-wide block and across blocks, NaN first', async () => {
+    const session = await ort.InferenceSession.create(exposeNextToken(logitsGraph(FLOAT, 3, undefined, 151936)).bytes, { intraOpNumThreads: 2 });
+    const width = 151936;
+    const x = new Float32Array(4 * width).fill(-1);
+    const row = (r: number) => x.subarray(r * width, (r + 1) * width);
+    for (const i of [70001, 70003, 70006, 151935]) row(0)[i] = 2.5; // one 8-wide block, then the last
+    for (const i of [9, 100000, 17]) row(1)[i] = 7; // out of order: the first is 9
+    row(2)[0] = Number.NaN; // no value compares greater than a NaN held as the best: index 0, in the engine's loop too
+    row(2)[5] = 3;
+    row(3)[151935] = 0.25; // the last alone
+    const out = await session.run({ x: new ort.Tensor('float32', x, [4, 1, width]) }, [NEXT_TOKEN_OUTPUT]);
+    const byHand = [70001, 9, 0, 151935];
+    expect([...(out[NEXT_TOKEN_OUTPUT]!.data as BigInt64Array)].map(Number)).toEqual(byHand);
+    expect([0, 1, 2, 3].map((r) => argmax(row(r)))).toEqual(byHand);
     await session.release();
   });
 
