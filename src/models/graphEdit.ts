@@ -41,18 +41,22 @@ export function readGraph(model: Uint8Array): ReadGraph | undefined {
   return { top, graph, parts, nodes, inputNames, outputs, taken, producer, valueInfoName };
 }
 
-/** The element type (TensorProto.DataType) of a graph output, if it is a tensor. */
-export function outputElementType(model: Uint8Array, output: Field): number | undefined {
+/** A graph output's TypeProto.Tensor fields (elem_type 1, shape 2), if it is a tensor. */
+function outputTensorType(model: Uint8Array, output: Field): Field[] | undefined {
   const typeField = inner(model, output).find((p) => p.no === 2 && p.wire === 2);
   const tensorType = typeField && inner(model, typeField).find((p) => p.no === 1 && p.wire === 2);
-  return tensorType && varintFields(model, inner(model, tensorType), 1)[0];
+  return tensorType && inner(model, tensorType);
+}
+
+/** The element type (TensorProto.DataType) of a graph output, if it is a tensor. */
+export function outputElementType(model: Uint8Array, output: Field): number | undefined {
+  const tensorType = outputTensorType(model, output);
+  return tensorType && varintFields(model, tensorType, 1)[0];
 }
 
 /** The rank of a graph output's declared shape, if it declares one. */
 export function outputRank(model: Uint8Array, output: Field): number | undefined {
-  const typeField = inner(model, output).find((p) => p.no === 2 && p.wire === 2);
-  const tensorType = typeField && inner(model, typeField).find((p) => p.no === 1 && p.wire === 2);
-  const shape = tensorType && inner(model, tensorType).find((p) => p.no === 2 && p.wire === 2);
+  const shape = outputTensorType(model, output)?.find((p) => p.no === 2 && p.wire === 2);
   return shape && inner(model, shape).filter((p) => p.no === 1 && p.wire === 2).length;
 }
 
