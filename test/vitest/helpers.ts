@@ -194,6 +194,13 @@ class VitestHost {
     return this.#pending !== undefined;
   }
 
+  /** Replaces an idle host now if it would be replaced within the next `runs` runs, so those share one process. */
+  keepFor(runs: number): void {
+    if (!this.#child || this.busy || this.#runs + runs <= RUNS_PER_HOST) return;
+    this.#child.kill('SIGKILL');
+    this.#child = undefined;
+  }
+
   run(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string): Promise<ChildRun> {
     const child = this.#start();
     this.#runs++;
@@ -262,3 +269,11 @@ class VitestHost {
 }
 
 const vitestHost = new VitestHost();
+
+/**
+ * The next `runs` hosted runs of this worker share one host process (it is replaced every RUNS_PER_HOST runs, and the
+ * worker's other test files count too: the suite runs with isolate off), for tests that compare their runs' pids.
+ */
+export function keepVitestHostFor(runs: number): void {
+  vitestHost.keepFor(runs);
+}

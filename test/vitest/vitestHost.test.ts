@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { MULTILOKO_EVAL, REPO_ROOT, runVitest, runVitestAlone, type ChildRun } from './helpers.ts';
+import { keepVitestHostFor, MULTILOKO_EVAL, REPO_ROOT, runVitest, runVitestAlone, type ChildRun } from './helpers.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-vitest-host-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -30,6 +30,7 @@ const results = (output: string) => JSON.parse(readFileSync(path.join(dir, outpu
 
 describe('the Vitest host of child runs', () => {
   test('two runs in one host and one in a process of its own: the same exit code, lokal lines and scores', { timeout: 120_000 }, async () => {
+    keepVitestHostFor(2);
     const first = await runVitest(ARGS, env('first'));
     const second = await runVitest(ARGS, env('second'));
     const alone = await runVitestAlone(ARGS, env('alone'));
@@ -48,6 +49,7 @@ describe('the Vitest host of child runs', () => {
   });
 
   test("a run's settings do not reach the next run in the same host", { timeout: 120_000 }, async () => {
+    keepVitestHostFor(2);
     const gated = await runVitest(ARGS, env('gated', { LOKAL_THRESHOLDS: 'italian.em>=0.9' }));
     expect(gated.code, show(gated)).toBe(1);
     expect(gated.stdout).toMatch(/gate italian\.em>=0\.9/u);
