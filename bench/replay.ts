@@ -263,12 +263,29 @@ export async function benchReplay(
 }
 
 /**
+ * A record of the shape and size a redacted MultiLoKo item test leaves in `meta.lokalItem` (its keys in order, hashes
+ * for texts, eight scores, the verdict line), fresh objects per test (JavaScript source, for benchVitestFloor's file).
+ */
+const FLOOR_RECORD = [
+  `{ subset: 'lang' + l, id: i + '_page.txt', index: i, itemKey: 'multiloko/lang' + l + '/' + i + '_page.txt', question: hash(l, i, 1),`,
+  `rawPrediction: hash(l, i, 2), answer: hash(l, i, 2), prediction: hash(l, i, 3),`,
+  `prompt: { mode: 'none', language: null, fewshot: 'none', shots: 0, extracted: false }, targets: [hash(l, i, 4), hash(l, i, 5)],`,
+  `scores: { em: i % 2, f1: 0.6666666666666666 + i / 1e6, bleu: 49.99999999999999 + i / 1e6, chrf: 69.97816593886462 + i / 1e6, edit_distance: i % 7, edit_similarity: 0.5714285714285714 + i / 1e6, edit_distance_first: i % 7, f1_words: 0.6666666666666666 + i / 1e6 },`,
+  `error: 'verbose', latencyMs: 0, cached: false, missing: false,`,
+  `verdict: '✗ EM 0 · F1 0.67 · chrF 70.0 · said "' + hash(l, i, 2) + '" · targets "' + hash(l, i, 4) + '" | "' + hash(l, i, 5) + '" · error verbose',`,
+  `modelInput: null, promptTokens: null, outputTokens: null }`,
+].join(' ');
+
+/**
  * Vitest's own floor for the same shape of run, with no lokal code: 30 describes × 250 concurrent tests (or any
  * other count: 151 × 250 for the full layout), each
- * storing a meta record and (by default) one annotation, as our item tests do. Runs in a temporary project whose
+ * storing a meta record and (by default) one annotation, as our item tests do (`record`: a record of a redacted
+ * MultiLoKo item's shape and size instead of a short one, what our item tests send to Vitest's main process). Runs in a temporary project whose
  * node_modules links to this repository's, so it uses the very Vitest the evals run on.
  */
-export async function benchVitestFloor(options: ReplayBenchOptions & { annotate?: boolean } = {}): Promise<{ tests: number; seconds: number; peakRss: number | undefined; cpuSeconds: number | undefined }> {
+export async function benchVitestFloor(
+  options: ReplayBenchOptions & { annotate?: boolean; record?: boolean } = {},
+): Promise<{ tests: number; seconds: number; peakRss: number | undefined; cpuSeconds: number | undefined }> {
   const languages = options.languages ?? 30;
   const perLanguage = options.itemsPerLanguage ?? 250;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-bench-floor-'));
@@ -280,9 +297,12 @@ export async function benchVitestFloor(options: ReplayBenchOptions & { annotate?
       [
         `import { describe, test } from 'vitest';`,
         `const annotate = ${options.annotate !== false};`,
+        `const record = ${options.record === true};`,
+        `const hash = (l, i, k) => 'sha256:' + (l * 1e9 + i * 1e3 + k).toString(16).padStart(12, '0');`,
         `for (let l = 0; l < ${languages}; l++) describe('lang' + l, () => {`,
         `  for (let i = 0; i < ${perLanguage}; i++) test.concurrent('item ' + i + ' · which place or date is meant here?', async ({ task, annotate: note }) => {`,
-        `    task.meta.item = { id: i, prediction: 'Roma', targets: ['roma'], scores: { em: 1, f1: 1, chrf: 100 }, latencyMs: 0, cached: false };`,
+        `    if (record) task.meta.lokalItem = ${FLOOR_RECORD};`,
+        `    else task.meta.item = { id: i, prediction: 'Roma', targets: ['roma'], scores: { em: 1, f1: 1, chrf: 100 }, latencyMs: 0, cached: false };`,
         `    if (annotate) await note('✓ EM 1 · F1 1 · chrF 100.0 · said "Roma" · targets "roma"', 'correct');`,
         `  });`,
         `});`,

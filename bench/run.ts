@@ -469,18 +469,17 @@ async function replayFull(): Promise<void> {
   type Run = { seconds: number; peakRss: number | undefined; cpuSeconds: number | undefined };
   const lokal: Array<Run & { items: number }> = [];
   const floor: Array<Run & { tests: number }> = [];
+  // Vitest alone with each test's meta a record of our record's shape and size: the share of the gap that is sending it.
+  const recordFloor: Array<Run & { tests: number }> = [];
   for (let round = 0; round < ROUNDS; round++) {
     // A source edited mid-bench would leave dist/ stale: rebuild rather than time the wrong thing.
     ensureBuild();
     const runLokal = async () => lokal.push(await benchReplay({ layout: 'full', installed: !FROM_SOURCE }));
     const runFloor = async () => floor.push(await benchVitestFloor({ languages: subsets, itemsPerLanguage: 250 }));
-    if (round % 2) {
-      await runFloor();
-      await runLokal();
-    } else {
-      await runLokal();
-      await runFloor();
-    }
+    const runRecordFloor = async () => recordFloor.push(await benchVitestFloor({ languages: subsets, itemsPerLanguage: 250, record: true }));
+    const sides = [runLokal, runFloor, runRecordFloor];
+    // Each side first, second and third in turn.
+    for (let k = 0; k < sides.length; k++) await sides[(round + k) % sides.length]!();
   }
   const items = lokal[0]!.items;
   const ours = median(lokal.map((r) => r.seconds));
@@ -498,6 +497,13 @@ async function replayFull(): Promise<void> {
   console.log(
     `replay-full: CPU seconds (user + system, whole process tree): lokal ${list(cpu(lokal))}, Vitest alone ${list(cpu(floor))}; ` +
       `per-round ratios ${list(cpuRatios)} (median ${fmt(median(cpuRatios))}; less sensitive than wall time to other load on the machine)`,
+  );
+  const recordCpuRatios = lokal.map((r, i) => (r.cpuSeconds ?? NaN) / (recordFloor[i]!.cpuSeconds ?? NaN));
+  const recordShare = lokal.map((r, i) => ((recordFloor[i]!.cpuSeconds ?? NaN) - (floor[i]!.cpuSeconds ?? NaN)) / ((r.cpuSeconds ?? NaN) - (floor[i]!.cpuSeconds ?? NaN)));
+  console.log(
+    `replay-full: Vitest alone with a record of a redacted MultiLoKo item's shape in each test's meta: ${list(recordFloor.map((r) => r.seconds))} s, CPU ${list(cpu(recordFloor))} s; ` +
+      `lokal / it: CPU ${list(recordCpuRatios)} (median ${fmt(median(recordCpuRatios))}), wall median ${fmt(median(lokal.map((r, i) => r.seconds / recordFloor[i]!.seconds)))}; ` +
+      `share of lokal's extra CPU over Vitest alone that the record alone costs Vitest: ${list(recordShare)} (median ${fmt(median(recordShare))})`,
   );
   console.log(
     `replay-full: peak RSS of the whole process tree (Vitest main + workers, /proc sampled every 20 ms): lokal ${rss.map((b) => mib(b)).join(', ')} ` +
