@@ -423,9 +423,7 @@ export class BatchedGeneration {
     // each row's last token, as a row of the pass's [rows × width] positions
     const lasts = items.map((it, r) => r * width + it.tokens.length - 1);
     const select = this.decoder.logitPositions ? BigInt64Array.from(lasts, BigInt) : undefined;
-    const pass = await this.forward(ids, mask, positions, [b, width], gathered.cache, false, select);
-    if (!('logits' in pass)) throw new Error('a prompt pass returned tokens, not logits');
-    const { logits, present } = pass;
+    const { logits, present } = await this.runWhole(this.feeds(ids, mask, positions, [b, width], gathered.cache, false, select));
     this.stats.promptTokensComputed += items.reduce((s, it) => s + it.tokens.length, 0);
     if (select) this.stats.lastLogitsPasses++;
     const vocab = logits.length / (select ? b : b * width);
@@ -438,7 +436,8 @@ export class BatchedGeneration {
     });
   }
 
-  private async forward(
+  /** The feeds of one run: the ids, mask and positions, the chosen logit positions, and each cache of `past`. */
+  private feeds(
     ids: BigInt64Array,
     mask: BigInt64Array,
     positions: BigInt64Array,
@@ -448,11 +447,7 @@ export class BatchedGeneration {
     native: boolean,
     /** One position per row whose logits are wanted (decoder.logitPositions); all positions when absent. */
     select?: BigInt64Array,
-    /** Outputs into the step buffers (a decode step of the engine's own rows: see StepBuffers). */
-    buffered = false,
-    /** Every row takes the argmax of its logits unprocessed: the step may return each row's token instead (nextToken.ts). */
-    greedy = false,
-  ): Promise<{ logits: Float32Array; present: Record<string, TensorLike> } | { tokens: BigInt64Array; present: Record<string, TensorLike> }> {
+  ): Record<string, unknown> {
     const d = this.decoder;
     const feeds: Record<string, unknown> = {
       input_ids: d.input('int64', ids, shape),
@@ -465,20 +460,49 @@ export class BatchedGeneration {
       feeds[layout.name] = native ? t : d.input(layout.type, t.data, [...t.dims]);
     }
     this.stats.forwardCalls++;
-    const buffers = buffered && shape[1] === 1 ? this.buffers : undefined;
-    if (buffers && this.freshFetches) {
+    return feeds;
+  }
+
+  /**
+   * A run fetching the logits (at the chosen positions, or all) and every cache whole, each a copy onnxruntime-node
+   * makes: a prompt pass, or a decode step of rows not the engine's own (a row-by-row retry).
+   */
+  private async runWhole(feeds: Record<string, unknown>): Promise<{ logits: Float32Array; present: Record<string, TensorLike>; raw: TensorLike }> {
+    const d = this.decoder;
+    const out = await d.session.run(feeds, ['logits', ...d.past.map((p) => p.present)]);
+    const present: Record<string, TensorLike> = {};
+    for (const layout of d.past) present[layout.name] = out[layout.present] as TensorLike;
+    const raw = out.logits as TensorLike;
+    return { logits: d.float32(raw), present, raw };
+  }
+
+  /**
+   * A decode step of the engine's own rows, its outputs into the step buffers (StepBuffers): each row's logits, or
+   * with `greedy` (every row takes the argmax of its logits unprocessed) each row's token where the graph has it
+   * (nextToken.ts).
+   */
+  private async bufferedStep(
+    feeds: Record<string, unknown>,
+    /** The caches `feeds` holds, which the step's new positions extend. */
+    past: Record<string, TensorLike>,
+    rows: number,
+    greedy: boolean,
+  ): Promise<{ logits: Float32Array; present: Record<string, TensorLike> } | { tokens: BigInt64Array; present: Record<string, TensorLike> }> {
+    const d = this.decoder;
+    const buffers = this.buffers;
+    if (!buffers) return this.runWhole(feeds);
+    if (this.freshFetches) {
       // a decode step copying out the logits and one position per cache, which the engine appends to the row's cache
       // in the kept buffers itself (instead of onnxruntime-node copying out every cache whole: newKeyValues.ts)
       const byToken = greedy && this.nextTokenFetches !== undefined;
       const out = await d.session.run(feeds, byToken ? this.nextTokenFetches! : this.freshFetches);
-      const b = shape[0];
       const present: Record<string, TensorLike> = {};
       for (const layout of d.past) {
         const from = past[layout.name]!;
         const width = from.dims[2]!;
-        const data = buffers.cache(layout.name, b * layout.heads * (width + 1) * layout.dim);
-        appendPositions(from.data as Float32Array, (out[layout.fresh!] as TensorLike).data as Float32Array, data, b * layout.heads, width, 1, layout.dim);
-        present[layout.name] = d.input('float32', data, [b, layout.heads, width + 1, layout.dim]) as TensorLike;
+        const data = buffers.cache(layout.name, rows * layout.heads * (width + 1) * layout.dim);
+        appendPositions(from.data as Float32Array, (out[layout.fresh!] as TensorLike).data as Float32Array, data, rows * layout.heads, width, 1, layout.dim);
+        present[layout.name] = d.input('float32', data, [rows, layout.heads, width + 1, layout.dim]) as TensorLike;
       }
       buffers.flip();
       this.stats.decodeStepsAppended++;
@@ -489,14 +513,13 @@ export class BatchedGeneration {
       return { logits: d.float32(out.logits as TensorLike), present };
     }
     const seen = this.stepOutputs;
-    if (buffers && seen) {
+    if (seen) {
       // a decode step: logits [rows, 1, vocabulary], each cache one position longer than its past
-      const b = shape[0];
-      const logits = buffers.logits(b * seen.vocab);
-      const fetches: Record<string, unknown> = { logits: new seen.tensor('float32', logits, [b, 1, seen.vocab]) };
+      const logits = buffers.logits(rows * seen.vocab);
+      const fetches: Record<string, unknown> = { logits: new seen.tensor('float32', logits, [rows, 1, seen.vocab]) };
       const present: Record<string, TensorLike> = {};
       for (const layout of d.past) {
-        const dims = [b, layout.heads, past[layout.name]!.dims[2]! + 1, layout.dim];
+        const dims = [rows, layout.heads, past[layout.name]!.dims[2]! + 1, layout.dim];
         const tensor = new seen.tensor('float32', buffers.cache(layout.name, dims.reduce((x, y) => x * y, 1)), dims);
         fetches[layout.present] = tensor;
         present[layout.name] = tensor as TensorLike;
@@ -516,14 +539,11 @@ export class BatchedGeneration {
       this.stats.decodeStepsInPlace++;
       return { logits, present };
     }
-    const out = await d.session.run(feeds, ['logits', ...d.past.map((p) => p.present)]);
-    const present: Record<string, TensorLike> = {};
-    for (const layout of d.past) present[layout.name] = out[layout.present] as TensorLike;
-    const logits = out.logits as TensorLike;
-    const made = (logits as object).constructor;
-    if (buffers && !seen && logits.type === 'float32' && typeof made === 'function' && made !== Object)
-      this.stepOutputs = { vocab: logits.data.length / shape[0], tensor: made as NonNullable<typeof this.stepOutputs>['tensor'] };
-    return { logits: d.float32(logits), present };
+    // the first step: its outputs show which tensor class the session takes as preallocated fetches
+    const { logits, present, raw } = await this.runWhole(feeds);
+    const made = (raw as object).constructor;
+    if (raw.type === 'float32' && typeof made === 'function' && made !== Object) this.stepOutputs = { vocab: logits.length / rows, tensor: made as NonNullable<typeof this.stepOutputs>['tensor'] };
+    return { logits, present };
   }
 
   /** One decode step for every active row; a failing step is retried row by row, failing only the rows that fail. */
@@ -572,7 +592,8 @@ export class BatchedGeneration {
     });
     const own = rows === this.active;
     const greedy = slots.every((row) => !row || (!row.job.pick && !row.job.process));
-    const step = await this.forward(ids, mask, positions, [b, 1], batch.cache, batch.native, undefined, own, greedy);
+    const feeds = this.feeds(ids, mask, positions, [b, 1], batch.cache, batch.native);
+    const step = own ? await this.bufferedStep(feeds, batch.cache, b, greedy) : await this.runWhole(feeds);
     const { present } = step;
     this.stats.decodeSteps++;
     const vocab = 'logits' in step ? step.logits.length / b : 0;

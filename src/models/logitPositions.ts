@@ -6,12 +6,10 @@
 // the same logits as the graph it came from. Quantised heads are left as they are: a q8 model's dynamic quantisation
 // scales by the whole input (DynamicQuantizeLinear), so fewer rows would change the logits.
 //
-// The edit is made on protobuf's wire format (protobufWire.ts) with the field numbers of onnx.proto: ModelProto.graph
-// 7, opset_import 8 (OperatorSetIdProto.domain 1, version 2); GraphProto.node 1, initializer 5, input 11, output 12,
-// value_info 13; NodeProto.input 1, output 2, name 3, op_type 4, attribute 5, domain 7; AttributeProto.name 1, i 3,
-// g 6, graphs 11, type 20; TensorProto.dims 1, data_type 2, name 8, raw_data 9; ValueInfoProto.name 1, type 2;
-// TypeProto.tensor_type 1; TypeProto.Tensor.elem_type 1, shape 2; TensorShapeProto.dim 1; Dimension.dim_param 2.
-import { concat, type Field, fields, inner, lengthDelimited, messageField, stringField, textField, textFields, varintField, varintFields } from './protobufWire.ts';
+// The graph is read and written as graphEdit.ts does (the field numbers of onnx.proto listed there; also
+// AttributeProto.g 6 and graphs 11, Dimension.dim_param 2).
+import { type GraphNode, intAttr, intAttribute, isDefaultDomain, newNode, readGraph, renamed, withGraphParts } from './graphEdit.ts';
+import { type Field, inner, lengthDelimited, messageField, stringField, textField, varintField, varintFields } from './protobufWire.ts';
 
 /**
  * The graph input added by selectLogitPositions: int64 [batch, k], each value a row of the pass's positions flattened
@@ -21,63 +19,9 @@ export const LOGIT_POSITIONS_INPUT = 'vitest_lokal.logit_positions';
 const PREFIX = 'vitest_lokal.';
 const INT64 = 7;
 
-/** A NodeProto of the graph: its field and parts, with its op, domain, inputs and outputs read. */
-export interface GraphNode {
-  field: Field;
-  parts: Field[];
-  op: string;
-  domain: string;
-  inputs: string[];
-  outputs: string[];
-}
-
-/** The nodes among a GraphProto's parts, in order. */
-export function graphNodes(model: Uint8Array, parts: Field[]): GraphNode[] {
-  return parts
-    .filter((p) => p.no === 1 && p.wire === 2)
-    .map((field) => {
-      const p = inner(model, field);
-      return { field, parts: p, op: textField(model, p, 4) ?? '', domain: textField(model, p, 7) ?? '', inputs: textFields(model, p, 1), outputs: textFields(model, p, 2) };
-    });
-}
-
 /** Element-wise steps that may follow the projection (a bias, a scale, a soft cap, a cast). */
 const UNARY = new Set(['Cast', 'Tanh', 'Identity']);
 const BINARY = new Set(['Add', 'Sub', 'Mul', 'Div']);
-
-export const isDefaultDomain = (domain: string) => domain === '' || domain === 'ai.onnx';
-
-export function intAttribute(buf: Uint8Array, node: GraphNode, name: string): number {
-  for (const a of node.parts.filter((p) => p.no === 5 && p.wire === 2)) {
-    const parts = inner(buf, a);
-    if (textField(buf, parts, 1) === name) return varintFields(buf, parts, 3)[0] ?? 0;
-  }
-  return 0;
-}
-
-/** A node of the graph with inputs and outputs renamed by position (every other field as it was). */
-function renamed(buf: Uint8Array, node: GraphNode, inputs: Map<number, string>, outputs: Map<number, string> = new Map()): Uint8Array[] {
-  let i = 0;
-  let o = 0;
-  const parts = node.parts.map((p) => {
-    if (p.no === 1 && p.wire === 2) {
-      const name = inputs.get(i++);
-      if (name !== undefined) return stringField(1, name);
-    } else if (p.no === 2 && p.wire === 2) {
-      const name = outputs.get(o++);
-      if (name !== undefined) return stringField(2, name);
-    }
-    return buf.subarray(p.start, p.end);
-  });
-  return lengthDelimited(1, parts);
-}
-
-export function newNode(op: string, inputs: string[], output: string, name: string, attributes: Uint8Array[] = []): Uint8Array[] {
-  return lengthDelimited(1, [...inputs.map((x) => stringField(1, x)), stringField(2, output), stringField(3, name), stringField(4, op), ...attributes]);
-}
-
-/** AttributeProto of type INT (2). */
-export const intAttr = (name: string, value: number) => messageField(5, [stringField(1, name), varintField(3, value), varintField(20, 2)]);
 
 function int64Initializer(name: string, dims: number[], values: number[]): Uint8Array[] {
   const raw = new Uint8Array(BigInt64Array.from(values, (v) => BigInt(v)).buffer);
@@ -95,42 +39,30 @@ const symbolicDim = (param: string) => messageField(1, [stringField(2, param)]);
  */
 export function selectLogitPositions(model: Uint8Array): { bytes: Uint8Array; input?: string } {
   const unchanged = { bytes: model };
-  const top = fields(model, 0, model.length);
-  const graphs = top.filter((f) => f.no === 7 && f.wire === 2);
-  if (graphs.length !== 1) return unchanged;
-  const opset = top
+  const read = readGraph(model);
+  if (!read) return unchanged;
+  const opset = read.top
     .filter((f) => f.no === 8 && f.wire === 2)
     .map((f) => inner(model, f))
     .find((p) => isDefaultDomain(textField(model, p, 1) ?? ''));
   // Reshape with its shape as an input: opset 5
   if (!opset || (varintFields(model, opset, 2)[0] ?? 0) < 5) return unchanged;
-  const graph = graphs[0]!;
-  const parts = inner(model, graph);
-  const nodes = graphNodes(model, parts);
+  const { parts, nodes, producer, taken, valueInfoName } = read;
   // a node holding a subgraph (If, Loop, Scan) may read any tensor of the graph by name
   const hasSubgraph = (n: GraphNode) => n.parts.some((a) => a.no === 5 && a.wire === 2 && inner(model, a).some((x) => (x.no === 6 || x.no === 11) && x.wire === 2));
   if (nodes.some(hasSubgraph)) return unchanged;
   const initializers = new Map<string, number[]>();
-  for (const f of parts.filter((p) => p.no === 5 && p.wire === 2)) {
+  for (const f of read.initializers) {
     const p = inner(model, f);
     const name = textField(model, p, 8);
     if (name !== undefined) initializers.set(name, varintFields(model, p, 1));
   }
-  const valueInfoName = (f: Field) => textField(model, inner(model, f), 1) ?? '';
-  const graphInputs = parts.filter((p) => p.no === 11 && p.wire === 2);
-  const graphOutputs = parts.filter((p) => p.no === 12 && p.wire === 2);
-  const logitsOutput = graphOutputs.find((f) => valueInfoName(f) === 'logits');
+  const graphInputs = read.inputs;
+  const logitsOutput = read.outputs.find((f) => valueInfoName(f) === 'logits');
   if (!logitsOutput || graphInputs.length === 0) return unchanged;
-  const outputNames = new Set(graphOutputs.map(valueInfoName));
-  const taken = new Set<string>([...initializers.keys(), ...graphInputs.map(valueInfoName), ...outputNames]);
-  const producer = new Map<string, GraphNode>();
+  const outputNames = new Set(read.outputs.map(valueInfoName));
   const consumers = new Map<string, number>();
-  for (const n of nodes) {
-    const name = textField(model, n.parts, 3);
-    if (name !== undefined) taken.add(name);
-    for (const o of n.outputs) (producer.set(o, n), taken.add(o));
-    for (const i of n.inputs) (consumers.set(i, (consumers.get(i) ?? 0) + 1), taken.add(i));
-  }
+  for (const n of nodes) for (const i of n.inputs) consumers.set(i, (consumers.get(i) ?? 0) + 1);
   if (taken.has(LOGIT_POSITIONS_INPUT)) return unchanged;
   // a constant that broadcasts the same way over [batch, k, vocab] as over [batch, sequence, vocab]
   const rowConstant = (name: string) => initializers.get(name)?.slice(0, -1).every((d) => d === 1) ?? false;
@@ -214,7 +146,7 @@ export function selectLogitPositions(model: Uint8Array): { bytes: Uint8Array; in
   // tensors whose shape changes: any shape recorded for them no longer holds
   const reshaped = new Set([projected, ...after.map((n) => n.outputs[0]!)]);
   const lastInput = graphInputs.at(-1)!;
-  const lastInitializer = parts.filter((p) => p.no === 5 && p.wire === 2).at(-1);
+  const lastInitializer = read.initializers.at(-1);
   const out: Uint8Array[] = [];
   for (const f of parts) {
     if (f === proj.field) {
@@ -230,9 +162,7 @@ export function selectLogitPositions(model: Uint8Array): { bytes: Uint8Array; in
     if (f === lastInitializer) out.push(...initializersAdded);
   }
   if (!lastInitializer) out.push(...initializersAdded);
-  const model2: Uint8Array[] = [];
-  for (const f of top) model2.push(...(f === graph ? lengthDelimited(7, out) : [model.subarray(f.start, f.end)]));
-  return { bytes: concat(model2), input: LOGIT_POSITIONS_INPUT };
+  return { bytes: withGraphParts(model, read, out), input: LOGIT_POSITIONS_INPUT };
 }
 
 /** The parts of onnxruntime's InferenceSession the selection touches. */

@@ -3,10 +3,10 @@
 // onnxruntime reads every page of an initializer it prepacks that another kernel also uses (about 520 MiB of a
 // Qwen2.5-0.5B model, resident for the whole run); under its own name the lookup only touches the rows it reads.
 //
-// The edit is made on protobuf's wire format (protobufWire.ts) with the field numbers of onnx.proto (ModelProto.graph
-// 7; GraphProto.node 1, initializer 5; NodeProto.input 1, op_type 4, domain 7; TensorProto.name 8, external_data 13;
+// The graph is read and written as graphEdit.ts does (the field numbers of onnx.proto listed there; also
 // StringStringEntryProto.key 1).
-import { concat, encoder, fields, lengthDelimited, text, type Field } from './protobufWire.ts';
+import { isDefaultDomain, readGraph, renamed, withGraphParts } from './graphEdit.ts';
+import { fields, lengthDelimited, stringField, text, type Field } from './protobufWire.ts';
 
 /** The key of an external_data entry (StringStringEntryProto.key). */
 function entryKey(buf: Uint8Array, entry: Field): string {
@@ -19,52 +19,36 @@ function entryKey(buf: Uint8Array, entry: Field): string {
  * `aliased` names the initializers given one. A graph without that pattern comes back as the same bytes.
  */
 export function aliasLookupTables(model: Uint8Array): { bytes: Uint8Array; aliased: string[] } {
-  const top = fields(model, 0, model.length);
-  const graphFields = top.filter((f) => f.no === 7 && f.wire === 2);
-  if (graphFields.length !== 1) return { bytes: model, aliased: [] };
-  const graph = graphFields[0]!;
-  const parts = fields(model, graph.valueStart, graph.end);
-  const taken = new Set<string>();
+  const read = readGraph(model);
+  if (!read) return { bytes: model, aliased: [] };
+  // every name in use (read.taken) is one an alias must not take
+  const taken = read.taken;
   const prepacked = new Map<string, Field>();
-  for (const f of parts.filter((p) => p.no === 5 && p.wire === 2)) {
+  for (const f of read.initializers) {
     const inner = fields(model, f.valueStart, f.end);
     const name = inner.find((i) => i.no === 8 && i.wire === 2);
-    if (!name) continue;
-    taken.add(text(model, name));
-    if (inner.some((i) => i.no === 13 && i.wire === 2 && entryKey(model, i).startsWith('prepacked'))) prepacked.set(text(model, name), f);
+    if (name && inner.some((i) => i.no === 13 && i.wire === 2 && entryKey(model, i).startsWith('prepacked'))) prepacked.set(text(model, name), f);
   }
-  // graph inputs, outputs and value infos (GraphProto 11, 12, 13; ValueInfoProto.name 1): names an alias must not take
-  for (const f of parts.filter((p) => [11, 12, 13].includes(p.no) && p.wire === 2)) {
-    const name = fields(model, f.valueStart, f.end).find((i) => i.no === 1 && i.wire === 2);
-    if (name) taken.add(text(model, name));
-  }
-  const gathers = new Map<Field, string>();
-  for (const f of parts.filter((p) => p.no === 1 && p.wire === 2)) {
-    const inner = fields(model, f.valueStart, f.end);
-    const op = inner.find((i) => i.no === 4 && i.wire === 2);
-    const domain = inner.find((i) => i.no === 7 && i.wire === 2);
-    const input = inner.find((i) => i.no === 1 && i.wire === 2);
-    for (const o of inner.filter((i) => i.no === 2 && i.wire === 2)) taken.add(text(model, o));
-    if (!op || text(model, op) !== 'Gather' || (domain && !['', 'ai.onnx'].includes(text(model, domain))) || !input) continue;
-    if (prepacked.has(text(model, input))) gathers.set(f, text(model, input));
+  const gathers = new Map<Field, { name: string; node: (typeof read.nodes)[number] }>();
+  for (const node of read.nodes) {
+    const input = node.inputs[0];
+    if (node.op === 'Gather' && isDefaultDomain(node.domain) && input !== undefined && prepacked.has(input)) gathers.set(node.field, { name: input, node });
   }
   if (gathers.size === 0) return { bytes: model, aliased: [] };
   const aliasOf = new Map<string, string>();
-  for (const name of new Set(gathers.values())) {
+  for (const { name } of gathers.values()) {
+    if (aliasOf.has(name)) continue;
     let alias = `${name}.lookup`;
     for (let n = 2; taken.has(alias); n++) alias = `${name}.lookup${n}`;
     taken.add(alias);
     aliasOf.set(name, alias);
   }
   const graphParts: Uint8Array[] = [];
-  for (const f of parts) {
+  for (const f of read.parts) {
     const gathered = gathers.get(f);
     if (gathered !== undefined) {
-      // the Gather node with its data input (the first input field) renamed
-      const inner = fields(model, f.valueStart, f.end);
-      const firstInput = inner.find((i) => i.no === 1 && i.wire === 2)!;
-      const node = inner.map((i) => (i === firstInput ? concat(lengthDelimited(1, [encoder.encode(aliasOf.get(gathered)!)])) : model.subarray(i.start, i.end)));
-      graphParts.push(...lengthDelimited(1, node));
+      // the Gather node with its data input (its first input) renamed
+      graphParts.push(...renamed(model, gathered.node, new Map([[0, aliasOf.get(gathered.name)!]])));
       continue;
     }
     graphParts.push(model.subarray(f.start, f.end));
@@ -72,11 +56,9 @@ export function aliasLookupTables(model: Uint8Array): { bytes: Uint8Array; alias
     if (name !== undefined) {
       // the alias right after its initializer: the same fields, its own name, no prepacked layouts
       const inner = fields(model, f.valueStart, f.end).filter((i) => !(i.no === 13 && i.wire === 2 && entryKey(model, i).startsWith('prepacked')));
-      const tensor = inner.map((i) => (i.no === 8 && i.wire === 2 ? concat(lengthDelimited(8, [encoder.encode(aliasOf.get(name)!)])) : model.subarray(i.start, i.end)));
+      const tensor = inner.map((i) => (i.no === 8 && i.wire === 2 ? stringField(8, aliasOf.get(name)!) : model.subarray(i.start, i.end)));
       graphParts.push(...lengthDelimited(5, tensor));
     }
   }
-  const out: Uint8Array[] = [];
-  for (const f of top) out.push(...(f === graph ? lengthDelimited(7, graphParts) : [model.subarray(f.start, f.end)]));
-  return { bytes: concat(out), aliased: [...aliasOf.keys()] };
+  return { bytes: withGraphParts(model, read, graphParts), aliased: [...aliasOf.keys()] };
 }

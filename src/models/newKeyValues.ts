@@ -6,8 +6,7 @@
 // decode step can fetch the logits and those few positions and append them to its cache itself (the same values the
 // Concat writes). The edit is all or nothing: every present output must be such a Concat, or the bytes come back as
 // they were. Field numbers of onnx.proto as in logitPositions.ts.
-import { outputElementType, outputInfo, readGraph, withGraphAdditions } from './graphEdit.ts';
-import { intAttribute, isDefaultDomain, newNode } from './logitPositions.ts';
+import { intAttribute, isDefaultDomain, newNode, outputElementType, outputInfo, readGraph, withGraphAdditions } from './graphEdit.ts';
 import type { Field } from './protobufWire.ts';
 
 /** Outputs the saved graph adds for the batched engine alone (this file's and nextToken.ts's). */

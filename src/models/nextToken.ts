@@ -5,8 +5,7 @@
 // ArgMax(logits) over the vocabulary (keepdims 0, select_last_index 0: the first index on ties, as
 // batchedGeneration.ts's argmax and transformers.js's greedy search take). Float32 logits of rank 3 only; any other
 // graph comes back as the same bytes. Field numbers of onnx.proto as in logitPositions.ts.
-import { outputElementType, outputInfo, outputRank, readGraph, withGraphAdditions } from './graphEdit.ts';
-import { intAttr, newNode } from './logitPositions.ts';
+import { intAttr, newNode, outputElementType, outputInfo, outputRank, readGraph, withGraphAdditions } from './graphEdit.ts';
 import { ENGINE_OUTPUT_PREFIX } from './newKeyValues.ts';
 import { ONNX_TYPES } from './onnxGraphReader.ts';
 
