@@ -280,8 +280,8 @@ const FLOOR_RECORD = [
  * Vitest's own floor for the same shape of run, with no lokal code: 30 describes × 250 concurrent tests (or any
  * other count: 151 × 250 for the full layout), each
  * storing a meta record and (by default) one annotation, as our item tests do (`record`: a record of a redacted
- * MultiLoKo item's shape and size instead of a short one, what our item tests send to Vitest's main process). Runs in a temporary project whose
- * node_modules links to this repository's, so it uses the very Vitest the evals run on.
+ * MultiLoKo item's shape and size instead of a short one, what our item tests send to Vitest's main process). Runs in
+ * a temporary project whose node_modules links to this repository's, so it uses the very Vitest the evals run on.
  */
 export async function benchVitestFloor(
   options: ReplayBenchOptions & { annotate?: boolean; record?: boolean } = {},

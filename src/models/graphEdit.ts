@@ -105,7 +105,7 @@ export function readGraph(model: Uint8Array): ReadGraph | undefined {
 }
 
 /** A graph output's TypeProto.Tensor fields (elem_type 1, shape 2), if it is a tensor. */
-function outputTensorType(model: Uint8Array, output: Field): Field[] | undefined {
+export function outputTensorType(model: Uint8Array, output: Field): Field[] | undefined {
   const typeField = inner(model, output).find((p) => p.no === 2 && p.wire === 2);
   const tensorType = typeField && inner(model, typeField).find((p) => p.no === 1 && p.wire === 2);
   return tensorType && inner(model, tensorType);

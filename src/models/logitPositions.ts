@@ -8,7 +8,7 @@
 //
 // The graph is read and written as graphEdit.ts does (the field numbers of onnx.proto listed there; also
 // AttributeProto.g 6 and graphs 11, Dimension.dim_param 2).
-import { type GraphNode, intAttr, intAttribute, isDefaultDomain, newNode, readGraph, renamed, withGraphParts } from './graphEdit.ts';
+import { type GraphNode, intAttr, intAttribute, isDefaultDomain, newNode, outputTensorType, readGraph, renamed, withGraphParts } from './graphEdit.ts';
 import { type Field, inner, lengthDelimited, messageField, stringField, textField, varintField, varintFields } from './protobufWire.ts';
 
 /**
@@ -130,9 +130,10 @@ export function selectLogitPositions(model: Uint8Array): { bytes: Uint8Array; in
   const reshapeBack = newNode('Reshape', [names.projected, names.logitsShape], projected, fresh('unflatten_logits'));
   const initializersAdded = [...int64Initializer(names.minusOne, [1], [-1]), ...(hidden === undefined ? [] : int64Initializer(names.rowsShape, [2], [-1, hidden]))];
   // logits [batch, k, vocab]: its declared second dimension follows the new input's
-  const logitsParts = inner(model, logitsOutput);
-  const tensorType = inner(model, inner(model, logitsParts.find((p) => p.no === 2 && p.wire === 2)!)[0]!);
-  const dims = inner(model, tensorType.find((p) => p.no === 2 && p.wire === 2)!).filter((p) => p.no === 1 && p.wire === 2);
+  const tensorType = outputTensorType(model, logitsOutput);
+  const shape = tensorType?.find((p) => p.no === 2 && p.wire === 2);
+  if (!tensorType || !shape) return unchanged;
+  const dims = inner(model, shape).filter((p) => p.no === 1 && p.wire === 2);
   if (dims.length !== 3) return unchanged;
   const elemType = varintFields(model, tensorType, 1)[0] ?? 1;
   const logitsInfo = lengthDelimited(12, [

@@ -5,7 +5,7 @@
 //
 // The graph is read and written as graphEdit.ts does (the field numbers of onnx.proto listed there; also
 // StringStringEntryProto.key 1).
-import { isDefaultDomain, readGraph, renamed, withGraphParts } from './graphEdit.ts';
+import { type GraphNode, isDefaultDomain, readGraph, renamed, withGraphParts } from './graphEdit.ts';
 import { fields, lengthDelimited, stringField, text, type Field } from './protobufWire.ts';
 
 /** The key of an external_data entry (StringStringEntryProto.key). */
@@ -29,7 +29,7 @@ export function aliasLookupTables(model: Uint8Array): { bytes: Uint8Array; alias
     const name = inner.find((i) => i.no === 8 && i.wire === 2);
     if (name && inner.some((i) => i.no === 13 && i.wire === 2 && entryKey(model, i).startsWith('prepacked'))) prepacked.set(text(model, name), f);
   }
-  const gathers = new Map<Field, { name: string; node: (typeof read.nodes)[number] }>();
+  const gathers = new Map<Field, { name: string; node: GraphNode }>();
   for (const node of read.nodes) {
     const input = node.inputs[0];
     if (node.op === 'Gather' && isDefaultDomain(node.domain) && input !== undefined && prepacked.has(input)) gathers.set(node.field, { name: input, node });

@@ -5,7 +5,7 @@
 // optimised graph therefore also outputs the Concat's second input, under NEW_KEY_VALUES_PREFIX + N.key/value, so a
 // decode step can fetch the logits and those few positions and append them to its cache itself (the same values the
 // Concat writes). The edit is all or nothing: every present output must be such a Concat, or the bytes come back as
-// they were. Field numbers of onnx.proto as in logitPositions.ts.
+// they were. The graph is read and written as graphEdit.ts does.
 import { intAttribute, isDefaultDomain, newNode, outputElementType, outputInfo, readGraph, withGraphAdditions } from './graphEdit.ts';
 import type { Field } from './protobufWire.ts';
 

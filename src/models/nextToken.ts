@@ -4,7 +4,7 @@
 // logits processors, the engine only needs each row's argmax, so the saved optimised graph also outputs
 // ArgMax(logits) over the vocabulary (keepdims 0, select_last_index 0: the first index on ties, as
 // batchedGeneration.ts's argmax and transformers.js's greedy search take). Float32 logits of rank 3 only; any other
-// graph comes back as the same bytes. Field numbers of onnx.proto as in logitPositions.ts.
+// graph comes back as the same bytes. The graph is read and written as graphEdit.ts does.
 import { intAttr, newNode, outputElementType, outputInfo, outputRank, readGraph, withGraphAdditions } from './graphEdit.ts';
 import { ENGINE_OUTPUT_PREFIX } from './newKeyValues.ts';
 import { ONNX_TYPES } from './onnxGraphReader.ts';
