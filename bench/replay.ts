@@ -115,11 +115,13 @@ const CLOCK_TICKS = 100;
 
 /**
  * Resident set size (bytes) of a process and all its descendants, and their CPU seconds (user + system, children
- * already waited for included), read from /proc; zeros once they are gone.
+ * already waited for included), read from /proc; zeros once they are gone. `own`: the CPU seconds of the process
+ * itself (Vitest's main process), without its descendants (the workers).
  */
-function treeUsage(pid: number): { rss: number; cpu: number } {
+function treeUsage(pid: number): { rss: number; cpu: number; own: number } {
   let rss = 0;
   let ticks = 0;
+  let own = 0;
   const pending = [pid];
   while (pending.length > 0) {
     const p = pending.pop()!;
@@ -131,6 +133,7 @@ function treeUsage(pid: number): { rss: number; cpu: number } {
       const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+      if (p === pid) own = Number(fields[11]) + Number(fields[12]);
       for (const task of readdirSync(`/proc/${p}/task`)) {
         const children = readFileSync(`/proc/${p}/task/${task}/children`, 'utf8').trim();
         if (children) pending.push(...children.split(/\s+/).map(Number));
@@ -139,24 +142,29 @@ function treeUsage(pid: number): { rss: number; cpu: number } {
       // The process ended between two reads.
     }
   }
-  return { rss, cpu: ticks / CLOCK_TICKS };
+  return { rss, cpu: ticks / CLOCK_TICKS, own: own / CLOCK_TICKS };
 }
 
-/** Samples a process tree every 20 ms until stopped: its peak total RSS and its CPU seconds (undefined without /proc). */
-function sampleTree(pid: number | undefined): () => { peakRss: number | undefined; cpuSeconds: number | undefined } {
-  if (pid === undefined || process.platform !== 'linux') return () => ({ peakRss: undefined, cpuSeconds: undefined });
+/**
+ * Samples a process tree every 20 ms until stopped: its peak total RSS, its CPU seconds and those of its root process
+ * alone (undefined without /proc).
+ */
+function sampleTree(pid: number | undefined): () => { peakRss: number | undefined; cpuSeconds: number | undefined; mainCpuSeconds: number | undefined } {
+  if (pid === undefined || process.platform !== 'linux') return () => ({ peakRss: undefined, cpuSeconds: undefined, mainCpuSeconds: undefined });
   let peak = 0;
   let cpu = 0;
+  let own = 0;
   const sample = () => {
     const usage = treeUsage(pid);
     peak = Math.max(peak, usage.rss);
     cpu = Math.max(cpu, usage.cpu);
+    own = Math.max(own, usage.own);
   };
   sample();
   const timer = setInterval(sample, 20);
   return () => {
     clearInterval(timer);
-    return { peakRss: peak, cpuSeconds: cpu };
+    return { peakRss: peak, cpuSeconds: cpu, mainCpuSeconds: own };
   };
 }
 
@@ -167,6 +175,8 @@ export interface RunOutcome {
   peakRss: number | undefined;
   /** CPU seconds (user + system) of the child and its descendants, up to the last sample before it exited. */
   cpuSeconds: number | undefined;
+  /** The same of the child alone (Vitest's main process; the rest is its workers'). */
+  mainCpuSeconds: number | undefined;
 }
 
 /** Runs `vitest <args>` as a child process in `cwd` (`nodeArgs` given to its Node), timing its process tree. */
@@ -187,8 +197,9 @@ export interface ReplayRun {
   seconds: number;
   /** Peak total RSS of Vitest's process tree, bytes. */
   peakRss: number | undefined;
-  /** CPU seconds of Vitest's process tree. */
+  /** CPU seconds of Vitest's process tree, and of its main process alone (the rest: its workers). */
   cpuSeconds: number | undefined;
+  mainCpuSeconds: number | undefined;
 }
 
 /**
@@ -250,13 +261,13 @@ export async function benchReplay(
     const project = options.installed ? writeInstalledProject(dir, options.dist) : undefined;
     const args = project ? ['run', 'evals/multiloko.eval.ts'] : ['run', '--project', 'evals', 'evals/multiloko.eval.ts'];
     const start = process.hrtime.bigint();
-    const { code, output: log, peakRss, cpuSeconds } = await runVitest(args, replayEnv(inputs, output), project);
+    const { code, output: log, peakRss, cpuSeconds, mainCpuSeconds } = await runVitest(args, replayEnv(inputs, output), project);
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
     if (code !== 0) throw new Error(`replay bench: vitest exited with ${code}\n${log.slice(-3000)}`);
     const results = JSON.parse(readFileSync(path.join(output, 'multiloko.json'), 'utf8')) as { summary: { items: { scored: number } } };
     const items = results.summary.items.scored;
     if (items !== inputs.items) throw new Error(`replay bench: scored ${items} items, expected ${inputs.items}`);
-    return { items, seconds, peakRss, cpuSeconds };
+    return { items, seconds, peakRss, cpuSeconds, mainCpuSeconds };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -284,8 +295,8 @@ const FLOOR_RECORD = [
  * a temporary project whose node_modules links to this repository's, so it uses the very Vitest the evals run on.
  */
 export async function benchVitestFloor(
-  options: ReplayBenchOptions & { annotate?: boolean; record?: boolean } = {},
-): Promise<{ tests: number; seconds: number; peakRss: number | undefined; cpuSeconds: number | undefined }> {
+  options: ReplayBenchOptions & { annotate?: boolean; record?: boolean; profile?: string } = {},
+): Promise<{ tests: number; seconds: number; peakRss: number | undefined; cpuSeconds: number | undefined; mainCpuSeconds: number | undefined }> {
   const languages = options.languages ?? 30;
   const perLanguage = options.itemsPerLanguage ?? 250;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lokal-bench-floor-'));
@@ -308,12 +319,15 @@ export async function benchVitestFloor(
         `});`,
       ].join('\n'),
     );
+    // --cpu-prof for the main process and its worker, as bench/replayOutputs.ts takes them of a lokal run.
+    const profile = options.profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.profile)}`];
+    if (options.profile) mkdirSync(options.profile, { recursive: true });
     const start = process.hrtime.bigint();
-    const { code, output: log, peakRss, cpuSeconds } = await runVitest(['run'], {}, dir);
+    const { code, output: log, peakRss, cpuSeconds, mainCpuSeconds } = await runVitest(['run', ...profile.map((arg) => `--execArgv=${arg}`)], {}, dir, profile);
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
     const tests = languages * perLanguage;
     if (code !== 0 || !log.includes(`${tests} passed`)) throw new Error(`vitest floor bench: exit ${code}\n${log.slice(-2000)}`);
-    return { tests, seconds, peakRss, cpuSeconds };
+    return { tests, seconds, peakRss, cpuSeconds, mainCpuSeconds };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -27,7 +27,7 @@ export interface ReplayOutputsOptions {
 }
 
 /** Runs the replay, copies its outputs to `keep`; returns its wall and CPU seconds. */
-export async function replayOutputs(options: ReplayOutputsOptions): Promise<{ seconds: number; cpuSeconds: number | undefined }> {
+export async function replayOutputs(options: ReplayOutputsOptions): Promise<{ seconds: number; cpuSeconds: number | undefined; mainCpuSeconds: number | undefined }> {
   const dir = options.inputs ?? path.join(os.tmpdir(), 'lokal-replay-outputs');
   const dataset = path.join(dir, 'benchmark_data');
   const predictions = path.join(dir, 'predictions.jsonl');
@@ -48,7 +48,7 @@ export async function replayOutputs(options: ReplayOutputsOptions): Promise<{ se
   if (run.code !== 0) throw new Error(`replay outputs: vitest exited with ${run.code}\n${run.output.slice(-3000)}`);
   mkdirSync(options.keep, { recursive: true });
   for (const name of KEPT_OUTPUTS) cpSync(path.join(output, name), path.join(options.keep, name));
-  return { seconds, cpuSeconds: run.cpuSeconds };
+  return { seconds, cpuSeconds: run.cpuSeconds, mainCpuSeconds: run.mainCpuSeconds };
 }
 
 /** The first byte offset at which two files differ, or undefined when they are the same. */

@@ -466,7 +466,7 @@ const FROM_SOURCE = process.env.BENCH_REPLAY_FROM_SOURCE === '1';
 async function replayFull(): Promise<void> {
   const { benchReplay, benchVitestFloor, MULTILOKO_LANGUAGES } = await import('./replay.ts');
   const subsets = MULTILOKO_LANGUAGES.length + 4 * (MULTILOKO_LANGUAGES.length - 1);
-  type Run = { seconds: number; peakRss: number | undefined; cpuSeconds: number | undefined };
+  type Run = { seconds: number; peakRss: number | undefined; cpuSeconds: number | undefined; mainCpuSeconds: number | undefined };
   const lokal: Array<Run & { items: number }> = [];
   const floor: Array<Run & { tests: number }> = [];
   // Vitest alone with each test's meta a record of our record's shape and size: the share of the gap that is sending it.
@@ -497,6 +497,15 @@ async function replayFull(): Promise<void> {
   console.log(
     `replay-full: CPU seconds (user + system, whole process tree): lokal ${list(cpu(lokal))}, Vitest alone ${list(cpu(floor))}; ` +
       `per-round ratios ${list(cpuRatios)} (median ${fmt(median(cpuRatios))}; less sensitive than wall time to other load on the machine)`,
+  );
+  // Where each side's CPU goes: Vitest's main process (collecting what the workers send, the reporters, lokal's roll-up,
+  // results file and report after the last test) and its workers (the tests themselves).
+  const split = (runs: readonly Run[]) => {
+    const main = median(runs.map((r) => r.mainCpuSeconds ?? NaN));
+    return `main ${fmt(main)} s, workers ${fmt(median(runs.map((r) => (r.cpuSeconds ?? NaN) - (r.mainCpuSeconds ?? NaN))))} s`;
+  };
+  console.log(
+    `replay-full: CPU by process (medians): lokal ${split(lokal)}; Vitest alone ${split(floor)}; Vitest alone with the record below ${split(recordFloor)}`,
   );
   const recordCpuRatios = lokal.map((r, i) => (r.cpuSeconds ?? NaN) / (recordFloor[i]!.cpuSeconds ?? NaN));
   const recordShare = lokal.map((r, i) => ((recordFloor[i]!.cpuSeconds ?? NaN) - (floor[i]!.cpuSeconds ?? NaN)) / ((r.cpuSeconds ?? NaN) - (floor[i]!.cpuSeconds ?? NaN)));
