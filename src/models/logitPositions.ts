@@ -176,9 +176,14 @@ interface PositionsSession {
 /**
  * For a session of an edited graph: hides LOGIT_POSITIONS_INPUT from its input names (transformers.js feeds exactly
  * those) and feeds every position when a run does not name positions, so every caller but the one choosing gets the
- * graph's full logits. Returns the input's name, or undefined when the session has no such input.
+ * graph's full logits — or, while `lastOnly()` says so, each row's last position only ([batch, 1, vocabulary]: what
+ * transformers.js's generate reads of a pass). Returns the input's name, or undefined when the session has no such input.
  */
-export function adoptLogitPositions(session: PositionsSession, int64: (data: BigInt64Array, dims: number[]) => unknown): string | undefined {
+export function adoptLogitPositions(
+  session: PositionsSession,
+  int64: (data: BigInt64Array, dims: number[]) => unknown,
+  lastOnly: () => boolean = () => false,
+): string | undefined {
   if (!session.inputNames.includes(LOGIT_POSITIONS_INPUT)) return undefined;
   const run = session.run.bind(session);
   Object.defineProperty(session, 'inputNames', { value: session.inputNames.filter((n) => n !== LOGIT_POSITIONS_INPUT), configurable: true });
@@ -188,6 +193,11 @@ export function adoptLogitPositions(session: PositionsSession, int64: (data: Big
     if (LOGIT_POSITIONS_INPUT in feeds) return run(feeds, ...rest);
     const dims = (feeds.input_ids as { dims?: readonly number[] } | undefined)?.dims;
     if (dims?.length !== 2) throw new Error(`${LOGIT_POSITIONS_INPUT}: a run without input_ids of shape [batch, sequence] must name its logit positions`);
+    if (lastOnly()) {
+      const last = new BigInt64Array(dims[0]!);
+      for (let r = 0; r < last.length; r++) last[r] = BigInt(r * dims[1]! + dims[1]! - 1);
+      return run({ ...feeds, [LOGIT_POSITIONS_INPUT]: int64(last, [dims[0]!, 1]) }, ...rest);
+    }
     const all = new BigInt64Array(dims[0]! * dims[1]!);
     for (let i = 0; i < all.length; i++) all[i] = BigInt(i);
     return run({ ...feeds, [LOGIT_POSITIONS_INPUT]: int64(all, [dims[0]!, dims[1]!]) }, ...rest);

@@ -308,6 +308,10 @@ export class TransformersProvider implements ModelProvider {
   private batched?: BatchedGeneration;
   /** Work of generate calls answered by transformers.js's own generate (one request at a time). */
   private readonly sequentialStats: GenerationStats = emptyGenerationStats();
+  /** While transformers.js's generate runs one prompt alone: its passes compute logits at the last position only. */
+  private lastLogitsOnly = false;
+  /** Whether the head's last row comes out the same bits computed alone as among a pass's rows (checked once, exact numerics). */
+  private lastRowAlone: Promise<boolean> | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   /** Scoring calls waiting for the model to be free; a call made meanwhile joins them. */
   private waitingScoring?: ScoringCall[];
@@ -447,7 +451,8 @@ export class TransformersProvider implements ModelProvider {
       const eos = (Array.isArray(eosRaw) ? eosRaw : eosRaw == null ? [] : [eosRaw]).map(Number);
       const padId = Number(tokenizer.pad_token_id ?? eos[0] ?? 0);
       // a saved graph's logit-positions input, hidden from transformers.js: every position unless a caller names some
-      const positions = new Map(Object.values(model.sessions ?? {}).map((s) => [s, adoptLogitPositions(s, (data, dims) => new Tensor('int64', data, dims).ort_tensor)]));
+      const int64 = (data: BigInt64Array, dims: number[]) => new Tensor('int64', data, dims).ort_tensor;
+      const positions = new Map(Object.values(model.sessions ?? {}).map((s) => [s, adoptLogitPositions(s, int64, () => this.lastLogitsOnly)]));
       // and the outputs only the batched engine fetches (new keys and values, next token)
       for (const session of Object.values(model.sessions ?? {})) hideEngineOutputs(session);
       const padPast = Object.values(model.sessions ?? {}).some((session) => session.inputNames.includes('position_ids'));
@@ -723,6 +728,9 @@ export class TransformersProvider implements ModelProvider {
     const budget = requestBudget(req);
     const sampling = requestSampling(PROVIDER, req, where);
     const started = performance.now();
+    // generate reads each pass's last position: with the same bits, the head need not run at the others (a quarter of
+    // a prompt pass's arithmetic on Qwen2.5-0.5B, and the logits of every position copied out of onnxruntime).
+    this.lastLogitsOnly = await this.headRowAlone(loaded);
     let sequences: Tensor;
     try {
       sequences = await loaded.model.generate({
@@ -737,6 +745,8 @@ export class TransformersProvider implements ModelProvider {
       });
     } catch (error) {
       throw new ProviderError(PROVIDER, 'inference', `${where}: generation failed: ${firstLine(error)}`);
+    } finally {
+      this.lastLogitsOnly = false;
     }
     const latencyMs = performance.now() - started;
     const generated = (sequences.tolist() as Array<Array<bigint | number>>)[0]!.map(Number).slice(ids.length);
@@ -749,6 +759,44 @@ export class TransformersProvider implements ModelProvider {
     stats.generatedTokens += generated.length;
     stats.largestBatch = 1;
     return { text: finalText(loaded, generated, stops), latencyMs, cached: false, input, promptTokens: ids.length, outputTokens: generated.length };
+  }
+
+  /**
+   * Whether transformers.js's generate may get the last position's logits only: the graph names its logit positions
+   * and, on this machine, a pass of 64 tokens gives the last row the same bits alone as among all 64 (the head's
+   * kernel is chosen by onnxruntime per CPU, so it is checked rather than assumed). Checked once per load.
+   */
+  private headRowAlone(loaded: Loaded): Promise<boolean> {
+    this.lastRowAlone ??= (async () => {
+      const direct = loaded.logitsSession;
+      if (!direct?.logitPositions) return false;
+      const width = 64;
+      const vocab = Math.max(1, loaded.vocab);
+      // Tokens spread over the vocabulary (a fixed sequence: the check is the same in every run).
+      const row = Array.from({ length: width }, (_, i) => (i * 7919 + 17) % vocab);
+      // The check's two passes are not the run's scoring work.
+      const stats = { ...this.scoringStats };
+      let all: Tensor;
+      let last: Tensor;
+      try {
+        all = (await this.forwardFull(loaded, [row], width, null)).logits;
+        this.lastLogitsOnly = true;
+        last = (await this.forwardFull(loaded, [row], width, null)).logits;
+      } catch {
+        // A graph that cannot run this pass (fewer positions than 64, say) keeps every position.
+        return false;
+      } finally {
+        this.lastLogitsOnly = false;
+        Object.assign(this.scoringStats, stats);
+      }
+      const v = all.dims.at(-1)!;
+      if (last.dims.length !== 3 || last.dims[1] !== 1 || last.dims[2] !== v) return false;
+      const a = (all.data as Float32Array).subarray((width - 1) * v, width * v);
+      const b = last.data as Float32Array;
+      for (let i = 0; i < v; i++) if (!Object.is(a[i], b[i])) return false;
+      return true;
+    })();
+    return this.lastRowAlone;
   }
 
   /**
