@@ -501,8 +501,8 @@ async function replayFull(): Promise<void> {
   // Where each side's CPU goes: Vitest's main process (collecting what the workers send, the reporters, lokal's roll-up,
   // results file and report after the last test) and its workers (the tests themselves).
   const split = (runs: readonly Run[]) => {
-    const main = median(runs.map((r) => r.mainCpuSeconds ?? NaN));
-    return `main ${fmt(main)} s, workers ${fmt(median(runs.map((r) => (r.cpuSeconds ?? NaN) - (r.mainCpuSeconds ?? NaN))))} s`;
+    const main = runs.map((r) => r.mainCpuSeconds ?? NaN);
+    return `main ${fmt(median(main))} s, workers ${fmt(median(cpu(runs).map((c, i) => c - main[i]!)))} s`;
   };
   console.log(
     `replay-full: CPU by process (medians): lokal ${split(lokal)}; Vitest alone ${split(floor)}; Vitest alone with the record below ${split(recordFloor)}`,
