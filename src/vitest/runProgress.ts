@@ -50,28 +50,49 @@ export class RunProgress {
     this.#timer.unref();
   }
 
-  /** The module's item tests that will run, by benchmark (a group suite is the one whose tests include a gate). */
+  /**
+   * The module's item tests that will run, by benchmark (a group suite is the one whose tests include a gate). Counted
+   * just after this hook returns: Vitest's worker waits for every reporter's hook before it runs a test, and walking a
+   * full run's 37,750 tests took 0.1 s of that wait. The first start or result counts them first, so nothing is missed.
+   */
   collected(module: TestModule): void {
     if (!this.#progress) return;
-    for (const suite of module.children.allSuites()) {
-      const parts = groupTests([...suite.children.tests()], (t) => t.meta());
-      if (!parts) continue;
-      for (const test of suite.children.allTests()) {
-        if (test.meta().lokalGroup || test.options.mode === 'skip' || test.options.mode === 'todo') continue;
-        this.#progress.expect(parts.info.benchmark, test.id);
+    this.#uncounted.push(module);
+    if (this.#uncounted.length === 1) setImmediate(() => this.#count());
+  }
+
+  /** Modules collected and not yet counted. */
+  #uncounted: TestModule[] = [];
+
+  #count(): void {
+    const modules = this.#uncounted;
+    this.#uncounted = [];
+    const progress = this.#progress;
+    if (!progress) return;
+    for (const module of modules) {
+      for (const suite of module.children.allSuites()) {
+        const parts = groupTests([...suite.children.tests()], (t) => t.meta());
+        if (!parts) continue;
+        for (const test of suite.children.allTests()) {
+          if (test.meta().lokalGroup || test.options.mode === 'skip' || test.options.mode === 'todo') continue;
+          progress.expect(parts.info.benchmark, test.id);
+        }
       }
     }
   }
 
   ready(test: TestCase): void {
+    if (this.#uncounted.length > 0) this.#count();
     this.#progress?.started(test.id);
   }
 
   result(test: TestCase): void {
+    if (this.#uncounted.length > 0) this.#count();
     this.#progress?.finished(test.id, test.meta().lokalCalls);
   }
 
   stop(): void {
+    this.#uncounted = [];
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
     this.#progress = undefined;

@@ -14,6 +14,28 @@ export function seededUniform(seed: number): () => number {
   };
 }
 
+/**
+ * Fills `sample` stratum after stratum with `sizes[k]` indices drawn in [0, sizes[k]): the very draws of
+ * `Math.floor(uniform() * size)` with `uniform = seededUniform(seed)` called in that order, the generator's state kept
+ * in `state[0]` (start it at `seed | 0`) between calls. One loop and no closure call per draw: V8 boxed each double a
+ * closure returned, 270 MB of garbage over a full MultiLoKo run's 15 M headline draws.
+ */
+export function drawStrata(state: Int32Array, sizes: readonly number[], sample: Int32Array): void {
+  let s = state[0]!;
+  let position = 0;
+  for (let k = 0; k < sizes.length; k++) {
+    const size = sizes[k]!;
+    for (let i = 0; i < size; i++) {
+      s = (s + 0x6d2b79f5) | 0;
+      let t = s;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      sample[position++] = Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * size);
+    }
+  }
+  state[0] = s;
+}
+
 export interface BootstrapOptions {
   /** Number of resamples (default 2,000). */
   resamples?: number;

@@ -2,7 +2,7 @@
 // language), as many clusters (a question with its translations) as it has, with replacement, and recomputes every
 // figure from the same resample — for figures that are not a mean of item scores (the gap, MTE/LE, cross-language
 // averages).
-import { quantileSorted, seededUniform } from './bootstrap.ts';
+import { drawStrata, quantileSorted } from './bootstrap.ts';
 
 export interface StratifiedBootstrapOptions {
   resamples?: number;
@@ -34,7 +34,7 @@ export function stratifiedBootstrap(
   const resamples = options.resamples ?? 2000;
   const seed = options.seed ?? 20261203;
   const confidence = options.confidence ?? 0.95;
-  const uniform = seededUniform(seed);
+  const state = Int32Array.of(seed | 0);
   const sample = new Int32Array(strataSizes.reduce((a, b) => a + b, 0));
   const out = new Float64Array(names.length);
   // Figure-major: values[f * resamples + count[f]] is figure f's next defined value.
@@ -42,10 +42,7 @@ export function stratifiedBootstrap(
   const count = new Int32Array(names.length);
   const firstDefined: number[] = [];
   for (let r = 0; r < resamples; r++) {
-    let position = 0;
-    for (const size of strataSizes) {
-      for (let i = 0; i < size; i++) sample[position++] = Math.floor(uniform() * size);
-    }
+    drawStrata(state, strataSizes, sample);
     out.fill(Number.NaN);
     figures(sample, out);
     for (let f = 0; f < names.length; f++) {
