@@ -736,6 +736,13 @@ const OPT_IN = new Set(['generation', 'trials', 'threads', 'marking', 'rows', 'l
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(benches).filter((name) => !OPT_IN.has(name));
 const { cpuLine } = await import('./cpuInfo.ts');
 console.log(cpuLine());
+// Every process the bench starts (ours, llama.cpp's, the Python peers) gets what lokalEvals() gives a run's workers
+// with a local model: large allocations on transparent huge pages (src/vitest/hugePages.ts). BENCH_HUGE_PAGES=0: none.
+if (process.env.BENCH_HUGE_PAGES !== '0') {
+  const { hugePagesEnv } = await import('../src/vitest/hugePages.ts');
+  Object.assign(process.env, hugePagesEnv());
+}
+console.log(`bench: child processes start with GLIBC_TUNABLES=${process.env.GLIBC_TUNABLES ?? '(unset)'}`);
 for (const name of wanted) {
   const bench = benches[name];
   if (!bench) {

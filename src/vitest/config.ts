@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { ViteUserConfig } from 'vitest/config';
 import type { BenchmarkDefinition } from '../benchmarks/benchmark.ts';
 import type { SettingsTree } from '../core/settings.ts';
+import { hugePagesEnv } from './hugePages.ts';
 import { runUsesLocalModel } from './localModelRun.ts';
 
 export interface LokalEvalsOptions {
@@ -21,6 +22,12 @@ export interface LokalEvalsOptions {
    * of the run is local, transformers: or llama:, the default model included; false keeps Vitest's isolated workers).
    */
   oneWorker?: boolean;
+  /**
+   * Start the workers with large allocations on transparent huge pages (GLIBC_TUNABLES `glibc.malloc.hugetlb=1`; Linux
+   * with glibc 2.35 or later, elsewhere nothing changes). Default: when a model of the run is local. A GLIBC_TUNABLES
+   * of your own that sets glibc.malloc.hugetlb is kept as it is; false leaves the workers' environment alone.
+   */
+  hugePages?: boolean;
 }
 
 /** A module of this package by its path from here: `.ts` when running from source, `.js` from dist. */
@@ -46,6 +53,9 @@ export function lokalReporters(options: Pick<LokalEvalsOptions, 'settings' | 'be
 
 /** The `test` settings of an evals project without reporters (for `projects: [...]`, whose reporters are global). */
 export function lokalEvalsProjectTest(options: LokalEvalsOptions = {}) {
+  let local: boolean | undefined;
+  const usesLocalModel = () => (local ??= runUsesLocalModel(options.settings, { benchmarks: options.benchmarks }));
+  const env = (options.hugePages ?? usesLocalModel()) ? hugePagesEnv() : {};
   return {
     include: options.include ?? ['evals/**/*.eval.ts'],
     testTimeout: options.testTimeout ?? 600_000,
@@ -58,7 +68,9 @@ export function lokalEvalsProjectTest(options: LokalEvalsOptions = {}) {
     maxConcurrency: options.maxConcurrency ?? 16,
     // A local model is held by its worker: one worker, files one after another without isolation, so the model is
     // loaded once for the run (concurrency inside a file is what batches requests).
-    ...((options.oneWorker ?? runUsesLocalModel(options.settings, { benchmarks: options.benchmarks })) ? { isolate: false, fileParallelism: false } : {}),
+    ...((options.oneWorker ?? usesLocalModel()) ? { isolate: false, fileParallelism: false } : {}),
+    // Variables the workers start with (Vitest passes a project's env to the processes it forks).
+    ...(Object.keys(env).length > 0 ? { env } : {}),
   };
 }
 
