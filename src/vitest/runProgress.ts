@@ -21,6 +21,8 @@ export class RunProgress {
   readonly #log: (line: string) => void;
   #progress: BenchmarkProgress | undefined;
   #timer: ReturnType<typeof setInterval> | undefined;
+  /** Modules collected and not yet counted. */
+  #uncounted: TestModule[] = [];
 
   constructor(log: (line: string) => void) {
     this.#log = log;
@@ -60,9 +62,6 @@ export class RunProgress {
     this.#uncounted.push(module);
     if (this.#uncounted.length === 1) setImmediate(() => this.#count());
   }
-
-  /** Modules collected and not yet counted. */
-  #uncounted: TestModule[] = [];
 
   #count(): void {
     const modules = this.#uncounted;

@@ -20,6 +20,11 @@ function fakeModule(items: number, skipped = 0): { module: TestModule; tests: Fa
   return { module: module as unknown as TestModule, tests };
 }
 
+/** Until the first progress line is printed (at most 5 s: a loaded machine may run the timer late). */
+async function firstLine(lines: readonly string[]): Promise<void> {
+  for (let waited = 0; lines.length === 0 && waited < 5000; waited += 10) await sleep(10);
+}
+
 /** A RunProgress printing a line every few milliseconds, and the lines it printed. */
 function progress(): { run: RunProgress; lines: string[] } {
   const lines: string[] = [];
@@ -35,7 +40,7 @@ describe('RunProgress', () => {
     run.collected(module);
     // Before the count's turn: the first result must count the module first (3 items will run, 1 is skipped).
     run.result(tests[0] as never);
-    await sleep(40);
+    await firstLine(lines);
     run.stop();
     expect(lines.length).toBeGreaterThan(0);
     expect(lines[0]).toMatch(/^lokal: multiloko 1\/3 items \(33%\)/u);
@@ -49,7 +54,7 @@ describe('RunProgress', () => {
     run.ready(tests[0] as never);
     run.result(tests[0] as never);
     run.result(tests[0] as never);
-    await sleep(40);
+    await firstLine(lines);
     run.stop();
     expect(lines[0]).toMatch(/^lokal: multiloko 1\/2 items \(50%\)/u);
   });
@@ -62,7 +67,7 @@ describe('RunProgress', () => {
     const { module, tests } = fakeModule(2);
     run.collected(module);
     run.result(tests[1] as never);
-    await sleep(40);
+    await firstLine(lines);
     run.stop();
     expect(lines[0]).toMatch(/^lokal: multiloko 1\/2 items/u);
   });

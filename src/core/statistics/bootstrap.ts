@@ -1,7 +1,10 @@
 // A seeded paired (cluster) bootstrap: resample whole clusters with replacement and recompute a statistic, for
 // figures that are not a mean of item scores (corpus figures, the gap, MTE/LE) and for paired differences.
 
-/** A small deterministic generator (mulberry32): the same seed gives the same resamples on every machine. */
+/**
+ * A small deterministic generator (mulberry32): the same seed gives the same resamples on every machine. drawStrata
+ * below repeats its step inline; test/core/drawStrata.test.ts holds the two to the same draws.
+ */
 export function seededUniform(seed: number): () => number {
   // The state is kept as a signed 32-bit integer (same bits as mulberry32's unsigned one) so V8 keeps it unboxed.
   let state = seed | 0;
