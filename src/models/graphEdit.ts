@@ -1,11 +1,11 @@
-// What the saved graph's edits (logitPositions.ts, lookupAlias.ts, newKeyValues.ts, nextToken.ts) read of a model:
-// its one graph's fields, nodes, inputs, outputs, initializers and every name in use; the nodes and attributes they
-// write; and the model written back with the graph's fields replaced. The edits are made on protobuf's wire format
-// (protobufWire.ts) with the field numbers of onnx.proto: ModelProto.graph 7, opset_import 8 (OperatorSetIdProto.domain
-// 1, version 2); GraphProto.node 1, initializer 5, input 11, output 12, value_info 13; NodeProto.input 1, output 2,
-// name 3, op_type 4, attribute 5, domain 7; AttributeProto.name 1, i 3, type 20; ValueInfoProto.name 1, type 2;
-// TypeProto.tensor_type 1 (elem_type 1, shape 2; TensorShapeProto.dim 1); TensorProto.dims 1, data_type 2, name 8,
-// raw_data 9, external_data 13.
+// What the saved graph's edits (logitPositions.ts, lookupAlias.ts, newKeyValues.ts, nextToken.ts,
+// perItemQuantisation.ts) read of a model: its one graph's fields, nodes, inputs, outputs, initializers and every name
+// in use; the nodes and attributes they write; and the model written back with the graph's fields replaced. The edits
+// are made on protobuf's wire format (protobufWire.ts) with the field numbers of onnx.proto: ModelProto.graph 7,
+// opset_import 8 (OperatorSetIdProto.domain 1, version 2); GraphProto.node 1, initializer 5, input 11, output 12,
+// value_info 13; NodeProto.input 1, output 2, name 3, op_type 4, attribute 5, domain 7; AttributeProto.name 1, i 3,
+// type 20; ValueInfoProto.name 1, type 2; TypeProto.tensor_type 1 (elem_type 1, shape 2; TensorShapeProto.dim 1);
+// TensorProto.dims 1, data_type 2, name 8, raw_data 9, external_data 13.
 import { concat, type Field, fields, inner, lengthDelimited, messageField, stringField, textField, textFields, varintField, varintFields } from './protobufWire.ts';
 
 /** A NodeProto of the graph: its field and parts, with its op, domain, inputs and outputs read. */

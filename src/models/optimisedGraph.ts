@@ -11,6 +11,7 @@ import { selectLogitPositions } from './logitPositions.ts';
 import { exposeNewKeyValues } from './newKeyValues.ts';
 import { exposeNextToken } from './nextToken.ts';
 import { aliasLookupTables } from './lookupAlias.ts';
+import { quantiseActivationsPerItem } from './perItemQuantisation.ts';
 
 /** Folder under the model cache holding the entries. */
 const OPTIMISED_GRAPHS_FOLDER = 'vitest-lokal-optimised';
@@ -42,6 +43,8 @@ const Manifest = z.object({
   graph: fileRecord.extend({ sha256: z.string() }),
   data: fileRecord.extend({ sampleSha256: z.string() }).nullable(),
   optimiseMs: z.number().nonnegative(),
+  /** Matrix products whose input the per-item edit quantises per item (an entry of per-item numerics). */
+  perItem: z.number().int().positive().optional(),
   createdAt: z.string(),
 });
 type OptimisedGraphManifest = z.infer<typeof Manifest>;
@@ -185,14 +188,43 @@ export function startBuild(dir: string, input: Pick<OptimisedGraphInput, 'modelF
   };
 }
 
-/** Writes the manifest (last, so an entry without one is unfinished) and puts the folder in place of any older entry. */
-export function finishBuild(build: OptimisedGraphBuild, modelFile: string, key: string, inputs: Record<string, unknown>, optimiseMs: number): void {
+/** The per-item edit could not be made (the graph has a pattern perItemQuantisation.ts does not rewrite). */
+export class PerItemEditError extends Error {}
+
+/** Bytes of a data file beside the graph, as an initializer's external_data names them. */
+function readExternal(onnxDir: string, location: string, offset: number, length: number): Uint8Array {
+  if (path.basename(location) !== location) throw new Error(`an initializer's data is outside the entry (${location})`);
+  const out = Buffer.alloc(length);
+  const fd = openSync(path.join(onnxDir, location), 'r');
+  try {
+    for (let got = 0; got < length; ) {
+      const n = readSync(fd, out, got, length - got, offset + got);
+      if (n === 0) throw new Error(`${location} ends at byte ${offset + got}, inside an initializer`);
+      got += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return out;
+}
+
+/**
+ * Writes the manifest (last, so an entry without one is unfinished) and puts the folder in place of any older entry.
+ * `perItem`: the graph's activations quantised per item (perItemQuantisation.ts); a graph it cannot edit is an error.
+ */
+export function finishBuild(build: OptimisedGraphBuild, modelFile: string, key: string, inputs: Record<string, unknown>, optimiseMs: number, edits: { perItem?: boolean } = {}): void {
   const onnxDir = path.join(build.tempDir, 'onnx');
   const graph = path.join(onnxDir, modelFile);
   if (!existsSync(graph)) throw new Error(`onnxruntime wrote no optimised graph at ${graph}`);
   const written = readFileSync(graph);
   const { bytes: aliasedBytes } = aliasLookupTables(written);
-  const { bytes } = exposeNextToken(exposeNewKeyValues(selectLogitPositions(aliasedBytes).bytes).bytes);
+  let { bytes } = exposeNextToken(exposeNewKeyValues(selectLogitPositions(aliasedBytes).bytes).bytes);
+  let perItem: number | undefined;
+  if (edits.perItem) {
+    const edited = quantiseActivationsPerItem(bytes, (location, offset, length) => readExternal(onnxDir, location, offset, length));
+    if (edited.unchanged !== undefined) throw new PerItemEditError(`its activations cannot be quantised per item: ${edited.unchanged}`);
+    ({ bytes, rewritten: perItem } = edited);
+  }
   if (bytes !== written) writeFileSync(graph, bytes);
   const dataFile = externalDataName(modelFile);
   const data = path.join(onnxDir, dataFile);
@@ -204,6 +236,7 @@ export function finishBuild(build: OptimisedGraphBuild, modelFile: string, key: 
     graph: { file: modelFile, bytes: bytes.length, sha256: sha256(bytes) },
     data: dataBytes === undefined ? null : { file: dataFile, bytes: dataBytes, sampleSha256: sampleHash(data, dataBytes) },
     optimiseMs,
+    ...(perItem === undefined ? {} : { perItem }),
     createdAt: new Date().toISOString(),
   };
   writeFileSync(path.join(build.tempDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);

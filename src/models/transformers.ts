@@ -2,7 +2,7 @@
 // (onnxruntime-node): greedy or seeded sampled generation with the chat template (concurrent calls batched, shared
 // prompt prefixes reused: batchedGeneration.ts; requestSampling.ts), and batched continuation scoring from the logits.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { AutoModelForCausalLM, AutoTokenizer, env, LogLevel, StoppingCriteria, Tensor } from '@huggingface/transformers';
 import {
@@ -33,7 +33,19 @@ import { rangesToRead, readAhead, type FileRange } from './readAhead.ts';
 import { dtypeNumerics, graphNumerics, NUMERICS, type Numerics } from './graphNumerics.ts';
 import { readOnnxGraphFile, type OnnxGraphInfo } from './onnxGraphReader.ts';
 import { missingOperator, OPERATOR_NOTES } from './missingOperator.ts';
-import { abandonBuild, discardEntry, entryProblem, finishBuild, optimisedGraphDir, optimisedGraphInputs, optimisedGraphKey, startBuild, type OptimisedGraphBuild } from './optimisedGraph.ts';
+import { numericsProbe } from './numericsProbe.ts';
+import {
+  abandonBuild,
+  discardEntry,
+  entryProblem,
+  finishBuild,
+  optimisedGraphDir,
+  optimisedGraphInputs,
+  optimisedGraphKey,
+  PerItemEditError,
+  startBuild,
+  type OptimisedGraphBuild,
+} from './optimisedGraph.ts';
 import { isUnder, unwritableCacheWarning } from './unwritableCache.ts';
 import { physicalCores } from './physicalCores.ts';
 import { keepMarkingOffModelCores, type ConcurrentMarking } from './concurrentMarking.ts';
@@ -55,11 +67,19 @@ export interface TransformersProviderOptions {
   /** Weight variant; default: the first present in a local folder (fp32 first), else q8 (LOKAL_DTYPE overrides). */
   dtype?: ModelDtype;
   /**
-   * `exact`: every request alone, through transformers.js's own generate and forward (what the model gives one prompt
-   * at a time); `batched`: concurrent requests batched and prompt prefixes shared. Default: exact for graphs whose rows
-   * are not independent (per-tensor dynamic quantisation, float16: graphNumerics.ts), batched otherwise (LOKAL_NUMERICS).
+   * `exact`: what the model gives one prompt at a time (transformers.js's own generate and forward, or the same bits
+   * batched per item: exactBatching); `batched`: concurrent requests batched and prompt prefixes shared. Default: exact
+   * for graphs whose rows are not independent (per-tensor dynamic quantisation, float16: graphNumerics.ts), batched
+   * otherwise (LOKAL_NUMERICS).
    */
   numerics?: Numerics;
+  /**
+   * In the exact mode, a dynamically quantised graph (quantize_dynamic's layout) gets a saved copy quantising each
+   * item's activations on their own (perItemQuantisation.ts): each prompt passes alone, decode steps are batched, with
+   * the bits one prompt at a time gives (checked on this CPU). Default true; false (LOKAL_EXACT_BATCHING=0): every
+   * request alone through transformers.js's own generate.
+   */
+  exactBatching?: boolean;
   /** Hub revision (branch, tag or commit); default 'main'. */
   revision?: string;
   /** Folder holding local models as <dir>/<owner>/<name>/ (default: LOKAL_MODEL_DIR). */
@@ -168,6 +188,27 @@ type LoadReport =
   | { kind: 'saved'; seconds: number; dir: string }
   | { kind: 'optimised'; seconds: number; dir: string; rebuilt?: string }
   | { kind: 'plain'; seconds: number };
+
+/** Where a per-item entry refused on this CPU is recorded (beside the entry, under its key). */
+const refusalFile = (dir: string) => `${dir}.refused.json`;
+
+/** Why per-item numerics were refused for the entry's key, when they were. */
+function perItemRefusal(dir: string, key: string): string | undefined {
+  try {
+    const record = JSON.parse(readFileSync(refusalFile(dir), 'utf8')) as { key?: unknown; reason?: unknown };
+    return record.key === key && typeof record.reason === 'string' ? record.reason : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function refusePerItem(dir: string, key: string, reason: string): void {
+  try {
+    writeFileSync(refusalFile(dir), `${JSON.stringify({ key, reason, at: new Date().toISOString() }, null, 2)}\n`);
+  } catch {
+    // an unwritable cache: the next run checks again
+  }
+}
 
 /** Weights under this size run on one thread by default: splitting their small matrices costs more than it saves. */
 const SMALL_WEIGHTS_BYTES = 64 * 2 ** 20;
@@ -312,6 +353,8 @@ export class TransformersProvider implements ModelProvider {
   private lastLogitsOnly = false;
   /** Whether the head's last row comes out the same bits computed alone as among a pass's rows (checked once, exact numerics). */
   private lastRowAlone: Promise<boolean> | undefined;
+  /** The left padding a decode step may give a row without changing its bits (checked once, exact numerics batched per item). */
+  private decodeAlignment: Promise<number | undefined> | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   /** Scoring calls waiting for the model to be free; a call made meanwhile joins them. */
   private waitingScoring?: ScoringCall[];
@@ -323,6 +366,12 @@ export class TransformersProvider implements ModelProvider {
   /** How items are run (see TransformersProviderOptions.numerics), and why the graph needs the exact mode when it does. */
   readonly numerics: Numerics;
   private readonly numericsReason?: string;
+  /** Whether the exact mode batches per item (see TransformersProviderOptions.exactBatching). */
+  private readonly perItem: boolean;
+  /** Why it runs one prompt at a time in this process after all (no per-item graph could be loaded), once known. */
+  private perItemMissing?: string;
+  /** Why the exact mode cannot batch per item (the graph's pattern, or exactBatching off). */
+  private readonly perItemUnavailable?: string;
   /** The local graph's nodes and types (undefined for a Hub model, or a graph that could not be read). */
   private readonly graph?: OnnxGraphInfo;
   /** How the last load went: from a saved optimised graph, optimised and saved, or plain (tests and benchmarks read it). */
@@ -400,8 +449,12 @@ export class TransformersProvider implements ModelProvider {
     const numerics = options.numerics ?? (vars.LOKAL_NUMERICS?.trim() ? (vars.LOKAL_NUMERICS.trim().toLowerCase() as Numerics) : undefined);
     if (numerics !== undefined && !NUMERICS.includes(numerics))
       throw new ProviderError(PROVIDER, 'config', `numerics must be one of ${NUMERICS.join(', ')}, got "${numerics}" (LOKAL_NUMERICS)`);
-    this.numerics = numerics ?? fromGraph.numerics;
     this.numericsReason = fromGraph.numerics === 'exact' ? fromGraph.reason : undefined;
+    this.numerics = numerics ?? fromGraph.numerics;
+    const exactBatching = options.exactBatching ?? (vars.LOKAL_EXACT_BATCHING?.trim() ? envFlag(vars.LOKAL_EXACT_BATCHING) : true);
+    this.perItemUnavailable =
+      fromGraph.notPerItem ?? (!exactBatching ? 'LOKAL_EXACT_BATCHING=0' : this.saveOptimised === false ? 'it needs the saved optimised graph (LOKAL_SAVE_OPTIMISED=0)' : undefined);
+    this.perItem = this.numerics === 'exact' && fromGraph.numerics === 'exact' && this.perItemUnavailable === undefined;
   }
 
   describe(): ModelDescription {
@@ -443,8 +496,10 @@ export class TransformersProvider implements ModelProvider {
       const model = await this.loadModel(where, common);
       this.concurrentMarking = keepMarkingOffModelCores(this.threads);
       const log = this.options.log ?? ((line: string) => console.warn(line));
-      if (this.numericsReason !== undefined && this.numerics === 'exact')
-        log(`lokal: ${PROVIDER}:${this.modelSpec} (${this.dtype}) runs one prompt at a time, as transformers.js does (exact numerics): ${this.numericsReason} (LOKAL_NUMERICS=batched batches anyway)`);
+      if (this.numericsReason !== undefined && this.perItem && this.perItemMissing === undefined)
+        log(`lokal: ${PROVIDER}:${this.modelSpec} (${this.dtype}) gives each item what transformers.js gives it one prompt at a time (exact numerics): ${this.numericsReason}; its saved graph therefore quantises each item on its own (prompts pass alone, decode steps are batched)`);
+      else if (this.numericsReason !== undefined && this.numerics === 'exact')
+        log(`lokal: ${PROVIDER}:${this.modelSpec} (${this.dtype}) runs one prompt at a time, as transformers.js does (exact numerics): ${this.numericsReason}${this.perItemMissing ?? this.perItemUnavailable ? `; not batched per item: ${this.perItemMissing ?? this.perItemUnavailable}` : ''} (LOKAL_NUMERICS=batched batches anyway)`);
       else if (this.numericsReason !== undefined)
         log(`lokal: ${PROVIDER}:${this.modelSpec} (${this.dtype}) runs batched (LOKAL_NUMERICS=batched) although ${this.numericsReason}: an item's answer may depend on the items batched with it`);
       const eosRaw = model.generation_config?.eos_token_id ?? model.config.eos_token_id ?? tokenizer.eos_token_id;
@@ -474,10 +529,15 @@ export class TransformersProvider implements ModelProvider {
     if (!existsSync(path.join(onnxDir, modelFile))) return [];
     if (this.saveOptimised) {
       const cacheRoot = path.resolve(this.cacheDir ?? env.cacheDir ?? path.join(folder, '.cache'));
-      const entryOnnx = path.join(optimisedGraphDir(cacheRoot, { modelFolder: folder, modelFile, dtype: this.dtype }), 'onnx');
+      const entryOnnx = path.join(optimisedGraphDir(cacheRoot, { modelFolder: folder, modelFile, dtype: this.entryDtype() }), 'onnx');
       if (existsSync(path.join(entryOnnx, modelFile))) return rangesToRead(path.join(entryOnnx, modelFile), weightFiles(entryOnnx, modelFile).map((name) => path.join(entryOnnx, name)));
     }
     return rangesToRead(path.join(onnxDir, modelFile), weightFiles(onnxDir, modelFile).map((name) => path.join(onnxDir, name)));
+  }
+
+  /** The dtype an optimised graph's entry is kept under: the per-item graph is kept apart from the model's own. */
+  private entryDtype(): string {
+    return this.perItem && this.perItemMissing === undefined ? `${this.dtype}-per-item` : this.dtype;
   }
 
   /** The folder holding config.json and the weights: the local folder, or a Hub model's download cache once it is there. */
@@ -504,20 +564,31 @@ export class TransformersProvider implements ModelProvider {
     const started = performance.now();
     const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
     const folder = this.saveOptimised ? this.weightsFolder() : undefined;
-    const worthSaving = folder !== undefined && existsSync(path.join(folder, 'onnx', modelFile)) && (this.saveOptimised === true || weightBytes(folder, modelFile) >= SAVE_OPTIMISED_MIN_BYTES);
-    const loadPlain = async () => {
+    const perItem = this.perItem;
+    // the per-item graph lives in the saved graph only (its edit is made on onnxruntime's optimised graph), whatever its size
+    const worthSaving =
+      folder !== undefined && existsSync(path.join(folder, 'onnx', modelFile)) && (this.saveOptimised === true || perItem || weightBytes(folder, modelFile) >= SAVE_OPTIMISED_MIN_BYTES);
+    const loadPlain = async (why = 'the model is not in a local folder yet (a first download)') => {
+      if (perItem) this.perItemMissing = why;
       const model = await load(where, {});
       this.loadReport = { kind: 'plain', seconds: Number(seconds()) };
       log(`lokal: loaded ${name} (${this.dtype}) in ${seconds()} s`);
       return model;
     };
     if (!folder || !worthSaving) return loadPlain();
+    const cacheRoot = path.resolve(this.cacheDir ?? env.cacheDir ?? path.join(folder, '.cache'));
     // no thread count in the key: threads change how fast the graph runs, not the graph onnxruntime saves
-    const input = { modelFolder: folder, modelFile, dtype: this.dtype, ortVersion: ortVersion(), executionProvider: 'cpu' };
+    const entryInput = () => ({ modelFolder: folder, modelFile, dtype: this.entryDtype(), ortVersion: ortVersion(), executionProvider: 'cpu' });
+    if (perItem) {
+      // refused on this CPU and runtime before (its graph did not give the model's own numbers): the model's own entry
+      const refusal = perItemRefusal(optimisedGraphDir(cacheRoot, entryInput()), optimisedGraphKey(optimisedGraphInputs(entryInput())));
+      if (refusal !== undefined) this.perItemMissing = refusal;
+    }
+    const input = entryInput();
     const inputs = optimisedGraphInputs(input);
     const key = optimisedGraphKey(inputs);
-    const cacheRoot = path.resolve(this.cacheDir ?? env.cacheDir ?? path.join(folder, '.cache'));
     const dir = optimisedGraphDir(cacheRoot, input);
+    const editPerItem = perItem && this.perItemMissing === undefined;
     let problem = entryProblem(dir, modelFile, key);
     if (problem === undefined) {
       try {
@@ -538,7 +609,7 @@ export class TransformersProvider implements ModelProvider {
       if (!isUnder((error as NodeJS.ErrnoException).path, cacheRoot)) throw error;
       const warning = unwritableCacheWarning(cacheRoot, error);
       if (warning) log(warning);
-      return loadPlain();
+      return loadPlain(`the model cache ${cacheRoot} cannot be written`);
     }
     log(`lokal: optimising ${name} (${this.dtype}) for the first time${problem === 'absent' ? '' : ` (the saved graph was rebuilt: ${problem})`}; later runs load the saved graph from ${dir}`);
     let model: CausalLM;
@@ -549,15 +620,41 @@ export class TransformersProvider implements ModelProvider {
       throw error;
     }
     const optimiseMs = performance.now() - started;
+    const probe = (m: CausalLM) =>
+      m.sessions?.model ? numericsProbe(m.sessions.model, Number(m.config.vocab_size ?? 0), (type, data, dims) => new Tensor(type, data, dims).ort_tensor) : Promise.resolve(undefined);
+    // the model's own numbers, from the graph as onnxruntime optimised it, for the per-item graph to reproduce
+    const reference = editPerItem ? await probe(model).catch(() => undefined) : undefined;
     try {
-      finishBuild(build, modelFile, key, inputs, optimiseMs);
-      this.loadReport = { kind: 'optimised', seconds: Number(seconds()), dir, rebuilt: problem === 'absent' ? undefined : problem };
-      log(`lokal: loaded ${name} (${this.dtype}) in ${seconds()} s, optimised for the first time (saved for later runs)`);
+      finishBuild(build, modelFile, key, inputs, optimiseMs, { perItem: editPerItem });
     } catch (error) {
       abandonBuild(build);
       this.loadReport = { kind: 'plain', seconds: Number(seconds()) };
+      if (editPerItem) this.perItemMissing = firstLine(error);
+      // a graph the edit cannot take: recorded, so the next run saves and loads the model's own graph instead
+      if (error instanceof PerItemEditError) refusePerItem(dir, key, firstLine(error));
       log(`lokal: loaded ${name} (${this.dtype}) in ${seconds()} s; its optimised graph could not be saved in ${dir}: ${firstLine(error)}`);
+      return model;
     }
+    if (editPerItem) {
+      // the session runs the graph as onnxruntime optimised it; the per-item edit is in the saved file only
+      await model.dispose();
+      model = await load(dir, { graphOptimizationLevel: 'disabled' });
+      const edited = await probe(model).catch(() => undefined);
+      if (reference === undefined || edited !== reference) {
+        const why = `its per-item graph did not give the model's own logits on this CPU and onnxruntime ${ortVersion()} (a fixed probe)`;
+        await model.dispose();
+        discardEntry(dir);
+        refusePerItem(dir, key, why);
+        this.perItemMissing = why;
+        // the model's own graph, optimised in this process (its entry is saved by the next run)
+        model = await load(folder, {});
+        this.loadReport = { kind: 'plain', seconds: Number(seconds()) };
+        log(`lokal: loaded ${name} (${this.dtype}) in ${seconds()} s; ${why}: it runs one prompt at a time`);
+        return model;
+      }
+    }
+    this.loadReport = { kind: 'optimised', seconds: Number(seconds()), dir, rebuilt: problem === 'absent' ? undefined : problem };
+    log(`lokal: loaded ${name} (${this.dtype}) in ${seconds()} s, optimised for the first time (saved for later runs)`);
     return model;
   }
 
@@ -635,7 +732,8 @@ export class TransformersProvider implements ModelProvider {
 
   async generate(requests: GenerateRequest[]): Promise<GenerateResult[]> {
     const loaded = await this.load();
-    const engine = this.generationEngine(loaded);
+    const align = this.perItem && this.perItemMissing === undefined ? await this.paddingAlignment(loaded) : undefined;
+    const engine = this.generationEngine(loaded, align);
     const where = (req: GenerateRequest, i: number) => `request ${i}${req.itemKey ? ` (${req.itemKey})` : ''}`;
     if (engine) return Promise.all(requests.map((req, i) => this.generateBatched(loaded, engine, req, where(req, i))));
     const results: GenerateResult[] = [];
@@ -649,11 +747,14 @@ export class TransformersProvider implements ModelProvider {
    * The batched engine, when the model runs through its session directly (ids, mask, positions, past → logits,
    * present) and batching or prefix reuse is on; otherwise undefined and transformers.js generates one at a time.
    */
-  private generationEngine(loaded: Loaded): BatchedGeneration | undefined {
+  private generationEngine(loaded: Loaded, decodeAlignment?: number): BatchedGeneration | undefined {
     if (this.batched) return this.batched;
     const direct = loaded.logitsSession;
-    const prefixTokens = this.options.sharePrefix ? this.options.prefixCacheTokens : 0;
-    if (this.numerics === 'exact' || !direct || !loaded.padPast || (this.options.generateBatchSize === 1 && prefixTokens === 0)) return undefined;
+    // exact numerics batch per item or not at all; per item, a stored prefix would split the prompt a scale is taken over
+    const exact = this.numerics === 'exact';
+    const prefixTokens = this.options.sharePrefix && !exact ? this.options.prefixCacheTokens : 0;
+    if (exact && decodeAlignment === undefined) return undefined;
+    if (!direct || !loaded.padPast || (this.options.generateBatchSize === 1 && prefixTokens === 0)) return undefined;
     const past = direct.past.map((p) => {
       const fresh = newKeyValuesName(p.name);
       return { ...p, present: p.name.replace(/^past_key_values/, 'present'), ...(direct.session.outputNames.includes(fresh) ? { fresh } : {}) };
@@ -678,6 +779,8 @@ export class TransformersProvider implements ModelProvider {
         maxBatchLogits: Math.min(this.options.maxBatchLogits, PREFILL_LOGITS),
         prefixCacheTokens: prefixTokens,
         maxPassTokens: this.options.maxPassTokens,
+        promptAlone: exact,
+        ...(exact ? { decodeAlignment } : {}),
       },
       (run) => void this.exclusive(run),
       () => this.waitingScoring !== undefined,
@@ -759,6 +862,50 @@ export class TransformersProvider implements ModelProvider {
     stats.generatedTokens += generated.length;
     stats.largestBatch = 1;
     return { text: finalText(loaded, generated, stops), latencyMs, cached: false, input, promptTokens: ids.length, outputTokens: generated.length };
+  }
+
+  /**
+   * Exact numerics batched per item: the smallest left padding (1, 2, 4, … 64 positions) whose multiples leave a
+   * decode step's row the same bits as alone, or undefined (rows then decode one at a time). Attention's kernels sum a
+   * row's positions in vector lanes, so padding that shifts them across lanes changes the last bits (on the 2-core AMD
+   * EPYC measured: multiples of 4), and per-item quantisation turns such bits into other roundings. Checked once per
+   * load on a fixed prompt of 21 tokens: one decode step alone, then with 1, 2, 3 and 64 times the padding tried,
+   * beside a zero row.
+   */
+  private paddingAlignment(loaded: Loaded): Promise<number | undefined> {
+    this.decodeAlignment ??= this.exclusive(async () => {
+      const log = this.options.log ?? ((line: string) => console.warn(line));
+      const vocab = Math.max(1, loaded.vocab);
+      const prompt = Array.from({ length: 21 }, (_, i) => (i * 7919 + 17) % vocab);
+      const next = [(prompt.length * 7919 + 17) % vocab];
+      const stats = { ...this.scoringStats };
+      try {
+        const head = await this.forwardFull(loaded, [prompt], prompt.length, null, true);
+        const own: PromptState = { length: prompt.length, last: new Float32Array(0), cache: cacheRow(head.present, 0, prompt.length) };
+        const alone = (await this.forwardFull(loaded, [next], 1, gatherPast([own]))).logits.data as Float32Array;
+        const padded = async (pad: number) => {
+          // a second row pads the first: its cache zeros (rows are independent per item, so its contents do not matter)
+          const zeros: PromptState = { length: prompt.length + pad, last: new Float32Array(0), cache: {} };
+          for (const [name, t] of Object.entries(own.cache)) {
+            const [, heads, , dim] = t.dims as [number, number, number, number];
+            zeros.cache[name] = new Tensor('float32', new Float32Array(heads * zeros.length * dim), [1, heads, zeros.length, dim]);
+          }
+          const both = (await this.forwardFull(loaded, [next, next], 1, gatherPast([own, zeros]))).logits.data as Float32Array;
+          return both.subarray(0, alone.length).every((x, i) => Object.is(x, alone[i]));
+        };
+        for (const align of [1, 2, 4, 8, 16, 32, 64]) {
+          if ((await padded(align)) && (await padded(2 * align)) && (await padded(3 * align)) && (await padded(64 * align))) return align;
+        }
+        log(`lokal: ${PROVIDER}:${this.modelSpec} (${this.dtype}) decodes one prompt at a time: no left padding up to 64 positions leaves a row's bits as alone on this CPU`);
+        return undefined;
+      } catch (error) {
+        log(`lokal: ${PROVIDER}:${this.modelSpec} (${this.dtype}) decodes one prompt at a time: the padding check failed (${firstLine(error)})`);
+        return undefined;
+      } finally {
+        Object.assign(this.scoringStats, stats);
+      }
+    });
+    return this.decodeAlignment;
   }
 
   /**
@@ -892,6 +1039,7 @@ export class TransformersProvider implements ModelProvider {
     const todo = items.filter((it) => it.full.length > it.prefix.length);
     if (this.numerics === 'exact') {
       // transformers.js's forward over prompt + continuation, one sequence alone: no batch, padding or shared prefix
+      // (per item too: a batch's padding and a shared prompt's split would change the scale of an item's quantisation)
       for (const it of todo) {
         const { logits } = await this.forwardFull(loaded, [it.full], it.full.length, null);
         sums[it.index] = sumLogprobs(logits, 0, it.full.length, it.full, it.prefix.length - 1, it.prefix.length, it.full.length);

@@ -28,6 +28,8 @@ describe('graphNumerics', () => {
     expect(of(QUANTISED_FILES.q8)).toEqual({ numerics: 'exact', reason: "its graph quantises activations per tensor (DynamicQuantizeLinear ×9), so a batch would change each item's numbers" });
     expect(of(QUANTISED_FILES.fp16).numerics).toBe('exact');
     expect(of(QUANTISED_FILES.fp16).reason).toMatch(/float16/u);
+    // float16 rounds by batch shape: the exact mode cannot batch it per item
+    expect(of(QUANTISED_FILES.fp16).notPerItem).toMatch(/float16/u);
   });
 
   test('a file that is not an ONNX model is an error', () => {
@@ -63,15 +65,21 @@ describe('the transformers provider', () => {
     expect(hub('q8').numerics).toBe('batched');
   });
 
-  test('an exact-mode model says once, in one line, why it runs one prompt at a time', async () => {
+  test('an exact-mode model says once, in one line, why and how it gives each item its numbers alone', async () => {
     lines.length = 0;
-    const q8 = provider({ dtype: 'q8' });
+    const q8 = provider({ dtype: 'q8', cacheDir: path.join(root, 'model-cache') });
     await q8.generate([{ prompt: 'Ciao', maxNewTokens: 2 }]);
-    const notes = lines.filter((l) => l.includes('one prompt at a time'));
-    expect(notes).toEqual([
-      `lokal: transformers:${dir} (q8) runs one prompt at a time, as transformers.js does (exact numerics): its graph quantises activations per tensor (DynamicQuantizeLinear ×9), so a batch would change each item's numbers (LOKAL_NUMERICS=batched batches anyway)`,
+    expect(lines.filter((l) => l.includes('one prompt at a time'))).toEqual([
+      `lokal: transformers:${dir} (q8) gives each item what transformers.js gives it one prompt at a time (exact numerics): its graph quantises activations per tensor (DynamicQuantizeLinear ×9), so a batch would change each item's numbers; its saved graph therefore quantises each item on its own (prompts pass alone, decode steps are batched)`,
     ]);
     await q8.close();
+    lines.length = 0;
+    const alone = provider({ dtype: 'q8', exactBatching: false });
+    await alone.generate([{ prompt: 'Ciao', maxNewTokens: 2 }]);
+    expect(lines.filter((l) => l.includes('one prompt at a time'))).toEqual([
+      `lokal: transformers:${dir} (q8) runs one prompt at a time, as transformers.js does (exact numerics): its graph quantises activations per tensor (DynamicQuantizeLinear ×9), so a batch would change each item's numbers; not batched per item: LOKAL_EXACT_BATCHING=0 (LOKAL_NUMERICS=batched batches anyway)`,
+    ]);
+    await alone.close();
     lines.length = 0;
     const forced = provider({ dtype: 'q8', numerics: 'batched' });
     await forced.generate([{ prompt: 'Ciao', maxNewTokens: 2 }]);

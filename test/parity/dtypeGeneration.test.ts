@@ -81,7 +81,7 @@ describe('goals', () => {
 
 describe('settings and files', () => {
   test('BENCH_GENERATION_DTYPE_WAYS picks ways, empty leaves the part out, an unknown name is one error', () => {
-    expect(dtypeBenchWays({})).toHaveLength(12);
+    expect(dtypeBenchWays({})).toHaveLength(13);
     expect(dtypeBenchWays({ BENCH_GENERATION_DTYPE_WAYS: 'ours:q8:one, llama:q8_0:one' })).toEqual(['ours:q8:one', 'llama:q8_0:one']);
     expect(dtypeBenchWays({ BENCH_GENERATION_DTYPE_WAYS: '' })).toEqual([]);
     expect(() => dtypeBenchWays({ BENCH_GENERATION_DTYPE_WAYS: 'ours:q5:one' })).toThrow(/unknown way "ours:q5:one"; known: ours:fp32:one/);

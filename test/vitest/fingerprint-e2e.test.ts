@@ -1,7 +1,8 @@
 // The fingerprint end to end: child `vitest run --project evals` processes on the real Italian dev data with a tiny
 // generated transformers.js model. A baseline made with LOKAL_PROMPT=base fails a run with chat prompts, naming the
-// field; a run with the same settings passes against it. A q8 model's baseline made one prompt at a time (the exact
-// mode) refuses a run of the same model batched (LOKAL_NUMERICS=batched) unless LOKAL_BASELINE_ALLOW accepts it.
+// field; a run with the same settings passes against it. A q8 model's baseline made in the exact mode (each item what
+// it gets one prompt at a time) refuses a run of the same model batched (LOKAL_NUMERICS=batched) unless
+// LOKAL_BASELINE_ALLOW accepts it.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -57,10 +58,10 @@ describe.skipIf(!hasData)(titleUnless('numerics against a baseline, real Italian
   });
 
   test('a baseline made in the exact mode refuses a batched run in one line; model.numerics accepts it', async () => {
-    const env = { LOKAL_MODEL: `transformers:${q8}`, LOKAL_DTYPE: 'q8', LOKAL_PROMPT: 'base' };
+    const env = { LOKAL_MODEL: `transformers:${q8}`, LOKAL_DTYPE: 'q8', LOKAL_PROMPT: 'base', LOKAL_MODEL_CACHE: path.join(dir, 'model-cache') };
     const exact = await evalsRun('q8-exact', env);
     expect(exact.code, show(exact)).toBe(0);
-    expect(exact.stdout + exact.stderr).toContain('(q8) runs one prompt at a time, as transformers.js does (exact numerics)');
+    expect(exact.stdout + exact.stderr).toContain('(q8) gives each item what transformers.js gives it one prompt at a time (exact numerics)');
     const baseline = path.join(dir, 'q8-exact', 'multiloko.json');
     expect(JSON.parse(readFileSync(baseline, 'utf8')).summary.fingerprint.model).toMatchObject({ dtype: 'q8', numerics: 'exact' });
 
