@@ -287,9 +287,11 @@ export class BatchedGeneration {
   private async admit(): Promise<void> {
     if (this.waiting.length === 0 || this.active.length >= this.options.batchSize || this.shouldYield()) return;
     const eligible = this.eligible();
-    // rows join a running batch in groups (one prompt pass and one cache re-gather for the group, not per row)
+    // rows join a running batch in groups (one prompt pass and one cache re-gather for the group, not per row); aligned
+    // rows as soon as a slot is free: their lengths agree with the batch's only every decodeAlignment-th step
     const free = this.options.batchSize - this.active.length;
-    if (eligible.length === 0 || (this.active.length > 0 && free < Math.min(eligible.length, Math.ceil(this.options.batchSize / 2)))) return;
+    const group = (this.options.decodeAlignment ?? 1) > 1 ? 1 : Math.min(eligible.length, Math.ceil(this.options.batchSize / 2));
+    if (eligible.length === 0 || (this.active.length > 0 && free < group)) return;
     let width = Math.max(0, ...this.active.map((r) => r.all.length));
     const taken: GenerationJob[] = [];
     for (const next of eligible) {

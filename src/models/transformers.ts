@@ -641,7 +641,10 @@ export class TransformersProvider implements ModelProvider {
       model = await load(dir, { graphOptimizationLevel: 'disabled' });
       const edited = await probe(model).catch(() => undefined);
       if (reference === undefined || edited !== reference) {
-        const why = `its per-item graph did not give the model's own logits on this CPU and onnxruntime ${ortVersion()} (a fixed probe)`;
+        const why =
+          reference === undefined || edited === undefined
+            ? `its per-item graph could not be checked against the model's own (the probe did not run on its graph)`
+            : `its per-item graph did not give the model's own logits on this CPU and onnxruntime ${ortVersion()} (a fixed probe)`;
         await model.dispose();
         discardEntry(dir);
         refusePerItem(dir, key, why);
