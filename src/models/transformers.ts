@@ -498,9 +498,12 @@ export class TransformersProvider implements ModelProvider {
       const log = this.options.log ?? ((line: string) => console.warn(line));
       if (this.numericsReason !== undefined && this.perItem && this.perItemMissing === undefined)
         log(`lokal: ${PROVIDER}:${this.modelSpec} (${this.dtype}) gives each item what transformers.js gives it one prompt at a time (exact numerics): ${this.numericsReason}; its saved graph therefore quantises each item on its own (prompts pass alone, decode steps are batched)`);
-      else if (this.numericsReason !== undefined && this.numerics === 'exact')
-        log(`lokal: ${PROVIDER}:${this.modelSpec} (${this.dtype}) runs one prompt at a time, as transformers.js does (exact numerics): ${this.numericsReason}${this.perItemMissing ?? this.perItemUnavailable ? `; not batched per item: ${this.perItemMissing ?? this.perItemUnavailable}` : ''} (LOKAL_NUMERICS=batched batches anyway)`);
-      else if (this.numericsReason !== undefined)
+      else if (this.numericsReason !== undefined && this.numerics === 'exact') {
+        // why it is not batched per item, unless that is the reason already given (float16)
+        const notBatched = this.perItemMissing ?? this.perItemUnavailable;
+        const why = notBatched !== undefined && notBatched !== this.numericsReason ? `; not batched per item: ${notBatched}` : '';
+        log(`lokal: ${PROVIDER}:${this.modelSpec} (${this.dtype}) runs one prompt at a time, as transformers.js does (exact numerics): ${this.numericsReason}${why} (LOKAL_NUMERICS=batched batches anyway)`);
+      } else if (this.numericsReason !== undefined)
         log(`lokal: ${PROVIDER}:${this.modelSpec} (${this.dtype}) runs batched (LOKAL_NUMERICS=batched) although ${this.numericsReason}: an item's answer may depend on the items batched with it`);
       const eosRaw = model.generation_config?.eos_token_id ?? model.config.eos_token_id ?? tokenizer.eos_token_id;
       const eos = (Array.isArray(eosRaw) ? eosRaw : eosRaw == null ? [] : [eosRaw]).map(Number);
