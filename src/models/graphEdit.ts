@@ -63,6 +63,14 @@ export function newNode(op: string, inputs: string[], output: string, name: stri
 /** AttributeProto of type INT (2). */
 export const intAttr = (name: string, value: number) => messageField(5, [stringField(1, name), varintField(3, value), varintField(20, 2)]);
 
+/** AttributeProto of type INTS (7; AttributeProto.ints 8). */
+export const intsAttr = (name: string, values: number[]) => messageField(5, [stringField(1, name), ...values.map((v) => varintField(8, v)), varintField(20, 7)]);
+
+/** A graph initializer (GraphProto field 5: TensorProto dims, data_type, name, raw_data) holding `raw` little-endian bytes. */
+export function initializer(name: string, dataType: number, dims: number[], raw: Uint8Array): Uint8Array[] {
+  return lengthDelimited(5, [...dims.map((d) => varintField(1, d)), varintField(2, dataType), stringField(8, name), messageField(9, [raw])]);
+}
+
 export interface ReadGraph {
   top: Field[];
   graph: Field;

@@ -8,7 +8,7 @@
 //
 // The graph is read and written as graphEdit.ts does (the field numbers of onnx.proto listed there; also
 // AttributeProto.g 6 and graphs 11, Dimension.dim_param 2).
-import { type GraphNode, intAttr, intAttribute, isDefaultDomain, newNode, outputTensorType, readGraph, renamed, withGraphParts } from './graphEdit.ts';
+import { type GraphNode, initializer, intAttr, intAttribute, isDefaultDomain, newNode, outputTensorType, readGraph, renamed, withGraphParts } from './graphEdit.ts';
 import { type Field, inner, lengthDelimited, messageField, stringField, textField, varintField, varintFields } from './protobufWire.ts';
 
 /**
@@ -24,8 +24,7 @@ const UNARY = new Set(['Cast', 'Tanh', 'Identity']);
 const BINARY = new Set(['Add', 'Sub', 'Mul', 'Div']);
 
 function int64Initializer(name: string, dims: number[], values: number[]): Uint8Array[] {
-  const raw = new Uint8Array(BigInt64Array.from(values, (v) => BigInt(v)).buffer);
-  return lengthDelimited(5, [...dims.map((d) => varintField(1, d)), varintField(2, INT64), stringField(8, name), messageField(9, [raw])]);
+  return initializer(name, INT64, dims, new Uint8Array(BigInt64Array.from(values, (v) => BigInt(v)).buffer));
 }
 
 const symbolicDim = (param: string) => messageField(1, [stringField(2, param)]);

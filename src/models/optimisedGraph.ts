@@ -257,6 +257,28 @@ export function abandonBuild(build: OptimisedGraphBuild): void {
   rmSync(build.tempDir, { recursive: true, force: true });
 }
 
+/** Where a per-item entry refused on this CPU is recorded: beside the entry, under its key. */
+const refusalFile = (dir: string) => `${dir}.refused.json`;
+
+/** Why the per-item entry of `key` was refused on this CPU and runtime, when it was. */
+export function perItemRefusal(dir: string, key: string): string | undefined {
+  try {
+    const record = JSON.parse(readFileSync(refusalFile(dir), 'utf8')) as { key?: unknown; reason?: unknown };
+    return record.key === key && typeof record.reason === 'string' ? record.reason : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Records that the per-item entry of `key` is refused (an unwritable cache: the next run checks again). */
+export function refusePerItem(dir: string, key: string, reason: string): void {
+  try {
+    writeFileSync(refusalFile(dir), `${JSON.stringify({ key, reason, at: new Date().toISOString() }, null, 2)}\n`);
+  } catch {
+    // nothing recorded
+  }
+}
+
 /** Removes an entry that cannot be trusted. */
 export function discardEntry(dir: string): void {
   rmSync(dir, { recursive: true, force: true });

@@ -11,9 +11,9 @@
 // graph computes for it, and each row of a decode step what that item's own step computes: an item's quantisation no
 // longer depends on the other rows. The graph is read and written as graphEdit.ts does (also TensorProto.raw_data 9,
 // external_data 13 with StringStringEntryProto key 1 / value 2; AttributeProto.ints 8, type 20: INT 2, INTS 7).
-import { type GraphNode, intAttr, isDefaultDomain, newNode, readGraph, withGraphParts } from './graphEdit.ts';
+import { type GraphNode, initializer as tensor, intAttr, intsAttr, isDefaultDomain, newNode, readGraph, withGraphParts } from './graphEdit.ts';
 import { ONNX_TYPES } from './onnxGraphReader.ts';
-import { fields, inner, lengthDelimited, messageField, stringField, text, textField, varintField, varintFields, type Field } from './protobufWire.ts';
+import { fields, inner, text, textField, varintFields, type Field } from './protobufWire.ts';
 
 /** Reads `length` bytes at `offset` of an external data file named as the graph names it. */
 export type ExternalDataReader = (location: string, offset: number, length: number) => Uint8Array;
@@ -38,14 +38,6 @@ interface Initializer {
   dims: number[];
   dataType: number;
   raw: () => Uint8Array;
-}
-
-/** AttributeProto of type INTS (7). */
-const intsAttr = (name: string, values: number[]) => messageField(5, [stringField(1, name), ...values.map((v) => varintField(8, v)), varintField(20, 7)]);
-
-/** An initializer (TensorProto) holding `raw` little-endian bytes. */
-function tensor(name: string, dataType: number, dims: number[], raw: Uint8Array): Uint8Array[] {
-  return lengthDelimited(5, [...dims.map((d) => varintField(1, d)), varintField(2, dataType), stringField(8, name), ...lengthDelimited(9, [raw])]);
 }
 
 const floatScalar = (name: string, value: number) => tensor(name, ONNX_TYPES.float, [], new Uint8Array(Float32Array.of(value).buffer));

@@ -2,7 +2,7 @@
 // (onnxruntime-node): greedy or seeded sampled generation with the chat template (concurrent calls batched, shared
 // prompt prefixes reused: batchedGeneration.ts; requestSampling.ts), and batched continuation scoring from the logits.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { AutoModelForCausalLM, AutoTokenizer, env, LogLevel, StoppingCriteria, Tensor } from '@huggingface/transformers';
 import {
@@ -43,6 +43,8 @@ import {
   optimisedGraphInputs,
   optimisedGraphKey,
   PerItemEditError,
+  perItemRefusal,
+  refusePerItem,
   startBuild,
   type OptimisedGraphBuild,
 } from './optimisedGraph.ts';
@@ -188,27 +190,6 @@ type LoadReport =
   | { kind: 'saved'; seconds: number; dir: string }
   | { kind: 'optimised'; seconds: number; dir: string; rebuilt?: string }
   | { kind: 'plain'; seconds: number };
-
-/** Where a per-item entry refused on this CPU is recorded (beside the entry, under its key). */
-const refusalFile = (dir: string) => `${dir}.refused.json`;
-
-/** Why per-item numerics were refused for the entry's key, when they were. */
-function perItemRefusal(dir: string, key: string): string | undefined {
-  try {
-    const record = JSON.parse(readFileSync(refusalFile(dir), 'utf8')) as { key?: unknown; reason?: unknown };
-    return record.key === key && typeof record.reason === 'string' ? record.reason : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function refusePerItem(dir: string, key: string, reason: string): void {
-  try {
-    writeFileSync(refusalFile(dir), `${JSON.stringify({ key, reason, at: new Date().toISOString() }, null, 2)}\n`);
-  } catch {
-    // an unwritable cache: the next run checks again
-  }
-}
 
 /** Weights under this size run on one thread by default: splitting their small matrices costs more than it saves. */
 const SMALL_WEIGHTS_BYTES = 64 * 2 ** 20;
@@ -581,16 +562,18 @@ export class TransformersProvider implements ModelProvider {
     if (!folder || !worthSaving) return loadPlain();
     const cacheRoot = path.resolve(this.cacheDir ?? env.cacheDir ?? path.join(folder, '.cache'));
     // no thread count in the key: threads change how fast the graph runs, not the graph onnxruntime saves
-    const entryInput = () => ({ modelFolder: folder, modelFile, dtype: this.entryDtype(), ortVersion: ortVersion(), executionProvider: 'cpu' });
-    if (perItem) {
-      // refused on this CPU and runtime before (its graph did not give the model's own numbers): the model's own entry
-      const refusal = perItemRefusal(optimisedGraphDir(cacheRoot, entryInput()), optimisedGraphKey(optimisedGraphInputs(entryInput())));
-      if (refusal !== undefined) this.perItemMissing = refusal;
+    const entry = () => {
+      const input = { modelFolder: folder, modelFile, dtype: this.entryDtype(), ortVersion: ortVersion(), executionProvider: 'cpu' };
+      const inputs = optimisedGraphInputs(input);
+      return { input, inputs, key: optimisedGraphKey(inputs), dir: optimisedGraphDir(cacheRoot, input) };
+    };
+    let { input, inputs, key, dir } = entry();
+    // refused on this CPU and runtime before (its graph did not give the model's own numbers): the model's own entry
+    const refusal = perItem ? perItemRefusal(dir, key) : undefined;
+    if (refusal !== undefined) {
+      this.perItemMissing = refusal;
+      ({ input, inputs, key, dir } = entry());
     }
-    const input = entryInput();
-    const inputs = optimisedGraphInputs(input);
-    const key = optimisedGraphKey(inputs);
-    const dir = optimisedGraphDir(cacheRoot, input);
     const editPerItem = perItem && this.perItemMissing === undefined;
     let problem = entryProblem(dir, modelFile, key);
     if (problem === undefined) {
